@@ -1,0 +1,15 @@
+import { Link } from 'react-router';
+import { paths } from '../../config/paths';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+/** Any path the app does not know. */
+export function NotFoundRoute() {
+  useDocumentTitle('Page not found');
+  return (
+    <main className="q-center-page">
+      <h1>Page not found</h1>
+      <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
+      <Link to={paths.landing}>Go to the home page</Link>
+    </main>
+  );
+}

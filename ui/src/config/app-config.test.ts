@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readAppConfig } from './app-config';
+
+function inject(json: string) {
+  const script = document.createElement('script');
+  script.id = 'quire-config';
+  script.type = 'application/json';
+  script.textContent = json;
+  document.head.append(script);
+}
+
+afterEach(() => {
+  document.getElementById('quire-config')?.remove();
+});
+
+describe('readAppConfig', () => {
+  it('reads the JSON the server injects', () => {
+    inject(
+      JSON.stringify({
+        host: 'blogs.example.com',
+        appUrl: 'https://blogs.example.com',
+        scheme: 'https',
+        providerName: 'Google',
+        supportUrl: 'https://ko-fi.com/quire',
+        imgurClientId: null,
+        emojiCdn: 'https://cdn.example.com/emoji/',
+      }),
+    );
+    expect(readAppConfig()).toEqual({
+      host: 'blogs.example.com',
+      appUrl: 'https://blogs.example.com',
+      scheme: 'https',
+      providerName: 'Google',
+      supportUrl: 'https://ko-fi.com/quire',
+      imgurClientId: null,
+      emojiCdn: 'https://cdn.example.com/emoji/',
+    });
+  });
+
+  it('falls back to the page location when the script is missing', () => {
+    expect(readAppConfig()).toEqual({
+      host: window.location.host,
+      appUrl: window.location.origin,
+      scheme: 'http',
+      providerName: 'Local',
+      supportUrl: null,
+      imgurClientId: null,
+      emojiCdn: null,
+    });
+  });
+
+  it('uses defaults for malformed JSON and for fields of the wrong type', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    inject('{not json');
+    expect(readAppConfig().providerName).toBe('Local');
+    expect(warn).toHaveBeenCalledOnce();
+    document.getElementById('quire-config')?.remove();
+
+    inject(JSON.stringify({ host: 42, providerName: 'Google', supportUrl: '', scheme: 'ftp' }));
+    const config = readAppConfig();
+    expect(config.host).toBe(window.location.host);
+    expect(config.providerName).toBe('Google');
+    expect(config.supportUrl).toBeNull();
+    expect(config.scheme).toBe('http');
+  });
+});

@@ -1,0 +1,43 @@
+// Every route path of the owner app (SPEC §2), so links and the router never spell them twice.
+
+/** The catalog demos, in side-navigation order. */
+export const catalogDemos = [
+  { slug: 'button', label: 'Button' },
+  { slug: 'textinput', label: 'TextInput' },
+  { slug: 'textarea', label: 'TextArea' },
+  { slug: 'select', label: 'Select' },
+  { slug: 'checkbox', label: 'Checkbox' },
+  { slug: 'panel', label: 'Panel' },
+  { slug: 'modal', label: 'Modal' },
+] as const;
+
+/** Slug of one catalog demo, e.g. `textinput`. */
+export type CatalogDemo = (typeof catalogDemos)[number]['slug'];
+
+/** Route paths. Functions build paths with parameters. */
+export const paths = {
+  landing: '/',
+  signup: '/signup',
+  dashboard: '/d',
+  posts: '/d/posts',
+  newPost: '/d/posts/new',
+  postsSearch: '/d/posts/search',
+  editPost: (shortId: string) => `/d/posts/${encodeURIComponent(shortId)}/edit`,
+  settings: '/d/settings',
+  signout: '/signout',
+  authCallback: '/auth/callback',
+  catalog: '/catalog',
+  catalogDemo: (demo: CatalogDemo) => `/catalog/${demo}`,
+  catalogButton: '/catalog/button',
+  catalogTextInput: '/catalog/textinput',
+  catalogTextArea: '/catalog/textarea',
+  catalogSelect: '/catalog/select',
+  catalogCheckbox: '/catalog/checkbox',
+  catalogPanel: '/catalog/panel',
+  catalogModal: '/catalog/modal',
+} as const;
+
+/** `/d/posts?p={n}`; page 1 omits the parameter (SPEC §9). */
+export function postsPage(page: number): string {
+  return page > 1 ? `${paths.posts}?p=${page}` : paths.posts;
+}

@@ -1,0 +1,13 @@
+import { Logo } from '../../components';
+
+/** The landing page's message: the logo and what Quire is (SPEC §2 Landing page). */
+export function LandingHero() {
+  return (
+    <main className="q-center-page q-landing">
+      <h1 className="q-landing__title">
+        <Logo className="q-landing__logo" />
+      </h1>
+      <p className="q-landing__tagline">is a free blogging platform</p>
+    </main>
+  );
+}

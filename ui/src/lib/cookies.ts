@@ -1,0 +1,15 @@
+/** Reads one cookie visible to scripts (e.g. `csrf_token`, `blog_id`); null when absent. */
+export function readCookie(name: string, cookieString: string = document.cookie): string | null {
+  for (const part of cookieString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    if (part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return null;
+}
