@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs every Quire test: Rust (unit + integration, real SQLite and HTTP), the owner app's
+# component tests (Vitest), and end-to-end tests in headless Chromium against the real binary.
+# Installs what it needs on a fresh Debian machine (npm packages; Debian's chromium when missing).
+# Ends with one line: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export CARGO_TERM_COLOR=never
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if [ ! -x /usr/bin/chromium ]; then
+  step "installing Debian's chromium for the end-to-end tests"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null \
+    || { echo "could not install chromium (apt-get install chromium)"; exit 1; }
+fi
+
+if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
+  step "installing the owner app's npm packages"
+  (cd ui && npm ci --no-audit --no-fund) || { echo "npm ci failed"; exit 1; }
+fi
+
+passed=0; failed=0; skipped=0
+
+step "Rust tests (cargo test)"
+cargo test --locked --no-fail-fast 2>&1 | tee "$logs/cargo.txt"
+cargo_status=${PIPESTATUS[0]}
+read -r p f i < <(awk '/^test result:/ { for (n = 1; n <= NF; n++) { if ($(n) ~ /^passed/) p += $(n-1); if ($(n) ~ /^failed/) f += $(n-1); if ($(n) ~ /^ignored/) i += $(n-1) } } END { print p+0, f+0, i+0 }' "$logs/cargo.txt")
+if [ "$cargo_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "cargo test failed before running its tests"; fi
+passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
+
+# Counts from a JSON report: vitest's (numPassedTests...) or Playwright's (stats.expected...).
+count_json() {
+  node -e '
+    const fs = require("fs");
+    let r; try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch { console.log("0 1 0"); process.exit(0); }
+    if (r.stats) console.log((r.stats.expected || 0) + (r.stats.flaky || 0), r.stats.unexpected || 0, r.stats.skipped || 0);
+    else console.log(r.numPassedTests || 0, r.numFailedTests || 0, (r.numPendingTests || 0) + (r.numTodoTests || 0));
+  ' "$1"
+}
+
+step "owner app: type check and component tests (vitest)"
+(cd ui && node build.mjs --check >/dev/null && npx vitest run --reporter=default --reporter=json --outputFile="$logs/vitest.json")
+vitest_status=$?
+read -r p f i < <(count_json "$logs/vitest.json")
+if [ "$vitest_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the type check or vitest failed"; fi
+passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
+
+step "end-to-end tests in headless Chromium (playwright)"
+(cd ui && QUIRE_BIN="$PWD/../target/debug/quire" PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" \
+  npx playwright test --reporter=list,json)
+e2e_status=$?
+read -r p f i < <(count_json "$logs/e2e.json")
+if [ "$e2e_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "playwright failed before running its tests"; fi
+passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
+
+echo
+if [ "$skipped" -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,118 @@
+//! Building the server: data directory, database, listener, shared state.
+
+use std::fs::File;
+use std::future::Future;
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use poem::listener::TcpAcceptor;
+
+use crate::auth::Auth;
+use crate::config::Config;
+use crate::db::Db;
+use crate::http;
+use crate::http::ui::UiIndex;
+
+/// The data directory's upload folder.
+pub const UPLOADS_DIR: &str = "uploads";
+const LOCK_FILE: &str = "quire.lock";
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// Settings.
+    pub config: Arc<Config>,
+    /// The database.
+    pub db: Db,
+    /// The rendered owner-app page.
+    pub ui: Arc<UiIndex>,
+    /// Sign-in: token verification, the local issuer, rate limits.
+    pub auth: Arc<Auth>,
+}
+
+/// A server ready to run: data dir locked, database migrated, port bound.
+pub struct App {
+    acceptor: TcpAcceptor,
+    state: AppState,
+    port: u16,
+    _lock: File,
+}
+
+impl App {
+    /// Prepares everything that can fail before serving. A `--host` ending in `:0`
+    /// takes the bound port (tests bind port 0).
+    pub async fn build(mut config: Config) -> anyhow::Result<App> {
+        let lock = lock_data_dir(&config.data_dir)?;
+        let data_dir = config.data_dir.clone();
+        let db = tokio::task::spawn_blocking(move || Db::open_and_migrate(&data_dir)).await??;
+
+        let listener = TcpListener::bind(config.listen).with_context(|| {
+            format!("cannot listen on {} (is another server using this port?)", config.listen)
+        })?;
+        listener.set_nonblocking(true)?;
+        let port = listener.local_addr()?.port();
+        if let Some(name) = config.host.strip_suffix(":0") {
+            config.host = format!("{name}:{port}");
+        }
+        let acceptor = TcpAcceptor::from_std(listener)?;
+        let ui = Arc::new(UiIndex::render(&config)?);
+        let auth = Arc::new(Auth::from_config(&config)?);
+        Ok(App {
+            acceptor,
+            state: AppState { config: Arc::new(config), db, ui, auth },
+            port,
+            _lock: lock,
+        })
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The owner app's URL.
+    pub fn url(&self) -> String {
+        self.state.config.app_url()
+    }
+
+    /// The shared state (tests use it to reach the database).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `shutdown` resolves, then lets requests in flight finish (10 s at most).
+    pub async fn run(self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+        let endpoint = http::endpoint(self.state.clone());
+        poem::Server::new_with_acceptor(self.acceptor)
+            .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
+            .await?;
+        Ok(())
+    }
+}
+
+/// Creates the data directory and its uploads folder, and takes its lock so two servers
+/// (or a server and a restore) never share it.
+pub fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
+    std::fs::create_dir_all(data_dir.join(UPLOADS_DIR))
+        .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
+    let path = data_dir.join(LOCK_FILE);
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot write in data directory {}", data_dir.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "another quire process is using data directory {}; stop it first",
+            data_dir.display()
+        ),
+        Err(std::fs::TryLockError::Error(err)) => {
+            Err(err).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
+}

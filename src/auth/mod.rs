@@ -1,0 +1,53 @@
+//! Sign-in: OIDC token verification, the local issuer, sessions, CSRF and rate limits.
+
+pub mod csrf;
+pub mod local_idp;
+pub mod oidc;
+pub mod rate_limit;
+pub mod session;
+
+use std::sync::Arc;
+
+use crate::config::Config;
+use local_idp::LocalIssuer;
+use oidc::Verifier;
+
+/// Everything sign-in needs, built once at start.
+pub struct Auth {
+    /// Verifies ID tokens of the configured provider.
+    pub verifier: Verifier,
+    /// The local issuer, when it is the provider.
+    pub local: Option<LocalIssuer>,
+    /// Limits sign-in attempts per client address.
+    pub limiter: rate_limit::Limiter,
+}
+
+impl Auth {
+    /// Picks the provider: the configured issuer with its client ID, or the local issuer.
+    pub fn from_config(config: &Config) -> anyhow::Result<Auth> {
+        let (verifier, local) = match &config.oidc_client_id {
+            Some(client_id) => (Verifier::remote(&config.oidc_issuer, client_id)?, None),
+            None => {
+                let local = LocalIssuer::load_or_create(&config.data_dir, &config.app_url())?;
+                let verifier = Verifier::local(local.issuer(), local_idp::CLIENT_ID, local.jwks());
+                (verifier, Some(local))
+            }
+        };
+        Ok(Auth { verifier, local, limiter: rate_limit::Limiter::new() })
+    }
+}
+
+/// Compares two secrets in time independent of where they differ.
+pub fn constant_time_eq(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+/// SHA-256 of a secret token, the form in which tokens are stored.
+pub fn token_hash(token: &str) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// Shared handle.
+pub type SharedAuth = Arc<Auth>;

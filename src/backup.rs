@@ -1,0 +1,293 @@
+//! `quire backup` and `quire restore`.
+//!
+//! A backup is one tar file: `quire-backup.json` (what made it), `quire.db` (a consistent
+//! snapshot taken with SQLite's online backup API, safe while `serve` writes) and
+//! `uploads/`. The search index is not included: it is rebuilt from the database.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read};
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, anyhow, bail};
+use rusqlite::Connection;
+use rusqlite::backup::{Backup, StepResult};
+use serde_json::json;
+
+use crate::app::{UPLOADS_DIR, lock_data_dir};
+use crate::db::{self, APPLICATION_ID, DB_FILE, migrate};
+use crate::progress::{Progress, human};
+
+const MANIFEST: &str = "quire-backup.json";
+
+/// Writes a backup of `data_dir` to `out`, which must not exist. Nothing is left behind on failure.
+pub fn backup(data_dir: &Path, out: &Path) -> anyhow::Result<()> {
+    if out.exists() {
+        bail!("{} already exists; give a new file name (nothing was written)", out.display());
+    }
+    let db_path = data_dir.join(DB_FILE);
+    if !db_path.is_file() {
+        bail!("there is no database at {}; nothing to back up", db_path.display());
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        bail!("cannot write {}: folder {} does not exist", out.display(), parent.display());
+    }
+    let staging = tempfile::Builder::new()
+        .prefix(".quire-backup-")
+        .tempdir_in(parent)
+        .with_context(|| format!("cannot write in {}", parent.display()))?;
+
+    let snapshot = staging.path().join(DB_FILE);
+    let schema_version = snapshot_database(&db_path, &snapshot)?;
+    let uploads = list_uploads(&data_dir.join(UPLOADS_DIR))?;
+
+    let total = file_len(&snapshot)? + uploads.iter().map(|(_, _, len)| len).sum::<u64>();
+    let mut progress = Progress::bytes("backup", total);
+    let archive = tempfile::Builder::new()
+        .prefix(".quire-backup-")
+        .suffix(".tar")
+        .tempfile_in(parent)
+        .with_context(|| format!("cannot write in {}", parent.display()))?;
+    let write_context = || format!("writing {}", out.display());
+    let mut tar = tar::Builder::new(BufWriter::new(archive));
+    let created = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
+    let manifest = json!({
+        "format": 1,
+        "quire": env!("CARGO_PKG_VERSION"),
+        "schemaVersion": schema_version,
+        "createdAt": created,
+    })
+    .to_string();
+    append_bytes(&mut tar, MANIFEST, manifest.as_bytes()).with_context(write_context)?;
+    append_file(&mut tar, &snapshot, DB_FILE, &mut progress).with_context(write_context)?;
+    for (name, path, _) in &uploads {
+        append_file(&mut tar, path, &format!("{UPLOADS_DIR}/{name}"), &mut progress).with_context(write_context)?;
+    }
+    let archive = tar
+        .into_inner()
+        .and_then(|writer| writer.into_inner().map_err(|err| err.into_error()))
+        .with_context(write_context)?;
+    archive.as_file().sync_all().with_context(write_context)?;
+    archive
+        .persist_noclobber(out)
+        .map_err(|err| anyhow!("cannot create {}: {}", out.display(), err.error))?;
+    progress.finish();
+    println!(
+        "Backed up {} (schema version {schema_version}, {} uploads) to {} ({}).",
+        data_dir.display(),
+        uploads.len(),
+        out.display(),
+        human(file_len(out)?)
+    );
+    Ok(())
+}
+
+/// Copies the live database into `dest` in one step (one read transaction, so the copy is a
+/// consistent snapshot even while another process writes), then checks the copy.
+fn snapshot_database(source: &Path, dest: &Path) -> anyhow::Result<i64> {
+    let src = db::open_connection(source, false)?;
+    db::check_is_quire(&src, source)?;
+    let schema_version = migrate::check_not_newer(&src)?;
+    let mut copy = Connection::open(dest).with_context(|| format!("cannot create {}", dest.display()))?;
+    {
+        let backup = Backup::new(&src, &mut copy)?;
+        let mut attempts = 0;
+        loop {
+            match backup.step(-1).context("copying the database")? {
+                StepResult::Done => break,
+                StepResult::More => continue,
+                StepResult::Busy | StepResult::Locked if attempts < 100 => {
+                    attempts += 1;
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                _ => bail!("the database stayed locked; try again"),
+            }
+        }
+    }
+    check_integrity(&copy).context("the snapshot failed its integrity check")?;
+    Ok(schema_version)
+}
+
+fn check_integrity(conn: &Connection) -> anyhow::Result<()> {
+    let result: String = conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?;
+    if result != "ok" {
+        bail!("integrity_check says: {result}");
+    }
+    Ok(())
+}
+
+/// The regular files of the uploads folder: (name, path, length).
+fn list_uploads(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf, u64)>> {
+    let mut files = Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(files),
+        Err(err) => return Err(err).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let meta = entry.metadata()?;
+        if let (true, Some(name)) = (meta.is_file(), entry.file_name().to_str()) {
+            files.push((name.to_owned(), entry.path(), meta.len()));
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn file_len(path: &Path) -> anyhow::Result<u64> {
+    Ok(std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?.len())
+}
+
+fn append_bytes<W: std::io::Write>(tar: &mut tar::Builder<W>, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let mut header = tar::Header::new_gnu();
+    header.set_size(bytes.len() as u64);
+    header.set_mode(0o644);
+    header.set_cksum();
+    tar.append_data(&mut header, name, bytes)
+}
+
+fn append_file<W: std::io::Write>(
+    tar: &mut tar::Builder<W>,
+    path: &Path,
+    name: &str,
+    progress: &mut Progress,
+) -> anyhow::Result<()> {
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut header = tar::Header::new_gnu();
+    header.set_size(file.metadata()?.len());
+    header.set_mode(0o644);
+    header.set_cksum();
+    let reader = Counting { inner: BufReader::new(file), progress };
+    tar.append_data(&mut header, name, reader)?;
+    Ok(())
+}
+
+struct Counting<'a, R> {
+    inner: R,
+    progress: &'a mut Progress,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.add(n as u64);
+        Ok(n)
+    }
+}
+
+/// Restores `backup` into `data_dir`. The backup is unpacked and checked (manifest,
+/// integrity, schema version) beside the data before anything is replaced.
+pub fn restore(data_dir: &Path, backup: &Path, force: bool) -> anyhow::Result<()> {
+    let file = File::open(backup).with_context(|| format!("cannot read {}", backup.display()))?;
+    let total = file.metadata()?.len();
+    let _lock = lock_data_dir(data_dir)?;
+    if holds_data(data_dir)? && !force {
+        bail!(
+            "{} already holds Quire data; pass --force to replace it with the backup (nothing was changed)",
+            data_dir.display()
+        );
+    }
+    let staging = tempfile::Builder::new()
+        .prefix(".restore-")
+        .tempdir_in(data_dir)
+        .with_context(|| format!("cannot write in {}", data_dir.display()))?;
+    let not_ours = || format!("{} is not a Quire backup", backup.display());
+
+    let mut progress = Progress::bytes("restore", total);
+    unpack(file, staging.path(), &mut progress).with_context(not_ours)?;
+    progress.finish();
+    if !staging.path().join(MANIFEST).is_file() || !staging.path().join(DB_FILE).is_file() {
+        bail!("{} (it has no {MANIFEST} or {DB_FILE})", not_ours());
+    }
+    let staged_db = staging.path().join(DB_FILE);
+    let schema_version = {
+        let conn = db::open_connection(&staged_db, false).with_context(not_ours)?;
+        let app_id: i64 = conn.pragma_query_value(None, "application_id", |row| row.get(0))?;
+        if app_id != APPLICATION_ID {
+            bail!("{} (its database belongs to another program)", not_ours());
+        }
+        check_integrity(&conn).with_context(|| format!("the database in {} is damaged", backup.display()))?;
+        migrate::check_not_newer(&conn)?
+    };
+
+    // The swap: nothing above touched the live data.
+    let set_aside = staging.path().join("replaced");
+    std::fs::create_dir(&set_aside)?;
+    for name in [format!("{DB_FILE}-wal"), format!("{DB_FILE}-shm"), DB_FILE.to_owned(), UPLOADS_DIR.to_owned()] {
+        let live = data_dir.join(&name);
+        if live.exists() {
+            std::fs::rename(&live, set_aside.join(&name)).with_context(|| format!("moving {} aside", live.display()))?;
+        }
+    }
+    std::fs::rename(&staged_db, data_dir.join(DB_FILE)).context("moving the restored database into place")?;
+    let staged_uploads = staging.path().join(UPLOADS_DIR);
+    if !staged_uploads.exists() {
+        std::fs::create_dir(&staged_uploads)?;
+    }
+    std::fs::rename(&staged_uploads, data_dir.join(UPLOADS_DIR)).context("moving the restored uploads into place")?;
+    let index = data_dir.join("index");
+    if index.exists() {
+        std::fs::remove_dir_all(&index).with_context(|| format!("removing the old search index {}", index.display()))?;
+    }
+    println!(
+        "Restored {} (schema version {schema_version}) into {}. Start `quire serve` to use it.",
+        backup.display(),
+        data_dir.display()
+    );
+    Ok(())
+}
+
+/// Whether the data directory holds anything beyond an empty uploads folder and the lock.
+fn holds_data(data_dir: &Path) -> anyhow::Result<bool> {
+    for entry in std::fs::read_dir(data_dir).with_context(|| format!("cannot read {}", data_dir.display()))? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name == "quire.lock" {
+            continue;
+        }
+        if name == UPLOADS_DIR && std::fs::read_dir(entry.path())?.next().is_none() {
+            continue;
+        }
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// Unpacks the archive, accepting only the entries a Quire backup has.
+fn unpack(file: File, dest: &Path, progress: &mut Progress) -> anyhow::Result<()> {
+    let mut archive = tar::Archive::new(BufReader::new(file));
+    for entry in archive.entries().context("not a tar archive")? {
+        let mut entry = entry.context("not a tar archive")?;
+        let path = entry.path()?.into_owned();
+        let components: Vec<Component> = path.components().collect();
+        let is_dir = entry.header().entry_type().is_dir();
+        let allowed = match components.as_slice() {
+            [Component::Normal(name)] if !is_dir => *name == MANIFEST || *name == DB_FILE,
+            [Component::Normal(dir)] => *dir == UPLOADS_DIR,
+            [Component::Normal(dir), Component::Normal(_)] => *dir == UPLOADS_DIR && !is_dir,
+            _ => false,
+        };
+        if !allowed || !(is_dir || entry.header().entry_type().is_file()) {
+            bail!("unexpected entry {:?}", path);
+        }
+        let target = dest.join(&path);
+        if is_dir {
+            std::fs::create_dir_all(&target)?;
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let size = entry.header().size().unwrap_or(0);
+        let mut out = File::create(&target).with_context(|| format!("cannot write {}", target.display()))?;
+        std::io::copy(&mut entry, &mut out).with_context(|| format!("writing {}", target.display()))?;
+        out.sync_all()?;
+        progress.add(size);
+    }
+    Ok(())
+}

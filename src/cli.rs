@@ -1,0 +1,127 @@
+//! The command line. The doc comments here are the `--help` text.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Quire: a free blogging platform that runs as one binary.
+///
+/// Every flag can also be set with the environment variable named in its help,
+/// for example QUIRE_DATA_DIR=/var/lib/quire.
+#[derive(Debug, Parser)]
+#[command(name = "quire", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// What `quire` should do.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the owner app, the API and every public blog (applies pending migrations first).
+    Serve(ServeArgs),
+    /// Apply pending database migrations, or list them with --status.
+    Migrate(MigrateArgs),
+    /// Write an online, consistent backup of the database and uploads to OUT (a .tar file).
+    ///
+    /// Safe while `quire serve` runs and writes. OUT must not exist yet.
+    Backup(BackupArgs),
+    /// Restore a backup made by `quire backup` into the data directory.
+    ///
+    /// Checks the backup's integrity and schema version before anything is replaced.
+    /// Stop `quire serve` first.
+    Restore(RestoreArgs),
+}
+
+/// The data directory flag, shared by every subcommand.
+#[derive(Debug, Clone, Args)]
+pub struct DataDirArg {
+    /// Directory holding quire.db, the search index and uploads (created when missing).
+    #[arg(long, env = "QUIRE_DATA_DIR", default_value = "./data", value_name = "DIR")]
+    pub data_dir: PathBuf,
+}
+
+/// Flags of `quire serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, env = "QUIRE_LISTEN", default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+    pub listen: SocketAddr,
+
+    /// Public host name, with the port unless it is 80 or 443. The app lives at
+    /// {scheme}://{host} and each blog at {scheme}://{subdomain}.{host}.
+    #[arg(long, env = "QUIRE_HOST", default_value = "localhost:8080", value_name = "HOST[:PORT]")]
+    pub host: String,
+
+    /// Readers and owners reach Quire over https (set it behind a TLS-terminating proxy):
+    /// links use https and cookies are Secure.
+    #[arg(long, env = "QUIRE_HTTPS")]
+    pub https: bool,
+
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// OpenID Connect issuer that signs users in.
+    #[arg(long, env = "QUIRE_OIDC_ISSUER", default_value = "https://accounts.google.com", value_name = "URL")]
+    pub oidc_issuer: String,
+
+    /// OAuth client ID registered with the issuer. Without it, on a localhost --host,
+    /// Quire signs users in with its own local issuer.
+    #[arg(long, env = "QUIRE_OIDC_CLIENT_ID", value_name = "ID")]
+    pub oidc_client_id: Option<String>,
+
+    /// Provider name shown on the login button [default: Google, or Local for the local issuer].
+    #[arg(long, env = "QUIRE_OIDC_NAME", value_name = "NAME")]
+    pub oidc_name: Option<String>,
+
+    /// Imgur client ID: when set, the editor uploads images to Imgur instead of this server.
+    #[arg(long, env = "QUIRE_IMGUR_CLIENT_ID", value_name = "ID")]
+    pub imgur_client_id: Option<String>,
+
+    /// Link for the Support entry of the owner menu (hidden when unset).
+    #[arg(long, env = "QUIRE_SUPPORT_URL", value_name = "URL")]
+    pub support_url: Option<String>,
+
+    /// URL prefix of an emoji image CDN for the icon picker, e.g.
+    /// https://cdn.jsdelivr.net/gh/jdecked/twemoji@latest/assets/svg/ (icons are drawn locally when unset).
+    #[arg(long, env = "QUIRE_EMOJI_CDN", value_name = "URL-PREFIX")]
+    pub emoji_cdn: Option<String>,
+}
+
+/// Flags of `quire migrate`.
+#[derive(Debug, Clone, Args)]
+pub struct MigrateArgs {
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// Only list applied and pending migrations; change nothing.
+    #[arg(long)]
+    pub status: bool,
+}
+
+/// Flags of `quire backup`.
+#[derive(Debug, Clone, Args)]
+pub struct BackupArgs {
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// Backup file to write (must not exist), e.g. quire-2026-11-22.tar.
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+}
+
+/// Flags of `quire restore`.
+#[derive(Debug, Clone, Args)]
+pub struct RestoreArgs {
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// Backup file written by `quire backup`.
+    #[arg(value_name = "BACKUP")]
+    pub backup: PathBuf,
+
+    /// Replace the contents of a data directory that already holds a database.
+    #[arg(long)]
+    pub force: bool,
+}

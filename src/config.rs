@@ -1,0 +1,173 @@
+//! The one `Config` every part of the server reads.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use crate::cli::ServeArgs;
+
+/// Google's issuer, the default sign-in provider.
+pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
+
+/// Settings of a running server, checked once at start.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Socket address to bind.
+    pub listen: SocketAddr,
+    /// Public host name with port when not 80/443, lowercase, e.g. `localhost:8080`.
+    pub host: String,
+    /// Whether the public URLs use https.
+    pub https: bool,
+    /// Directory of the database, index and uploads.
+    pub data_dir: PathBuf,
+    /// OpenID Connect issuer URL.
+    pub oidc_issuer: String,
+    /// OAuth client ID at that issuer; `None` selects the local issuer on localhost.
+    pub oidc_client_id: Option<String>,
+    /// Provider name shown on the login button.
+    pub provider_name: String,
+    /// Imgur client ID for browser-side uploads.
+    pub imgur_client_id: Option<String>,
+    /// Support link of the owner menu.
+    pub support_url: Option<String>,
+    /// Emoji CDN prefix for the icon picker.
+    pub emoji_cdn: Option<String>,
+}
+
+impl Config {
+    /// Builds the config of `quire serve`, refusing values that cannot work.
+    pub fn from_serve_args(args: &ServeArgs) -> anyhow::Result<Config> {
+        let host = parse_host(&args.host).with_context(|| format!("--host {:?}", args.host))?;
+        let oidc_client_id = args.oidc_client_id.clone().filter(|id| !id.trim().is_empty());
+        let provider_name = match &args.oidc_name {
+            Some(name) if !name.trim().is_empty() => name.trim().to_owned(),
+            _ if oidc_client_id.is_none() && is_local_host(&host) => "Local".to_owned(),
+            _ if args.oidc_issuer.trim_end_matches('/') == GOOGLE_ISSUER => "Google".to_owned(),
+            _ => "OpenID".to_owned(),
+        };
+        if oidc_client_id.is_none() && !is_local_host(&host) {
+            bail!(
+                "--oidc-client-id (or QUIRE_OIDC_CLIENT_ID) is required when --host is not a localhost name: \
+                 register Quire with your OpenID provider, with redirect URI {}://{host}/auth/callback",
+                if args.https { "https" } else { "http" }
+            );
+        }
+        let issuer = args.oidc_issuer.trim_end_matches('/');
+        let issuer_is_loopback = ["http://localhost", "http://127.0.0.1", "http://[::1]"]
+            .iter()
+            .any(|prefix| issuer.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with([':', '/'])));
+        if !issuer.starts_with("https://") && !issuer_is_loopback {
+            bail!("--oidc-issuer must be an https:// URL (http:// only on localhost), got {issuer:?}");
+        }
+        for (flag, url) in [("--support-url", &args.support_url), ("--emoji-cdn", &args.emoji_cdn)] {
+            if let Some(url) = url {
+                if !(url.starts_with("https://") || url.starts_with("http://")) {
+                    bail!("{flag} must start with https:// or http://, got {url:?}");
+                }
+            }
+        }
+        Ok(Config {
+            listen: args.listen,
+            host,
+            https: args.https,
+            data_dir: args.data_dir.data_dir.clone(),
+            oidc_issuer: args.oidc_issuer.trim_end_matches('/').to_owned(),
+            oidc_client_id,
+            provider_name,
+            imgur_client_id: args.imgur_client_id.clone().filter(|id| !id.trim().is_empty()),
+            support_url: args.support_url.clone(),
+            emoji_cdn: args.emoji_cdn.clone(),
+        })
+    }
+
+    /// A config for tests and tools: local sign-in, everything else default.
+    pub fn local(data_dir: &Path, listen: SocketAddr, host: &str) -> Config {
+        Config {
+            listen,
+            host: host.to_owned(),
+            https: false,
+            data_dir: data_dir.to_owned(),
+            oidc_issuer: GOOGLE_ISSUER.to_owned(),
+            oidc_client_id: None,
+            provider_name: "Local".to_owned(),
+            imgur_client_id: None,
+            support_url: None,
+            emoji_cdn: None,
+        }
+    }
+
+    /// `http` or `https`.
+    pub fn scheme(&self) -> &'static str {
+        if self.https { "https" } else { "http" }
+    }
+
+    /// The owner app's origin, e.g. `http://localhost:8080`.
+    pub fn app_url(&self) -> String {
+        format!("{}://{}", self.scheme(), self.host)
+    }
+
+    /// A blog's public origin, e.g. `http://alice.localhost:8080`.
+    pub fn blog_url(&self, subdomain: &str) -> String {
+        format!("{}://{}.{}", self.scheme(), subdomain, self.host)
+    }
+}
+
+/// Normalizes a `host[:port]` value: lowercase, no scheme, no path, no trailing dot.
+pub fn parse_host(raw: &str) -> anyhow::Result<String> {
+    let host = raw.trim().to_ascii_lowercase();
+    if host.contains("://") || host.contains('/') {
+        bail!("give the host name only, like blog.example.com or localhost:8080 (no scheme, no path)");
+    }
+    let (name, port) = match host.rsplit_once(':') {
+        Some((name, port)) => (name, Some(port)),
+        None => (host.as_str(), None),
+    };
+    let name = name.trim_end_matches('.');
+    let valid_name = !name.is_empty()
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        });
+    if !valid_name {
+        bail!("{name:?} is not a valid host name");
+    }
+    match port {
+        Some(port) if port.parse::<u16>().is_err() => bail!("{port:?} is not a valid port"),
+        Some(port) => Ok(format!("{name}:{port}")),
+        None => Ok(name.to_owned()),
+    }
+}
+
+/// Whether a normalized host names this machine only (`localhost`, `*.localhost`, `127.0.0.1`).
+pub fn is_local_host(host: &str) -> bool {
+    let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
+    name == "localhost" || name.ends_with(".localhost") || name == "127.0.0.1"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_are_normalized_and_bad_ones_refused() {
+        assert_eq!(parse_host("Blog.Example.COM.").unwrap(), "blog.example.com");
+        assert_eq!(parse_host("localhost:8080").unwrap(), "localhost:8080");
+        assert!(parse_host("https://example.com").is_err());
+        assert!(parse_host("example.com/blog").is_err());
+        assert!(parse_host("exa mple.com").is_err());
+        assert!(parse_host("example.com:99999").is_err());
+        assert!(parse_host("").is_err());
+    }
+
+    #[test]
+    fn local_hosts_are_recognized() {
+        assert!(is_local_host("localhost:8080"));
+        assert!(is_local_host("quire.localhost"));
+        assert!(!is_local_host("example.com"));
+        assert!(!is_local_host("localhost.example.com"));
+    }
+}

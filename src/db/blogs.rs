@@ -1,0 +1,91 @@
+//! Blogs: one per user, on a subdomain that is never handed out twice.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::db::favicons::Favicon;
+use crate::db::themes::Theme;
+use crate::domain::subdomain::Subdomain;
+use crate::error::Error;
+
+/// The icon of a new blog: 📝.
+pub const DEFAULT_FAVICON_CODE: &str = "1f4dd";
+
+/// A blog row with its theme and favicon.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blog {
+    /// Blog id.
+    pub id: i64,
+    /// Owner.
+    pub user_id: i64,
+    /// Subdomain.
+    pub subdomain: String,
+    /// Display name.
+    pub name: String,
+    /// Chosen theme.
+    pub theme: Theme,
+    /// Chosen tab icon.
+    pub favicon: Favicon,
+}
+
+const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code
+    FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id";
+
+fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
+    Ok(Blog {
+        id: row.get(0)?,
+        user_id: row.get(1)?,
+        subdomain: row.get(2)?,
+        name: row.get(3)?,
+        theme: Theme { id: row.get(4)?, name: row.get(5)? },
+        favicon: Favicon { id: row.get(6)?, code: row.get(7)? },
+    })
+}
+
+/// The blog `blog_id` if `user_id` owns it.
+pub fn owned(conn: &Connection, blog_id: i64, user_id: i64) -> Result<Option<Blog>, Error> {
+    Ok(conn
+        .query_row(&format!("{SELECT} WHERE b.id = ?1 AND b.user_id = ?2"), params![blog_id, user_id], from_row)
+        .optional()?)
+}
+
+/// The id of the user's blog, if they have one.
+pub fn id_of_user(conn: &Connection, user_id: i64) -> Result<Option<i64>, Error> {
+    Ok(conn.query_row("SELECT id FROM blogs WHERE user_id = ?1", [user_id], |row| row.get(0)).optional()?)
+}
+
+/// The outcome of creating a blog.
+pub enum Created {
+    /// The new blog.
+    Blog(Blog),
+    /// The user has a blog already.
+    UserHasOne,
+    /// The subdomain is in use or retired.
+    Taken,
+}
+
+/// Creates the user's one blog on `subdomain`, named after it, with the first theme.
+pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain) -> Result<Created, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    if id_of_user(&tx, user_id)?.is_some() {
+        return Ok(Created::UserHasOne);
+    }
+    let taken: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM blogs WHERE subdomain = ?1)
+             OR EXISTS (SELECT 1 FROM retired_subdomains WHERE subdomain = ?1)",
+        [subdomain.as_str()],
+        |row| row.get(0),
+    )?;
+    if taken {
+        return Ok(Created::Taken);
+    }
+    tx.execute(
+        "INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id)
+         VALUES (?1, ?2, ?2,
+                 (SELECT id FROM themes ORDER BY position, id LIMIT 1),
+                 COALESCE((SELECT id FROM favicons WHERE code = ?3), (SELECT min(id) FROM favicons)))",
+        params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE],
+    )?;
+    let blog = tx.query_row(&format!("{SELECT} WHERE b.id = ?1"), [tx.last_insert_rowid()], from_row)?;
+    tx.commit()?;
+    Ok(Created::Blog(blog))
+}

@@ -1,0 +1,102 @@
+//! Numbered schema migrations, tracked by `PRAGMA user_version`, one transaction each.
+
+use anyhow::{Context, bail};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+/// One schema step.
+pub struct Migration {
+    /// Becomes `user_version` once applied; numbered from 1 without gaps.
+    pub version: i64,
+    /// Short name shown by `quire migrate --status`.
+    pub name: &'static str,
+    /// Schema changes.
+    pub sql: &'static str,
+    /// Reference data written in the same transaction.
+    pub seed: Option<fn(&Transaction) -> rusqlite::Result<()>>,
+}
+
+/// Every migration, in order.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "initial schema, themes, addons and emoji favicons",
+    sql: include_str!("migrations/0001_init.sql"),
+    seed: Some(super::favicons::seed),
+}];
+
+/// The schema version this binary writes.
+pub fn latest_version() -> i64 {
+    MIGRATIONS.last().map_or(0, |m| m.version)
+}
+
+/// The schema version of an open database.
+pub fn current_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.pragma_query_value(None, "user_version", |row| row.get(0))
+}
+
+/// Fails when the database was written by a newer Quire.
+pub fn check_not_newer(conn: &Connection) -> anyhow::Result<i64> {
+    let current = current_version(conn)?;
+    if current > latest_version() {
+        bail!(
+            "the database has schema version {current}, newer than this quire binary knows ({}); run a newer quire",
+            latest_version()
+        );
+    }
+    Ok(current)
+}
+
+/// Migrations not applied yet.
+pub fn pending(conn: &Connection) -> anyhow::Result<Vec<&'static Migration>> {
+    let current = check_not_newer(conn)?;
+    Ok(MIGRATIONS.iter().filter(|m| m.version > current).collect())
+}
+
+/// Applies every pending migration, each in its own transaction; returns those applied.
+pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<&'static Migration>> {
+    let pending = pending(conn)?;
+    for migration in &pending {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(migration.sql)
+            .with_context(|| format!("migration {} ({})", migration.version, migration.name))?;
+        if let Some(seed) = migration.seed {
+            seed(&tx).with_context(|| format!("seeding migration {}", migration.version))?;
+        }
+        tx.pragma_update(None, "user_version", migration.version)?;
+        tx.commit()?;
+    }
+    Ok(pending)
+}
+
+/// `quire migrate [--status]`: apply pending migrations, or list them.
+pub fn run_command(data_dir: &std::path::Path, status_only: bool) -> anyhow::Result<()> {
+    let path = data_dir.join(super::DB_FILE);
+    if status_only {
+        if !path.exists() {
+            println!("No database at {} yet; `quire serve` or `quire migrate` creates it.", path.display());
+            for m in MIGRATIONS {
+                println!("  pending  {:>4}  {}", m.version, m.name);
+            }
+            return Ok(());
+        }
+        let conn = super::open_connection(&path, false)?;
+        super::check_is_quire(&conn, &path)?;
+        let current = check_not_newer(&conn)?;
+        println!("{}: schema version {current} of {}", path.display(), latest_version());
+        for m in MIGRATIONS {
+            let state = if m.version <= current { "applied" } else { "pending" };
+            println!("  {state}  {:>4}  {}", m.version, m.name);
+        }
+        return Ok(());
+    }
+    let _lock = crate::app::lock_data_dir(data_dir)?;
+    let mut conn = super::open_connection(&path, true)?;
+    super::check_is_quire(&conn, &path)?;
+    let applied = migrate(&mut conn)?;
+    if applied.is_empty() {
+        println!("{} is up to date (schema version {}).", path.display(), latest_version());
+    }
+    for m in applied {
+        println!("applied {:>4}  {}", m.version, m.name);
+    }
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! SQLite storage: opening with the right pragmas, migrations, and one file per entity.
+//!
+//! rusqlite is blocking, so every call from the server goes through [`Db::read`] or
+//! [`Db::write`], which run on tokio's blocking pool. There is one writer connection
+//! (SQLite allows one writer at a time anyway) and a small pool of readers, which WAL
+//! lets run beside it.
+
+pub mod blogs;
+pub mod favicons;
+pub mod migrate;
+pub mod sessions;
+pub mod themes;
+pub mod users;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+use rusqlite::{Connection, OpenFlags};
+
+use crate::error::Error;
+
+/// The database file's name inside the data directory.
+pub const DB_FILE: &str = "quire.db";
+
+/// `PRAGMA application_id` of a Quire database ("QUIR"), to tell it from other SQLite files.
+pub const APPLICATION_ID: i64 = 0x5155_4952;
+
+const READER_POOL: usize = 8;
+
+/// A handle on the database, cheap to clone.
+#[derive(Clone)]
+pub struct Db {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+impl Db {
+    /// Opens (creating when missing) the database in `data_dir`, migrated to the latest schema.
+    pub fn open_and_migrate(data_dir: &Path) -> anyhow::Result<Db> {
+        let path = data_dir.join(DB_FILE);
+        let mut conn = open_connection(&path, true)?;
+        check_is_quire(&conn, &path)?;
+        migrate::migrate(&mut conn).with_context(|| format!("migrating {}", path.display()))?;
+        Ok(Db {
+            inner: Arc::new(Inner {
+                path,
+                writer: Mutex::new(conn),
+                readers: Mutex::new(Vec::new()),
+            }),
+        })
+    }
+
+    /// Path of the database file.
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Runs `f` on a reader connection, off the async runtime.
+    pub async fn read<T, F>(&self, f: F) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, Error> + Send + 'static,
+    {
+        let inner = self.inner.clone();
+        spawn_blocking(move || {
+            let conn = match inner.readers.lock().expect("reader pool poisoned").pop() {
+                Some(conn) => conn,
+                None => open_connection(&inner.path, false).map_err(Error::Internal)?,
+            };
+            let result = f(&conn);
+            let mut pool = inner.readers.lock().expect("reader pool poisoned");
+            if pool.len() < READER_POOL {
+                pool.push(conn);
+            }
+            result
+        })
+        .await
+    }
+
+    /// Runs `f` on the writer connection, off the async runtime. Writes are serialized.
+    pub async fn write<T, F>(&self, f: F) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, Error> + Send + 'static,
+    {
+        let inner = self.inner.clone();
+        spawn_blocking(move || {
+            let mut conn = inner.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            f(&mut conn)
+        })
+        .await
+    }
+}
+
+async fn spawn_blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|err| Error::Internal(anyhow!("database task failed: {err}")))?
+}
+
+/// Opens one connection with Quire's pragmas. `create` allows creating the file.
+pub fn open_connection(path: &Path, create: bool) -> anyhow::Result<Connection> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let conn = Connection::open_with_flags(path, flags)
+        .with_context(|| format!("cannot open database {}", path.display()))?;
+    conn.busy_timeout(Duration::from_secs(5))?;
+    // The first statement that reads the file is where a corrupt or foreign file shows.
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(|err| anyhow!("{} is not a usable SQLite database: {err}", path.display()))?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // FULL: a committed post survives a power cut, not only a crash.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(conn)
+}
+
+/// Refuses SQLite files that belong to some other program.
+pub fn check_is_quire(conn: &Connection, path: &Path) -> anyhow::Result<()> {
+    let app_id: i64 = conn.pragma_query_value(None, "application_id", |row| row.get(0))?;
+    if app_id == APPLICATION_ID {
+        return Ok(());
+    }
+    let tables: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))?;
+    if app_id != 0 || tables > 0 {
+        bail!(
+            "{} is not a Quire database (it belongs to another program); move it away or pick another --data-dir",
+            path.display()
+        );
+    }
+    Ok(())
+}

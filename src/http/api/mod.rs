@@ -1,0 +1,37 @@
+//! The JSON API under `/api`.
+
+pub mod blogs;
+pub mod favicons;
+pub mod json;
+pub mod sessions;
+pub mod social_accounts;
+pub mod themes;
+
+use poem::web::Json;
+use poem::{IntoResponse, Response, Route, get, post};
+use serde_json::Value;
+
+use crate::domain::paging::Page;
+
+/// The `/api` route table.
+pub fn routes() -> Route {
+    Route::new()
+        .at("/themes", get(themes::list))
+        .at("/favicons", get(favicons::list))
+        .at("/auth/nonce", post(sessions::nonce))
+        .at("/sessions", post(sessions::create))
+        .at("/my/session", get(sessions::show))
+        .at("/my/blogs", post(blogs::create))
+        .at("/my/blogs/:blog_id", get(blogs::show))
+        .at("/my/social_accounts", post(social_accounts::create))
+}
+
+/// A JSON body with the paging headers `total`, `totalPages`, `pageNumber`, `perPage`.
+pub fn paged(body: Value, page: Page) -> Response {
+    Json(body)
+        .with_header("total", page.total)
+        .with_header("totalPages", page.total_pages)
+        .with_header("pageNumber", page.page_number)
+        .with_header("perPage", page.per_page)
+        .into_response()
+}

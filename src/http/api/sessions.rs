@@ -1,0 +1,119 @@
+//! Signing in and out: `POST /api/auth/nonce`, `POST /api/sessions`, `GET /api/my/session`,
+//! `POST /d/signout`.
+
+use poem::http::{StatusCode, header};
+use poem::web::{Data, Json};
+use poem::{IntoResponse, Request, Response, handler};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::app::AppState;
+use crate::auth::session::{self, BLOG_COOKIE, COOKIE, NONCE_COOKIE, SignedIn};
+use crate::auth::token_hash;
+use crate::db::users::User;
+use crate::db::{blogs, sessions, users};
+use crate::error::{Error, Messages, Result};
+use crate::http::api::json::JsonBody;
+use crate::http::cookies;
+
+/// Seconds a sign-in nonce cookie lives.
+const NONCE_MAX_AGE: u64 = 600;
+
+/// Starts a sign-in: a nonce bound to this browser and the provider URL to open in a popup.
+#[handler]
+pub async fn nonce(req: &Request, state: Data<&AppState>) -> Result<Response> {
+    state.auth.limiter.check(req)?;
+    let nonce = cookies::random_token();
+    let hash = token_hash(&nonce);
+    state.db.write(move |conn| sessions::create_nonce(conn, &hash)).await?;
+    let verifier = &state.auth.verifier;
+    let endpoint = verifier.authorization_endpoint().await?;
+    let redirect_uri = format!("{}/auth/callback", state.config.app_url());
+    let mut params = vec![
+        ("response_type", "id_token"),
+        ("client_id", verifier.client_id()),
+        ("redirect_uri", redirect_uri.as_str()),
+        ("scope", "openid email profile"),
+        ("nonce", nonce.as_str()),
+    ];
+    if verifier.issuer() == crate::config::GOOGLE_ISSUER {
+        params.push(("prompt", "select_account"));
+    }
+    let query = serde_urlencoded::to_string(&params).map_err(|err| Error::Internal(err.into()))?;
+    let separator = if endpoint.contains('?') { '&' } else { '?' };
+    let body = json!({ "nonce": nonce, "authorizationUrl": format!("{endpoint}{separator}{query}") });
+    let cookie = cookies::set(NONCE_COOKIE, &nonce, true, state.config.https, Some(NONCE_MAX_AGE));
+    Ok(Json(body).with_header(header::SET_COOKIE, cookie).into_response())
+}
+
+/// `POST /api/sessions` body.
+#[derive(Debug, Deserialize)]
+pub struct CreateSession {
+    id_token: String,
+    #[serde(default)]
+    signup: bool,
+}
+
+/// Signs in (or, with `signup`, signs up) with a token from the popup.
+#[handler]
+pub async fn create(req: &Request, state: Data<&AppState>, JsonBody(body): JsonBody<CreateSession>) -> Result<Response> {
+    let identity = session::verify_popup_token(&state, req, &body.id_token).await?;
+    let provider = state.config.provider_name.clone();
+    let signup = body.signup;
+    let (user, blog_id) = state
+        .db
+        .write(move |conn| {
+            let user = match users::find_by_identity(conn, &identity)? {
+                Some(user) => user,
+                None if signup => users::create_with_identity(conn, &identity, &provider)?,
+                None => {
+                    return Err(Error::NotFound(Messages::one(
+                        "idToken",
+                        "No Quire account uses this sign-in yet; sign up first",
+                    )));
+                }
+            };
+            let blog_id = blogs::id_of_user(conn, user.id)?;
+            Ok((user, blog_id))
+        })
+        .await?;
+    let token = session::start(&state, user.id).await?;
+    let secure = state.config.https;
+    let mut resp = Json(session_body(&user, blog_id)).into_response();
+    let headers = resp.headers_mut();
+    let mut add = |cookie: String| headers.append(header::SET_COOKIE, cookie.parse().expect("ascii cookie"));
+    add(cookies::set(COOKIE, &token, true, secure, Some(cookies::LONG_MAX_AGE)));
+    add(cookies::clear(NONCE_COOKIE, secure));
+    match blog_id {
+        Some(id) => add(cookies::set(BLOG_COOKIE, &id.to_string(), false, secure, Some(cookies::LONG_MAX_AGE))),
+        None => add(cookies::clear(BLOG_COOKIE, secure)),
+    };
+    Ok(resp)
+}
+
+/// The signed-in user and their blog id.
+#[handler]
+pub async fn show(signed_in: SignedIn, state: Data<&AppState>) -> Result<Json<Value>> {
+    let user_id = signed_in.user.id;
+    let blog_id = state.db.read(move |conn| blogs::id_of_user(conn, user_id)).await?;
+    Ok(Json(session_body(&signed_in.user, blog_id)))
+}
+
+fn session_body(user: &User, blog_id: Option<i64>) -> Value {
+    json!({ "session": { "user": user, "blogId": blog_id } })
+}
+
+/// Ends the session (if any) and clears the session and blog cookies.
+#[handler]
+pub async fn signout(req: &Request, state: Data<&AppState>) -> Result<Response> {
+    if let Some(token) = cookies::get(req, COOKIE) {
+        let hash = token_hash(token);
+        state.db.write(move |conn| sessions::delete(conn, &hash)).await?;
+    }
+    let secure = state.config.https;
+    let mut resp = Json(json!({})).with_status(StatusCode::OK).into_response();
+    for name in [COOKIE, BLOG_COOKIE] {
+        resp.headers_mut().append(header::SET_COOKIE, cookies::clear(name, secure).parse().expect("ascii"));
+    }
+    Ok(resp)
+}

@@ -1,0 +1,159 @@
+//! The layer around every request: request id, one log line, body limit, errors in
+//! Quire's shape, security headers.
+
+use std::any::Any;
+use std::sync::Arc;
+use std::time::Instant;
+
+use poem::error::ReadBodyError;
+use poem::http::{HeaderValue, StatusCode, header};
+use poem::middleware::PanicHandler;
+use poem::{Endpoint, IntoResponse, Request, Response};
+use tracing::Instrument;
+
+use crate::error::{Error, Messages};
+use crate::http::pages;
+
+/// Largest request body of a JSON call.
+pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
+/// Largest image upload (the multipart body around it may add a little).
+pub const UPLOAD_BODY_LIMIT: usize = 10 * 1024 * 1024 + 64 * 1024;
+
+tokio::task_local! {
+    /// The current request's id, for 500 bodies built deep inside a handler.
+    pub static REQUEST_ID: String;
+}
+
+/// Wraps one request: see the module doc.
+pub async fn observe<E: Endpoint>(ep: Arc<E>, mut req: Request, https: bool) -> poem::Result<Response> {
+    let id = new_request_id();
+    let started = Instant::now();
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let is_api = path.starts_with("/api/") || path == "/api";
+    let span = tracing::info_span!("request", id = %id);
+
+    let outcome = async {
+        limit_body(&mut req, &path).await?;
+        ep.call(req).await.map(IntoResponse::into_response)
+    };
+    let outcome = REQUEST_ID.scope(id.clone(), outcome).instrument(span.clone()).await;
+    let mut resp = match outcome {
+        Ok(resp) => resp,
+        Err(err) => span.in_scope(|| render_error(err, &id, is_api)),
+    };
+    add_security_headers(&mut resp, https);
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        resp.headers_mut().insert("x-request-id", value);
+    }
+    span.in_scope(|| {
+        tracing::info!(
+            %method,
+            path = %path,
+            status = resp.status().as_u16(),
+            ms = format_args!("{:.2}", started.elapsed().as_secs_f64() * 1000.0),
+            "served"
+        )
+    });
+    Ok(resp)
+}
+
+fn new_request_id() -> String {
+    let bytes: [u8; 6] = rand::random();
+    hex::encode(bytes)
+}
+
+/// Buffers the body with a cap, so no handler ever reads an unbounded body.
+async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
+    let limit = if path == "/api/images" { UPLOAD_BODY_LIMIT } else { JSON_BODY_LIMIT };
+    let too_large = || {
+        Error::TooLarge(Messages::one(
+            "body",
+            format!("The request body is larger than {} KiB", limit / 1024),
+        ))
+    };
+    let declared = req
+        .header(header::CONTENT_LENGTH)
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > limit as u64) {
+        return Err(too_large());
+    }
+    if declared == Some(0) || (declared.is_none() && req.header(header::TRANSFER_ENCODING).is_none()) {
+        return Ok(());
+    }
+    match req.take_body().into_bytes_limit(limit).await {
+        Ok(bytes) => {
+            req.set_body(bytes);
+            Ok(())
+        }
+        Err(ReadBodyError::PayloadTooLarge) => Err(too_large()),
+        Err(_) => Err(Error::bad_request("body", "The request body could not be read")),
+    }
+}
+
+/// Turns any error into Quire's JSON error shape (API) or a 404 page (pages).
+fn render_error(err: poem::Error, id: &str, is_api: bool) -> Response {
+    if let Some(err) = err.downcast_ref::<Error>() {
+        if let Error::Internal(cause) = err {
+            tracing::error!(error = format!("{cause:#}"), "request failed");
+        }
+        return err.to_response(id);
+    }
+    let status = err.status();
+    if !is_api && status == StatusCode::NOT_FOUND {
+        return pages::not_found("Page not found", "There is no page at this address.");
+    }
+    let ours = match status {
+        StatusCode::NOT_FOUND => Error::not_found("path", "Not found"),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let mut resp = Error::bad_request("method", "Method not allowed").to_response(id);
+            resp.set_status(status);
+            return resp;
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => Error::TooLarge(Messages::one("body", "The request body is too large")),
+        s if s.is_client_error() => Error::bad_request("body", err.to_string()),
+        _ => {
+            tracing::error!(error = %err, "request failed");
+            Error::Internal(anyhow::anyhow!("{err}"))
+        }
+    };
+    ours.to_response(id)
+}
+
+fn add_security_headers(resp: &mut Response, https: bool) {
+    let headers = resp.headers_mut();
+    let defaults: [(&str, &str); 5] = [
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "strict-origin-when-cross-origin"),
+        ("x-frame-options", "DENY"),
+        ("content-security-policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"),
+        ("permissions-policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()"),
+    ];
+    for (name, value) in defaults {
+        if !headers.contains_key(name) {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
+    }
+    if https && !headers.contains_key(header::STRICT_TRANSPORT_SECURITY) {
+        headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+    }
+}
+
+/// Turns a panic into a 500 in the error shape; the panic message goes to the log.
+#[derive(Clone)]
+pub struct PanicToError;
+
+impl PanicHandler for PanicToError {
+    type Response = Response;
+
+    fn get_response(&self, err: Box<dyn Any + Send + 'static>) -> Response {
+        let message = err
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| err.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        let id = REQUEST_ID.try_with(|id| id.clone()).unwrap_or_default();
+        tracing::error!(panic = %message, "handler panicked");
+        Error::Internal(anyhow::anyhow!("panic: {message}")).to_response(&id)
+    }
+}

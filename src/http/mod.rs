@@ -1,0 +1,94 @@
+//! The route table, in one place.
+//!
+//! A request for `{host}` reaches the owner app and its API; a request for `{sub}.{host}`
+//! reaches that blog; anything else is a 404.
+
+pub mod api;
+pub mod blog;
+pub mod cookies;
+pub mod dev_idp;
+pub mod middleware;
+pub mod pages;
+pub mod site;
+pub mod ui;
+
+use poem::endpoint::BoxEndpoint;
+use poem::http::StatusCode;
+use std::sync::Arc;
+
+use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, post};
+
+use crate::app::AppState;
+use site::Site;
+
+/// The whole server: host dispatch inside the request-id, logging, error and header layer.
+pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
+    let hosts = HostRouter {
+        app: app_routes(&state).data(state.clone()).boxed(),
+        blog: blog::routes().data(state.clone()).boxed(),
+        host: state.config.host.clone(),
+    };
+    let https = state.config.https;
+    hosts
+        .with(poem::middleware::CatchPanic::new().with_handler(middleware::PanicToError))
+        .around(move |ep, req| middleware::observe(ep, req, https))
+        .boxed()
+}
+
+/// Paths the owner app's router handles; each is answered with `index.html`.
+const SPA_PATHS: [&str; 8] = ["/", "/signup", "/signout", "/auth/callback", "/d", "/d/*rest", "/catalog", "/catalog/*rest"];
+
+/// The owner app's routes, behind the CSRF guard.
+fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
+    let mut routes = Route::new()
+        .nest("/api", api::routes())
+        .at("/d/signout", post(api::sessions::signout).get(ui::index))
+        .at("/assets/*path", get(ui::asset))
+        .at("/healthz", get(healthz));
+    if state.auth.local.is_some() {
+        routes = routes.nest("/dev-idp", dev_idp::routes());
+    }
+    let routes = SPA_PATHS.into_iter().fold(routes, |routes, path| routes.at(path, get(ui::index)));
+    let app_origin: Arc<str> = state.config.app_url().into();
+    routes
+        .around(move |ep, req| crate::auth::csrf::guard(ep, req, app_origin.clone()))
+        .map_to_response()
+}
+
+/// For load balancers and uptime checks.
+#[handler]
+fn healthz() -> &'static str {
+    "ok"
+}
+
+struct HostRouter {
+    app: BoxEndpoint<'static, Response>,
+    blog: BoxEndpoint<'static, Response>,
+    host: String,
+}
+
+impl Endpoint for HostRouter {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        let request_host = req
+            .uri()
+            .authority()
+            .map(|a| a.as_str().to_owned())
+            .or_else(|| req.header("host").map(str::to_owned))
+            .unwrap_or_default();
+        match site::classify(&request_host, &self.host) {
+            Site::App => self.app.call(req).await,
+            Site::Blog(subdomain) => {
+                req.extensions_mut().insert(blog::BlogHost(subdomain));
+                self.blog.call(req).await
+            }
+            Site::Unknown => Ok(pages::not_found(
+                "Not found",
+                "There is nothing at this address.",
+            )
+            .with_status(StatusCode::NOT_FOUND)
+            .into_response()),
+        }
+    }
+}

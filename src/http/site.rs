@@ -1,0 +1,74 @@
+//! Which site a request's Host names: the app, one blog, or nothing of ours.
+
+/// Where a request goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Site {
+    /// The owner app and API at `{host}`.
+    App,
+    /// The blog at `{subdomain}.{host}` (the label is lowercase letters, digits and hyphens).
+    Blog(String),
+    /// Any other host.
+    Unknown,
+}
+
+/// Classifies a request's Host header against the configured (normalized) app host.
+/// Case and a trailing dot are ignored; a default port (80, 443) matches a host without one.
+pub fn classify(request_host: &str, app_host: &str) -> Site {
+    let request_host = request_host.trim().to_ascii_lowercase();
+    let (name, port) = split_port(&request_host);
+    let name = name.strip_suffix('.').unwrap_or(name);
+    let (app_name, app_port) = split_port(app_host);
+    let port = match (port, app_port) {
+        (Some("80" | "443"), None) => None,
+        (port, _) => port,
+    };
+    if port != app_port {
+        return Site::Unknown;
+    }
+    if name == app_name {
+        return Site::App;
+    }
+    match name.strip_suffix(app_name).and_then(|rest| rest.strip_suffix('.')) {
+        Some(label) if is_label(label) => Site::Blog(label.to_owned()),
+        _ => Site::Unknown,
+    }
+}
+
+fn split_port(host: &str) -> (&str, Option<&str>) {
+    match host.rsplit_once(':') {
+        Some((name, port)) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => (name, Some(port)),
+        _ => (host, None),
+    }
+}
+
+fn is_label(label: &str) -> bool {
+    !label.is_empty()
+        && label.len() <= 63
+        && label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_app_host_is_matched_loosely_on_case_dots_and_default_ports() {
+        assert_eq!(classify("localhost:8080", "localhost:8080"), Site::App);
+        assert_eq!(classify("LocalHost:8080", "localhost:8080"), Site::App);
+        assert_eq!(classify("blog.example.com.", "blog.example.com"), Site::App);
+        assert_eq!(classify("blog.example.com:443", "blog.example.com"), Site::App);
+        assert_eq!(classify("localhost:8081", "localhost:8080"), Site::Unknown);
+        assert_eq!(classify("localhost", "localhost:8080"), Site::Unknown);
+    }
+
+    #[test]
+    fn one_label_in_front_of_the_host_is_a_blog() {
+        assert_eq!(classify("alice.localhost:8080", "localhost:8080"), Site::Blog("alice".into()));
+        assert_eq!(classify("ALICE.example.com.", "example.com"), Site::Blog("alice".into()));
+        assert_eq!(classify("a.b.localhost:8080", "localhost:8080"), Site::Unknown);
+        assert_eq!(classify("evil.com", "localhost:8080"), Site::Unknown);
+        assert_eq!(classify("xlocalhost:8080", "localhost:8080"), Site::Unknown);
+        assert_eq!(classify("", "localhost:8080"), Site::Unknown);
+        assert_eq!(classify("al_ice.localhost:8080", "localhost:8080"), Site::Unknown);
+    }
+}

@@ -1,0 +1,17 @@
+//! Quire: a free blogging platform that runs as one binary.
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod auth;
+pub mod backup;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod http;
+pub mod progress;
+
+pub use app::App;
+pub use config::Config;
+pub use error::Error;

@@ -1,0 +1,203 @@
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use crate::helpers::{quire, s, stderr};
+
+fn migrated_data_dir(root: &Path, name: &str) -> std::path::PathBuf {
+    let data = root.join(name);
+    let out = quire(&["migrate", "--data-dir", s(&data)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    data
+}
+
+fn emails(db: &Path) -> Vec<String> {
+    let conn = Connection::open(db).unwrap();
+    let mut stmt = conn.prepare("SELECT email FROM users ORDER BY id").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+fn add_user(db: &Path, email: &str) {
+    let conn = Connection::open(db).unwrap();
+    conn.execute("INSERT INTO users (email) VALUES (?1)", [email]).unwrap();
+}
+
+#[test]
+fn a_backup_taken_while_another_process_writes_restores_a_consistent_prefix() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    std::fs::write(data.join("uploads/abc123.png"), b"\x89PNG fake image bytes").unwrap();
+    let written = Arc::new(AtomicUsize::new(0));
+    let writer = {
+        let db = data.join("quire.db");
+        let written = written.clone();
+        std::thread::spawn(move || {
+            let conn = Connection::open(db).unwrap();
+            conn.busy_timeout(Duration::from_secs(10)).unwrap();
+            conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+            for i in 0..1000 {
+                conn.execute("INSERT INTO users (email) VALUES (?1)", [format!("writer-{i}")]).unwrap();
+                written.store(i + 1, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_micros(500));
+            }
+        })
+    };
+    while written.load(Ordering::SeqCst) < 100 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let archive = root.path().join("backup.tar");
+    let out = quire(&["backup", "--data-dir", s(&data), s(&archive)]);
+    let during = written.load(Ordering::SeqCst);
+    writer.join().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let restored = root.path().join("restored");
+    let out = quire(&["restore", "--data-dir", s(&restored), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let conn = Connection::open(restored.join("quire.db")).unwrap();
+    let check: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    let rows = emails(&restored.join("quire.db"));
+    assert!(rows.len() >= 100, "the backup holds what was written before it began: {}", rows.len());
+    assert!(rows.len() <= during.max(rows.len()) && rows.len() <= 1000);
+    for (i, email) in rows.iter().enumerate() {
+        assert_eq!(email, &format!("writer-{i}"), "rows form a prefix with no gap");
+    }
+    assert_eq!(std::fs::read(restored.join("uploads/abc123.png")).unwrap(), b"\x89PNG fake image bytes");
+}
+
+#[test]
+fn a_backup_never_overwrites_an_existing_file() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    let existing = root.path().join("precious.tar");
+    std::fs::write(&existing, "keep me").unwrap();
+    let out = quire(&["backup", "--data-dir", s(&data), s(&existing)]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me");
+    let leftovers: Vec<_> = std::fs::read_dir(root.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers.len(), 2, "no temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn a_backup_of_a_missing_database_or_into_a_missing_folder_is_one_clear_line() {
+    let root = tempfile::tempdir().unwrap();
+    let out = quire(&["backup", "--data-dir", s(&root.path().join("nothing")), s(&root.path().join("b.tar"))]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).trim().starts_with("quire: there is no database"), "{}", stderr(&out));
+    let data = migrated_data_dir(root.path(), "data");
+    let out = quire(&["backup", "--data-dir", s(&data), s(&root.path().join("no/such/dir/b.tar"))]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+}
+
+#[test]
+fn restore_refuses_files_that_are_not_quire_backups_and_changes_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let garbage = root.path().join("garbage.tar");
+    std::fs::write(&garbage, b"hello, I am not a tar file at all".repeat(40)).unwrap();
+
+    let no_manifest = root.path().join("plain.tar");
+    {
+        let mut tar = tar::Builder::new(std::fs::File::create(&no_manifest).unwrap());
+        let mut header = tar::Header::new_gnu();
+        header.set_size(5);
+        header.set_cksum();
+        tar.append_data(&mut header, "notes.txt", &b"hello"[..]).unwrap();
+        tar.finish().unwrap();
+    }
+    let escaping = root.path().join("escaping.tar");
+    {
+        let mut file = std::fs::File::create(&escaping).unwrap();
+        let mut header = tar::Header::new_gnu();
+        header.as_gnu_mut().unwrap().name[..13].copy_from_slice(b"../escaped.db");
+        header.set_size(5);
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_cksum();
+        use std::io::Write;
+        file.write_all(header.as_bytes()).unwrap();
+        file.write_all(&[b'x'; 512]).unwrap();
+        file.write_all(&[0; 1024]).unwrap();
+    }
+    let data = root.path().join("data");
+    for backup in [&garbage, &no_manifest, &escaping, &root.path().join("missing.tar")] {
+        let out = quire(&["restore", "--data-dir", s(&data), s(backup)]);
+        assert!(!out.status.success(), "{backup:?}");
+        let err = stderr(&out);
+        let error_lines: Vec<&str> = err.lines().filter(|l| l.starts_with("quire:")).collect();
+        assert_eq!(error_lines.len(), 1, "one error line: {err}");
+        assert_eq!(err.trim().lines().last(), Some(error_lines[0]), "and it is the last: {err}");
+        assert!(err.contains("not a Quire backup") || err.contains("cannot read"), "{err}");
+        assert!(!data.join("quire.db").exists());
+    }
+    assert!(!root.path().join("escaped.db").exists());
+}
+
+#[test]
+fn restore_into_a_data_dir_in_use_needs_force_and_then_replaces_it() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    add_user(&data.join("quire.db"), "before@example.com");
+    let archive = root.path().join("b.tar");
+    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
+    add_user(&data.join("quire.db"), "after@example.com");
+
+    let out = quire(&["restore", "--data-dir", s(&data), s(&archive)]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
+    assert_eq!(emails(&data.join("quire.db")), ["before@example.com", "after@example.com"]);
+
+    let out = quire(&["restore", "--force", "--data-dir", s(&data), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(emails(&data.join("quire.db")), ["before@example.com"]);
+    let leftovers: Vec<_> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with(".restore-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn restore_refuses_a_backup_from_a_newer_quire_or_with_a_damaged_database() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    for i in 0..2000 {
+        add_user(&data.join("quire.db"), &format!("user-{i}@example.com"));
+    }
+    let archive = root.path().join("good.tar");
+    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
+
+    let rebuild = |name: &str, edit: &dyn Fn(&Path)| {
+        let work = root.path().join(format!("{name}-work"));
+        std::fs::create_dir(&work).unwrap();
+        tar::Archive::new(std::fs::File::open(&archive).unwrap()).unpack(&work).unwrap();
+        edit(&work.join("quire.db"));
+        let out = root.path().join(format!("{name}.tar"));
+        let mut tar = tar::Builder::new(std::fs::File::create(&out).unwrap());
+        tar.append_path_with_name(work.join("quire-backup.json"), "quire-backup.json").unwrap();
+        tar.append_path_with_name(work.join("quire.db"), "quire.db").unwrap();
+        tar.finish().unwrap();
+        out
+    };
+    let newer = rebuild("newer", &|db| {
+        Connection::open(db).unwrap().pragma_update(None, "user_version", 99).unwrap();
+    });
+    let damaged = rebuild("damaged", &|db| {
+        let mut bytes = std::fs::read(db).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle..middle + 8192].fill(0xA5);
+        std::fs::write(db, bytes).unwrap();
+    });
+    for (backup, expect) in [(&newer, "newer"), (&damaged, "damaged")] {
+        let target = root.path().join(format!("target-{expect}"));
+        let out = quire(&["restore", "--data-dir", s(&target), s(backup)]);
+        assert!(!out.status.success(), "{expect}");
+        assert!(stderr(&out).contains(expect) || stderr(&out).contains("not a Quire backup"), "{}", stderr(&out));
+        assert!(!target.join("quire.db").exists(), "{expect}: nothing swapped in");
+    }
+}

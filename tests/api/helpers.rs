@@ -1,0 +1,261 @@
+//! `TestApp`: a real Quire server on 127.0.0.1 with a fresh data directory, and `Browser`:
+//! a client with its own cookie jar that acts like the owner app (CSRF header, sign-in).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use quire::{App, Config};
+use reqwest::cookie::{CookieStore, Jar};
+use reqwest::header::HOST;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+
+/// A running server for one test.
+pub struct TestApp {
+    /// `http://localhost:{port}`.
+    pub url: String,
+    /// The bound port.
+    pub port: u16,
+    /// The default browser's client.
+    pub client: reqwest::Client,
+    /// The default browser.
+    pub browser: Browser,
+    /// The data directory (deleted when the test ends).
+    pub dir: TempDir,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl TestApp {
+    /// Starts a server on a free port with local sign-in.
+    pub async fn spawn() -> TestApp {
+        TestApp::spawn_with(|_| {}).await
+    }
+
+    /// Starts a server after `adjust` changes the local config.
+    pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let listen: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let mut config = Config::local(dir.path(), listen, "localhost:0");
+        adjust(&mut config);
+        let app = App::build(config).await.expect("app builds");
+        let port = app.port();
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(app.run(async {
+            let _ = rx.await;
+        }));
+        let url = format!("http://localhost:{port}");
+        let browser = Browser::new(&url, port);
+        TestApp { client: browser.client.clone(), browser, url, port, dir, shutdown: Some(tx) }
+    }
+
+    /// A browser with an empty cookie jar.
+    pub fn new_browser(&self) -> Browser {
+        Browser::new(&self.url, self.port)
+    }
+
+    /// GET a path of the owner app with the default browser.
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.browser.get(path).await
+    }
+
+    /// GET a path with an explicit Host header (blogs, odd hosts).
+    pub async fn get_with_host(&self, host: &str, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("http://127.0.0.1:{}{path}", self.port))
+            .header(HOST, host)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// The database file of this server.
+    pub fn db_path(&self) -> PathBuf {
+        self.dir.path().join("quire.db")
+    }
+
+    /// A direct connection to the database, for checking what a request changed.
+    pub fn db(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.db_path()).expect("db opens")
+    }
+
+    /// Rows in `table`.
+    pub fn count(&self, table: &str) -> i64 {
+        self.db().query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap()
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// One browser: its own cookies, sending the CSRF header the way the owner app does.
+#[derive(Clone)]
+pub struct Browser {
+    /// The HTTP client.
+    pub client: reqwest::Client,
+    jar: Arc<Jar>,
+    url: String,
+}
+
+impl Browser {
+    fn new(url: &str, port: u16) -> Browser {
+        let jar = Arc::new(Jar::default());
+        let client = reqwest::Client::builder()
+            .resolve("localhost", SocketAddr::from(([127, 0, 0, 1], port)))
+            .cookie_provider(jar.clone())
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        Browser { client, jar, url: url.to_owned() }
+    }
+
+    /// The value of a cookie this browser holds for the app.
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        let header = self.jar.cookies(&self.url.parse().unwrap())?;
+        header
+            .to_str()
+            .ok()?
+            .split("; ")
+            .filter_map(|pair| pair.split_once('='))
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.to_owned())
+    }
+
+    /// GET a path.
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(format!("{}{path}", self.url)).send().await.expect("request sent")
+    }
+
+    /// Loads the app page once so the `csrf_token` cookie is set.
+    pub async fn open_app(&self) {
+        if self.cookie("csrf_token").is_none() {
+            assert_eq!(self.get("/").await.status(), 200);
+        }
+    }
+
+    /// A write with a JSON body and the CSRF header, as the owner app sends it.
+    pub async fn send(&self, method: reqwest::Method, path: &str, body: Value) -> reqwest::Response {
+        self.open_app().await;
+        let csrf = self.cookie("csrf_token").expect("csrf cookie");
+        self.client
+            .request(method, format!("{}{path}", self.url))
+            .header("CSRF-Token", csrf)
+            .json(&body)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// POST JSON with the CSRF header.
+    pub async fn post(&self, path: &str, body: Value) -> reqwest::Response {
+        self.send(reqwest::Method::POST, path, body).await
+    }
+
+    /// Starts a sign-in; returns the nonce (its cookie is now in the jar) and the provider URL.
+    pub async fn start_sign_in(&self) -> (String, String) {
+        let resp = self.post("/api/auth/nonce", json!({})).await;
+        assert_eq!(resp.status(), 200, "nonce");
+        let body: Value = resp.json().await.unwrap();
+        (body["nonce"].as_str().unwrap().to_owned(), body["authorizationUrl"].as_str().unwrap().to_owned())
+    }
+
+    /// Signs in at the local issuer's page as `email`; returns the ID token it hands back.
+    pub async fn local_issuer_token(&self, email: &str, nonce: &str) -> String {
+        let form = [
+            ("client_id", "quire-local"),
+            ("response_type", "id_token"),
+            ("redirect_uri", &format!("{}/auth/callback", self.url)),
+            ("nonce", nonce),
+            ("email", email),
+        ];
+        let resp = self.client.post(format!("{}/dev-idp/authorize", self.url)).form(&form).send().await.unwrap();
+        assert_eq!(resp.status(), 303, "the local issuer redirects back");
+        let location = resp.headers()["location"].to_str().unwrap().to_owned();
+        let fragment = location.split_once('#').expect("token in the fragment").1;
+        let params: std::collections::HashMap<String, String> = serde_urlencoded::from_str(fragment).unwrap();
+        params["id_token"].clone()
+    }
+
+    /// The whole popup flow through the local issuer; returns the `POST /api/sessions` reply.
+    pub async fn sign_in_as(&self, email: &str, signup: bool) -> reqwest::Response {
+        let (nonce, _) = self.start_sign_in().await;
+        let token = self.local_issuer_token(email, &nonce).await;
+        self.post("/api/sessions", json!({ "id_token": token, "signup": signup })).await
+    }
+
+    /// Signs up (or in) as `email`; returns the user id.
+    pub async fn sign_up(&self, email: &str) -> i64 {
+        let resp = self.sign_in_as(email, true).await;
+        assert_eq!(resp.status(), 200, "sign-up");
+        let body: Value = resp.json().await.unwrap();
+        body["session"]["user"]["id"].as_i64().unwrap()
+    }
+
+    /// Signs up as `email` and creates the blog `subdomain`; returns the blog id.
+    pub async fn sign_up_with_blog(&self, email: &str, subdomain: &str) -> i64 {
+        self.sign_up(email).await;
+        let resp = self.post("/api/my/blogs", json!({ "subdomain": subdomain })).await;
+        assert_eq!(resp.status(), 201, "blog creation");
+        let body: Value = resp.json().await.unwrap();
+        body["blog"]["id"].as_i64().unwrap()
+    }
+}
+
+/// The body's `errors` list as (field, message) pairs.
+pub async fn errors_of(resp: reqwest::Response) -> Vec<(String, String)> {
+    let body: Value = resp.json().await.expect("JSON error body");
+    body["errors"]
+        .as_array()
+        .expect("errors is a list")
+        .iter()
+        .flat_map(|entry| {
+            entry
+                .as_object()
+                .expect("each error is an object")
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().expect("message is a string").to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The single error's field of a response, checking its status.
+pub async fn error_field(resp: reqwest::Response, status: u16) -> (String, String) {
+    assert_eq!(resp.status(), status, "status");
+    let errors = errors_of(resp).await;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    errors[0].clone()
+}
+
+/// Runs the real `quire` binary with `args`, without its environment's QUIRE_* settings.
+pub fn quire(args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_quire"));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("QUIRE_") {
+            command.env_remove(key);
+        }
+    }
+    command.args(args).output().expect("quire runs")
+}
+
+/// stderr of a finished command, as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// stdout of a finished command, as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A path as &str.
+pub fn s(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}

@@ -1,0 +1,179 @@
+use reqwest::StatusCode;
+use reqwest::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, SET_COOKIE};
+
+use crate::helpers::{TestApp, errors_of};
+
+#[tokio::test]
+async fn every_owner_app_route_serves_the_app_with_its_settings() {
+    let app = TestApp::spawn().await;
+    for path in ["/", "/signup", "/d", "/d/posts", "/d/posts/abc/edit", "/catalog", "/catalog/select", "/auth/callback"] {
+        let resp = app.get(path).await;
+        assert_eq!(resp.status(), 200, "{path}");
+        assert!(resp.headers()[CONTENT_TYPE].to_str().unwrap().starts_with("text/html"), "{path}");
+        let html = resp.text().await.unwrap();
+        assert!(html.contains(r#"<script id="quire-config" type="application/json">"#), "{path}");
+        assert!(html.contains(&format!(r#""host":"localhost:{}""#, app.port)), "{path}");
+        assert!(html.contains(r#""providerName":"Local""#), "{path}");
+        assert!(!html.contains("<!--QUIRE_CONFIG-->"));
+    }
+}
+
+#[tokio::test]
+async fn the_first_page_load_sets_a_readable_csrf_cookie_and_later_loads_keep_it() {
+    let app = TestApp::spawn().await;
+    let first = app.get("/").await;
+    let cookie = first.headers()[SET_COOKIE].to_str().unwrap().to_owned();
+    assert!(cookie.starts_with("csrf_token="), "{cookie}");
+    assert!(!cookie.contains("HttpOnly"), "scripts must read it: {cookie}");
+    assert!(cookie.contains("SameSite=Lax"));
+    let token = cookie.trim_start_matches("csrf_token=").split(';').next().unwrap();
+    assert_eq!(token.len(), 64);
+    let second = app.get("/d/posts").await;
+    assert!(second.headers().get(SET_COOKIE).is_none(), "the cookie jar sent it back, so no new one");
+}
+
+#[tokio::test]
+async fn the_app_page_answers_304_to_its_etag_and_is_revalidated_each_time() {
+    let app = TestApp::spawn().await;
+    let resp = app.get("/").await;
+    assert_eq!(resp.headers()[CACHE_CONTROL], "no-cache");
+    let etag = resp.headers()[ETAG].to_str().unwrap().to_owned();
+    let again = app.client.get(format!("{}/catalog", app.url)).header(IF_NONE_MATCH, &etag).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert!(again.bytes().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn bundle_assets_are_served_with_their_type_and_cached_for_a_year() {
+    let app = TestApp::spawn().await;
+    let html = app.get("/").await.text().await.unwrap();
+    let start = html.find("/assets/").expect("index.html references the bundle");
+    let end = start + html[start..].find('"').unwrap();
+    let path = &html[start..end];
+    let resp = app.get(path).await;
+    assert_eq!(resp.status(), 200, "{path}");
+    assert!(resp.headers()[CACHE_CONTROL].to_str().unwrap().contains("immutable"));
+    let kind = resp.headers()[CONTENT_TYPE].to_str().unwrap().to_owned();
+    assert!(kind.contains("javascript") || kind.contains("css"), "{path}: {kind}");
+    let etag = resp.headers()[ETAG].to_str().unwrap().to_owned();
+    let again = app.client.get(format!("{}{path}", app.url)).header(IF_NONE_MATCH, etag).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(app.get("/assets/missing.js").await.status(), 404);
+    assert_eq!(app.get("/assets/../Cargo.toml").await.status(), 404);
+}
+
+#[tokio::test]
+async fn unknown_api_paths_are_json_404s_never_the_app() {
+    let app = TestApp::spawn().await;
+    for path in ["/api", "/api/", "/api/nothing", "/api/themes/1/extra"] {
+        let resp = app.get(path).await;
+        assert_eq!(resp.status(), 404, "{path}");
+        assert!(resp.headers()[CONTENT_TYPE].to_str().unwrap().starts_with("application/json"), "{path}");
+        assert_eq!(errors_of(resp).await, vec![("path".to_owned(), "Not found".to_owned())]);
+    }
+}
+
+#[tokio::test]
+async fn unknown_pages_of_the_app_are_404_pages() {
+    let app = TestApp::spawn().await;
+    let resp = app.get("/wp-admin.php").await;
+    assert_eq!(resp.status(), 404);
+    assert!(resp.text().await.unwrap().contains("Page not found"));
+}
+
+#[tokio::test]
+async fn a_wrong_method_is_refused_in_the_error_shape() {
+    let app = TestApp::spawn().await;
+    let resp = app.browser.send(reqwest::Method::DELETE, "/api/themes", serde_json::json!({})).await;
+    assert_eq!(resp.status(), 405);
+    assert_eq!(errors_of(resp).await[0].0, "method");
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_a_413_in_the_error_shape() {
+    let app = TestApp::spawn().await;
+    let body = vec![b'x'; 2 * 1024 * 1024];
+    let resp = app.client.post(format!("{}/api/themes", app.url)).body(body).send().await.unwrap();
+    assert_eq!(resp.status(), 413);
+    assert_eq!(errors_of(resp).await[0].0, "body");
+}
+
+#[tokio::test]
+async fn an_oversized_chunked_body_is_a_413_too() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = TestApp::spawn().await;
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", app.port)).await.unwrap();
+    let head = format!(
+        "POST /api/themes HTTP/1.1\r\nHost: localhost:{}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        app.port
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let chunk = vec![b'x'; 64 * 1024];
+    for _ in 0..40 {
+        let frame = [format!("{:x}\r\n", chunk.len()).as_bytes(), &chunk, b"\r\n"].concat();
+        if stream.write_all(&frame).await.is_err() {
+            break; // the server may stop reading once over the limit
+        }
+    }
+    let _ = stream.write_all(b"0\r\n\r\n").await;
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response).await;
+    let response = String::from_utf8_lossy(&response);
+    assert!(response.starts_with("HTTP/1.1 413"), "{}", &response[..response.len().min(200)]);
+}
+
+#[tokio::test]
+async fn every_response_carries_security_headers_and_a_request_id() {
+    let app = TestApp::spawn().await;
+    for path in ["/", "/api/themes", "/api/nothing", "/nothing"] {
+        let resp = app.get(path).await;
+        let headers = resp.headers();
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert!(headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"), "{path}");
+        assert_eq!(headers["x-request-id"].to_str().unwrap().len(), 12, "{path}");
+    }
+    let csp = app.get("/").await.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
+}
+
+#[tokio::test]
+async fn a_blog_subdomain_reaches_the_blog_side_and_unknown_blogs_are_404_pages() {
+    let app = TestApp::spawn().await;
+    let resp = app.get_with_host(&format!("alice.localhost:{}", app.port), "/").await;
+    assert_eq!(resp.status(), 404);
+    let html = resp.text().await.unwrap();
+    assert!(html.contains("Blog not found"));
+    assert!(html.contains(&format!("alice.localhost:{}", app.port)));
+    assert!(!html.contains("quire-config"), "blogs never get the owner app");
+}
+
+#[tokio::test]
+async fn hosts_are_matched_without_regard_to_case_or_a_trailing_dot() {
+    let app = TestApp::spawn().await;
+    let resp = app.get_with_host(&format!("LOCALHOST.:{}", app.port), "/api/themes").await;
+    assert_eq!(resp.status(), 200);
+}
+
+#[tokio::test]
+async fn other_hosts_get_a_404_and_never_the_app() {
+    let app = TestApp::spawn().await;
+    for host in [
+        "evil.example".to_owned(),
+        format!("127.0.0.1:{}", app.port),
+        format!("a.b.localhost:{}", app.port),
+        format!("localhost:{}", app.port + 1),
+        format!("al%ice.localhost:{}", app.port),
+    ] {
+        let resp = app.get_with_host(&host, "/api/themes").await;
+        assert_eq!(resp.status(), 404, "{host}");
+    }
+}
+
+#[tokio::test]
+async fn the_health_check_answers_ok() {
+    let app = TestApp::spawn().await;
+    let resp = app.get("/healthz").await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.text().await.unwrap(), "ok");
+}

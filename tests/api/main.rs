@@ -1,0 +1,14 @@
+//! Quire's integration tests: one binary, each test with its own server, port and data dir.
+
+mod helpers;
+
+mod backup;
+mod blogs;
+mod cli;
+mod csrf;
+mod favicons;
+mod http;
+mod remote_issuer;
+mod sign_in;
+mod storage;
+mod themes;
