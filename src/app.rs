@@ -15,6 +15,7 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::http;
 use crate::http::ui::UiIndex;
+use crate::search::{INDEX_DIR, SearchIndex};
 
 /// The data directory's upload folder.
 pub const UPLOADS_DIR: &str = "uploads";
@@ -31,6 +32,8 @@ pub struct AppState {
     pub ui: Arc<UiIndex>,
     /// Sign-in: token verification, the local issuer, rate limits.
     pub auth: Arc<Auth>,
+    /// The posts' search index.
+    pub search: Arc<SearchIndex>,
 }
 
 /// A server ready to run: data dir locked, database migrated, port bound.
@@ -47,7 +50,7 @@ impl App {
     pub async fn build(mut config: Config) -> anyhow::Result<App> {
         let lock = lock_data_dir(&config.data_dir)?;
         let data_dir = config.data_dir.clone();
-        let db = tokio::task::spawn_blocking(move || Db::open_and_migrate(&data_dir)).await??;
+        let (db, search) = tokio::task::spawn_blocking(move || open_storage(&data_dir)).await??;
 
         let listener = TcpListener::bind(config.listen).with_context(|| {
             format!("cannot listen on {} (is another server using this port?)", config.listen)
@@ -62,7 +65,7 @@ impl App {
         let auth = Arc::new(Auth::from_config(&config)?);
         Ok(App {
             acceptor,
-            state: AppState { config: Arc::new(config), db, ui, auth },
+            state: AppState { config: Arc::new(config), db, ui, auth, search: Arc::new(search) },
             port,
             _lock: lock,
         })
@@ -91,6 +94,18 @@ impl App {
             .await?;
         Ok(())
     }
+}
+
+/// Opens the database (migrated) and the search index, rebuilding the index when it is
+/// missing or behind the database.
+fn open_storage(data_dir: &Path) -> anyhow::Result<(Db, SearchIndex)> {
+    let db = Db::open_and_migrate(data_dir)?;
+    let index = SearchIndex::open(&data_dir.join(INDEX_DIR)).context("opening the search index")?;
+    let mut conn = crate::db::open_connection(db.path(), false)?;
+    if let Some(count) = crate::reindex::sync(&index, &mut conn, false, false)? {
+        tracing::info!(posts = count, "search index rebuilt from the database");
+    }
+    Ok((db, index))
 }
 
 /// Creates the data directory and its uploads folder, and takes its lock so two servers

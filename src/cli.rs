@@ -32,6 +32,9 @@ pub enum Command {
     /// Checks the backup's integrity and schema version before anything is replaced.
     /// Stop `quire serve` first.
     Restore(RestoreArgs),
+    /// Rebuild the search index from the database (stop `quire serve` first; it also
+    /// rebuilds a missing or stale index by itself at start).
+    Reindex(DataDirArg),
 }
 
 /// The data directory flag, shared by every subcommand.

@@ -107,6 +107,14 @@ impl Config {
         format!("{}://{}", self.scheme(), self.host)
     }
 
+    /// What image block URLs must start with: the image host's, or this server's `/media/`.
+    pub fn image_prefix(&self) -> String {
+        match self.imgur_client_id {
+            Some(_) => "https://i.imgur.com/".to_owned(),
+            None => format!("{}/media/", self.app_url()),
+        }
+    }
+
     /// A blog's public origin, e.g. `http://alice.localhost:8080`.
     pub fn blog_url(&self, subdomain: &str) -> String {
         format!("{}://{}.{}", self.scheme(), subdomain, self.host)

@@ -11,6 +11,8 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod progress;
+pub mod reindex;
+pub mod search;
 
 pub use app::App;
 pub use config::Config;

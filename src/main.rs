@@ -26,13 +26,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let runtime = tokio::runtime::Runtime::new()?;
             runtime.block_on(async {
                 let app = App::build(config).await?;
+                let shutdown = shutdown_signal()?;
                 println!("Quire is running at {}/", app.url());
-                app.run(shutdown_signal()).await
+                app.run(shutdown).await
             })
         }
         Command::Migrate(args) => db::migrate::run_command(&args.data_dir.data_dir, args.status),
         Command::Backup(args) => backup::backup(&args.data_dir.data_dir, &args.out),
         Command::Restore(args) => backup::restore(&args.data_dir.data_dir, &args.backup, args.force),
+        Command::Reindex(args) => quire::reindex::run_command(&args.data_dir),
     }
 }
 
@@ -46,25 +48,25 @@ fn init_logging() {
         .init();
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Registers Ctrl-C and SIGTERM handlers now (so a signal that comes right after the URL is
+/// printed is caught) and resolves when either arrives.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate())?;
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {},
+                _ = interrupt.recv() => {},
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
+            tracing::info!("shutting down");
+        })
     }
-    tracing::info!("shutting down");
+    #[cfg(not(unix))]
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    })
 }

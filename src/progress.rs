@@ -4,32 +4,57 @@ use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Progress over a known number of bytes.
+/// Progress over a known amount of work.
 pub struct Progress {
     bar: Option<ProgressBar>,
     label: String,
     total: u64,
     done: u64,
     last_reported_tenth: u64,
+    unit: Unit,
+}
+
+/// What is counted.
+#[derive(Clone, Copy)]
+enum Unit {
+    Bytes,
+    Items(&'static str),
 }
 
 impl Progress {
     /// Starts reporting `label` over `total` bytes.
     pub fn bytes(label: &str, total: u64) -> Progress {
+        Progress::start(label, total, Unit::Bytes)
+    }
+
+    /// Starts reporting `label` over `total` things called `noun` (plural).
+    pub fn items(label: &str, total: u64, noun: &'static str) -> Progress {
+        Progress::start(label, total, Unit::Items(noun))
+    }
+
+    fn start(label: &str, total: u64, unit: Unit) -> Progress {
+        let template = match unit {
+            Unit::Bytes => "{msg:12} [{bar:30}] {bytes}/{total_bytes} {eta}",
+            Unit::Items(_) => "{msg:12} [{bar:30}] {pos}/{len} {eta}",
+        };
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total);
-            bar.set_style(
-                ProgressStyle::with_template("{msg:12} [{bar:30}] {bytes}/{total_bytes} {eta}")
-                    .expect("valid template")
-                    .progress_chars("=> "),
-            );
+            bar.set_style(ProgressStyle::with_template(template).expect("valid template").progress_chars("=> "));
             bar.set_message(label.to_owned());
             bar
         });
-        if bar.is_none() {
-            eprintln!("{label}: 0 of {}", human(total));
+        let progress = Progress { bar, label: label.to_owned(), total, done: 0, last_reported_tenth: 0, unit };
+        if progress.bar.is_none() {
+            eprintln!("{label}: 0 of {}", progress.amount(total));
         }
-        Progress { bar, label: label.to_owned(), total, done: 0, last_reported_tenth: 0 }
+        progress
+    }
+
+    fn amount(&self, n: u64) -> String {
+        match self.unit {
+            Unit::Bytes => human(n),
+            Unit::Items(noun) => format!("{n} {noun}"),
+        }
     }
 
     /// Records `n` more bytes done.
@@ -41,7 +66,7 @@ impl Progress {
                 let tenth = self.done * 10 / self.total;
                 if tenth > self.last_reported_tenth && tenth < 10 {
                     self.last_reported_tenth = tenth;
-                    eprintln!("{}: {}0% ({} of {})", self.label, tenth, human(self.done), human(self.total));
+                    eprintln!("{}: {}0% ({} of {})", self.label, tenth, self.amount(self.done), self.amount(self.total));
                 }
             }
             None => {}
@@ -52,7 +77,7 @@ impl Progress {
     pub fn finish(self) {
         match self.bar {
             Some(bar) => bar.finish_and_clear(),
-            None => eprintln!("{}: done ({})", self.label, human(self.done)),
+            None => eprintln!("{}: done ({})", self.label, self.amount(self.done)),
         }
     }
 }

@@ -16,12 +16,20 @@ pub struct Migration {
 }
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "initial schema, themes, addons and emoji favicons",
-    sql: include_str!("migrations/0001_init.sql"),
-    seed: Some(super::favicons::seed),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial schema, themes, addons and emoji favicons",
+        sql: include_str!("migrations/0001_init.sql"),
+        seed: Some(super::favicons::seed),
+    },
+    Migration {
+        version: 2,
+        name: "post change counter for the search index",
+        sql: include_str!("migrations/0002_search_state.sql"),
+        seed: None,
+    },
+];
 
 /// The schema version this binary writes.
 pub fn latest_version() -> i64 {

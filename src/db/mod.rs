@@ -7,7 +7,9 @@
 
 pub mod blogs;
 pub mod favicons;
+pub mod images;
 pub mod migrate;
+pub mod posts;
 pub mod sessions;
 pub mod themes;
 pub mod users;

@@ -1,4 +1,7 @@
 //! Rules with no SQL and no HTTP.
 
+pub mod blocks;
+pub mod image;
 pub mod paging;
+pub mod post;
 pub mod subdomain;

@@ -44,6 +44,7 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
         .nest("/api", api::routes())
         .at("/d/signout", post(api::sessions::signout).get(ui::index))
         .at("/assets/*path", get(ui::asset))
+        .at("/media/:name", get(api::images::serve))
         .at("/healthz", get(healthz));
     if state.auth.local.is_some() {
         routes = routes.nest("/dev-idp", dev_idp::routes());

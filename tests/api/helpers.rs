@@ -24,8 +24,9 @@ pub struct TestApp {
     /// The default browser.
     pub browser: Browser,
     /// The data directory (deleted when the test ends).
-    pub dir: TempDir,
+    pub dir: Arc<TempDir>,
     shutdown: Option<oneshot::Sender<()>>,
+    running: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
 }
 
 impl TestApp {
@@ -36,19 +37,48 @@ impl TestApp {
 
     /// Starts a server after `adjust` changes the local config.
     pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let listen: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        TestApp::spawn_in(Arc::new(tempfile::tempdir().expect("temp dir")), adjust).await
+    }
+
+    /// Starts a server on an existing data directory (to restart one on the same data).
+    pub async fn spawn_in(dir: Arc<TempDir>, adjust: impl FnOnce(&mut Config)) -> TestApp {
+        TestApp::spawn_at(dir, 0, adjust).await
+    }
+
+    /// Stops the server and starts a new one on the same data and port (the local issuer's
+    /// accounts belong to its host and port, like any issuer's belong to its URL).
+    pub async fn restart(self) -> TestApp {
+        let port = self.port;
+        let dir = self.stop().await;
+        TestApp::spawn_at(dir, port, |_| {}).await
+    }
+
+    /// Starts a server on `dir` listening on `port` (0 for any).
+    pub async fn spawn_at(dir: Arc<TempDir>, port: u16, adjust: impl FnOnce(&mut Config)) -> TestApp {
+        let listen = SocketAddr::from(([127, 0, 0, 1], port));
         let mut config = Config::local(dir.path(), listen, "localhost:0");
         adjust(&mut config);
         let app = App::build(config).await.expect("app builds");
         let port = app.port();
         let (tx, rx) = oneshot::channel::<()>();
-        tokio::spawn(app.run(async {
+        let running = tokio::spawn(app.run(async {
             let _ = rx.await;
         }));
         let url = format!("http://localhost:{port}");
         let browser = Browser::new(&url, port);
-        TestApp { client: browser.client.clone(), browser, url, port, dir, shutdown: Some(tx) }
+        TestApp { client: browser.client.clone(), browser, url, port, dir, shutdown: Some(tx), running: Some(running) }
+    }
+
+    /// Stops the server and waits until it has let go of the data directory; returns the
+    /// directory for a restart.
+    pub async fn stop(mut self) -> Arc<TempDir> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(running) = self.running.take() {
+            running.await.expect("server task").expect("server ran");
+        }
+        self.dir.clone()
     }
 
     /// A browser with an empty cookie jar.
@@ -105,7 +135,8 @@ pub struct Browser {
 }
 
 impl Browser {
-    fn new(url: &str, port: u16) -> Browser {
+    /// A browser for the app at `url` (on 127.0.0.1:`port`).
+    pub fn new(url: &str, port: u16) -> Browser {
         let jar = Arc::new(Jar::default());
         let client = reqwest::Client::builder()
             .resolve("localhost", SocketAddr::from(([127, 0, 0, 1], port)))
@@ -114,6 +145,11 @@ impl Browser {
             .build()
             .unwrap();
         Browser { client, jar, url: url.to_owned() }
+    }
+
+    /// The app's URL.
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// The value of a cookie this browser holds for the app.
@@ -258,4 +294,32 @@ pub fn stdout(output: &Output) -> String {
 /// A path as &str.
 pub fn s(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
+}
+
+/// A post body of blocks given as (type, value) pairs.
+pub fn body(blocks: &[(&str, Value)]) -> Value {
+    let children: Vec<Value> = blocks.iter().map(|(kind, value)| json!({ "type": kind, "value": value })).collect();
+    json!({ "type": "root", "children": children })
+}
+
+/// A one-heading, one-paragraph body.
+pub fn simple_body(title: &str, text: &str) -> Value {
+    body(&[("heading", json!({ "text": title })), ("paragraph", json!({ "text": text }))])
+}
+
+impl Browser {
+    /// Creates a post; returns the `post` object.
+    pub async fn create_post(&self, blog_id: i64, body: Value, draft: bool) -> Value {
+        let resp = self.post(&format!("/api/my/blogs/{blog_id}/posts"), json!({ "body": body, "draft": draft })).await;
+        assert_eq!(resp.status(), 201, "post created");
+        resp.json::<Value>().await.unwrap()["post"].clone()
+    }
+
+    /// Searches the blog; returns the titles found, best first.
+    pub async fn search_titles(&self, blog_id: i64, query: &str) -> Vec<String> {
+        let resp = self.post(&format!("/api/my/blogs/{blog_id}/posts/search"), json!({ "query": query })).await;
+        assert_eq!(resp.status(), 200, "search {query:?}");
+        let body: Value = resp.json().await.unwrap();
+        body["posts"].as_array().unwrap().iter().map(|p| p["title"].as_str().unwrap().to_owned()).collect()
+    }
 }

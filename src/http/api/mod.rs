@@ -2,7 +2,9 @@
 
 pub mod blogs;
 pub mod favicons;
+pub mod images;
 pub mod json;
+pub mod posts;
 pub mod sessions;
 pub mod social_accounts;
 pub mod themes;
@@ -24,6 +26,10 @@ pub fn routes() -> Route {
         .at("/my/blogs", post(blogs::create))
         .at("/my/blogs/:blog_id", get(blogs::show))
         .at("/my/social_accounts", post(social_accounts::create))
+        .at("/my/blogs/:blog_id/posts", get(posts::list).post(posts::create))
+        .at("/my/blogs/:blog_id/posts/search", post(posts::find))
+        .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
+        .at("/images", post(images::upload))
 }
 
 /// A JSON body with the paging headers `total`, `totalPages`, `pageNumber`, `perPage`.

@@ -1,0 +1,189 @@
+//! Posts. Every write bumps `search_state.posts_seq` in the same transaction (see search.rs).
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, Transaction, params};
+
+use crate::domain::post::new_short_id;
+use crate::error::Error;
+use crate::search::PostDoc;
+
+/// A stored post.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Post {
+    /// Row id.
+    pub id: i64,
+    /// Its blog.
+    pub blog_id: i64,
+    /// Public id in URLs.
+    pub short_id: String,
+    /// URL slug from the title.
+    pub slug: String,
+    /// Title derived from the body.
+    pub title: String,
+    /// The body as stored JSON (`{"type":"root","children":[...]}`).
+    pub body_json: String,
+    /// When it was first published; `None` for a draft.
+    pub published_at: Option<String>,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+}
+
+/// What a create or update writes.
+#[derive(Debug, Clone)]
+pub struct PostWrite {
+    /// Title derived from the body.
+    pub title: String,
+    /// Slug derived from the title.
+    pub slug: String,
+    /// The validated body as JSON.
+    pub body_json: String,
+    /// Publish now if not yet published (the draft flag is off).
+    pub publish: bool,
+}
+
+const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at";
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
+    Ok(Post {
+        id: row.get(0)?,
+        blog_id: row.get(1)?,
+        short_id: row.get(2)?,
+        slug: row.get(3)?,
+        title: row.get(4)?,
+        body_json: row.get(5)?,
+        published_at: row.get(6)?,
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+    })
+}
+
+/// Bumps and returns the post change counter.
+pub fn bump_seq(tx: &Transaction) -> Result<i64, Error> {
+    Ok(tx.query_row("UPDATE search_state SET posts_seq = posts_seq + 1 WHERE id = 1 RETURNING posts_seq", [], |r| r.get(0))?)
+}
+
+/// The post change counter.
+pub fn seq(conn: &Connection) -> Result<i64, Error> {
+    Ok(conn.query_row("SELECT posts_seq FROM search_state WHERE id = 1", [], |r| r.get(0))?)
+}
+
+/// Creates a post with a fresh short id; returns it and the new change counter.
+pub fn create(conn: &mut Connection, blog_id: i64, write: &PostWrite) -> Result<(Post, i64), Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let mut attempts = 0;
+    let id = loop {
+        let inserted = tx.execute(
+            &format!(
+                "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 THEN {NOW} END)"
+            ),
+            params![blog_id, new_short_id(), write.slug, write.title, write.body_json, write.publish],
+        );
+        match inserted {
+            Ok(_) => break tx.last_insert_rowid(),
+            Err(rusqlite::Error::SqliteFailure(err, _)) if err.code == ErrorCode::ConstraintViolation && attempts < 5 => {
+                attempts += 1;
+            }
+            Err(err) => return Err(err.into()),
+        }
+    };
+    let seq = bump_seq(&tx)?;
+    let post = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
+    tx.commit()?;
+    Ok((post, seq))
+}
+
+/// Replaces a post's body; a first publish sets `published_at` once. `None` when the blog
+/// has no such post.
+pub fn update(conn: &mut Connection, blog_id: i64, short_id: &str, write: &PostWrite) -> Result<Option<(Post, i64)>, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let post = tx
+        .query_row(
+            &format!(
+                "UPDATE posts SET slug = ?3, title = ?4, body = ?5, updated_at = {NOW},
+                     published_at = CASE WHEN published_at IS NULL AND ?6 THEN {NOW} ELSE published_at END
+                 WHERE blog_id = ?1 AND short_id = ?2 RETURNING {COLUMNS}"
+            ),
+            params![blog_id, short_id, write.slug, write.title, write.body_json, write.publish],
+            from_row,
+        )
+        .optional()?;
+    let Some(post) = post else { return Ok(None) };
+    let seq = bump_seq(&tx)?;
+    tx.commit()?;
+    Ok(Some((post, seq)))
+}
+
+/// Deletes a post; returns its row id and the new change counter, `None` when not found.
+pub fn delete(conn: &mut Connection, blog_id: i64, short_id: &str) -> Result<Option<(i64, i64)>, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let id: Option<i64> = tx
+        .query_row("DELETE FROM posts WHERE blog_id = ?1 AND short_id = ?2 RETURNING id", params![blog_id, short_id], |r| r.get(0))
+        .optional()?;
+    let Some(id) = id else { return Ok(None) };
+    let seq = bump_seq(&tx)?;
+    tx.commit()?;
+    Ok(Some((id, seq)))
+}
+
+/// One post of a blog.
+pub fn get(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
+    Ok(conn
+        .query_row(&format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2"), params![blog_id, short_id], from_row)
+        .optional()?)
+}
+
+/// Number of posts (drafts included) of a blog.
+pub fn count(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
+    Ok(conn.query_row("SELECT count(*) FROM posts WHERE blog_id = ?1", [blog_id], |r| r.get(0))?)
+}
+
+/// A page of a blog's posts, newest first (drafts included).
+pub fn page(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<Vec<Post>, Error> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
+    ))?;
+    let posts = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    Ok(posts)
+}
+
+/// The blog's posts with these row ids, in the order of `ids` (missing ones skipped).
+pub fn by_ids(conn: &Connection, blog_id: i64, ids: &[i64]) -> Result<Vec<Post>, Error> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1 AND blog_id = ?2"))?;
+    let mut posts = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(post) = stmt.query_row(params![id, blog_id], from_row).optional()? {
+            posts.push(post);
+        }
+    }
+    Ok(posts)
+}
+
+/// Number of posts in all blogs.
+pub fn count_all(conn: &Connection) -> Result<u64, Error> {
+    Ok(conn.query_row("SELECT count(*) FROM posts", [], |r| r.get(0))?)
+}
+
+/// Calls `each` with the index document of every post, in id order.
+pub fn for_each_doc(conn: &Connection, mut each: impl FnMut(PostDoc) -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM posts ORDER BY id"))?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        each(index_doc(&from_row(row)?)?)?;
+    }
+    Ok(())
+}
+
+/// The search document of a post.
+pub fn index_doc(post: &Post) -> anyhow::Result<PostDoc> {
+    let body = crate::domain::blocks::Body::from_json(&post.body_json)?;
+    Ok(PostDoc {
+        post_id: post.id,
+        blog_id: post.blog_id,
+        published: post.published_at.is_some(),
+        title: post.title.clone(),
+        text: body.text(),
+    })
+}

@@ -1,0 +1,287 @@
+//! A post's body: a root holding typed blocks, and the rules every block must follow.
+//! The editor (ui/src/features/posts/validation.ts) applies the same rules with the same
+//! messages; errors are keyed `children.{index}` so they land on their block.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::Messages;
+
+/// Most blocks in one post.
+pub const MAX_BLOCKS: usize = 500;
+/// Longest heading, in characters.
+pub const MAX_HEADING: usize = 300;
+/// Longest paragraph, in characters.
+pub const MAX_PARAGRAPH: usize = 20_000;
+/// Longest URL or link text, in characters.
+pub const MAX_URL: usize = 2_048;
+
+/// The Spotify prefix rule.
+pub const SPOTIFY_PREFIX: &str = "https://open.spotify.com/";
+/// The tweet prefix rule (either host).
+pub const TWEET_PREFIXES: [&str; 2] = ["https://twitter.com/", "https://x.com/"];
+
+/// One block of a post.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "lowercase")]
+pub enum Block {
+    /// A section title.
+    Heading {
+        /// Its text.
+        text: String,
+    },
+    /// Running text; line breaks are kept.
+    Paragraph {
+        /// Its text.
+        text: String,
+    },
+    /// A link with its text.
+    Link {
+        /// Target, http(s) only.
+        url: String,
+        /// Link text ('Link Text' in the editor); the URL is shown when empty.
+        #[serde(default)]
+        title: String,
+    },
+    /// An uploaded image.
+    Image {
+        /// Its URL on the image host.
+        url: String,
+    },
+    /// A Spotify track, album, playlist or episode.
+    Spotify {
+        /// Its open.spotify.com URL.
+        url: String,
+    },
+    /// A tweet.
+    Tweet {
+        /// Its status URL.
+        url: String,
+    },
+}
+
+/// A valid body: `{"type": "root", "children": [...]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Body {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// The blocks, in order.
+    pub children: Vec<Block>,
+}
+
+/// What block rules depend on.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    /// The image-prefix rule: uploaded images must start with it.
+    pub image_prefix: String,
+}
+
+impl Body {
+    /// A body from blocks already valid.
+    pub fn from_blocks(children: Vec<Block>) -> Body {
+        Body { kind: "root", children }
+    }
+
+    /// Reads a body as stored (it was validated when written).
+    pub fn from_json(json: &str) -> anyhow::Result<Body> {
+        #[derive(Deserialize)]
+        struct Stored {
+            children: Vec<Block>,
+        }
+        let stored: Stored = serde_json::from_str(json)?;
+        Ok(Body::from_blocks(stored.children))
+    }
+
+    /// Parses and checks a body sent by a client. Every failing block gets one message
+    /// under `children.{index}`; problems with the whole body go under `body`.
+    pub fn parse(value: &Value, rules: &Rules) -> Result<Body, Messages> {
+        let children = match (value.get("type").and_then(Value::as_str), value.get("children")) {
+            (Some("root"), Some(Value::Array(children))) => children,
+            _ => return Err(Messages::one("body", "Should be a root with a list of children")),
+        };
+        if children.is_empty() {
+            return Err(Messages::one("body", "A post needs at least one block"));
+        }
+        if children.len() > MAX_BLOCKS {
+            return Err(Messages::one("body", format!("A post can have at most {MAX_BLOCKS} blocks")));
+        }
+        let mut errors = Messages::default();
+        let mut blocks = Vec::with_capacity(children.len());
+        for (index, child) in children.iter().enumerate() {
+            match serde_json::from_value::<Block>(child.clone()) {
+                Ok(block) => {
+                    if let Some(message) = block.problem(rules) {
+                        errors.push(format!("children.{index}"), message);
+                    }
+                    blocks.push(block);
+                }
+                Err(_) => errors.push(format!("children.{index}"), shape_problem(child)),
+            }
+        }
+        if errors.is_empty() { Ok(Body::from_blocks(blocks)) } else { Err(errors) }
+    }
+
+    /// The post's title: its first heading, else the start of its first paragraph.
+    pub fn title(&self) -> String {
+        let first = |want_heading: bool| {
+            self.children.iter().find_map(|block| match block {
+                Block::Heading { text } if want_heading => Some(text.trim()),
+                Block::Paragraph { text } if !want_heading => Some(text.trim()),
+                _ => None,
+            })
+        };
+        let title = first(true).filter(|t| !t.is_empty()).or_else(|| first(false)).unwrap_or("");
+        let title: String = title.lines().next().unwrap_or("").chars().take(120).collect();
+        if title.is_empty() { "Untitled".to_owned() } else { title }
+    }
+
+    /// All searchable text (headings, paragraphs, link texts), one block a line.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for block in &self.children {
+            let text = match block {
+                Block::Heading { text } | Block::Paragraph { text } => text.as_str(),
+                Block::Link { title, .. } => title.as_str(),
+                _ => continue,
+            };
+            out.push_str(text);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl Block {
+    /// The first rule this block breaks, as the message the editor shows.
+    pub fn problem(&self, rules: &Rules) -> Option<String> {
+        match self {
+            Block::Heading { text } => text_problem(text, MAX_HEADING),
+            Block::Paragraph { text } => text_problem(text, MAX_PARAGRAPH),
+            Block::Link { url, title } => url_problem(url, &["http://", "https://"], "http:// or https://")
+                .or_else(|| (title.chars().count() > MAX_URL).then(|| too_long(MAX_URL))),
+            Block::Image { url } => url_problem(url, &[rules.image_prefix.as_str()], &rules.image_prefix),
+            Block::Spotify { url } => url_problem(url, &[SPOTIFY_PREFIX], SPOTIFY_PREFIX),
+            Block::Tweet { url } => url_problem(url, &TWEET_PREFIXES, &TWEET_PREFIXES.join(" or ")),
+        }
+    }
+}
+
+fn text_problem(text: &str, max: usize) -> Option<String> {
+    if text.trim().is_empty() {
+        Some("Can't be blank".to_owned())
+    } else if text.chars().count() > max {
+        Some(too_long(max))
+    } else {
+        None
+    }
+}
+
+fn url_problem(url: &str, prefixes: &[&str], described: &str) -> Option<String> {
+    if url.trim().is_empty() {
+        return Some("Can't be blank".to_owned());
+    }
+    if !prefixes.iter().any(|prefix| url.starts_with(prefix)) {
+        return Some(format!("Should start with {described}"));
+    }
+    if url.chars().count() > MAX_URL {
+        return Some(too_long(MAX_URL));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '\\' | '`')) {
+        return Some("Should be a URL without spaces or quotes".to_owned());
+    }
+    None
+}
+
+fn too_long(max: usize) -> String {
+    format!("Should be at most {max} characters")
+}
+
+fn shape_problem(child: &Value) -> String {
+    const TYPES: [&str; 6] = ["heading", "paragraph", "link", "image", "spotify", "tweet"];
+    match child.get("type").and_then(Value::as_str) {
+        Some(kind) if TYPES.contains(&kind) => format!("A {kind} block needs its value"),
+        Some(_) | None => format!("Should be a block of type {}", TYPES.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rules() -> Rules {
+        Rules { image_prefix: "http://localhost:8080/media/".into() }
+    }
+
+    fn errors_of(children: Value) -> Vec<(String, String)> {
+        Body::parse(&json!({ "type": "root", "children": children }), &rules()).unwrap_err().0
+    }
+
+    #[test]
+    fn a_body_of_every_block_type_parses_and_round_trips() {
+        let value = json!({ "type": "root", "children": [
+            { "type": "heading", "value": { "text": "Hello" } },
+            { "type": "paragraph", "value": { "text": "Line one\nLine two" } },
+            { "type": "link", "value": { "url": "https://example.com", "title": "Example" } },
+            { "type": "image", "value": { "url": "http://localhost:8080/media/abc.png" } },
+            { "type": "spotify", "value": { "url": "https://open.spotify.com/track/1" } },
+            { "type": "tweet", "value": { "url": "https://x.com/a/status/1" } },
+        ]});
+        let body = Body::parse(&value, &rules()).unwrap();
+        assert_eq!(serde_json::to_value(&body).unwrap(), value);
+        assert_eq!(body.title(), "Hello");
+    }
+
+    #[test]
+    fn each_rule_reports_its_message_at_the_blocks_index() {
+        let errors = errors_of(json!([
+            { "type": "heading", "value": { "text": "  " } },
+            { "type": "paragraph", "value": { "text": "fine" } },
+            { "type": "link", "value": { "url": "ftp://x", "title": "" } },
+            { "type": "image", "value": { "url": "https://evil.example/x.png" } },
+            { "type": "spotify", "value": { "url": "" } },
+            { "type": "tweet", "value": { "url": "https://facebook.com/x" } },
+            { "type": "video", "value": { "url": "https://x" } },
+            { "type": "link", "value": { "url": "javascript:alert(1)" } },
+        ]));
+        assert_eq!(errors, vec![
+            ("children.0".into(), "Can't be blank".into()),
+            ("children.2".into(), "Should start with http:// or https://".into()),
+            ("children.3".into(), "Should start with http://localhost:8080/media/".into()),
+            ("children.4".into(), "Can't be blank".into()),
+            ("children.5".into(), "Should start with https://twitter.com/ or https://x.com/".into()),
+            ("children.6".into(), "Should be a block of type heading, paragraph, link, image, spotify, tweet".into()),
+            ("children.7".into(), "Should start with http:// or https://".into()),
+        ]);
+    }
+
+    #[test]
+    fn the_body_itself_must_be_a_non_empty_root_of_bounded_size() {
+        for bad in [json!([]), json!({ "type": "doc", "children": [] }), json!({ "type": "root" }), json!("root")] {
+            assert_eq!(Body::parse(&bad, &rules()).unwrap_err().0[0].0, "body");
+        }
+        let empty = Body::parse(&json!({ "type": "root", "children": [] }), &rules()).unwrap_err();
+        assert_eq!(empty.0[0].1, "A post needs at least one block");
+        let many: Vec<Value> = (0..10_000).map(|_| json!({ "type": "paragraph", "value": { "text": "x" } })).collect();
+        let err = Body::parse(&json!({ "type": "root", "children": many }), &rules()).unwrap_err();
+        assert_eq!(err.0[0].1, "A post can have at most 500 blocks");
+    }
+
+    #[test]
+    fn overlong_text_and_urls_with_quotes_are_refused() {
+        let errors = errors_of(json!([
+            { "type": "heading", "value": { "text": "h".repeat(301) } },
+            { "type": "link", "value": { "url": "https://e.com/\"onmouseover=x", "title": "t" } },
+        ]));
+        assert_eq!(errors[0].1, "Should be at most 300 characters");
+        assert_eq!(errors[1].1, "Should be a URL without spaces or quotes");
+    }
+
+    #[test]
+    fn titles_fall_back_to_the_first_paragraph_then_untitled() {
+        let body = Body::from_blocks(vec![Block::Paragraph { text: "First line\nsecond".into() }]);
+        assert_eq!(body.title(), "First line");
+        let body = Body::from_blocks(vec![Block::Image { url: "x".into() }]);
+        assert_eq!(body.title(), "Untitled");
+    }
+}

@@ -1,0 +1,190 @@
+//! The tantivy index of posts: one index for all blogs, each document tagged with its
+//! blog, so a search only ever sees its own blog. SQLite is the source of truth: every
+//! commit records the database's `posts_seq` as its payload, and at start an index that is
+//! missing, unreadable or at another sequence is rebuilt from the database.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::schema::{
+    Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions, Value,
+};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
+
+/// The index folder inside the data directory.
+pub const INDEX_DIR: &str = "index";
+/// Memory the writer may use before it flushes a segment (tantivy's minimum is 15 MB).
+const WRITER_MEMORY: usize = 15_000_000;
+
+/// What the index holds of one post.
+#[derive(Debug, Clone)]
+pub struct PostDoc {
+    /// The post's row id.
+    pub post_id: i64,
+    /// Its blog.
+    pub blog_id: i64,
+    /// Whether readers can see it (public search filters on this).
+    pub published: bool,
+    /// Its title.
+    pub title: String,
+    /// Its searchable text.
+    pub text: String,
+}
+
+#[derive(Clone, Copy)]
+struct Fields {
+    post_id: Field,
+    blog_id: Field,
+    published: Field,
+    title: Field,
+    body: Field,
+}
+
+/// The open index with its single writer.
+pub struct SearchIndex {
+    index: Index,
+    reader: IndexReader,
+    writer: Mutex<IndexWriter>,
+    fields: Fields,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let text = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("en_stem")
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let fields = Fields {
+        post_id: builder.add_u64_field("post_id", INDEXED | STORED),
+        blog_id: builder.add_u64_field("blog_id", INDEXED),
+        published: builder.add_u64_field("published", INDEXED),
+        title: builder.add_text_field("title", text.clone()),
+        body: builder.add_text_field("body", text),
+    };
+    (builder.build(), fields)
+}
+
+impl SearchIndex {
+    /// Opens the index in `dir`, creating it (empty) when missing, unreadable or of
+    /// another schema.
+    pub fn open(dir: &Path) -> anyhow::Result<SearchIndex> {
+        let (schema, fields) = schema();
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let index = match Index::open_in_dir(dir) {
+            Ok(index) if index.schema() == schema => index,
+            opened => {
+                if let Err(err) = &opened {
+                    tracing::warn!(error = %err, "search index unreadable; starting a new one");
+                }
+                std::fs::remove_dir_all(dir).with_context(|| format!("cannot clear {}", dir.display()))?;
+                std::fs::create_dir_all(dir)?;
+                Index::create_in_dir(dir, schema)?
+            }
+        };
+        let writer = index.writer_with_num_threads(1, WRITER_MEMORY).context("opening the index writer")?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(SearchIndex { index, reader, writer: Mutex::new(writer), fields })
+    }
+
+    /// The database sequence the last commit recorded (`None` for a new index).
+    pub fn committed_seq(&self) -> Option<i64> {
+        self.index.load_metas().ok()?.payload?.parse().ok()
+    }
+
+    /// Adds or replaces one post, then commits at `seq`.
+    pub fn upsert(&self, post: &PostDoc, seq: i64) -> anyhow::Result<()> {
+        let mut writer = self.lock_writer();
+        writer.delete_term(Term::from_field_u64(self.fields.post_id, post.post_id as u64));
+        writer.add_document(self.document(post))?;
+        self.commit(&mut writer, seq)
+    }
+
+    /// Removes one post, then commits at `seq`.
+    pub fn remove(&self, post_id: i64, seq: i64) -> anyhow::Result<()> {
+        let mut writer = self.lock_writer();
+        writer.delete_term(Term::from_field_u64(self.fields.post_id, post_id as u64));
+        self.commit(&mut writer, seq)
+    }
+
+    /// Removes every post of a blog, then commits at `seq`.
+    pub fn remove_blog(&self, blog_id: i64, seq: i64) -> anyhow::Result<()> {
+        let mut writer = self.lock_writer();
+        writer.delete_term(Term::from_field_u64(self.fields.blog_id, blog_id as u64));
+        self.commit(&mut writer, seq)
+    }
+
+    /// Replaces the whole index with the posts `fill` hands to its callback (streamed, never
+    /// all in memory), then commits at `seq`. On error nothing is committed.
+    pub fn rebuild(
+        &self,
+        seq: i64,
+        fill: impl FnOnce(&mut dyn FnMut(PostDoc) -> anyhow::Result<()>) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let mut writer = self.lock_writer();
+        writer.delete_all_documents()?;
+        let filled = fill(&mut |post| {
+            writer.add_document(self.document(&post))?;
+            Ok(())
+        });
+        if let Err(err) = filled {
+            writer.rollback()?;
+            return Err(err);
+        }
+        self.commit(&mut writer, seq)
+    }
+
+    /// Ids of the posts of `blog_id` matching `query`, best first. Any text a user can type
+    /// is accepted: what the query syntax cannot parse is searched as words.
+    pub fn search(&self, blog_id: i64, query: &str, published_only: bool, limit: usize) -> anyhow::Result<Vec<i64>> {
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.body]);
+        parser.set_conjunction_by_default();
+        parser.set_field_boost(f.title, 2.0);
+        let (user_query, _ignored_errors) = parser.parse_query_lenient(query);
+        let term = |field, value: u64| -> Box<dyn Query> {
+            Box::new(TermQuery::new(Term::from_field_u64(field, value), IndexRecordOption::Basic))
+        };
+        let mut clauses = vec![(Occur::Must, term(f.blog_id, blog_id as u64)), (Occur::Must, user_query)];
+        if published_only {
+            clauses.push((Occur::Must, term(f.published, 1)));
+        }
+        let searcher = self.reader.searcher();
+        let hits = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(limit))?;
+        hits.into_iter()
+            .map(|(_, address)| {
+                let doc: TantivyDocument = searcher.doc(address)?;
+                doc.get_first(f.post_id)
+                    .and_then(|v| v.as_u64())
+                    .map(|id| id as i64)
+                    .context("indexed post without an id")
+            })
+            .collect()
+    }
+
+    fn document(&self, post: &PostDoc) -> TantivyDocument {
+        let f = self.fields;
+        doc!(
+            f.post_id => post.post_id as u64,
+            f.blog_id => post.blog_id as u64,
+            f.published => u64::from(post.published),
+            f.title => post.title.as_str(),
+            f.body => post.text.as_str(),
+        )
+    }
+
+    fn commit(&self, writer: &mut IndexWriter, seq: i64) -> anyhow::Result<()> {
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(&seq.to_string());
+        prepared.commit()?;
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    fn lock_writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
+        self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}

@@ -1,0 +1,98 @@
+//! The built-in image host: real types only, capped, named by content, served safely.
+
+use reqwest::multipart::{Form, Part};
+use serde_json::Value;
+
+use crate::helpers::{Browser, TestApp, error_field};
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
+
+async fn upload(browser: &Browser, url: &str, bytes: Vec<u8>, file_name: &str) -> reqwest::Response {
+    browser.open_app().await;
+    let form = Form::new().part("image", Part::bytes(bytes).file_name(file_name.to_owned())).text("type", "file");
+    browser
+        .client
+        .post(format!("{url}/api/images"))
+        .header("CSRF-Token", browser.cookie("csrf_token").unwrap_or_default())
+        .multipart(form)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_uploaded_png_is_stored_by_its_hash_and_served_with_its_type() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    alice.sign_up("alice@example.com").await;
+    let resp = upload(&alice, &app.url, PNG.to_vec(), "cat.gif").await;
+    assert_eq!(resp.status(), 200);
+    let body: Value = resp.json().await.unwrap();
+    let link = body["data"]["link"].as_str().unwrap().to_owned();
+    assert!(link.starts_with(&format!("{}/media/", app.url)) && link.ends_with(".png"), "type from bytes, not the name: {link}");
+    let again: Value = upload(&alice, &app.url, PNG.to_vec(), "other.png").await.json().await.unwrap();
+    assert_eq!(again["data"]["link"], link, "same bytes, same file");
+    let served = app.client.get(&link).send().await.unwrap();
+    assert_eq!(served.status(), 200);
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert_eq!(served.headers()["x-content-type-options"], "nosniff");
+    assert!(served.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    assert_eq!(served.bytes().await.unwrap().as_ref(), PNG);
+    assert_eq!(app.count("images"), 1);
+}
+
+#[tokio::test]
+async fn files_that_are_not_jpeg_png_or_gif_are_refused_whatever_their_name() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    alice.sign_up("alice@example.com").await;
+    for (bytes, name) in [
+        (b"<html><script>alert(1)</script></html>".to_vec(), "evil.png"),
+        (b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>".to_vec(), "x.gif"),
+        (b"%PDF-1.4".to_vec(), "doc.jpg"),
+    ] {
+        let (field, message) = error_field(upload(&alice, &app.url, bytes, name).await, 422).await;
+        assert_eq!(field, "image");
+        assert!(message.contains("JPEG, PNG and GIF"), "{message}");
+    }
+    let (_, message) = error_field(upload(&alice, &app.url, Vec::new(), "empty.png").await, 422).await;
+    assert_eq!(message, "The file is empty");
+    let mut big = PNG.to_vec();
+    big.resize(11 * 1024 * 1024, 0);
+    let resp = upload(&alice, &app.url, big, "big.png").await;
+    assert_eq!(resp.status(), 413);
+    assert_eq!(app.count("images"), 0);
+    assert_eq!(std::fs::read_dir(app.dir.path().join("uploads")).unwrap().count(), 0, "nothing written");
+}
+
+#[tokio::test]
+async fn uploads_need_a_session_and_the_csrf_token() {
+    let app = TestApp::spawn().await;
+    let stranger = app.new_browser();
+    assert_eq!(upload(&stranger, &app.url, PNG.to_vec(), "a.png").await.status(), 401);
+    let alice = app.new_browser();
+    alice.sign_up("alice@example.com").await;
+    let form = Form::new().part("image", Part::bytes(PNG.to_vec()).file_name("a.png"));
+    let resp = alice.client.post(format!("{}/api/images", app.url)).multipart(form).send().await.unwrap();
+    assert_eq!(resp.status(), 403);
+    let (field, _) = error_field(
+        alice.client
+            .post(format!("{}/api/images", app.url))
+            .header("CSRF-Token", alice.cookie("csrf_token").unwrap())
+            .json(&serde_json::json!({ "image": "x" }))
+            .send()
+            .await
+            .unwrap(),
+        400,
+    )
+    .await;
+    assert_eq!(field, "image");
+}
+
+#[tokio::test]
+async fn only_hash_named_uploads_are_ever_served() {
+    let app = TestApp::spawn().await;
+    for path in ["/media/../quire.db", "/media/..%2Fquire.db", "/media/quire.db", "/media/x.png", &format!("/media/{}.svg", "a".repeat(64))] {
+        assert_eq!(app.get(path).await.status(), 404, "{path}");
+    }
+}
