@@ -89,3 +89,75 @@ pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain) -> Res
     tx.commit()?;
     Ok(Created::Blog(blog))
 }
+
+/// Marks the blog changed (its public pages' validators change with it).
+pub fn touch(conn: &Connection, blog_id: i64) -> Result<(), Error> {
+    conn.execute(
+        "UPDATE blogs SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
+        [blog_id],
+    )?;
+    Ok(())
+}
+
+/// Renames a blog.
+pub fn rename(conn: &Connection, blog_id: i64, name: &str) -> Result<(), Error> {
+    conn.execute("UPDATE blogs SET name = ?2 WHERE id = ?1", params![blog_id, name])?;
+    touch(conn, blog_id)
+}
+
+/// Sets the theme; false when there is no such theme.
+pub fn set_theme(conn: &Connection, blog_id: i64, theme_id: i64) -> Result<bool, Error> {
+    let changed = conn.execute(
+        "UPDATE blogs SET theme_id = ?2 WHERE id = ?1 AND EXISTS (SELECT 1 FROM themes WHERE id = ?2)",
+        params![blog_id, theme_id],
+    )?;
+    if changed > 0 {
+        touch(conn, blog_id)?;
+    }
+    Ok(changed > 0)
+}
+
+/// Sets the tab icon; false when there is no such favicon.
+pub fn set_favicon(conn: &Connection, blog_id: i64, favicon_id: i64) -> Result<bool, Error> {
+    let changed = conn.execute(
+        "UPDATE blogs SET favicon_id = ?2 WHERE id = ?1 AND EXISTS (SELECT 1 FROM favicons WHERE id = ?2)",
+        params![blog_id, favicon_id],
+    )?;
+    if changed > 0 {
+        touch(conn, blog_id)?;
+    }
+    Ok(changed > 0)
+}
+
+/// What deleting an account leaves for the caller to clean outside the database.
+#[derive(Debug, Default)]
+pub struct Deleted {
+    /// The post change counter after the deletion (for the search index).
+    pub seq: i64,
+    /// Upload files (`<hash>.<ext>`) no other user references any more.
+    pub orphaned_files: Vec<String>,
+}
+
+/// "Delete Account": in one transaction, retires the subdomain for good and removes the user,
+/// which cascades to their social accounts, sessions, blog, posts, page views,
+/// installations and image records.
+pub fn delete_account(conn: &mut Connection, blog: &Blog) -> Result<Deleted, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute("INSERT OR IGNORE INTO retired_subdomains (subdomain) VALUES (?1)", [&blog.subdomain])?;
+    let images: Vec<(String, String)> = {
+        let mut stmt = tx.prepare("SELECT hash, mime FROM images WHERE user_id = ?1")?;
+        stmt.query_map([blog.user_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?
+    };
+    tx.execute("DELETE FROM users WHERE id = ?1", [blog.user_id])?;
+    let mut orphaned_files = Vec::new();
+    for (hash, mime) in images {
+        let still_used: bool = tx.query_row("SELECT EXISTS (SELECT 1 FROM images WHERE hash = ?1)", [&hash], |r| r.get(0))?;
+        let ext = crate::domain::image::ImageType::from_mime(&mime).map(|t| t.extension());
+        if let (false, Some(ext)) = (still_used, ext) {
+            orphaned_files.push(format!("{hash}.{ext}"));
+        }
+    }
+    let seq = super::posts::bump_seq(&tx)?;
+    tx.commit()?;
+    Ok(Deleted { seq, orphaned_files })
+}

@@ -5,6 +5,7 @@
 //! (SQLite allows one writer at a time anyway) and a small pool of readers, which WAL
 //! lets run beside it.
 
+pub mod addons;
 pub mod blogs;
 pub mod favicons;
 pub mod images;

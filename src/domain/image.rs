@@ -46,6 +46,11 @@ impl ImageType {
         }
     }
 
+    /// The type with this MIME type.
+    pub fn from_mime(mime: &str) -> Option<ImageType> {
+        [ImageType::Jpeg, ImageType::Png, ImageType::Gif].into_iter().find(|t| t.mime() == mime)
+    }
+
     /// The type of a stored file name `<64 hex>.<ext>`; `None` for any other name.
     pub fn of_stored_name(name: &str) -> Option<ImageType> {
         let (hash, ext) = name.split_once('.')?;

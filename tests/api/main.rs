@@ -12,6 +12,7 @@ mod images;
 mod posts;
 mod remote_issuer;
 mod search;
+mod settings;
 mod sign_in;
 mod storage;
 mod themes;

@@ -79,3 +79,100 @@ fn blog_body(config: &Config, blog: &Blog, accounts: &[SocialAccount]) -> Value 
         }
     })
 }
+
+/// Longest blog name.
+pub const MAX_NAME: usize = 100;
+
+/// `PUT /api/my/blogs/{blogId}` body.
+#[derive(Debug, Deserialize)]
+pub struct Rename {
+    name: String,
+}
+
+/// Renames the blog.
+#[handler]
+pub async fn update(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<Rename>) -> Result<Json<Value>> {
+    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
+    let name = body.name.trim().to_owned();
+    if name.is_empty() {
+        return Err(Error::invalid("name", "Can't be blank"));
+    }
+    if name.chars().count() > MAX_NAME {
+        return Err(Error::invalid("name", format!("Should be at most {MAX_NAME} characters")));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(Error::invalid("name", "Should be one line of text"));
+    }
+    state.db.write(move |conn| blogs::rename(conn, blog.id, &name)).await?;
+    show_after_change(&state, &signed_in, &blog_id).await
+}
+
+/// `PUT .../theme` body.
+#[derive(Debug, Deserialize)]
+pub struct ChooseTheme {
+    theme_id: i64,
+}
+
+/// Chooses the blog's theme.
+#[handler]
+pub async fn set_theme(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<ChooseTheme>) -> Result<Json<Value>> {
+    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
+    let found = state.db.write(move |conn| blogs::set_theme(conn, blog.id, body.theme_id)).await?;
+    if !found {
+        return Err(Error::invalid("themeId", "There is no such theme"));
+    }
+    show_after_change(&state, &signed_in, &blog_id).await
+}
+
+/// `PUT .../favicon` body.
+#[derive(Debug, Deserialize)]
+pub struct ChooseFavicon {
+    favicon_id: i64,
+}
+
+/// Chooses the blog's tab icon.
+#[handler]
+pub async fn set_favicon(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<ChooseFavicon>) -> Result<Json<Value>> {
+    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
+    let found = state.db.write(move |conn| blogs::set_favicon(conn, blog.id, body.favicon_id)).await?;
+    if !found {
+        return Err(Error::invalid("faviconId", "There is no such icon"));
+    }
+    show_after_change(&state, &signed_in, &blog_id).await
+}
+
+async fn show_after_change(state: &AppState, signed_in: &SignedIn, blog_id: &str) -> Result<Json<Value>> {
+    let (blog, accounts) = owned_blog(state, signed_in, blog_id).await?;
+    Ok(Json(blog_body(&state.config, &blog, &accounts)))
+}
+
+/// "Delete Account": removes the blog, its posts (and their search entries), images,
+/// installations, the user, their social accounts and sessions; retires the subdomain;
+/// clears the cookies.
+#[handler]
+pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Response> {
+    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
+    let search = state.search.clone();
+    let uploads = state.config.data_dir.join(crate::app::UPLOADS_DIR);
+    state
+        .db
+        .write(move |conn| {
+            let deleted = blogs::delete_account(conn, &blog)?;
+            if let Err(err) = search.remove_blog(blog.id, deleted.seq) {
+                tracing::error!(error = format!("{err:#}"), "search index not updated; it is rebuilt at the next start");
+            }
+            for file in deleted.orphaned_files {
+                if let Err(err) = std::fs::remove_file(uploads.join(&file)) {
+                    tracing::warn!(%file, error = %err, "could not remove an upload of a deleted account");
+                }
+            }
+            Ok(())
+        })
+        .await?;
+    let secure = state.config.https;
+    let mut resp = Json(json!({})).into_response();
+    for name in [crate::auth::session::COOKIE, BLOG_COOKIE] {
+        resp.headers_mut().append(header::SET_COOKIE, cookies::clear(name, secure).parse().expect("ascii cookie"));
+    }
+    Ok(resp)
+}

@@ -1,5 +1,6 @@
 //! The JSON API under `/api`.
 
+pub mod addons;
 pub mod blogs;
 pub mod favicons;
 pub mod images;
@@ -10,7 +11,7 @@ pub mod social_accounts;
 pub mod themes;
 
 use poem::web::Json;
-use poem::{IntoResponse, Response, Route, get, post};
+use poem::{IntoResponse, Response, Route, get, post, put};
 use serde_json::Value;
 
 use crate::domain::paging::Page;
@@ -24,7 +25,12 @@ pub fn routes() -> Route {
         .at("/sessions", post(sessions::create))
         .at("/my/session", get(sessions::show))
         .at("/my/blogs", post(blogs::create))
-        .at("/my/blogs/:blog_id", get(blogs::show))
+        .at("/my/blogs/:blog_id", get(blogs::show).put(blogs::update).delete(blogs::delete))
+        .at("/my/blogs/:blog_id/theme", put(blogs::set_theme))
+        .at("/my/blogs/:blog_id/favicon", put(blogs::set_favicon))
+        .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
+        .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
+        .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))
         .at("/my/social_accounts", post(social_accounts::create))
         .at("/my/blogs/:blog_id/posts", get(posts::list).post(posts::create))
         .at("/my/blogs/:blog_id/posts/search", post(posts::find))
