@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { watchForErrors } from './support/browser';
 
 const demos = [
   ['Button', '/catalog/button'],
@@ -9,18 +10,6 @@ const demos = [
   ['Panel', '/catalog/panel'],
   ['Modal', '/catalog/modal'],
 ] as const;
-
-/** Collects script errors and console errors (CSP violations show up there) for the whole test. */
-function watchForErrors(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    if (message.location().url.endsWith('/favicon.ico')) return;
-    problems.push(`console error: ${message.text()}`);
-  });
-  return problems;
-}
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Component demos' });
 
@@ -222,14 +211,15 @@ test('a reload of a demo is served the app again (SPA fallback)', async ({ page 
 });
 
 test('the landing page and an unknown app path', async ({ page, context, baseURL }) => {
-  const problems = watchForErrors(page);
+  // Nobody is signed in: the landing page's session check is answered 401.
+  const problems = watchForErrors(page, [{ status: 401, path: '/api/my/session' }]);
   await page.goto('/');
   await expect(page.getByRole('img', { name: 'Quire' })).toBeVisible();
   await expect(page.getByText('is a free blogging platform')).toBeVisible();
   const cookies = await context.cookies(baseURL);
   expect(cookies.find((cookie) => cookie.name === 'csrf_token')?.value).toBeTruthy();
 
-  await page.goto('/d/nothing-here-yet');
+  await page.goto('/catalog/nothing-here-yet');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await page.getByRole('link', { name: 'Go to the home page' }).click();
   await expect(page).toHaveURL('/');

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { errors, fakeApi, json } from '../test/fake-api';
 import { renderRoute } from '../test/render-route';
 
 describe('routes', () => {
@@ -7,12 +8,13 @@ describe('routes', () => {
     renderRoute('/');
     expect(screen.getByRole('img', { name: 'Quire' })).toBeInTheDocument();
     expect(screen.getByText('is a free blogging platform')).toBeInTheDocument();
-    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Login with Local' })).toBeInTheDocument();
   });
 
-  it('shows the same landing page on /signup for now', () => {
+  it('shows the landing page with the signup notice on /signup', () => {
     renderRoute('/signup');
     expect(screen.getByText('is a free blogging platform')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Signup' })).toBeInTheDocument();
   });
 
   it('shows a not-found page with a link home for unknown paths', async () => {
@@ -24,8 +26,12 @@ describe('routes', () => {
     expect(screen.getByText('is a free blogging platform')).toBeInTheDocument();
   });
 
-  it('does not claim the owner area yet', () => {
-    renderRoute('/d/posts');
-    expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  it('claims the owner area, the popup callback and sign-out', () => {
+    fakeApi({ 'POST /d/signout': () => json({}), 'GET /api/my/session': () => errors(401, { session: 'Sign in to continue' }) });
+    for (const path of ['/d/posts', '/d/anything/else', '/auth/callback', '/signout']) {
+      const { unmount } = renderRoute(path);
+      expect(screen.queryByRole('heading', { name: 'Page not found' })).toBeNull();
+      unmount();
+    }
   });
 });

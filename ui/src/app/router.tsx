@@ -1,10 +1,13 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { paths } from '../config/paths';
 import { RootLayout } from './root-layout';
+import { AuthCallbackRoute } from './routes/auth-callback';
 import { catalogRoute } from './routes/catalog';
 import { LandingRoute } from './routes/landing';
 import { NotFoundRoute } from './routes/not-found';
+import { ownerRoute } from './routes/owner';
 import { RouteErrorBoundary } from './routes/route-error';
+import { SignoutRoute } from './routes/signout';
 
 /**
  * The route table. The server answers index.html for `/`, `/signup`, `/d/*`, `/catalog`, `/catalog/*`
@@ -16,7 +19,10 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorBoundary />,
     children: [
       { path: paths.landing, element: <LandingRoute /> },
-      { path: paths.signup, element: <LandingRoute /> },
+      { path: paths.signup, element: <LandingRoute signup /> },
+      { path: paths.authCallback, element: <AuthCallbackRoute /> },
+      { path: paths.signout, element: <SignoutRoute /> },
+      ownerRoute,
       catalogRoute,
       { path: '*', element: <NotFoundRoute /> },
     ],

@@ -1,5 +1,6 @@
-// Pieces shared by the form controls: stable ids, the label, and the hint/error lines
-// that the control points at with aria-describedby.
+// Pieces shared by the form controls: stable ids, the label, the hint/error lines that the
+// control points at with aria-describedby, and the `Field` wrapper that puts them around a
+// control (TextInput, TextArea and Select all use it).
 import { useId, type ReactNode } from 'react';
 import { cx } from '../lib/cx';
 
@@ -31,7 +32,7 @@ export function describedBy(...ids: unknown[]): string | undefined {
   return list.length > 0 ? list.join(' ') : undefined;
 }
 
-export function FieldLabel({
+function FieldLabel({
   htmlFor,
   required,
   hidden,
@@ -77,5 +78,32 @@ export function FieldMessages({
         </p>
       )}
     </>
+  );
+}
+
+export interface FieldProps {
+  ids: FieldIds;
+  label: ReactNode;
+  hint?: ReactNode | undefined;
+  error?: string | null | undefined;
+  required?: boolean | undefined;
+  disabled?: boolean | undefined;
+  /** Keeps the label for screen readers only. */
+  hideLabel?: boolean | undefined;
+  className?: string | undefined;
+  /** The control itself (with whatever sits beside it). */
+  children: ReactNode;
+}
+
+/** A labelled form control: the label above, the control, then its hint and error lines. */
+export function Field({ ids, label, hint, error, required, disabled, hideLabel, className, children }: FieldProps) {
+  return (
+    <div className={cx('q-field', error && 'q-field--invalid', disabled && 'q-field--disabled', className)}>
+      <FieldLabel htmlFor={ids.inputId} required={required} hidden={hideLabel}>
+        {label}
+      </FieldLabel>
+      {children}
+      <FieldMessages ids={ids} hint={hint} error={error} />
+    </div>
   );
 }

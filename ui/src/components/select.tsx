@@ -1,6 +1,5 @@
 import type { ChangeEvent, ComponentPropsWithRef, ReactNode } from 'react';
-import { cx } from '../lib/cx';
-import { describedBy, FieldLabel, FieldMessages, useFieldIds } from './field';
+import { describedBy, Field, useFieldIds } from './field';
 
 /** One choice of a Select. */
 export interface SelectOption {
@@ -39,10 +38,16 @@ export function Select({
 }: SelectProps) {
   const ids = useFieldIds(id);
   return (
-    <div className={cx('q-field', error && 'q-field--invalid', disabled && 'q-field--disabled', className)}>
-      <FieldLabel htmlFor={ids.inputId} required={required} hidden={hideLabel}>
-        {label}
-      </FieldLabel>
+    <Field
+      ids={ids}
+      label={label}
+      hint={hint}
+      error={error}
+      required={required}
+      disabled={disabled}
+      hideLabel={hideLabel}
+      className={className}
+    >
       <div className="q-select">
         <select
           {...rest}
@@ -67,7 +72,6 @@ export function Select({
           ))}
         </select>
       </div>
-      <FieldMessages ids={ids} hint={hint} error={error} />
-    </div>
+    </Field>
   );
 }

@@ -1,6 +1,5 @@
 import type { ChangeEvent, ComponentPropsWithRef, ReactNode } from 'react';
-import { cx } from '../lib/cx';
-import { describedBy, FieldLabel, FieldMessages, useFieldIds } from './field';
+import { describedBy, Field, useFieldIds } from './field';
 
 export interface TextAreaProps extends Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'onChange' | 'children'> {
   label: ReactNode;
@@ -30,10 +29,16 @@ export function TextArea({
 }: TextAreaProps) {
   const ids = useFieldIds(id);
   return (
-    <div className={cx('q-field', error && 'q-field--invalid', disabled && 'q-field--disabled', className)}>
-      <FieldLabel htmlFor={ids.inputId} required={required} hidden={hideLabel}>
-        {label}
-      </FieldLabel>
+    <Field
+      ids={ids}
+      label={label}
+      hint={hint}
+      error={error}
+      required={required}
+      disabled={disabled}
+      hideLabel={hideLabel}
+      className={className}
+    >
       <textarea
         {...rest}
         id={ids.inputId}
@@ -46,7 +51,6 @@ export function TextArea({
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(hint && ids.hintId, error && ids.errorId, rest['aria-describedby'])}
       />
-      <FieldMessages ids={ids} hint={hint} error={error} />
-    </div>
+    </Field>
   );
 }

@@ -1,6 +1,6 @@
 import type { ChangeEvent, ComponentPropsWithRef, ReactNode } from 'react';
 import { cx } from '../lib/cx';
-import { describedBy, FieldLabel, FieldMessages, useFieldIds } from './field';
+import { describedBy, Field, useFieldIds } from './field';
 
 export interface TextInputProps
   extends Omit<ComponentPropsWithRef<'input'>, 'value' | 'onChange' | 'prefix' | 'type' | 'children'> {
@@ -39,10 +39,16 @@ export function TextInput({
 }: TextInputProps) {
   const ids = useFieldIds(id);
   return (
-    <div className={cx('q-field', error && 'q-field--invalid', disabled && 'q-field--disabled', className)}>
-      <FieldLabel htmlFor={ids.inputId} required={required} hidden={hideLabel}>
-        {label}
-      </FieldLabel>
+    <Field
+      ids={ids}
+      label={label}
+      hint={hint}
+      error={error}
+      required={required}
+      disabled={disabled}
+      hideLabel={hideLabel}
+      className={className}
+    >
       <div className={cx('q-input-group', (prefix || suffix) && 'q-input-group--addons')}>
         {prefix && (
           <span id={ids.prefixId} className="q-input-group__addon q-input-group__addon--prefix">
@@ -73,7 +79,6 @@ export function TextInput({
           </span>
         )}
       </div>
-      <FieldMessages ids={ids} hint={hint} error={error} />
-    </div>
+    </Field>
   );
 }

@@ -1,6 +1,19 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+// jsdom has no layout; react-router's ScrollRestoration calls this on every navigation.
+window.scrollTo = () => undefined;
+
+// No test reaches a real server: a request that no test set up fails like a dead network.
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      throw new TypeError(`no fake server for ${String(input)} (use fakeApi in the test)`);
+    }),
+  );
+});
 
 afterEach(() => {
   cleanup();

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
+import { OwnerPage } from '../../features/owner';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** Any path the app does not know. */
@@ -11,5 +12,17 @@ export function NotFoundRoute() {
       <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
       <Link to={paths.landing}>Go to the home page</Link>
     </main>
+  );
+}
+
+/** A /d/* path the owner area does not know: said inside the shell, so the menu stays at hand. */
+export function OwnerNotFoundRoute() {
+  return (
+    <OwnerPage title="Page not found">
+      <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
+      <p>
+        <Link to={paths.posts}>Go to your posts</Link>
+      </p>
+    </OwnerPage>
   );
 }

@@ -1,0 +1,201 @@
+import { expect, test, type Page } from '@playwright/test';
+import { keepTrafficLocal, watchForErrors } from './support/browser';
+import { createBlog, signInWithLocalIssuer, SIGNED_OUT, SUBDOMAIN_REFUSED } from './support/flows';
+
+test.beforeEach(async ({ context }) => {
+  await keepTrafficLocal(context);
+});
+
+// includeHidden: on a phone the closed menu is visibility: hidden, which is what the tests check.
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Menu', includeHidden: true });
+
+test('signing up with the local issuer, creating a blog, signing out and logging in again', async ({ page, baseURL }) => {
+  const problems = watchForErrors(page, [SIGNED_OUT, SUBDOMAIN_REFUSED]);
+  const host = new URL(baseURL ?? '').host;
+  const email = 'alice@example.com';
+
+  await test.step('the signup notice and the popup', async () => {
+    await page.goto('/');
+    await expect(page.getByText('is a free blogging platform')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Login with Local' })).toBeEnabled();
+    await page.getByRole('button', { name: 'or Signup' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Signup' });
+    await expect(dialog.getByRole('listitem')).toHaveText([
+      'Quire is a hobby project.',
+      'Cookies are used to authenticate and identify users.',
+      'If signup fails, change browser and try again.',
+    ]);
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+
+    const popupOpened = page.waitForEvent('popup');
+    await dialog.getByRole('button', { name: 'Signup with Local' }).click();
+    const popup = await popupOpened;
+    // While the popup is up, nothing else can be started.
+    await expect(dialog.getByRole('button', { name: 'Signup with Local' })).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    const closed = popup.waitForEvent('close');
+    await popup.getByLabel('E-mail address').fill(email);
+    await popup.getByRole('button', { name: 'Sign in' }).click();
+    await closed;
+    await expect(page).toHaveURL('/d/posts');
+  });
+
+  await test.step('the blog-creation screen shows each server message, then creates the blog', async () => {
+    await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+    await expect(page.getByText(`.${host}`, { exact: true })).toBeVisible();
+    const input = page.getByRole('textbox', { name: 'Preferred subdomain' });
+    const signup = page.getByRole('button', { name: 'Signup' });
+    const message = page.getByRole('alert');
+    const refused: [string, string][] = [
+      ['ab', 'Should be 3 to 63 characters long'],
+      ['www', 'This subdomain is reserved'],
+      ['Bad_Name', 'Use only lowercase letters a-z, digits and hyphens'],
+      ['-x-', "Can't start or end with a hyphen"],
+    ];
+    for (const [subdomain, text] of refused) {
+      await input.fill(subdomain);
+      await signup.click();
+      await expect(message).toHaveText(text);
+      await expect(input).toHaveAttribute('aria-invalid', 'true');
+      await input.press('End');
+      await input.pressSequentially('q');
+      await expect(message).toHaveCount(0);
+    }
+    await input.fill('alice');
+    await signup.click();
+    // The page reloads into the owner area.
+    await expect(menu(page)).toBeVisible();
+    await expect(page).toHaveURL('/d/posts');
+    await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+  });
+
+  await test.step('the owner shell', async () => {
+    const links = menu(page).getByRole('link');
+    await expect(links).toHaveText(['Posts', 'Settings', 'Open blog', 'Signout']);
+    await expect(menu(page).getByRole('link', { name: 'Posts' })).toHaveAttribute('href', '/d/posts');
+    await expect(menu(page).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/d/settings');
+    const openBlog = menu(page).getByRole('link', { name: 'Open blog' });
+    await expect(openBlog).toHaveAttribute('href', `http://alice.${host}`);
+    await expect(openBlog).toHaveAttribute('target', '_blank');
+    await expect(openBlog).toHaveAttribute('rel', /noopener/);
+    await expect(menu(page).getByRole('link', { name: 'Signout' })).toHaveAttribute('href', '/signout');
+    await expect(menu(page).getByRole('link', { name: 'Posts' })).toHaveAttribute('aria-current', 'page');
+
+    await menu(page).getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL('/d/settings');
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('link', { name: `http://alice.${host}` })).toBeVisible();
+    await expect(menu(page).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    await expect(menu(page).getByRole('link', { name: 'Posts' })).not.toHaveAttribute('aria-current');
+
+    // Clicking the current entry mounts the screen again, in place.
+    await menu(page).getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL('/d/settings');
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  });
+
+  await test.step('signing out and logging in again', async () => {
+    await menu(page).getByRole('link', { name: 'Signout' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('button', { name: 'Login with Local' })).toBeEnabled();
+    const cookies = await page.context().cookies();
+    expect(cookies.map((cookie) => cookie.name)).not.toContain('session');
+    expect(cookies.map((cookie) => cookie.name)).not.toContain('blog_id');
+
+    await signInWithLocalIssuer(page, 'Login with Local', email);
+    await expect(page).toHaveURL('/d/posts');
+    await expect(menu(page).getByRole('link', { name: 'Open blog' })).toHaveAttribute('href', `http://alice.${host}`);
+
+    // Signed in, the landing page sends the owner on.
+    await page.goto('/');
+    await expect(page).toHaveURL('/d/posts');
+    await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+  });
+
+  expect(problems).toEqual([]);
+});
+
+test('a signed-out visit to the owner area goes to the landing page', async ({ page }) => {
+  const problems = watchForErrors(page, [SIGNED_OUT]);
+  await page.goto('/d/settings');
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('button', { name: 'Login with Local' })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('closing the popup without signing in gives the buttons back', async ({ page }) => {
+  const problems = watchForErrors(page, [SIGNED_OUT]);
+  await page.goto('/');
+  const login = page.getByRole('button', { name: 'Login with Local' });
+  const popupOpened = page.waitForEvent('popup');
+  await login.click();
+  const popup = await popupOpened;
+  await expect(popup.getByLabel('E-mail address')).toBeVisible();
+  await expect(login).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'or Signup' })).toBeDisabled();
+  await popup.close();
+  await expect(login).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'or Signup' })).toBeEnabled();
+  await expect(page).toHaveURL('/');
+  expect(problems).toEqual([]);
+});
+
+test('the owner menu on a phone and on a desktop', async ({ page }) => {
+  const problems = watchForErrors(page, [SIGNED_OUT]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/signup');
+  await signInWithLocalIssuer(page, 'Signup with Local', 'phone@example.com');
+  await createBlog(page, 'phone-owner');
+
+  const toggle = page.getByRole('button', { name: 'Menu' });
+  const posts = menu(page).getByRole('link', { name: 'Posts', includeHidden: true });
+
+  await test.step('phone: the hamburger opens a slide-in menu', async () => {
+    await expect(toggle).toBeVisible();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(menu(page)).toBeHidden();
+    await expect(posts).toBeHidden();
+    const parked = await menu(page).boundingBox();
+    expect(parked && parked.x + parked.width).toBeLessThanOrEqual(0); // waiting off-screen, left
+
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(menu(page)).toBeVisible();
+    await expect.poll(async () => (await menu(page).boundingBox())?.x).toBe(0); // slid in
+    await expect(posts).toBeFocused();
+
+    await menu(page).getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL('/d/settings');
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await expect(menu(page)).toBeHidden();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+    await toggle.click();
+    await expect(menu(page)).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu(page)).toBeHidden();
+    await expect(toggle).toBeFocused();
+
+    await toggle.click();
+    await expect(menu(page)).toBeVisible();
+    await page.mouse.click(380, 400); // the backdrop, right of the menu
+    await expect(menu(page)).toBeHidden();
+
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+  });
+
+  await test.step('desktop: the menu is always there', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(toggle).toBeHidden();
+    await expect(menu(page)).toBeVisible();
+    const box = await menu(page).boundingBox();
+    expect(box?.x).toBe(0);
+    await posts.click();
+    await expect(page).toHaveURL('/d/posts');
+    await expect(menu(page)).toBeVisible();
+    await expect(posts).toHaveAttribute('aria-current', 'page');
+  });
+
+  expect(problems).toEqual([]);
+});

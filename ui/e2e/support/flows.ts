@@ -1,0 +1,29 @@
+// Steps several end-to-end tests share: signing in through the local issuer's popup and
+// creating a blog on the 'Welcome' screen.
+import { expect, type Page } from '@playwright/test';
+
+/** Clicks `button` (which opens the sign-in popup) and signs in as `email` at the local issuer. */
+export async function signInWithLocalIssuer(page: Page, button: string, email: string): Promise<void> {
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: button }).click();
+  const popup = await popupOpened;
+  const closed = popup.waitForEvent('close');
+  await popup.getByLabel('E-mail address').fill(email);
+  await popup.getByRole('button', { name: 'Sign in' }).click();
+  await closed;
+}
+
+/** On the 'Welcome' screen: asks for `subdomain` and waits for the reloaded owner area. */
+export async function createBlog(page: Page, subdomain: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Preferred subdomain' }).fill(subdomain);
+  await page.getByRole('button', { name: 'Signup' }).click();
+  // Attached, not visible: on a phone the menu waits hidden behind the hamburger button.
+  await expect(page.getByRole('navigation', { name: 'Menu', includeHidden: true })).toBeAttached();
+  await expect(page.getByRole('heading', { name: 'Welcome' })).toHaveCount(0);
+}
+
+/** The statuses a sign-in journey causes on purpose: the signed-out session check. */
+export const SIGNED_OUT = { status: 401, path: '/api/my/session' } as const;
+/** A subdomain the server refused. */
+export const SUBDOMAIN_REFUSED = { status: 422, path: '/api/my/blogs' } as const;

@@ -1,0 +1,106 @@
+// Sign-in through a real third-party OpenID provider ("TestID", oidc-provider on 127.0.0.1) and a
+// second quire configured for it, the way a deployment uses Google.
+import { expect, test, type Page } from '@playwright/test';
+import { keepTrafficLocal, watchForErrors } from './support/browser';
+import { createBlog, SIGNED_OUT } from './support/flows';
+import { freePort, startQuire, type QuireServer } from './support/quire';
+import { startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
+
+const SUPPORT_URL = 'https://ko-fi.com/quire-e2e';
+
+let provider: TestIdProvider | undefined;
+let quire: QuireServer | undefined;
+
+test.beforeAll(async () => {
+  const port = await freePort();
+  provider = await startTestIdProvider(`http://localhost:${port}/auth/callback`);
+  quire = await startQuire({
+    port,
+    args: [
+      '--oidc-issuer',
+      provider.issuer,
+      '--oidc-client-id',
+      TEST_ID_CLIENT_ID,
+      '--oidc-name',
+      'TestID',
+      '--support-url',
+      SUPPORT_URL,
+    ],
+  });
+});
+
+test.afterAll(async () => {
+  await quire?.stop();
+  await provider?.stop();
+});
+
+test.beforeEach(async ({ context }) => {
+  await keepTrafficLocal(context);
+});
+
+function app(): QuireServer {
+  if (!quire) throw new Error('quire did not start');
+  return quire;
+}
+
+/** Clicks `button`, then signs in at TestID as `login` (its dev login form, then its consent screen). */
+async function signInAtTestId(page: Page, button: string, login: string): Promise<void> {
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: button }).click();
+  const popup = await popupOpened;
+  const closed = popup.waitForEvent('close');
+  await expect(popup).toHaveURL(new RegExp(`^${provider?.issuer}/interaction/`));
+  await popup.getByPlaceholder('Enter any login').fill(login);
+  await popup.getByPlaceholder('and password').fill('any password');
+  await popup.getByRole('button', { name: 'Sign-in' }).click();
+  await popup.getByRole('button', { name: 'Continue' }).click();
+  await closed;
+}
+
+test('signing up, creating a blog, signing out and logging in again through a third-party provider', async ({
+  page,
+  context,
+}) => {
+  const problems = watchForErrors(page, [SIGNED_OUT]);
+  const { baseUrl, port } = app();
+  const menu = page.getByRole('navigation', { name: 'Menu' });
+
+  await page.goto(`${baseUrl}/`);
+  await expect(page.getByRole('button', { name: 'Login with TestID' })).toBeEnabled();
+  await page.getByRole('button', { name: 'or Signup' }).click();
+  await signInAtTestId(page, 'Signup with TestID', 'carol');
+  await expect(page).toHaveURL(`${baseUrl}/d/posts`);
+  await createBlog(page, 'carol');
+
+  await expect(menu.getByRole('link')).toHaveText(['Posts', 'Settings', 'Open blog', 'Support', 'Signout']);
+  await expect(menu.getByRole('link', { name: 'Open blog' })).toHaveAttribute('href', `http://carol.localhost:${port}`);
+  await expect(menu.getByRole('link', { name: 'Support' })).toHaveAttribute('href', SUPPORT_URL);
+  await expect(menu.getByRole('link', { name: 'Support' })).toHaveAttribute('target', '_blank');
+
+  await menu.getByRole('link', { name: 'Signout' }).click();
+  await expect(page).toHaveURL(`${baseUrl}/`);
+
+  // Forget the provider's own session too, so logging in goes through its login form again.
+  await context.clearCookies({ domain: '127.0.0.1' });
+  await signInAtTestId(page, 'Login with TestID', 'carol');
+  await expect(page).toHaveURL(`${baseUrl}/d/posts`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Open blog' })).toHaveAttribute('href', `http://carol.localhost:${port}`);
+
+  // Still signed in at the provider, which skips its login form and only asks to confirm (it does
+  // for every native client).
+  await menu.getByRole('link', { name: 'Signout' }).click();
+  await expect(page).toHaveURL(`${baseUrl}/`);
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Login with TestID' }).click();
+  const popup = await popupOpened;
+  const closed = popup.waitForEvent('close');
+  await expect(popup.getByRole('button', { name: 'Continue' })).toBeVisible();
+  await expect(popup.getByPlaceholder('Enter any login')).toHaveCount(0);
+  await popup.getByRole('button', { name: 'Continue' }).click();
+  await closed;
+  await expect(page).toHaveURL(`${baseUrl}/d/posts`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+
+  expect(problems).toEqual([]);
+});

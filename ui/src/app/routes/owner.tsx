@@ -1,0 +1,18 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { paths } from '../../config/paths';
+import { OwnerArea } from '../../features/owner';
+import { OwnerNotFoundRoute } from './not-found';
+import { PostsRoute } from './posts';
+import { SettingsRoute } from './settings';
+
+/** `/d/*`: the owner area, one layout route around every owner screen (SPEC §2). */
+export const ownerRoute: RouteObject = {
+  path: paths.dashboard,
+  element: <OwnerArea />,
+  children: [
+    { index: true, element: <Navigate to={paths.posts} replace /> },
+    { path: paths.posts, element: <PostsRoute /> },
+    { path: paths.settings, element: <SettingsRoute /> },
+    { path: '*', element: <OwnerNotFoundRoute /> },
+  ],
+};

@@ -1,0 +1,46 @@
+// Signing in and out (SPEC §7, DESIGN §3): the nonce that starts a popup sign-in, the session the
+// popup's ID token buys, the current session, and signing out.
+import { api } from '../../lib/api';
+
+/** The signed-in person. */
+export interface User {
+  id: number;
+  email: string;
+  name: string;
+}
+
+/** Who is signed in and which blog is theirs (null until they create one). */
+export interface Session {
+  user: User;
+  blogId: number | null;
+}
+
+/** What `POST /api/auth/nonce` answers: the provider page to open in the popup. */
+export interface SignInStart {
+  nonce: string;
+  /** The provider's authorization endpoint with client, redirect, scope and nonce filled in. */
+  authorizationUrl: string;
+}
+
+/** Binds a fresh nonce to this browser (HttpOnly cookie) and returns the provider URL to open. */
+export async function startSignIn(): Promise<SignInStart> {
+  const { data } = await api.post<SignInStart>('/api/auth/nonce', {});
+  return data;
+}
+
+/** Trades the popup's ID token for a session; `signup` creates the account when it is new. */
+export async function createSession(idToken: string, signup: boolean): Promise<Session> {
+  const { data } = await api.post<{ session: Session }>('/api/sessions', { idToken, signup });
+  return data.session;
+}
+
+/** The current session; rejects with an ApiError of status 401 when nobody is signed in. */
+export async function fetchSession(signal?: AbortSignal): Promise<Session> {
+  const { data } = await api.get<{ session: Session }>('/api/my/session', signal ? { signal } : {});
+  return data.session;
+}
+
+/** Ends the session; the server clears the `session` and `blog_id` cookies. */
+export async function signOut(): Promise<void> {
+  await api.post('/d/signout', {});
+}

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { Button } from '../../components';
+import { SignupModal } from './signup-modal';
+import { usePopupSignIn } from './use-popup-sign-in';
+import './auth.css';
+
+export interface SignInPanelProps {
+  /** The provider named on the buttons, e.g. `Google` or `Local`. */
+  providerName: string;
+  /** Show the signup modal from the start (the /signup route). */
+  initialSignupOpen?: boolean;
+  /** Called after the signup modal was closed without signing up. */
+  onSignupClosed?: () => void;
+}
+
+/** The landing page's controls: 'Login with …', 'or Signup' and the signup modal (SPEC §2). */
+export function SignInPanel({ providerName, initialSignupOpen = false, onSignupClosed }: SignInPanelProps) {
+  const { signIn, pending, blocked } = usePopupSignIn();
+  const [signupOpen, setSignupOpen] = useState(initialSignupOpen);
+  const busy = pending !== null;
+
+  const closeSignup = () => {
+    setSignupOpen(false);
+    onSignupClosed?.();
+  };
+
+  return (
+    <div className="q-sign-in">
+      <Button onClick={() => signIn('login')} loading={pending === 'login'} disabled={busy}>
+        Login with {providerName}
+      </Button>
+      <Button variant="link" onClick={() => setSignupOpen(true)} disabled={busy}>
+        or Signup
+      </Button>
+      {blocked && (
+        <p className="q-sign-in__blocked" role="alert">
+          Your browser blocked the sign-in window. Allow pop-ups for this site, then try again.
+        </p>
+      )}
+      <SignupModal
+        open={signupOpen}
+        onClose={closeSignup}
+        onSignup={() => signIn('signup')}
+        providerName={providerName}
+        busy={pending === 'signup'}
+        disabled={pending === 'login'}
+      />
+    </div>
+  );
+}

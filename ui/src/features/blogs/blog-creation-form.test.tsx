@@ -1,0 +1,84 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { errors, fakeApi, json, alice } from '../../test/fake-api';
+import { BlogCreationForm } from './blog-creation-form';
+
+/** The server's subdomain rules, as far as these tests need them. */
+function blogServer() {
+  return fakeApi({
+    'POST /api/my/blogs': (request) => {
+      const { subdomain } = request.body as { subdomain: string };
+      if (subdomain.length < 3) return errors(422, { subdomain: 'Should be 3 to 63 characters long' });
+      if (subdomain === 'www') return errors(422, { subdomain: 'This subdomain is reserved' });
+      if (subdomain === 'Bad_Name') {
+        return errors(
+          422,
+          { subdomain: 'Should be 3 to 63 characters long' },
+          { subdomain: 'Use only lowercase letters a-z, digits and hyphens' },
+        );
+      }
+      return json({ blog: { ...alice.blog, subdomain } }, 201);
+    },
+  });
+}
+
+function renderForm() {
+  const onCreated = vi.fn();
+  const user = userEvent.setup();
+  render(<BlogCreationForm host="localhost:8080" onCreated={onCreated} />);
+  const input = screen.getByRole('textbox', { name: 'Preferred subdomain' });
+  const submit = screen.getByRole('button', { name: 'Signup' });
+  return { onCreated, user, input, submit };
+}
+
+describe('blog-creation screen', () => {
+  it('asks for a subdomain with the URL pattern beside the input', () => {
+    blogServer();
+    const { input } = renderForm();
+    expect(screen.getByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
+    expect(screen.getByText('.localhost:8080')).toBeInTheDocument();
+    expect(input).toHaveAccessibleDescription('.localhost:8080');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("shows the server's last message under the input and clears it when the input changes", async () => {
+    const server = blogServer();
+    const { user, input, submit, onCreated } = renderForm();
+
+    await user.type(input, 'ab');
+    await user.click(submit);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Should be 3 to 63 characters long');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(input, 'c');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await user.clear(input);
+    await user.type(input, 'Bad_Name{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Use only lowercase letters a-z, digits and hyphens$/);
+
+    await user.clear(input);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(input, 'www');
+    await user.click(submit);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This subdomain is reserved');
+
+    expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([
+      { subdomain: 'ab' },
+      { subdomain: 'Bad_Name' },
+      { subdomain: 'www' },
+    ]);
+    expect(onCreated).not.toHaveBeenCalled();
+  });
+
+  it('reports the new blog once the server created it', async () => {
+    const server = blogServer();
+    const { user, input, submit, onCreated } = renderForm();
+    await user.type(input, 'alice');
+    await user.click(submit);
+    await vi.waitFor(() => expect(onCreated).toHaveBeenCalledOnce());
+    expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([{ subdomain: 'alice' }]);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

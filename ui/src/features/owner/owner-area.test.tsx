@@ -1,0 +1,122 @@
+import { screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { reloadPage } from '../../lib/reload-page';
+import { alice, errors, fakeApi, injectConfig, json, signedIn } from '../../test/fake-api';
+import { renderRoute } from '../../test/render-route';
+
+vi.mock('../../lib/reload-page', () => ({ reloadPage: vi.fn() }));
+
+beforeAll(() => {
+  injectConfig({ host: 'localhost:8080', providerName: 'Local', supportUrl: 'https://ko-fi.com/quire' });
+});
+
+const menu = () => screen.getByRole('navigation', { name: 'Menu' });
+
+describe('owner area', () => {
+  it('sends a visitor without a session to the landing page', async () => {
+    fakeApi({ 'GET /api/my/session': () => errors(401, { session: 'Sign in to continue' }) });
+    const { router } = renderRoute('/d/settings');
+    expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByRole('navigation', { name: 'Menu' })).toBeNull();
+  });
+
+  it('shows the menu entries, in order, with the current one highlighted', async () => {
+    fakeApi(signedIn());
+    renderRoute('/d/settings');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    const links = within(menu()).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Posts', '/d/posts'],
+      ['Settings', '/d/settings'],
+      ['Open blog', 'http://alice.localhost:8080'],
+      ['Support', 'https://ko-fi.com/quire'],
+      ['Signout', '/signout'],
+    ]);
+    const current = links.filter((link) => link.getAttribute('aria-current') === 'page');
+    expect(current.map((link) => link.textContent)).toEqual(['Settings']);
+    for (const name of ['Open blog', 'Support']) {
+      const external = within(menu()).getByRole('link', { name });
+      expect(external).toHaveAttribute('target', '_blank');
+      expect(external.getAttribute('rel')).toContain('noopener');
+    }
+    // The settings screen shows the blog it belongs to.
+    expect(within(screen.getByRole('main')).getByText('Alice writes')).toBeInTheDocument();
+    expect(document.title).toBe('Settings · Quire');
+  });
+
+  it('moves the highlight when another entry is chosen', async () => {
+    fakeApi(signedIn());
+    const { user, router } = renderRoute('/d/posts');
+    await user.click(await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Settings' }));
+    expect(router.state.location.pathname).toBe('/d/settings');
+    expect(within(menu()).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    expect(within(menu()).getByRole('link', { name: 'Posts' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('sends /d to the post list', async () => {
+    fakeApi(signedIn());
+    const { router } = renderRoute('/d');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Posts' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/d/posts');
+  });
+
+  it('shows the blog-creation screen on every /d/* path while the user has no blog, and reloads once created', async () => {
+    const server = fakeApi({
+      ...signedIn({ blogId: null }),
+      'POST /api/my/blogs': () => json({ blog: alice.blog }, 201),
+    });
+    const { user } = renderRoute('/d/settings');
+    expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Menu' })).toBeNull();
+    expect(screen.getByText('.localhost:8080')).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Preferred subdomain' }), 'alice');
+    await user.click(screen.getByRole('button', { name: 'Signup' }));
+    await vi.waitFor(() => expect(reloadPage).toHaveBeenCalledOnce());
+    expect(server.sent('GET', `/api/my/blogs/${alice.blog.id}`)).toEqual([]);
+  });
+
+  it('says what went wrong when the blog cannot be loaded, and tries again on request', async () => {
+    let failures = 1;
+    fakeApi({
+      ...signedIn(),
+      [`GET /api/my/blogs/${alice.blog.id}`]: () =>
+        failures-- > 0 ? errors(500, { server: 'Something broke (request abc123)' }) : json({ blog: alice.blog }),
+    });
+    const { user } = renderRoute('/d/posts');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something broke (request abc123)');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Posts' })).toBeInTheDocument();
+  });
+
+  it('shows an unknown owner path inside the shell', async () => {
+    fakeApi(signedIn());
+    renderRoute('/d/nothing-here');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(menu()).toBeInTheDocument();
+  });
+});
+
+describe('/signout', () => {
+  it('signs out with the CSRF token, then shows the landing page', async () => {
+    document.cookie = 'csrf_token=tok123; path=/';
+    const server = fakeApi({
+      'POST /d/signout': () => json({}),
+      'GET /api/my/session': () => errors(401, { session: 'Sign in to continue' }),
+    });
+    const { router } = renderRoute('/signout');
+    expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    const [request] = server.sent('POST', '/d/signout');
+    expect(request?.headers.get('CSRF-Token')).toBe('tok123');
+  });
+
+  it('only logs a failed sign-out and still leaves', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fakeApi({ 'POST /d/signout': () => errors(500, { server: 'Internal error' }) });
+    const { router } = renderRoute('/signout');
+    expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(error).toHaveBeenCalledWith('quire: sign-out failed', expect.anything());
+  });
+});

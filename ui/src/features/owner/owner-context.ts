@@ -1,0 +1,20 @@
+import { createContext, useContext } from 'react';
+import type { User } from '../auth';
+import type { Blog } from '../blogs';
+
+/** What every owner-area screen knows: who is signed in and their blog. */
+export interface Owner {
+  user: User;
+  blog: Blog;
+  /** Fetches the blog again (after a screen changed it) and re-renders every screen using it. */
+  reloadBlog: () => Promise<Blog>;
+}
+
+export const OwnerContext = createContext<Owner | null>(null);
+
+/** The signed-in owner and their blog; only inside the owner area (/d/*). */
+export function useOwner(): Owner {
+  const owner = useContext(OwnerContext);
+  if (!owner) throw new Error('useOwner() is used outside the owner area');
+  return owner;
+}
