@@ -14,12 +14,15 @@ use crate::auth::Auth;
 use crate::config::Config;
 use crate::db::Db;
 use crate::http;
+use crate::http::blog::Public;
 use crate::http::ui::UiIndex;
 use crate::search::{INDEX_DIR, SearchIndex};
 
 /// The data directory's upload folder.
 pub const UPLOADS_DIR: &str = "uploads";
 const LOCK_FILE: &str = "quire.lock";
+/// How often counted page views are written.
+const VIEW_FLUSH_INTERVAL: Duration = Duration::from_secs(10);
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -34,6 +37,8 @@ pub struct AppState {
     pub auth: Arc<Auth>,
     /// The posts' search index.
     pub search: Arc<SearchIndex>,
+    /// Public pages: cache, themes, view counts.
+    pub public: Arc<Public>,
 }
 
 /// A server ready to run: data dir locked, database migrated, port bound.
@@ -65,7 +70,14 @@ impl App {
         let auth = Arc::new(Auth::from_config(&config)?);
         Ok(App {
             acceptor,
-            state: AppState { config: Arc::new(config), db, ui, auth, search: Arc::new(search) },
+            state: AppState {
+                config: Arc::new(config),
+                db,
+                ui,
+                auth,
+                search: Arc::new(search),
+                public: Arc::new(Public::default()),
+            },
             port,
             _lock: lock,
         })
@@ -89,9 +101,20 @@ impl App {
     /// Serves until `shutdown` resolves, then lets requests in flight finish (10 s at most).
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
         let endpoint = http::endpoint(self.state.clone());
-        poem::Server::new_with_acceptor(self.acceptor)
+        let state = self.state.clone();
+        let flusher = tokio::spawn(async move {
+            let mut every = tokio::time::interval(VIEW_FLUSH_INTERVAL);
+            loop {
+                every.tick().await;
+                state.public.views.flush(&state.db).await;
+            }
+        });
+        let served = poem::Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
-            .await?;
+            .await;
+        flusher.abort();
+        self.state.public.views.flush(&self.state.db).await;
+        served?;
         Ok(())
     }
 }

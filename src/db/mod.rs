@@ -11,6 +11,7 @@ pub mod favicons;
 pub mod images;
 pub mod migrate;
 pub mod posts;
+pub mod public;
 pub mod sessions;
 pub mod themes;
 pub mod users;

@@ -187,3 +187,16 @@ pub fn index_doc(post: &Post) -> anyhow::Result<PostDoc> {
         text: body.text(),
     })
 }
+
+/// Total page views of each of these posts (posts never viewed are absent).
+pub fn views(conn: &Connection, ids: &[i64]) -> Result<std::collections::HashMap<i64, i64>, Error> {
+    let mut stmt = conn.prepare_cached("SELECT coalesce(sum(views), 0) FROM page_views WHERE post_id = ?1")?;
+    let mut out = std::collections::HashMap::new();
+    for id in ids {
+        let total: i64 = stmt.query_row([id], |r| r.get(0))?;
+        if total > 0 {
+            out.insert(*id, total);
+        }
+    }
+    Ok(out)
+}

@@ -42,6 +42,7 @@ pub async fn uninstall(signed_in: SignedIn, state: Data<&AppState>, Path((blog_i
 
 async fn change(state: &AppState, signed_in: &SignedIn, blog_id: &str, addon_id: &str, installing: bool) -> Result<Json<Value>> {
     let (blog, _) = owned_blog(state, signed_in, blog_id).await?;
+    let subdomain = blog.subdomain.clone();
     let not_found = || Error::not_found("addon", "Addon not found");
     let addon_id: i64 = addon_id.parse().map_err(|_| not_found())?;
     let addon = state
@@ -56,5 +57,6 @@ async fn change(state: &AppState, signed_in: &SignedIn, blog_id: &str, addon_id:
             Ok(addon)
         })
         .await?;
+    state.public.cache.invalidate(&subdomain);
     Ok(Json(json!({ "addon": addon, "installed": installing })))
 }

@@ -143,6 +143,7 @@ pub async fn set_favicon(signed_in: SignedIn, state: Data<&AppState>, Path(blog_
 
 async fn show_after_change(state: &AppState, signed_in: &SignedIn, blog_id: &str) -> Result<Json<Value>> {
     let (blog, accounts) = owned_blog(state, signed_in, blog_id).await?;
+    state.public.cache.invalidate(&blog.subdomain);
     Ok(Json(blog_body(&state.config, &blog, &accounts)))
 }
 
@@ -154,6 +155,7 @@ pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): 
     let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
     let search = state.search.clone();
     let uploads = state.config.data_dir.join(crate::app::UPLOADS_DIR);
+    let subdomain = blog.subdomain.clone();
     state
         .db
         .write(move |conn| {
@@ -169,6 +171,7 @@ pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): 
             Ok(())
         })
         .await?;
+    state.public.cache.invalidate(&subdomain);
     let secure = state.config.https;
     let mut resp = Json(json!({})).into_response();
     for name in [crate::auth::session::COOKIE, BLOG_COOKIE] {

@@ -51,14 +51,22 @@ pub async fn list(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Pa
     let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
     let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
     let id = blog.id;
-    let (page, rows) = state
+    // Counted views are written every few seconds; write them now so the owner sees them all.
+    state.public.views.flush(&state.db).await;
+    let (page, rows, counts) = state
         .db
         .read(move |conn| {
             let page = request.within(posts::count(conn, id)?)?;
-            Ok((page, posts::page(conn, id, request.offset(), request.page_size)?))
+            let rows = posts::page(conn, id, request.offset(), request.page_size)?;
+            let counts = posts::views(conn, &rows.iter().map(|p| p.id).collect::<Vec<_>>())?;
+            Ok((page, rows, counts))
         })
         .await?;
-    Ok(paged(json!({ "posts": views(&state.config, &blog, &rows)? }), page))
+    let mut list = views(&state.config, &blog, &rows)?;
+    for (json, post) in list.iter_mut().zip(&rows) {
+        json["views"] = json!(counts.get(&post.id).copied().unwrap_or(0));
+    }
+    Ok(paged(json!({ "posts": list }), page))
 }
 
 /// Creates a post; the draft flag off publishes it.
@@ -81,6 +89,7 @@ pub async fn create(
             Ok(post)
         })
         .await?;
+    state.public.cache.invalidate(&blog.subdomain);
     Ok(Json(json!({ "post": view(&state.config, &blog, &post)? }))
         .with_status(StatusCode::CREATED)
         .into_response())
@@ -115,6 +124,7 @@ pub async fn update(
             Ok(post)
         })
         .await?;
+    state.public.cache.invalidate(&blog.subdomain);
     Ok(Json(json!({ "post": view(&state.config, &blog, &post)? })))
 }
 
@@ -123,16 +133,18 @@ pub async fn update(
 pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, post_id)): Path<(String, String)>) -> Result<Json<Value>> {
     let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
     let search = state.search.clone();
+    let id = blog.id;
     state
         .db
         .write(move |conn| {
-            let (row_id, seq) = posts::delete(conn, blog.id, &post_id)?.ok_or_else(post_not_found)?;
+            let (row_id, seq) = posts::delete(conn, id, &post_id)?.ok_or_else(post_not_found)?;
             if let Err(err) = search.remove(row_id, seq) {
                 tracing::error!(error = format!("{err:#}"), "search index not updated; it is rebuilt at the next start");
             }
             Ok(())
         })
         .await?;
+    state.public.cache.invalidate(&blog.subdomain);
     Ok(Json(json!({})))
 }
 

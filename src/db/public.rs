@@ -1,0 +1,135 @@
+//! What public blog pages read: a blog by subdomain with its settings, and its published posts.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::db::posts::Post;
+use crate::error::Error;
+
+/// A blog as its public pages need it.
+#[derive(Debug, Clone)]
+pub struct PublicBlog {
+    /// Blog id.
+    pub id: i64,
+    /// Subdomain.
+    pub subdomain: String,
+    /// Display name.
+    pub name: String,
+    /// Theme slug (`default`, `serif`, ...).
+    pub theme: String,
+    /// The tab icon's emoji.
+    pub favicon: String,
+    /// Slugs of the installed addons.
+    pub addons: Vec<String>,
+    /// Last settings change.
+    pub updated_at: String,
+    /// Newest `updated_at` of its published posts, if any.
+    pub posts_updated_at: Option<String>,
+}
+
+impl PublicBlog {
+    /// Whether the addon with this slug is installed.
+    pub fn has(&self, addon: &str) -> bool {
+        self.addons.iter().any(|a| a == addon)
+    }
+}
+
+/// The blog on `subdomain`, if there is one.
+pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Error> {
+    let found = conn
+        .query_row(
+            "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
+                    (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL)
+             FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
+             WHERE b.subdomain = ?1",
+            [subdomain],
+            |row| {
+                Ok(PublicBlog {
+                    id: row.get(0)?,
+                    subdomain: row.get(1)?,
+                    name: row.get(2)?,
+                    theme: row.get(3)?,
+                    favicon: row.get(4)?,
+                    addons: Vec::new(),
+                    updated_at: row.get(5)?,
+                    posts_updated_at: row.get(6)?,
+                })
+            },
+        )
+        .optional()?;
+    let Some(mut blog) = found else { return Ok(None) };
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.slug FROM installations i JOIN addons a ON a.id = i.addon_id WHERE i.blog_id = ?1 ORDER BY a.position",
+    )?;
+    blog.addons = stmt.query_map([blog.id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+    Ok(Some(blog))
+}
+
+const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at";
+
+fn post_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
+    Ok(Post {
+        id: row.get(0)?,
+        blog_id: row.get(1)?,
+        short_id: row.get(2)?,
+        slug: row.get(3)?,
+        title: row.get(4)?,
+        body_json: row.get(5)?,
+        published_at: row.get(6)?,
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+    })
+}
+
+/// Number of published posts.
+pub fn count_published(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL",
+        [blog_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// Published posts, newest first.
+pub fn published(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<Vec<Post>, Error> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
+         ORDER BY published_at DESC, id DESC LIMIT ?2 OFFSET ?3"
+    ))?;
+    let posts = stmt.query_map(params![blog_id, limit, offset], post_from_row)?.collect::<rusqlite::Result<_>>()?;
+    Ok(posts)
+}
+
+/// A published post by short id.
+pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2 AND published_at IS NOT NULL"),
+            params![blog_id, short_id],
+            post_from_row,
+        )
+        .optional()?)
+}
+
+/// Published posts with these row ids, in that order.
+pub fn published_by_ids(conn: &Connection, blog_id: i64, ids: &[i64]) -> Result<Vec<Post>, Error> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM posts WHERE id = ?1 AND blog_id = ?2 AND published_at IS NOT NULL"
+    ))?;
+    let mut posts = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(post) = stmt.query_row(params![id, blog_id], post_from_row).optional()? {
+            posts.push(post);
+        }
+    }
+    Ok(posts)
+}
+
+/// Adds `views` to a post's count for `day` (YYYY-MM-DD).
+pub fn add_views(conn: &Connection, post_id: i64, day: &str, views: u64) -> Result<(), Error> {
+    conn.execute(
+        "INSERT INTO page_views (post_id, day, views) SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM posts WHERE id = ?1)
+         ON CONFLICT (post_id, day) DO UPDATE SET views = views + excluded.views",
+        params![post_id, day, views as i64],
+    )?;
+    Ok(())
+}

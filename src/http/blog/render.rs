@@ -1,0 +1,249 @@
+//! Turning a blog and its posts into pages: view models and askama templates
+//! (`assets/templates/`; every value is escaped unless marked safe, and only the theme CSS is).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use askama::Template;
+
+use crate::db::posts::Post;
+use crate::db::public::PublicBlog;
+use crate::domain::blocks::{Block, Body};
+use crate::domain::{dates, embed};
+
+/// One block, ready for a template.
+#[derive(Debug, Clone)]
+pub enum BlockView {
+    /// A section heading with its anchor.
+    Heading { text: String, anchor: String },
+    /// A paragraph, one entry per line.
+    Paragraph { lines: Vec<String> },
+    /// A link and its text (the URL when the text is empty).
+    Link { url: String, text: String },
+    /// An image.
+    Image { url: String },
+    /// A Spotify player and the original link.
+    Spotify { embed: String, url: String },
+    /// A tweet link.
+    Tweet { url: String },
+}
+
+/// A table-of-contents entry.
+#[derive(Debug, Clone)]
+pub struct TocEntry {
+    /// The heading's anchor.
+    pub anchor: String,
+    /// The heading's text.
+    pub text: String,
+}
+
+/// What every page's layout shows.
+pub struct Layout {
+    pub title: String,
+    pub description: String,
+    pub canonical: String,
+    pub blog_name: String,
+    pub og_type: &'static str,
+    pub css: Arc<str>,
+    pub search_box: bool,
+    pub subscribe: bool,
+    pub query: String,
+    pub noindex: bool,
+    pub app_url: String,
+}
+
+impl Layout {
+    /// The layout of one of `blog`'s pages.
+    pub fn new(blog: &PublicBlog, css: Arc<str>, app_url: &str, blog_url: &str, path: &str) -> Layout {
+        Layout {
+            title: blog.name.clone(),
+            description: format!("Posts from {}", blog.name),
+            canonical: format!("{blog_url}{path}"),
+            blog_name: blog.name.clone(),
+            og_type: "website",
+            css,
+            search_box: blog.has("search-box"),
+            subscribe: blog.has("subscribe-links"),
+            query: String::new(),
+            noindex: false,
+            app_url: app_url.to_owned(),
+        }
+    }
+}
+
+/// A post in a list.
+pub struct Summary {
+    pub title: String,
+    pub path: String,
+    pub published_iso: String,
+    pub published_human: String,
+    pub reading_minutes: Option<u32>,
+    pub excerpt: String,
+}
+
+/// Share links under a post.
+pub struct ShareLinks {
+    pub x: String,
+    pub facebook: String,
+    pub linkedin: String,
+    pub email: String,
+}
+
+#[derive(Template)]
+#[template(path = "post.html")]
+pub struct PostPage {
+    pub layout: Layout,
+    pub title: String,
+    pub published_iso: String,
+    pub published_human: String,
+    pub reading_minutes: Option<u32>,
+    pub toc: Vec<TocEntry>,
+    pub blocks: Vec<BlockView>,
+    pub share: Option<ShareLinks>,
+    pub rich_tweets: bool,
+    pub has_tweets: bool,
+}
+
+#[derive(Template)]
+#[template(path = "index.html")]
+pub struct IndexPage {
+    pub layout: Layout,
+    pub posts: Vec<Summary>,
+    pub newer: Option<String>,
+    pub older: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "search.html")]
+pub struct SearchPage {
+    pub layout: Layout,
+    pub results: Vec<Summary>,
+}
+
+#[derive(Template)]
+#[template(path = "not_found.html")]
+pub struct NotFoundPage {
+    pub layout: Layout,
+}
+
+/// A feed entry.
+pub struct FeedEntry {
+    pub title: String,
+    pub url: String,
+    pub published: String,
+    pub updated: String,
+    pub html: String,
+}
+
+#[derive(Template)]
+#[template(path = "feed.xml")]
+pub struct AtomFeed {
+    pub blog_name: String,
+    pub blog_url: String,
+    pub updated: String,
+    pub entries: Vec<FeedEntry>,
+}
+
+#[derive(Template)]
+#[template(path = "rss.xml")]
+pub struct RssFeed {
+    pub blog_name: String,
+    pub blog_url: String,
+    pub updated: String,
+    pub items: Vec<FeedEntry>,
+}
+
+/// A sitemap entry.
+pub struct SitemapEntry {
+    pub url: String,
+    pub updated: String,
+}
+
+#[derive(Template)]
+#[template(path = "sitemap.xml")]
+pub struct Sitemap {
+    pub blog_url: String,
+    pub lastmod: Option<String>,
+    pub entries: Vec<SitemapEntry>,
+}
+
+#[derive(Template)]
+#[template(path = "feed_content.html")]
+struct FeedContent<'a> {
+    blocks: &'a [BlockView],
+}
+
+/// The blocks of a body as views, and the table of contents of its headings. The first
+/// heading is the post's title (shown as the page's h1), so it is left out.
+pub fn block_views(body: &Body) -> (Vec<BlockView>, Vec<TocEntry>) {
+    let mut used = HashSet::new();
+    let mut views = Vec::with_capacity(body.children.len());
+    let mut toc = Vec::new();
+    let mut skipped_title = false;
+    for block in &body.children {
+        let view = match block {
+            Block::Heading { text } if !skipped_title => {
+                skipped_title = true;
+                continue;
+            }
+            Block::Heading { text } => {
+                let anchor = embed::anchor(text, &mut used);
+                toc.push(TocEntry { anchor: anchor.clone(), text: text.clone() });
+                BlockView::Heading { text: text.clone(), anchor }
+            }
+            Block::Paragraph { text } => BlockView::Paragraph { lines: text.lines().map(str::to_owned).collect() },
+            Block::Link { url, title } => BlockView::Link {
+                url: url.clone(),
+                text: if title.trim().is_empty() { url.clone() } else { title.clone() },
+            },
+            Block::Image { url } => BlockView::Image { url: url.clone() },
+            Block::Spotify { url } => match embed::spotify_embed(url) {
+                Some(embed) => BlockView::Spotify { embed, url: url.clone() },
+                None => BlockView::Link { url: url.clone(), text: url.clone() },
+            },
+            Block::Tweet { url } => BlockView::Tweet { url: url.clone() },
+        };
+        views.push(view);
+    }
+    (views, toc)
+}
+
+/// The HTML of a post's blocks for a feed (escaped again by the feed template).
+pub fn feed_html(blocks: &[BlockView]) -> String {
+    FeedContent { blocks }.render().unwrap_or_default()
+}
+
+/// The first paragraph's opening words.
+pub fn excerpt_of(body: &Body, max: usize) -> String {
+    body.children
+        .iter()
+        .find_map(|block| match block {
+            Block::Paragraph { text } => Some(embed::excerpt(text, max)),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// A post as a list entry.
+pub fn summary(post: &Post, body: &Body, with_reading_time: bool) -> Summary {
+    let published = post.published_at.as_deref().unwrap_or(&post.created_at);
+    Summary {
+        title: post.title.clone(),
+        path: format!("/{}-{}", post.slug, post.short_id),
+        published_iso: dates::iso(published),
+        published_human: dates::human(published),
+        reading_minutes: with_reading_time.then(|| embed::reading_minutes(&body.text())),
+        excerpt: excerpt_of(body, 200),
+    }
+}
+
+/// Share-intent links for a post.
+pub fn share_links(url: &str, title: &str) -> ShareLinks {
+    let enc = |s: &str| serde_urlencoded::to_string([("v", s)]).unwrap_or_default().trim_start_matches("v=").to_owned();
+    ShareLinks {
+        x: format!("https://x.com/intent/post?url={}&text={}", enc(url), enc(title)),
+        facebook: format!("https://www.facebook.com/sharer/sharer.php?u={}", enc(url)),
+        linkedin: format!("https://www.linkedin.com/sharing/share-offsite/?url={}", enc(url)),
+        email: format!("mailto:?subject={}&body={}", enc(title).replace('+', "%20"), enc(url)),
+    }
+}
