@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every Quire test: Rust (unit + integration, real SQLite and HTTP), the owner app's
-# component tests (Vitest), and end-to-end tests in headless Chromium against the real binary.
-# Installs what it needs on a fresh Debian machine (npm packages; Debian's chromium when missing).
+# component tests (Vitest), end-to-end tests in headless Chromium against the real binary, and
+# the public pages through the Nu HTML Checker and a real feed parser.
+# Installs what it needs on a fresh Debian machine (npm packages, Debian's chromium and Java,
+# PyPI's feedparser in a venv) when missing.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,24 @@ if [ ! -x /usr/bin/chromium ]; then
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null \
     || { echo "could not install chromium (apt-get install chromium)"; exit 1; }
+fi
+
+if ! command -v java >/dev/null; then
+  step "installing Java for the Nu HTML Checker"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq default-jre-headless >/dev/null \
+    || { echo "could not install Java (apt-get install default-jre-headless)"; exit 1; }
+fi
+
+if [ ! -f tests/conformance/node_modules/.package-lock.json ] || [ tests/conformance/package-lock.json -nt tests/conformance/node_modules/.package-lock.json ]; then
+  step "installing the Nu HTML Checker (npm vnu-jar)"
+  (cd tests/conformance && npm ci --no-audit --no-fund) || { echo "npm ci in tests/conformance failed"; exit 1; }
+fi
+if [ ! -x tests/conformance/.venv/bin/python ] || ! tests/conformance/.venv/bin/python -c "import feedparser" 2>/dev/null; then
+  step "installing the feed parser (PyPI feedparser) in tests/conformance/.venv"
+  python3 -m venv tests/conformance/.venv && tests/conformance/.venv/bin/pip install -q -r tests/conformance/requirements.txt \
+    || { echo "could not install feedparser"; exit 1; }
 fi
 
 if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
@@ -58,6 +78,15 @@ e2e_status=$?
 read -r p f i < <(count_json "$logs/e2e.json")
 if [ "$e2e_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "playwright failed before running its tests"; fi
 passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
+
+step "public pages: Nu HTML Checker and feed parser (tests/conformance/check.py)"
+tests/conformance/.venv/bin/python tests/conformance/check.py target/debug/quire \
+  tests/conformance/node_modules/vnu-jar/build/dist/vnu.jar | tee "$logs/conformance.txt"
+conformance_status=${PIPESTATUS[0]}
+read -r p f < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$logs/conformance.txt")
+p=${p:-0}; f=${f:-0}
+if [ "$conformance_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the conformance checks failed to run"; fi
+passed=$((passed + p)); failed=$((failed + f))
 
 echo
 if [ "$skipped" -gt 0 ]; then
