@@ -25,6 +25,18 @@ async fn html(app: &TestApp, path: &str) -> String {
     resp.text().await.unwrap()
 }
 
+/// The CSS of the page's theme, following its stylesheet link.
+async fn theme_css(app: &TestApp, html: &str) -> String {
+    let start = html.find("<link rel=\"stylesheet\" href=\"").expect("a stylesheet link") + 29;
+    let href = &html[start..start + html[start..].find('"').unwrap()];
+    assert!(href.starts_with("/theme-") && href.ends_with(".css"), "{href}");
+    let resp = page(app, href).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.headers()["cache-control"], "public, max-age=31536000, immutable", "content-addressed");
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/css"));
+    resp.text().await.unwrap()
+}
+
 fn every_block() -> Value {
     body(&[
         ("heading", json!({ "text": "Every block" })),
@@ -54,7 +66,7 @@ async fn the_front_page_lists_published_posts_newest_first_and_never_drafts() {
     assert!(html.contains("<title>alice</title>"));
     assert!(html.contains(&format!("<link rel=\"canonical\" href=\"http://alice.localhost:{}/\">", app.port)));
     assert!(html.contains("property=\"og:title\""), "OpenGraph meta");
-    assert!(html.contains("--bg:#ffffff"), "the default theme's CSS is inline");
+    assert!(theme_css(&app, &html).await.contains("--bg:#ffffff"), "the default theme");
     assert!(!html.contains("<script"), "no script of our own");
 }
 
@@ -211,7 +223,8 @@ async fn every_change_shows_on_the_next_request() {
     alice.send(Method::PUT, &format!("/api/my/blogs/{blog}"), json!({ "name": "Alice Renamed" })).await;
     assert!(html(&app, "/").await.contains("<title>Alice Renamed</title>"));
     alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/theme"), json!({ "theme_id": 4 })).await;
-    assert!(html(&app, "/").await.contains("--bg:#0d1117"), "the Dark theme");
+    let front = html(&app, "/").await;
+    assert!(theme_css(&app, &front).await.contains("--bg:#0d1117"), "the Dark theme");
     alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": 1 })).await;
     assert!(page(&app, "/favicon.svg").await.text().await.unwrap().contains("😀"));
     alice.send(Method::DELETE, &format!("/api/my/blogs/{blog}/posts/{short_id}"), json!({})).await;

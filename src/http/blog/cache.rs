@@ -41,6 +41,8 @@ pub struct Page {
     pub location: Option<String>,
     /// The post whose view this page counts (with the Page views addon).
     pub counts_view_of: Option<i64>,
+    /// Content-addressed (a theme's CSS): cached by clients for a year.
+    pub immutable: bool,
     /// The blog generation it was rendered for.
     pub generation: u64,
 }
@@ -60,6 +62,7 @@ impl Page {
             csp: None,
             location: None,
             counts_view_of: None,
+            immutable: false,
             generation,
         }
     }

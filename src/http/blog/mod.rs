@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use askama::Template;
-use base64::Engine;
 use poem::http::{Method, StatusCode, header};
 use poem::web::Data;
 use poem::{Request, Response, Route, handler};
@@ -48,9 +47,9 @@ pub struct Public {
 }
 
 struct Theme {
-    css: Arc<str>,
-    /// CSP source allowing exactly this inline style.
-    hash: String,
+    css: String,
+    /// Its content-addressed path on every blog, e.g. `/theme-default-1a2b3c4d5e.css`.
+    path: String,
 }
 
 const BASE_CSS: &str = include_str!("../../../assets/themes/base.css");
@@ -67,8 +66,8 @@ impl Default for Public {
             .iter()
             .map(|(slug, vars)| {
                 let css = format!("{}{}", vars.trim(), BASE_CSS.trim());
-                let hash = format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(css.as_bytes())));
-                (*slug, Theme { css: css.into(), hash })
+                let path = format!("/theme-{slug}-{}.css", &hex::encode(Sha256::digest(css.as_bytes()))[..10]);
+                (*slug, Theme { css, path })
             })
             .collect();
         Public { cache: PageCache::default(), views: ViewCounter::default(), themes }
@@ -78,6 +77,10 @@ impl Default for Public {
 impl Public {
     fn theme(&self, slug: &str) -> &Theme {
         self.themes.get(slug).unwrap_or_else(|| &self.themes["default"])
+    }
+
+    fn theme_at(&self, path: &str) -> Option<&Theme> {
+        self.themes.values().find(|theme| theme.path == path)
     }
 }
 
@@ -156,6 +159,14 @@ async fn render(state: &AppState, blog: &PublicBlog, path: &str, query: Option<&
             generation,
         )),
         "/search" if blog.has("search-box") => search_page(state, blog, query, generation).await,
+        _ if path.starts_with("/theme-") => match state.public.theme_at(path) {
+            Some(theme) => {
+                let mut page = Page::new(StatusCode::OK, "text/css; charset=utf-8", theme.css.clone(), generation);
+                page.immutable = true;
+                Ok(page)
+            }
+            None => Ok(not_found(state, blog, generation)),
+        },
         _ => match split_permalink(path.trim_start_matches('/')) {
             Some((slug, short_id)) if !path[1..].contains('/') => post_page(state, blog, slug, short_id, generation).await,
             _ => Ok(not_found(state, blog, generation)),
@@ -163,7 +174,7 @@ async fn render(state: &AppState, blog: &PublicBlog, path: &str, query: Option<&
     }
 }
 
-fn html_page(config: &Config, blog: &PublicBlog, theme_hash: &str, status: StatusCode, html: String, generation: u64) -> Page {
+fn html_page(config: &Config, blog: &PublicBlog, status: StatusCode, html: String, generation: u64) -> Page {
     let mut frames = String::from("https://open.spotify.com");
     let mut scripts = String::from("'none'");
     if blog.has("rich-tweet-embeds") {
@@ -172,7 +183,7 @@ fn html_page(config: &Config, blog: &PublicBlog, theme_hash: &str, status: Statu
     }
     let mut page = Page::new(status, "text/html; charset=utf-8", html, generation);
     page.csp = Some(format!(
-        "default-src 'none'; style-src {theme_hash}; img-src 'self' data: https: {app}; frame-src {frames}; \
+        "default-src 'none'; style-src 'self'; img-src 'self' data: https: {app}; frame-src {frames}; \
          script-src {scripts}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
         app = config.app_url()
     ));
@@ -181,7 +192,7 @@ fn html_page(config: &Config, blog: &PublicBlog, theme_hash: &str, status: Statu
 
 fn layout(state: &AppState, blog: &PublicBlog, path: &str) -> Layout {
     let theme = state.public.theme(&blog.theme);
-    Layout::new(blog, theme.css.clone(), &state.config.app_url(), &state.config.blog_url(&blog.subdomain), path)
+    Layout::new(blog, theme.path.clone(), &state.config.app_url(), &state.config.blog_url(&blog.subdomain), path)
 }
 
 fn not_found(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
@@ -189,7 +200,7 @@ fn not_found(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
     layout.title = format!("Page not found · {}", blog.name);
     layout.noindex = true;
     let html = NotFoundPage { layout }.render().unwrap_or_default();
-    html_page(&state.config, blog, &state.public.theme(&blog.theme).hash, StatusCode::NOT_FOUND, html, generation)
+    html_page(&state.config, blog, StatusCode::NOT_FOUND, html, generation)
 }
 
 fn parse_body(post: &Post) -> Result<Body, Error> {
@@ -240,7 +251,7 @@ async fn index_page(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
     }
     .render()
     .map_err(|err| Error::Internal(err.into()))?;
-    let mut rendered = html_page(&state.config, blog, &state.public.theme(&blog.theme).hash, StatusCode::OK, html, generation);
+    let mut rendered = html_page(&state.config, blog, StatusCode::OK, html, generation);
     rendered.last_modified = dates::http(later(&blog.updated_at, blog.posts_updated_at.as_deref()));
     Ok(rendered)
 }
@@ -281,7 +292,7 @@ async fn post_page(state: &AppState, blog: &PublicBlog, slug: &str, short_id: &s
     }
     .render()
     .map_err(|err| Error::Internal(err.into()))?;
-    let mut page = html_page(&state.config, blog, &state.public.theme(&blog.theme).hash, StatusCode::OK, html, generation);
+    let mut page = html_page(&state.config, blog, StatusCode::OK, html, generation);
     page.last_modified = dates::http(later(&post.updated_at, Some(&blog.updated_at)));
     page.counts_view_of = blog.has("page-views").then_some(post.id);
     Ok(page)
@@ -306,7 +317,7 @@ async fn search_page(state: &AppState, blog: &PublicBlog, query: Option<&str>, g
     layout.noindex = true;
     layout.query = q;
     let html = SearchPage { layout, results }.render().map_err(|err| Error::Internal(err.into()))?;
-    Ok(html_page(&state.config, blog, &state.public.theme(&blog.theme).hash, StatusCode::OK, html, generation))
+    Ok(html_page(&state.config, blog, StatusCode::OK, html, generation))
 }
 
 async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u64) -> Result<Page, Error> {
@@ -363,9 +374,8 @@ fn respond(req: &Request, state: &AppState, page: &Page) -> Response {
     if let Some(location) = &page.location {
         return redirect(location);
     }
-    let mut builder = Response::builder()
-        .header(header::ETAG, page.etag.as_str())
-        .header(header::CACHE_CONTROL, "public, max-age=0, must-revalidate");
+    let cache_control = if page.immutable { "public, max-age=31536000, immutable" } else { "public, max-age=0, must-revalidate" };
+    let mut builder = Response::builder().header(header::ETAG, page.etag.as_str()).header(header::CACHE_CONTROL, cache_control);
     if let Some(modified) = &page.last_modified {
         builder = builder.header(header::LAST_MODIFIED, modified.as_str());
     }

@@ -1,8 +1,7 @@
 //! Turning a blog and its posts into pages: view models and askama templates
-//! (`assets/templates/`; every value is escaped unless marked safe, and only the theme CSS is).
+//! (`assets/templates/`; every value is escaped).
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use askama::Template;
 
@@ -44,7 +43,7 @@ pub struct Layout {
     pub canonical: String,
     pub blog_name: String,
     pub og_type: &'static str,
-    pub css: Arc<str>,
+    pub stylesheet: String,
     pub search_box: bool,
     pub subscribe: bool,
     pub query: String,
@@ -54,14 +53,14 @@ pub struct Layout {
 
 impl Layout {
     /// The layout of one of `blog`'s pages.
-    pub fn new(blog: &PublicBlog, css: Arc<str>, app_url: &str, blog_url: &str, path: &str) -> Layout {
+    pub fn new(blog: &PublicBlog, stylesheet: String, app_url: &str, blog_url: &str, path: &str) -> Layout {
         Layout {
             title: blog.name.clone(),
             description: format!("Posts from {}", blog.name),
             canonical: format!("{blog_url}{path}"),
             blog_name: blog.name.clone(),
             og_type: "website",
-            css,
+            stylesheet,
             search_box: blog.has("search-box"),
             subscribe: blog.has("subscribe-links"),
             query: String::new(),
