@@ -42,10 +42,12 @@ pub struct PostWrite {
     pub publish: bool,
 }
 
-const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at";
+/// The columns [`from_row`] reads, in order.
+pub(crate) const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at";
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
+/// A post from a row of [`COLUMNS`].
+pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
     Ok(Post {
         id: row.get(0)?,
         blog_id: row.get(1)?,

@@ -2,7 +2,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::db::posts::Post;
+use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::error::Error;
 
 /// A blog as its public pages need it.
@@ -64,22 +64,6 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
     Ok(Some(blog))
 }
 
-const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at";
-
-fn post_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
-    Ok(Post {
-        id: row.get(0)?,
-        blog_id: row.get(1)?,
-        short_id: row.get(2)?,
-        slug: row.get(3)?,
-        title: row.get(4)?,
-        body_json: row.get(5)?,
-        published_at: row.get(6)?,
-        created_at: row.get(7)?,
-        updated_at: row.get(8)?,
-    })
-}
-
 /// Number of published posts.
 pub fn count_published(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
     Ok(conn.query_row(
@@ -95,7 +79,7 @@ pub fn published(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Re
         "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
          ORDER BY published_at DESC, id DESC LIMIT ?2 OFFSET ?3"
     ))?;
-    let posts = stmt.query_map(params![blog_id, limit, offset], post_from_row)?.collect::<rusqlite::Result<_>>()?;
+    let posts = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
     Ok(posts)
 }
 
@@ -105,7 +89,7 @@ pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result
         .query_row(
             &format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2 AND published_at IS NOT NULL"),
             params![blog_id, short_id],
-            post_from_row,
+            from_row,
         )
         .optional()?)
 }
@@ -117,7 +101,7 @@ pub fn published_by_ids(conn: &Connection, blog_id: i64, ids: &[i64]) -> Result<
     ))?;
     let mut posts = Vec::with_capacity(ids.len());
     for id in ids {
-        if let Some(post) = stmt.query_row(params![id, blog_id], post_from_row).optional()? {
+        if let Some(post) = stmt.query_row(params![id, blog_id], from_row).optional()? {
             posts.push(post);
         }
     }
