@@ -23,7 +23,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => {
             let config = Config::from_serve_args(&args)?;
-            let runtime = tokio::runtime::Runtime::new()?;
+            // A bounded blocking pool: SQLite and tantivy calls queue instead of growing threads.
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(64).build()?;
             runtime.block_on(async {
                 let app = App::build(config).await?;
                 let shutdown = shutdown_signal()?;

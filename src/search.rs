@@ -10,7 +10,7 @@ use anyhow::Context;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{
-    Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions, Value,
+    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
@@ -59,7 +59,7 @@ fn schema() -> (Schema, Fields) {
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let fields = Fields {
-        post_id: builder.add_u64_field("post_id", INDEXED | STORED),
+        post_id: builder.add_u64_field("post_id", INDEXED | FAST),
         blog_id: builder.add_u64_field("blog_id", INDEXED),
         published: builder.add_u64_field("published", INDEXED),
         title: builder.add_text_field("title", text.clone()),
@@ -86,7 +86,11 @@ impl SearchIndex {
             }
         };
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY).context("opening the index writer")?;
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .doc_store_cache_num_blocks(0) // nothing is read from the document store
+            .try_into()?;
         Ok(SearchIndex { index, reader, writer: Mutex::new(writer), fields })
     }
 
@@ -154,13 +158,11 @@ impl SearchIndex {
         }
         let searcher = self.reader.searcher();
         let hits = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(limit))?;
+        // The id comes from the fast field (a column), not the compressed document store.
         hits.into_iter()
             .map(|(_, address)| {
-                let doc: TantivyDocument = searcher.doc(address)?;
-                doc.get_first(f.post_id)
-                    .and_then(|v| v.as_u64())
-                    .map(|id| id as i64)
-                    .context("indexed post without an id")
+                let ids = searcher.segment_reader(address.segment_ord).fast_fields().u64("post_id")?;
+                ids.first(address.doc_id).map(|id| id as i64).context("indexed post without an id")
             })
             .collect()
     }

@@ -31,7 +31,10 @@ pub const DB_FILE: &str = "quire.db";
 /// `PRAGMA application_id` of a Quire database ("QUIR"), to tell it from other SQLite files.
 pub const APPLICATION_ID: i64 = 0x5155_4952;
 
-const READER_POOL: usize = 8;
+/// Reader connections kept open between requests.
+const READER_POOL: usize = 4;
+/// SQLite's page cache per connection, in KiB (negative `cache_size` means KiB).
+const CACHE_KIB: i64 = 1024;
 
 /// A handle on the database, cheap to clone.
 #[derive(Clone)]
@@ -126,6 +129,7 @@ pub fn open_connection(path: &Path, create: bool) -> anyhow::Result<Connection> 
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // FULL: a committed post survives a power cut, not only a crash.
     conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
     Ok(conn)
 }
 

@@ -16,7 +16,7 @@ use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
 /// Memory the cache may use for pages.
-const CAPACITY_BYTES: u64 = 16 * 1024 * 1024;
+const CAPACITY_BYTES: u64 = 8 * 1024 * 1024;
 /// Bodies smaller than this are not worth compressing.
 const GZIP_MIN: usize = 860;
 

@@ -183,7 +183,8 @@ fn html_page(config: &Config, blog: &PublicBlog, status: StatusCode, html: Strin
     }
     let mut page = Page::new(status, "text/html; charset=utf-8", html, generation);
     page.csp = Some(format!(
-        "default-src 'none'; style-src 'self'; img-src 'self' data: https: {app}; frame-src {frames}; \
+        "default-src 'none'; style-src 'self'; connect-src 'self'; img-src 'self' data: https: {app}; \
+         frame-src {frames}; \
          script-src {scripts}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
         app = config.app_url()
     ));
