@@ -201,3 +201,29 @@ fn restore_refuses_a_backup_from_a_newer_quire_or_with_a_damaged_database() {
         assert!(!target.join("quire.db").exists(), "{expect}: nothing swapped in");
     }
 }
+
+#[test]
+fn a_backup_onto_a_full_disk_is_one_clear_line_and_leaves_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    let tiny = root.path().join("tiny");
+    std::fs::create_dir(&tiny).unwrap();
+    // A 64 KiB file system: the database (about 1 MB with its emoji) cannot fit. Mounting needs
+    // root, which CI has; elsewhere this check cannot run and says so.
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs", s(&tiny)])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !mounted {
+        eprintln!("skipped: cannot mount a small tmpfs here (needs root)");
+        return;
+    }
+    let out = quire(&["backup", "--data-dir", s(&data), s(&tiny.join("backup.tar"))]);
+    let left: Vec<_> = std::fs::read_dir(&tiny).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let _ = std::process::Command::new("umount").arg(&tiny).status();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    let last = err.trim().lines().last().unwrap_or("");
+    assert!(last.starts_with("quire:") && last.contains("full"), "{err}");
+    assert!(left.is_empty(), "nothing half-written is left: {left:?}");
+}
