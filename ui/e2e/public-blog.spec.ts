@@ -108,7 +108,7 @@ test('no blogger-typed string runs as script on any public page', async ({ page,
     expect(await reader.evaluate(() => (window as unknown as { __xss: number }).__xss), url).toBe(0);
     await expect(reader.locator('script')).toHaveCount(0);
   }
-  await reader.goto(permalinks[0]);
+  await reader.goto(permalinks[0] ?? '');
   await expect(reader.getByRole('heading', { level: 1 })).toContainText('<script>alert(1)</script>');
   await expect(reader).toHaveTitle(/<\/title><script>alert\(7\)<\/script>/);
   // Feeds open in the browser too (Node's resolver does not map *.localhost to loopback).

@@ -23,6 +23,8 @@ export const paths = {
   newPost: '/d/posts/new',
   postsSearch: '/d/posts/search',
   editPost: (shortId: string) => `/d/posts/${encodeURIComponent(shortId)}/edit`,
+  /** The editor's route pattern (react-router), matching `editPost(shortId)`. */
+  editPostRoute: '/d/posts/:shortId/edit',
   settings: '/d/settings',
   signout: '/signout',
   authCallback: '/auth/callback',

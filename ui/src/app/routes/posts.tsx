@@ -1,3 +1,4 @@
+import { PostList } from '../../features/posts';
 import { OwnerPage, useOwner } from '../../features/owner';
 
 /** `/d/posts`: the post list. */
@@ -5,13 +6,7 @@ export function PostsRoute() {
   const { blog } = useOwner();
   return (
     <OwnerPage title="Posts">
-      <p>
-        Your blog {blog.name} is at{' '}
-        <a href={blog.url} target="_blank" rel="noopener noreferrer">
-          {blog.url}
-        </a>
-        .
-      </p>
+      <PostList blogId={blog.id} />
     </OwnerPage>
   );
 }

@@ -1,0 +1,128 @@
+// The blog's posts (SPEC §3, §7; DESIGN §5): list, read, create, update, delete, search, and the
+// image upload the editor's image blocks use.
+import type { AppConfig } from '../../config/app-config';
+import { api, paging, type Paging } from '../../lib/api';
+
+/** The block types, in the order the add-block modal offers them (SPEC §2). */
+export const BLOCK_TYPES = ['heading', 'paragraph', 'link', 'image', 'spotify', 'tweet'] as const;
+
+/** One block type. */
+export type BlockType = (typeof BLOCK_TYPES)[number];
+
+/** One block of a post's body, as the server stores it. */
+export type Block =
+  | { type: 'heading'; value: { text: string } }
+  | { type: 'paragraph'; value: { text: string } }
+  | { type: 'link'; value: { url: string; title: string } }
+  | { type: 'image'; value: { url: string } }
+  | { type: 'spotify'; value: { url: string } }
+  | { type: 'tweet'; value: { url: string } };
+
+/** A post's body: a root holding the blocks. */
+export interface PostBody {
+  type: 'root';
+  children: Block[];
+}
+
+/** A post, as the server describes it. */
+export interface Post {
+  shortId: string;
+  /** The public address, e.g. `http://alice.localhost:8080/hello-ab12cd34`. */
+  permalink: string;
+  title: string;
+  /** null while the post is a draft. */
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  body: PostBody;
+}
+
+/** What create and update send (SPEC §7). */
+export interface PostInput {
+  blocks: Block[];
+  draft: boolean;
+}
+
+/** Posts per page of the list (SPEC §9). */
+export const POSTS_PAGE_SIZE = 10;
+
+/** One page of the post list, newest first, drafts included. */
+export interface PostsPage {
+  posts: Post[];
+  paging: Paging;
+}
+
+const postsPath = (blogId: number) => `/api/my/blogs/${blogId}/posts`;
+const postPath = (blogId: number, shortId: string) => `${postsPath(blogId)}/${encodeURIComponent(shortId)}`;
+const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
+
+function payload({ blocks, draft }: PostInput) {
+  const body: PostBody = { type: 'root', children: blocks };
+  return { body, draft };
+}
+
+/** One page of the blog's posts. */
+export async function fetchPosts(blogId: number, page: number, signal?: AbortSignal): Promise<PostsPage> {
+  const { data, headers } = await api.get<{ posts: Post[] }>(postsPath(blogId), {
+    query: { page, pageSize: POSTS_PAGE_SIZE },
+    ...withSignal(signal),
+  });
+  return { posts: data.posts, paging: paging(headers) };
+}
+
+/** One post by its short id. */
+export async function fetchPost(blogId: number, shortId: string, signal?: AbortSignal): Promise<Post> {
+  const { data } = await api.get<{ post: Post }>(postPath(blogId, shortId), withSignal(signal));
+  return data.post;
+}
+
+/** Creates a post; with the draft flag off it is published at once. */
+export async function createPost(blogId: number, input: PostInput): Promise<Post> {
+  const { data } = await api.post<{ post: Post }>(postsPath(blogId), payload(input));
+  return data.post;
+}
+
+/** Replaces a post's blocks; with the draft flag off an unpublished post is published. */
+export async function updatePost(blogId: number, shortId: string, input: PostInput): Promise<Post> {
+  const { data } = await api.put<{ post: Post }>(postPath(blogId, shortId), payload(input));
+  return data.post;
+}
+
+/** Deletes a post for good. */
+export async function deletePost(blogId: number, shortId: string): Promise<void> {
+  await api.delete(postPath(blogId, shortId));
+}
+
+/** Full-text search in the blog's posts; `query` must not be blank. */
+export async function searchPosts(blogId: number, query: string, signal?: AbortSignal): Promise<Post[]> {
+  const { data } = await api.post<{ posts: Post[] }>(`${postsPath(blogId)}/search`, { query }, withSignal(signal));
+  return data.posts;
+}
+
+/** The third-party image host's upload endpoint (SPEC §7). */
+const IMGUR_UPLOAD_URL = 'https://api.imgur.com/3/image';
+
+/**
+ * Where an image upload goes: the third-party image host when a client ID is configured
+ * (SPEC §7), else this server's own `/api/images`, which answers the same way (DESIGN §5).
+ */
+export function imageUploadTarget(config: Pick<AppConfig, 'imgurClientId'>): {
+  url: string;
+  headers: Record<string, string>;
+} {
+  return config.imgurClientId
+    ? { url: IMGUR_UPLOAD_URL, headers: { Authorization: `Client-ID ${config.imgurClientId}` } }
+    : { url: '/api/images', headers: {} };
+}
+
+/** Uploads one image file and resolves with its public link (the reply's `data.link`). */
+export async function uploadImage(file: File, config: Pick<AppConfig, 'imgurClientId'>): Promise<string> {
+  const form = new FormData();
+  form.append('image', file);
+  form.append('type', 'file');
+  const { url, headers } = imageUploadTarget(config);
+  const { data } = await api.post<{ data?: { link?: unknown } }>(url, form, { headers });
+  const link = data?.data?.link;
+  if (typeof link !== 'string' || link === '') throw new Error('The image host did not answer with a link');
+  return link;
+}

@@ -1,0 +1,162 @@
+import { TextArea, TextInput, Button } from '../../components';
+import type { BlockType } from './api';
+import type { EditorBlock } from './editor-state';
+import { linkUrlProblem } from './validation';
+
+/** How each block type is named in the editor. */
+export const BLOCK_LABELS: Record<BlockType, string> = {
+  heading: 'Heading',
+  paragraph: 'Paragraph',
+  link: 'Link',
+  image: 'Image',
+  spotify: 'Spotify',
+  tweet: 'Tweet',
+};
+
+/** Placeholder of the spotify block's URL input: a track link. */
+export const SPOTIFY_PLACEHOLDER = 'https://open.spotify.com/track/...';
+/** Placeholder of the tweet block's URL input: a status link. */
+export const TWEET_PLACEHOLDER = 'https://x.com/user/status/...';
+
+export interface BlockEditorProps {
+  block: EditorBlock;
+  index: number;
+  count: number;
+  /** The block's validation message, if any. */
+  error: string | undefined;
+  /** Edit mode: move and remove controls show. */
+  editing: boolean;
+  onChange: (value: Record<string, string>) => void;
+  onMove: (direction: -1 | 1) => void;
+  onRemove: () => void;
+}
+
+/** One block of the post: its inputs and, in edit mode, move-up, move-down and remove. */
+export function BlockEditor({ block, index, count, error, editing, onChange, onMove, onRemove }: BlockEditorProps) {
+  const label = BLOCK_LABELS[block.type];
+  return (
+    <div
+      className={`q-block q-block--${block.type}${error ? ' q-block--invalid' : ''}`}
+      role="group"
+      aria-label={`Block ${index + 1}: ${label}`}
+      data-block-key={block.key}
+    >
+      {editing && (
+        <div className="q-block__controls">
+          <Button variant="secondary" data-control="up" disabled={index === 0} onClick={() => onMove(-1)}>
+            Move up
+          </Button>
+          <Button variant="secondary" data-control="down" disabled={index === count - 1} onClick={() => onMove(1)}>
+            Move down
+          </Button>
+          <Button variant="danger" data-control="remove" onClick={onRemove}>
+            Remove
+          </Button>
+        </div>
+      )}
+      <BlockFields block={block} error={error} onChange={onChange} />
+    </div>
+  );
+}
+
+function BlockFields({
+  block,
+  error,
+  onChange,
+}: {
+  block: EditorBlock;
+  error: string | undefined;
+  onChange: (value: Record<string, string>) => void;
+}) {
+  switch (block.type) {
+    case 'heading':
+      return (
+        <TextInput
+          label="Heading"
+          className="q-block__heading"
+          value={block.value.text}
+          onChange={(text) => onChange({ text })}
+          error={error}
+        />
+      );
+    case 'paragraph':
+      return (
+        <TextArea
+          label="Paragraph"
+          rows={8}
+          value={block.value.text}
+          onChange={(text) => onChange({ text })}
+          error={error}
+        />
+      );
+    case 'link': {
+      // One message per block; it belongs to the URL unless the URL is fine (then the text is too long).
+      const onUrl = error !== undefined && linkUrlProblem(block.value.url) !== null;
+      return (
+        <div className="q-block__pair">
+          <TextInput
+            label="URL"
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            value={block.value.url}
+            onChange={(url) => onChange({ url })}
+            error={onUrl ? error : undefined}
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <TextInput
+            label="Link Text"
+            value={block.value.title}
+            onChange={(title) => onChange({ title })}
+            error={onUrl ? undefined : error}
+          />
+        </div>
+      );
+    }
+    case 'image':
+      return (
+        <figure className="q-block__image">
+          <figcaption className="q-field__label">Image</figcaption>
+          {block.value.url ? (
+            <img className="q-block__thumbnail" src={block.value.url} alt="The uploaded image" />
+          ) : (
+            <div className="q-block__thumbnail q-block__thumbnail--empty">No image</div>
+          )}
+          {error && (
+            <p className="q-field__error" role="alert">
+              {error}
+            </p>
+          )}
+        </figure>
+      );
+    case 'spotify':
+      return (
+        <TextInput
+          label="Spotify URL"
+          type="url"
+          inputMode="url"
+          placeholder={SPOTIFY_PLACEHOLDER}
+          value={block.value.url}
+          onChange={(url) => onChange({ url })}
+          error={error}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      );
+    case 'tweet':
+      return (
+        <TextInput
+          label="Tweet URL"
+          type="url"
+          inputMode="url"
+          placeholder={TWEET_PLACEHOLDER}
+          value={block.value.url}
+          onChange={(url) => onChange({ url })}
+          error={error}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      );
+  }
+}

@@ -1,0 +1,206 @@
+// The post editor's state and every change to it, as one pure reducer (SPEC §2 "Post editor",
+// §4, §5). No DOM, no network: the editor component dispatches, these functions decide.
+import type { Block, BlockType, Post } from './api';
+import { hasErrors, MAX_BLOCKS, validateBlocks, type BlockErrors, type ValidationRules } from './validation';
+
+/** A block in the editor: the stored block plus a key that follows it when blocks move. */
+export type EditorBlock = Block & { key: string };
+
+/** Everything the editor shows. */
+export interface EditorState {
+  blocks: EditorBlock[];
+  /** The draft flag sent on save ('Mark as draft'). */
+  draft: boolean;
+  /** Validation messages by block index. */
+  errors: BlockErrors;
+  /** Edit mode: the add, move and remove controls show. */
+  editing: boolean;
+  /** The post exists on the server. */
+  persisted: boolean;
+  /** When the post was published; null for a draft or a post not saved yet. */
+  publishedAt: string | null;
+  rules: ValidationRules;
+  /** Counts the user's changes to blocks and the draft flag. */
+  revision: number;
+  /** `revision` when the post was last saved (or loaded). */
+  savedRevision: number;
+  /** Source of block keys. */
+  nextKey: number;
+}
+
+/** Blocks and the draft flag: what a local draft holds. */
+export interface EditorContent {
+  blocks: Block[];
+  draft: boolean;
+}
+
+export type EditorAction =
+  /** Changes fields of the block at `index`, e.g. `{text: 'Hello'}`. */
+  | { type: 'edit'; index: number; value: Record<string, string> }
+  /** Puts `block` at `index` (0..length); the blocks from there on move down one. */
+  | { type: 'insert'; index: number; block: Block }
+  /** Removes the block at `index` (the editor asks for confirmation first). */
+  | { type: 'remove'; index: number }
+  /** Swaps two blocks; ignored unless both indices are in range. */
+  | { type: 'swap'; from: number; to: number }
+  | { type: 'setDraft'; draft: boolean }
+  | { type: 'toggleEditing' }
+  /** Submit: checks every block and shows the messages. */
+  | { type: 'validate' }
+  /** The server refused the save: its messages by block index. */
+  | { type: 'serverErrors'; errors: BlockErrors }
+  /** The server stored the post. */
+  | { type: 'saved'; post: Post };
+
+/** A block of `type` with empty values. */
+export function emptyBlock(type: BlockType): Block {
+  switch (type) {
+    case 'heading':
+      return { type, value: { text: '' } };
+    case 'paragraph':
+      return { type, value: { text: '' } };
+    case 'link':
+      return { type, value: { url: '', title: '' } };
+    case 'image':
+    case 'spotify':
+    case 'tweet':
+      return { type, value: { url: '' } };
+  }
+}
+
+function keyed(blocks: readonly Block[], firstKey: number): EditorBlock[] {
+  return blocks.map((block, i) => ({ ...block, key: `b${firstKey + i}` }) as EditorBlock);
+}
+
+function initial(blocks: readonly Block[], draft: boolean, rules: ValidationRules, post: Post | null): EditorState {
+  return {
+    blocks: keyed(blocks, 0),
+    draft,
+    errors: {},
+    editing: false,
+    persisted: post !== null,
+    publishedAt: post?.publishedAt ?? null,
+    rules,
+    revision: 0,
+    savedRevision: 0,
+    nextKey: blocks.length,
+  };
+}
+
+/**
+ * A new post: an empty heading and an empty paragraph, unless a local draft is restored (SPEC §4).
+ * A restored draft without blocks starts from the empty ones, keeping its draft flag.
+ */
+export function newPostState(rules: ValidationRules, restored: EditorContent | null = null): EditorState {
+  const blocks =
+    restored && restored.blocks.length > 0 ? restored.blocks : [emptyBlock('heading'), emptyBlock('paragraph')];
+  return initial(blocks, restored?.draft ?? false, rules, null);
+}
+
+/** An existing post: its blocks; the draft flag is set while it is unpublished (SPEC §4). */
+export function existingPostState(post: Post, rules: ValidationRules): EditorState {
+  return initial(post.body.children, post.publishedAt === null, rules, post);
+}
+
+/** The blocks as the server takes them (without the editor's keys). */
+export function blocksOf(state: Pick<EditorState, 'blocks'>): Block[] {
+  return state.blocks.map(({ key: _key, ...block }) => block as Block);
+}
+
+/** What the local draft stores. */
+export function contentOf(state: EditorState): EditorContent {
+  return { blocks: blocksOf(state), draft: state.draft };
+}
+
+/** Whether the user changed something since the post was loaded or last saved. */
+export function isDirty(state: EditorState): boolean {
+  return state.revision !== state.savedRevision;
+}
+
+/** The primary button's label (SPEC §4). */
+export function primaryLabel(state: Pick<EditorState, 'persisted' | 'publishedAt' | 'draft'>): string {
+  if (state.persisted && state.publishedAt !== null) return 'Save';
+  if (state.persisted && !state.draft) return 'Publish';
+  if (!state.persisted && state.draft) return 'Save as Draft';
+  return 'Publish';
+}
+
+/** 'Mark as draft' shows while the post is not saved yet or not published (SPEC §2). */
+export function showsDraftCheckbox(state: Pick<EditorState, 'persisted' | 'publishedAt'>): boolean {
+  return !state.persisted || state.publishedAt === null;
+}
+
+/** Whether another block may be added. */
+export function canInsert(state: Pick<EditorState, 'blocks'>): boolean {
+  return state.blocks.length < MAX_BLOCKS;
+}
+
+const inRange = (state: EditorState, index: number) =>
+  Number.isInteger(index) && index >= 0 && index < state.blocks.length;
+
+/**
+ * Once messages show, they follow the blocks: after an edit, insert, remove or swap the blocks
+ * are checked again, skipping `exclude` (a block just added, which the user has not filled in
+ * yet). Before the first failed submit nothing is checked, so untouched empty blocks stay quiet.
+ */
+function revalidate(state: EditorState, exclude?: number): EditorState {
+  if (!hasErrors(state.errors)) return state;
+  return { ...state, errors: validateBlocks(blocksOf(state), state.rules, exclude) };
+}
+
+/** A user change to the content: counted, so the local draft and the leave warning know. */
+const changed = (state: EditorState, patch: Partial<EditorState>): EditorState => ({
+  ...state,
+  ...patch,
+  revision: state.revision + 1,
+});
+
+/** The editor's reducer. Actions that do not apply (an index out of range) return `state` itself. */
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  switch (action.type) {
+    case 'edit': {
+      if (!inRange(state, action.index)) return state;
+      const blocks = state.blocks.map((block, i) =>
+        i === action.index ? ({ ...block, value: { ...block.value, ...action.value } } as EditorBlock) : block,
+      );
+      return revalidate(changed(state, { blocks }));
+    }
+    case 'insert': {
+      const { index } = action;
+      if (!Number.isInteger(index) || index < 0 || index > state.blocks.length || !canInsert(state)) return state;
+      const block = { ...action.block, key: `b${state.nextKey}` } as EditorBlock;
+      const blocks = [...state.blocks.slice(0, index), block, ...state.blocks.slice(index)];
+      return revalidate(changed(state, { blocks, nextKey: state.nextKey + 1 }), index);
+    }
+    case 'remove': {
+      if (!inRange(state, action.index)) return state;
+      const blocks = state.blocks.filter((_, i) => i !== action.index);
+      return revalidate(changed(state, { blocks }));
+    }
+    case 'swap': {
+      const { from, to } = action;
+      if (!inRange(state, from) || !inRange(state, to) || from === to) return state;
+      const blocks = [...state.blocks];
+      [blocks[from], blocks[to]] = [blocks[to] as EditorBlock, blocks[from] as EditorBlock];
+      return revalidate(changed(state, { blocks }));
+    }
+    case 'setDraft':
+      if (action.draft === state.draft) return state;
+      return changed(state, { draft: action.draft });
+    case 'toggleEditing':
+      return { ...state, editing: !state.editing };
+    case 'validate':
+      return { ...state, errors: validateBlocks(blocksOf(state), state.rules) };
+    case 'serverErrors':
+      return { ...state, errors: action.errors };
+    case 'saved':
+      return {
+        ...state,
+        persisted: true,
+        publishedAt: action.post.publishedAt,
+        draft: action.post.publishedAt === null ? state.draft : false,
+        errors: {},
+        savedRevision: state.revision,
+      };
+  }
+}

@@ -1,0 +1,7 @@
+// Posts (SPEC §2): the list, the editor for new and existing posts, and search.
+import './posts.css';
+
+export { EditPost } from './edit-post';
+export { PostEditor } from './post-editor';
+export { PostList } from './post-list';
+export { PostSearch } from './post-search';

@@ -1,0 +1,95 @@
+// The local draft of a new post (SPEC §3, §4): its blocks and draft flag, kept in the browser
+// under the key 'new' so a half-written post survives a reload. Saved on each edit and draft
+// toggle, restored when the editor opens, deleted when its shape is wrong, cleared once the
+// post is created.
+import { BLOCK_TYPES, type Block, type BlockType } from './api';
+import type { EditorContent } from './editor-state';
+
+/** The storage key of the new post's draft. */
+export const LOCAL_DRAFT_KEY = 'new';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The fields each block type's value holds; all strings. */
+const FIELDS: Record<BlockType, readonly string[]> = {
+  heading: ['text'],
+  paragraph: ['text'],
+  link: ['url', 'title'],
+  image: ['url'],
+  spotify: ['url'],
+  tweet: ['url'],
+};
+
+function parseBlock(raw: unknown): Block | null {
+  if (!isObject(raw) || typeof raw.type !== 'string' || !isObject(raw.value)) return null;
+  const type = raw.type as BlockType;
+  if (!(BLOCK_TYPES as readonly string[]).includes(type)) return null;
+  const source = raw.value;
+  const value: Record<string, string> = {};
+  for (const field of FIELDS[type]) {
+    const text = source[field];
+    if (typeof text !== 'string') return null;
+    value[field] = text;
+  }
+  return { type, value } as Block;
+}
+
+/** The draft in `raw` (already JSON-parsed), or null when its shape is wrong. */
+export function parseLocalDraft(raw: unknown): EditorContent | null {
+  if (!isObject(raw) || !Array.isArray(raw.blocks) || typeof raw.draft !== 'boolean') return null;
+  const blocks: Block[] = [];
+  for (const item of raw.blocks) {
+    const block = parseBlock(item);
+    if (!block) return null;
+    blocks.push(block);
+  }
+  return { blocks, draft: raw.draft };
+}
+
+function defaultStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage disabled: the editor simply works without a local draft
+  }
+}
+
+/** The stored draft; a malformed one is deleted and null returned. */
+export function loadLocalDraft(storage: Storage | null = defaultStorage()): EditorContent | null {
+  if (!storage) return null;
+  try {
+    const text = storage.getItem(LOCAL_DRAFT_KEY);
+    if (text === null) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const draft = parseLocalDraft(parsed);
+    if (!draft) storage.removeItem(LOCAL_DRAFT_KEY);
+    return draft;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores the new post's blocks and draft flag. */
+export function saveLocalDraft(content: EditorContent, storage: Storage | null = defaultStorage()): void {
+  try {
+    storage?.setItem(LOCAL_DRAFT_KEY, JSON.stringify({ blocks: content.blocks, draft: content.draft }));
+  } catch (error) {
+    // Full or disabled storage only costs the local copy; the editor keeps working.
+    console.warn('quire: the local draft could not be saved', error);
+  }
+}
+
+/** Forgets the new post's draft (after it was created). */
+export function clearLocalDraft(storage: Storage | null = defaultStorage()): void {
+  try {
+    storage?.removeItem(LOCAL_DRAFT_KEY);
+  } catch {
+    // Nothing stored that could be read back either.
+  }
+}

@@ -1,0 +1,59 @@
+import { Link } from 'react-router';
+import { Button } from '../../components';
+import { paths } from '../../config/paths';
+import type { Post } from './api';
+import { sharePost } from './share';
+
+/** `publishedAt` as a local date and time, e.g. "May 4, 2026, 3:07 PM". */
+export function formatPublished(publishedAt: string): string {
+  const date = new Date(publishedAt);
+  if (Number.isNaN(date.getTime())) return publishedAt;
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * One post in the list or in search results (SPEC §2): its title links to the editor; 'Draft' or
+ * the publication date; a published post adds 'Read' (its permalink, new tab) and 'Share'.
+ */
+export function PostCard({ post }: { post: Post }) {
+  const published = post.publishedAt !== null;
+  return (
+    <article className="q-post-card">
+      <h2 className="q-post-card__title">
+        <Link to={paths.editPost(post.shortId)} className="q-post-card__link">
+          {post.title}
+        </Link>
+      </h2>
+      <p className="q-post-card__meta">
+        {post.publishedAt === null ? (
+          <span className="q-post-card__draft">Draft</span>
+        ) : (
+          <time dateTime={post.publishedAt}>{formatPublished(post.publishedAt)}</time>
+        )}
+      </p>
+      {published && (
+        <div className="q-post-card__actions">
+          <a href={post.permalink} target="_blank" rel="noopener noreferrer" className="q-post-card__action">
+            Read
+          </a>
+          <Button variant="link" className="q-post-card__action" onClick={() => sharePost(post)}>
+            Share
+          </Button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+/** A list of post cards. */
+export function PostCards({ posts, label }: { posts: Post[]; label: string }) {
+  return (
+    <ul className="q-post-cards" aria-label={label}>
+      {posts.map((post) => (
+        <li key={post.shortId}>
+          <PostCard post={post} />
+        </li>
+      ))}
+    </ul>
+  );
+}

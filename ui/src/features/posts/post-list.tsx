@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Button, ButtonLink, Spinner } from '../../components';
+import { paths, postsPage } from '../../config/paths';
+import type { Paging } from '../../lib/api';
+import { fetchPosts, type Post } from './api';
+import { PostCards } from './post-card';
+
+/** The page number in `?p=`: a whole number from 1; anything else means page 1. */
+export function pageFromParam(raw: string | null): number {
+  if (raw === null || !/^\d+$/.test(raw.trim())) return 1;
+  const page = Number(raw.trim());
+  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
+}
+
+type State =
+  { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; posts: Post[]; paging: Paging };
+
+/**
+ * The post list (SPEC §2 "Post list"): 'Search' and 'New Post', one card per post, newest first,
+ * and a pager when there is more than one page. The page lives in `?p=` (page 1 omits it).
+ */
+export function PostList({ blogId }: { blogId: number }) {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const raw = params.get('p');
+  const page = pageFromParam(raw);
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  // `?p=1` or a page number that is not one: the address of page 1 has no parameter.
+  useEffect(() => {
+    if (raw !== null && postsPage(page) !== `${paths.posts}?p=${raw}`) navigate(postsPage(page), { replace: true });
+  }, [raw, page, navigate]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ status: 'loading' });
+    fetchPosts(blogId, page, controller.signal).then(
+      ({ posts, paging }) => setState({ status: 'ready', posts, paging }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [blogId, page, attempt]);
+
+  const goTo = (target: number) => {
+    navigate(postsPage(target));
+    window.scrollTo(0, 0);
+  };
+
+  return (
+    <div className="q-post-list">
+      <div className="q-post-list__actions">
+        <ButtonLink to={paths.postsSearch}>Search</ButtonLink>
+        <ButtonLink to={paths.newPost} variant="primary">
+          New Post
+        </ButtonLink>
+      </div>
+      {state.status === 'loading' && (
+        <div className="q-post-list__status">
+          <Spinner label="Loading posts" />
+        </div>
+      )}
+      {state.status === 'failed' && (
+        <div className="q-post-list__status">
+          <p role="alert">{state.message}</p>
+          <p>
+            {page > 1 && (
+              <>
+                <ButtonLink to={paths.posts}>First page</ButtonLink>{' '}
+              </>
+            )}
+            <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)}>
+              Try again
+            </Button>
+          </p>
+        </div>
+      )}
+      {state.status === 'ready' && state.posts.length === 0 && (
+        <div className="q-post-list__empty">
+          <p className="q-post-list__empty-title">No posts yet</p>
+          <p>Your blog is ready for its first post. Start one with 'New Post'.</p>
+        </div>
+      )}
+      {state.status === 'ready' && state.posts.length > 0 && (
+        <>
+          <PostCards posts={state.posts} label="Posts" />
+          <Pager page={state.paging.pageNumber || page} totalPages={state.paging.totalPages} onGo={goTo} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** First, previous, next and last; only when there is more than one page (SPEC §2, §9). */
+export function Pager({ page, totalPages, onGo }: { page: number; totalPages: number; onGo: (page: number) => void }) {
+  if (totalPages <= 1) return null;
+  const first = page <= 1;
+  const last = page >= totalPages;
+  return (
+    <nav className="q-pager" aria-label="Pages">
+      <Button variant="secondary" disabled={first} onClick={() => onGo(1)}>
+        First
+      </Button>
+      <Button variant="secondary" disabled={first} onClick={() => onGo(page - 1)}>
+        Previous
+      </Button>
+      <span className="q-pager__position">
+        Page {page} of {totalPages}
+      </span>
+      <Button variant="secondary" disabled={last} onClick={() => onGo(page + 1)}>
+        Next
+      </Button>
+      <Button variant="secondary" disabled={last} onClick={() => onGo(totalPages)}>
+        Last
+      </Button>
+    </nav>
+  );
+}

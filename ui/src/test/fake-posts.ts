@@ -1,0 +1,114 @@
+// A blog's posts behind the fake server (see fake-api.ts): list with the paging headers,
+// read, create, update, delete, search, and the built-in image host. Good enough for screens;
+// the real rules are tested against the real server end to end.
+import type { Block, Post } from '../features/posts/api';
+import { alice, errors, json, signedIn, type Handler, type SentRequest } from './fake-api';
+
+/** A post as the server would answer it; `n` makes the ids and dates distinct. */
+export function samplePost(n: number, overrides: Partial<Post> = {}): Post {
+  const shortId = `post${String(n).padStart(4, '0')}`;
+  const title = overrides.title ?? `Post number ${n}`;
+  const at = new Date(Date.UTC(2026, 0, 1, 12, 0) + n * 60_000).toISOString();
+  return {
+    shortId,
+    permalink: `${alice.blog.url}/post-number-${n}-${shortId}`,
+    title,
+    publishedAt: at,
+    createdAt: at,
+    updatedAt: at,
+    body: { type: 'root', children: [{ type: 'heading', value: { text: title } }] },
+    ...overrides,
+  };
+}
+
+function paged(body: unknown, page: number, perPage: number, total: number): Response {
+  const totalPages = Math.ceil(total / perPage);
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/json',
+      total: String(total),
+      totalPages: String(totalPages),
+      pageNumber: String(page),
+      perPage: String(perPage),
+    },
+  });
+}
+
+const titleOf = (children: Block[]) => {
+  const first = children.find((b) => b.type === 'heading') ?? children.find((b) => b.type === 'paragraph');
+  return first && 'text' in first.value && first.value.text.trim() ? first.value.text.trim() : 'Untitled';
+};
+
+/**
+ * Handlers for alice's posts (newest first), plus the signed-in session and blog. `overrides`
+ * replace single handlers, e.g. to make a save fail.
+ */
+export function postsServer(initial: Post[] = [], overrides: Record<string, Handler> = {}) {
+  const posts = [...initial];
+  const base = `/api/my/blogs/${alice.blog.id}/posts`;
+  let created = 0;
+  const byId = (request: SentRequest) => {
+    const shortId = decodeURIComponent(request.path.split('?')[0]?.split('/')[6] ?? '');
+    return posts.find((p) => p.shortId === shortId);
+  };
+  const write = (request: SentRequest, existing?: Post): Post => {
+    const { body, draft } = request.body as { body: { children: Block[] }; draft: boolean };
+    const now = new Date(Date.UTC(2026, 4, 4, 10, 0) + created * 1000).toISOString();
+    const title = titleOf(body.children);
+    const shortId = existing?.shortId ?? `new${String(++created).padStart(5, '0')}`;
+    return {
+      shortId,
+      permalink: `${alice.blog.url}/post-${shortId}`,
+      title,
+      publishedAt: existing?.publishedAt ?? (draft ? null : now),
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+      body: { type: 'root', children: body.children },
+    };
+  };
+  const handlers: Record<string, Handler> = {
+    ...signedIn(),
+    [`GET ${base}`]: (request) => {
+      const query = new URL(request.path, 'http://x').searchParams;
+      const page = Number(query.get('page') ?? '1');
+      const size = Number(query.get('page_size') ?? '10');
+      const pages = Math.max(1, Math.ceil(posts.length / size));
+      if (page > pages) return errors(400, { page: `Should be from 1 to ${pages}` });
+      return paged({ posts: posts.slice((page - 1) * size, page * size) }, page, size, posts.length);
+    },
+    [`POST ${base}`]: (request) => {
+      const post = write(request);
+      posts.unshift(post);
+      return json({ post }, 201);
+    },
+    [`POST ${base}/search`]: (request) => {
+      const { query } = request.body as { query: string };
+      if (!query.trim()) return errors(422, { query: "Can't be blank" });
+      const word = query.trim().toLowerCase();
+      return json({ posts: posts.filter((p) => JSON.stringify(p.body).toLowerCase().includes(word)) });
+    },
+    'POST /api/images': () => json({ data: { link: 'http://localhost:8080/media/0123abcd.png' } }),
+    ...overrides,
+  };
+  // The fake server matches exact paths, so each starting post gets its own handlers.
+  const one: Handler = (request) => {
+    const found = byId(request);
+    if (!found) return errors(404, { post: 'Post not found' });
+    if (request.method === 'GET') return json({ post: found });
+    if (request.method === 'DELETE') {
+      posts.splice(posts.indexOf(found), 1);
+      return json({});
+    }
+    const updated = write(request, found);
+    posts[posts.indexOf(found)] = updated;
+    return json({ post: updated });
+  };
+  for (const post of initial) {
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const key = `${method} ${base}/${post.shortId}`;
+      handlers[key] ??= one;
+    }
+  }
+  return { handlers, posts };
+}
