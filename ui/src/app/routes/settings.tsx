@@ -1,23 +1,13 @@
-import { Panel } from '../../components';
+import { appConfig } from '../../config/app-config';
 import { OwnerPage, useOwner } from '../../features/owner';
+import { SettingsScreen } from '../../features/settings';
 
 /** `/d/settings`: the blog's settings. */
 export function SettingsRoute() {
-  const { blog } = useOwner();
+  const { blog, reloadBlog } = useOwner();
   return (
     <OwnerPage title="Settings">
-      <Panel title="Blog">
-        <dl className="q-owner-facts">
-          <dt>Name</dt>
-          <dd>{blog.name}</dd>
-          <dt>Address</dt>
-          <dd>
-            <a href={blog.url} target="_blank" rel="noopener noreferrer">
-              {blog.url}
-            </a>
-          </dd>
-        </dl>
-      </Panel>
+      <SettingsScreen blog={blog} reloadBlog={reloadBlog} providerName={appConfig().providerName} />
     </OwnerPage>
   );
 }

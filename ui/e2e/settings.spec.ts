@@ -1,0 +1,336 @@
+// The settings screen against the real binary: every change shows in the owner shell and on the
+// public blog, connecting a second provider's account, and deleting the account for good.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
+import { keepTrafficLocal, watchForErrors, type ExpectedStatus } from './support/browser';
+import { createBlog, signInWithLocalIssuer, SIGNED_OUT, SUBDOMAIN_REFUSED } from './support/flows';
+import { freePort, startQuire, type QuireServer } from './support/quire';
+import { startQuireOn, type RestartableQuire } from './support/quire-restart';
+import { startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
+
+let quire: QuireServer | undefined;
+
+// A quire of this file's own, on a fresh data dir: subdomains retired here stay retired only here.
+test.beforeAll(async () => {
+  quire = await startQuire();
+});
+
+test.afterAll(async () => {
+  await quire?.stop();
+});
+
+test.beforeEach(async ({ context }) => {
+  await keepTrafficLocal(context);
+});
+
+function app(): QuireServer {
+  if (!quire) throw new Error('quire did not start');
+  return quire;
+}
+
+/** The emoji a favicon code stands for (the same rule as the app's). */
+function emojiOf(code: string): string {
+  return String.fromCodePoint(...code.split('-').map((hex) => Number.parseInt(hex, 16)));
+}
+
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Menu' });
+const panel = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+
+/** Signs up as `email` through the local issuer, creates the blog `subdomain` and opens Settings. */
+async function signUpAndOpenSettings(page: Page, baseUrl: string, email: string, subdomain: string): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await signInWithLocalIssuer(page, 'Signup with Local', email);
+  await createBlog(page, subdomain);
+  await menu(page).getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(`${baseUrl}/d/settings`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+}
+
+/** Clicks a save button and sees it say 'Saved', then 'Save' again after 3 seconds. */
+async function save(button: Locator, saved: Locator): Promise<void> {
+  await button.click();
+  await expect(saved).toBeVisible();
+  await expect(saved).toHaveCount(0, { timeout: 6_000 });
+}
+
+/** A call to the owner API with the page's cookies and CSRF token. */
+async function ownerCall(page: Page, method: string, url: string, data?: unknown) {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
+  const response = await page.request.fetch(url, { method, data, headers: { 'CSRF-Token': csrf } });
+  return { status: response.status(), body: await response.json() };
+}
+
+async function blogIdOf(page: Page): Promise<string> {
+  const id = (await page.context().cookies()).find((c) => c.name === 'blog_id')?.value;
+  if (!id) throw new Error('no blog_id cookie');
+  return id;
+}
+
+test('name, theme, tab icon and addons change the shell and the public blog', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const expected: ExpectedStatus[] = [SIGNED_OUT];
+  const problems = watchForErrors(page, expected);
+  const { baseUrl, port } = app();
+  const blogUrl = `http://dana.localhost:${port}`;
+  await signUpAndOpenSettings(page, baseUrl, 'dana@example.com', 'dana');
+  // The blank name refused below.
+  expected.push({ status: 422, path: `/api/my/blogs/${await blogIdOf(page)}` });
+  const blog = panel(page, 'Blog');
+  const reader = await context.newPage();
+  const readerProblems = watchForErrors(reader);
+
+  await test.step('the sign-in account is connected', async () => {
+    const social = panel(page, 'Social Accounts');
+    await expect(social.getByText('Local', { exact: true })).toBeVisible();
+    await expect(social.getByText('Connected', { exact: true })).toBeVisible();
+    await expect(social.getByText('dana@example.com')).toBeVisible();
+    await expect(social.getByRole('button', { name: 'Connect' })).toHaveCount(0);
+  });
+
+  await test.step('rename: the menu and the public blog show the new name', async () => {
+    const name = blog.getByRole('textbox', { name: 'Name' });
+    await expect(name).toHaveValue('dana');
+    await name.fill("Dana's field notes");
+    await save(blog.getByRole('button', { name: 'Save' }).first(), blog.getByRole('button', { name: 'Saved' }));
+    await expect(menu(page).getByText("Dana's field notes")).toBeVisible();
+    await reader.goto(`${blogUrl}/`);
+    await expect(reader.getByRole('banner').getByRole('link', { name: "Dana's field notes" })).toBeVisible();
+
+    // The server's message for a name it refuses, under the field; the menu keeps the name.
+    await name.fill('   ');
+    await blog.getByRole('button', { name: 'Save' }).first().click();
+    await expect(blog.getByRole('alert')).toHaveText("Can't be blank");
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(menu(page).getByText("Dana's field notes")).toBeVisible();
+    await name.fill("Dana's field notes");
+    await expect(blog.getByRole('alert')).toHaveCount(0);
+  });
+
+  await test.step('theme: the public page turns dark', async () => {
+    await expect(reader.locator('body')).not.toHaveCSS('background-color', 'rgb(13, 17, 23)');
+    const theme = blog.getByRole('combobox', { name: 'Theme' });
+    await expect(theme.getByRole('option')).toHaveText(['Default', 'Serif', 'Mono', 'Dark']);
+    await theme.selectOption({ label: 'Dark' });
+    await save(blog.getByRole('button', { name: 'Save' }).nth(1), blog.getByRole('button', { name: 'Saved' }));
+    await reader.reload();
+    await expect(reader.locator('body')).toHaveCSS('background-color', 'rgb(13, 17, 23)');
+  });
+
+  await test.step('tab icon: scroll the picker to page 3, pick an icon there', async () => {
+    const pages: number[] = [];
+    const onRequest = (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/favicons') pages.push(Number(url.searchParams.get('page')));
+    };
+    page.on('request', onRequest);
+    const tabIcon = blog.getByRole('group', { name: 'Tab Icon' });
+    await tabIcon.getByRole('button', { name: 'Change' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose a tab icon' });
+    const icons = dialog.getByRole('listitem');
+    await expect.poll(() => icons.count()).toBeGreaterThanOrEqual(100);
+
+    // Scroll the grid down with the mouse wheel until the third page is in.
+    await dialog.getByRole('button').nth(20).hover();
+    for (let i = 0; i < 40 && (await icons.count()) < 201; i += 1) {
+      await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(150);
+    }
+    await expect.poll(() => icons.count()).toBeGreaterThanOrEqual(300);
+    page.off('request', onRequest);
+    expect(pages.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(new Set(pages).size).toBe(pages.length);
+
+    const chosen = icons.nth(250).getByRole('button');
+    const code = await chosen.getAttribute('data-code');
+    if (!code) throw new Error('an icon without its code');
+    const emoji = emojiOf(code);
+    await expect(chosen).toHaveAccessibleName(emoji);
+    await chosen.click();
+    await expect(dialog).toHaveCount(0);
+    await expect(tabIcon.getByRole('img', { name: emoji })).toBeVisible();
+    await expect(tabIcon.getByRole('button', { name: 'Saved' })).toBeVisible();
+
+    const svg = await reader.goto(`${blogUrl}/favicon.svg`);
+    expect(svg?.status()).toBe(200);
+    expect(await svg?.text()).toContain(emoji);
+
+    // The choice is stored: the screen shows it after a reload too.
+    await page.reload();
+    await expect(panel(page, 'Blog').getByRole('group', { name: 'Tab Icon' }).getByRole('img', { name: emoji })).toBeVisible();
+  });
+
+  await test.step("addons: 'Reading time' shows on a post while installed", async () => {
+    const blogId = await blogIdOf(page);
+    const created = await ownerCall(page, 'POST', `${baseUrl}/api/my/blogs/${blogId}/posts`, {
+      body: {
+        type: 'root',
+        children: [
+          { type: 'heading', value: { text: 'A walk in the hills' } },
+          { type: 'paragraph', value: { text: 'Word '.repeat(600) } },
+        ],
+      },
+      draft: false,
+    });
+    expect(created.status).toBe(201);
+    const permalink: string = created.body.post.permalink;
+    await reader.goto(permalink);
+    await expect(reader.getByRole('heading', { level: 1, name: 'A walk in the hills' })).toBeVisible();
+    await expect(reader.getByText(/min read/)).toHaveCount(0);
+
+    const addons = panel(page, 'Addons');
+    const installed = addons.getByRole('region', { name: 'Installed' });
+    const available = addons.getByRole('region', { name: 'Available' });
+    await expect(installed.getByText('No addon is installed yet.')).toBeVisible();
+    await expect(available.getByText('Shows an estimate of the minutes it takes to read each post.')).toBeVisible();
+    await available.getByRole('button', { name: 'Install Reading time' }).click();
+    await expect(installed.getByRole('button', { name: 'Uninstall Reading time' })).toBeVisible();
+    await expect(available.getByText('Reading time', { exact: true })).toHaveCount(0);
+    await reader.reload();
+    await expect(reader.getByText(/\d+ min read/)).toBeVisible();
+
+    await installed.getByRole('button', { name: 'Uninstall Reading time' }).click();
+    await expect(available.getByRole('button', { name: 'Install Reading time' })).toBeVisible();
+    await expect(installed.getByText('No addon is installed yet.')).toBeVisible();
+    await reader.reload();
+    await expect(reader.getByRole('heading', { level: 1, name: 'A walk in the hills' })).toBeVisible();
+    await expect(reader.getByText(/min read/)).toHaveCount(0);
+  });
+
+  expect(problems).toEqual([]);
+  expect(readerProblems).toEqual([]);
+});
+
+test('deleting the account takes the blog away and retires its subdomain', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const { baseUrl, port } = app();
+  const problems = watchForErrors(page, [SIGNED_OUT, SUBDOMAIN_REFUSED]);
+  await signUpAndOpenSettings(page, baseUrl, 'erin@example.com', 'erin');
+  const blogId = await blogIdOf(page);
+  const deletes: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'DELETE') deletes.push(new URL(request.url()).pathname);
+  });
+
+  const account = panel(page, 'Account');
+  await expect(account.getByRole('button', { name: 'Delete Account' })).toBeHidden();
+  await account.getByRole('button', { name: 'Danger Zone!' }).click();
+  const zone = account.getByRole('region', { name: 'Danger Zone!' });
+  await expect(zone).toContainText('removes all of its posts permanently');
+  await expect(zone).toContainText('This cannot be undone.');
+  await expect(zone).toContainText('The same subdomain cannot be used to sign up again.');
+  const remove = zone.getByRole('button', { name: 'Delete Account' });
+  await expect(remove).toBeDisabled();
+  await zone.getByRole('checkbox', { name: "I understand what I'm going to do." }).check();
+  await expect(remove).toBeEnabled();
+  await remove.dblclick();
+
+  await expect(page).toHaveURL(`${baseUrl}/`);
+  await expect(page.getByRole('button', { name: 'Login with Local' })).toBeEnabled();
+  expect(deletes).toEqual([`/api/my/blogs/${blogId}`]);
+  expect((await context.cookies()).map((c) => c.name).sort()).not.toContain('session');
+
+  const reader = await context.newPage();
+  const gone = await reader.goto(`http://erin.localhost:${port}/`);
+  expect(gone?.status()).toBe(404);
+  await reader.close();
+
+  // Signing up again, as someone new, the old subdomain is refused with the server's message.
+  await page.getByRole('button', { name: 'or Signup' }).click();
+  await signInWithLocalIssuer(page, 'Signup with Local', 'erin.again@example.com');
+  await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Preferred subdomain' }).fill('erin');
+  await page.getByRole('button', { name: 'Signup' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This subdomain is taken (subdomains are never reused)');
+  await createBlog(page, 'erin-again');
+
+  expect(problems).toEqual([]);
+});
+
+test.describe('a second sign-in provider', () => {
+  let dataDir: string | undefined;
+  let first: RestartableQuire | undefined;
+  let second: RestartableQuire | undefined;
+  let provider: TestIdProvider | undefined;
+
+  test.afterEach(async () => {
+    await first?.stop();
+    await second?.stop();
+    await provider?.stop();
+    if (dataDir && !process.env.QUIRE_E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Clicks `button`, then signs in at TestID as `login` (its dev login form, then its consent screen). */
+  async function signInAtTestId(page: Page, button: Locator, login: string): Promise<void> {
+    const popupOpened = page.waitForEvent('popup');
+    await button.click();
+    const popup = await popupOpened;
+    const closed = popup.waitForEvent('close');
+    await expect(popup).toHaveURL(new RegExp(`^${provider?.issuer}/interaction/`));
+    await popup.getByPlaceholder('Enter any login').fill(login);
+    await popup.getByPlaceholder('and password').fill('any password');
+    await popup.getByRole('button', { name: 'Sign-in' }).click();
+    await popup.getByRole('button', { name: 'Continue' }).click();
+    await closed;
+  }
+
+  test("'Connect' links the new provider's account, which then signs the owner in", async ({ page, context, browser }) => {
+    test.setTimeout(150_000);
+    const problems = watchForErrors(page, [SIGNED_OUT, { status: 422, path: '/api/my/social_accounts' }]);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'quire-e2e-settings-'));
+
+    // Frank signs up on a quire with the local issuer...
+    first = await startQuireOn(dataDir);
+    await signUpAndOpenSettings(page, first.baseUrl, 'frank@example.com', 'frank');
+    await expect(panel(page, 'Social Accounts').getByText('Connected', { exact: true })).toBeVisible();
+    await first.stop();
+    first = undefined;
+
+    // ...which its admin then moves to TestID, on the same data dir.
+    const port = await freePort();
+    provider = await startTestIdProvider(`http://localhost:${port}/auth/callback`);
+    second = await startQuireOn(dataDir, {
+      port,
+      args: ['--oidc-issuer', provider.issuer, '--oidc-client-id', TEST_ID_CLIENT_ID, '--oidc-name', 'TestID'],
+    });
+
+    // Bob signs up there first, with his TestID account.
+    const bobContext = await browser.newContext();
+    await keepTrafficLocal(bobContext);
+    const bob = await bobContext.newPage();
+    await bob.goto(`${second.baseUrl}/signup`);
+    await signInAtTestId(bob, bob.getByRole('button', { name: 'Signup with TestID' }), 'bob');
+    await expect(bob.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+    await bobContext.close();
+
+    // Frank's session outlived the restart (cookies are per host, not per port).
+    await page.goto(`${second.baseUrl}/d/settings`);
+    const social = panel(page, 'Social Accounts');
+    await expect(social.getByText('TestID', { exact: true })).toBeVisible();
+    await expect(social.getByText('Connected', { exact: true })).toHaveCount(0);
+    const connect = social.getByRole('button', { name: 'Connect' });
+
+    // Bob's account is taken: the server's message, and 'Connect' stays.
+    await signInAtTestId(page, connect, 'bob');
+    await expect(social.getByRole('alert')).toHaveText('This account is already connected to another Quire user');
+    await expect(connect).toBeEnabled();
+
+    // Frank's own TestID account (signed out at TestID first, so its login form shows again).
+    await context.clearCookies({ domain: '127.0.0.1' });
+    await signInAtTestId(page, connect, 'frank');
+    await expect(social.getByText('Connected', { exact: true })).toBeVisible();
+    await expect(social.getByText('frank@testid.example')).toBeVisible();
+    await expect(social.getByRole('alert')).toHaveCount(0);
+
+    // The connected account now signs Frank in to his blog.
+    await menu(page).getByRole('link', { name: 'Signout' }).click();
+    await expect(page).toHaveURL(`${second.baseUrl}/`);
+    await context.clearCookies({ domain: '127.0.0.1' });
+    await signInAtTestId(page, page.getByRole('button', { name: 'Login with TestID' }), 'frank');
+    await expect(page).toHaveURL(`${second.baseUrl}/d/posts`);
+    await expect(menu(page).getByRole('link', { name: 'Open blog' })).toHaveAttribute('href', `http://frank.localhost:${port}`);
+
+    expect(problems).toEqual([]);
+  });
+});

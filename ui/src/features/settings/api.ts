@@ -1,0 +1,86 @@
+// The calls behind the settings screen (SPEC §7, DESIGN §5): rename, theme, tab icon, addons,
+// connecting a social account and deleting the account.
+import { api, paging, type Paging } from '../../lib/api';
+import type { Blog, Favicon, SocialAccount, Theme } from '../blogs';
+
+/** Icons per page of the picker (SPEC §9). */
+export const FAVICONS_PAGE_SIZE = 100;
+
+/** An addon of the public blog; installing one takes no settings (DESIGN §6). */
+export interface Addon {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+}
+
+/** One page of the icon picker and where it stands in the whole list. */
+export interface FaviconPage {
+  favicons: Favicon[];
+  paging: Paging;
+}
+
+const blogPath = (blogId: number) => `/api/my/blogs/${blogId}`;
+
+/** Renames the blog; a 422 carries the message under `name`. */
+export async function renameBlog(blogId: number, name: string): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(blogPath(blogId), { name });
+  return data.blog;
+}
+
+/** Every theme a blog can use. */
+export async function fetchThemes(signal?: AbortSignal): Promise<Theme[]> {
+  const { data } = await api.get<{ themes: Theme[] }>('/api/themes', signal ? { signal } : {});
+  return data.themes;
+}
+
+/** Switches the public blog to another theme; a 422 carries the message under `themeId`. */
+export async function setTheme(blogId: number, themeId: number): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/theme`, { themeId });
+  return data.blog;
+}
+
+/** One page of the icons (pages start at 1). */
+export async function fetchFavicons(page: number, signal?: AbortSignal): Promise<FaviconPage> {
+  const { data, headers } = await api.get<{ favicons: Favicon[] }>('/api/favicons', {
+    query: { page, pageSize: FAVICONS_PAGE_SIZE },
+    ...(signal ? { signal } : {}),
+  });
+  return { favicons: data.favicons, paging: paging(headers) };
+}
+
+/** Makes `faviconId` the blog's tab icon. */
+export async function setFavicon(blogId: number, faviconId: number): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/favicon`, { faviconId });
+  return data.blog;
+}
+
+/** The addons installed on the blog, or the ones it can still install. */
+export async function fetchAddons(blogId: number, which: 'installed' | 'uninstalled', signal?: AbortSignal): Promise<Addon[]> {
+  const { data } = await api.get<{ addons: Addon[] }>(`${blogPath(blogId)}/addons/${which}`, signal ? { signal } : {});
+  return data.addons;
+}
+
+/** Installs an addon (installing it twice changes nothing). */
+export async function installAddon(blogId: number, addonId: number): Promise<void> {
+  await api.post(`${blogPath(blogId)}/addons/${addonId}/installation`, {});
+}
+
+/** Uninstalls an addon (uninstalling it twice changes nothing). */
+export async function uninstallAddon(blogId: number, addonId: number): Promise<void> {
+  await api.delete(`${blogPath(blogId)}/addons/${addonId}/installation`);
+}
+
+/** Connects the provider account a popup's ID token names to the signed-in user. */
+export async function connectSocialAccount(idToken: string): Promise<SocialAccount> {
+  const { data } = await api.post<{ socialAccount: SocialAccount }>('/api/my/social_accounts', { idToken });
+  return data.socialAccount;
+}
+
+/**
+ * Deletes the account: the blog, its posts and images, the user and their sessions. The server
+ * clears the session and blog_id cookies; the subdomain is never handed out again.
+ */
+export async function deleteAccount(blogId: number): Promise<void> {
+  await api.delete(blogPath(blogId));
+}

@@ -1,0 +1,166 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Button, Panel, Select, TextInput } from '../../components';
+import type { Blog, Favicon, Theme } from '../blogs';
+import { fetchThemes, renameBlog, setFavicon, setTheme } from './api';
+import { FaviconImage } from './favicon-image';
+import { IconPicker } from './icon-picker';
+import { SaveButton } from './save-button';
+import { useFaviconPages } from './use-favicon-pages';
+import { failureText, useSaveAction } from './use-save-action';
+
+export interface BlogPanelProps {
+  blog: Blog;
+  /** Fetches the blog again so the shell (menu) shows the change. */
+  reloadBlog: () => Promise<Blog>;
+}
+
+/** The owner area refreshes in the background; a failure there changes nothing on this screen. */
+function refresh(reloadBlog: () => Promise<Blog>): void {
+  reloadBlog().catch((error: unknown) => console.warn('quire: reloading the blog failed', error));
+}
+
+/** The 'Blog' panel: name, theme and tab icon, each saved on its own. */
+export function BlogPanel({ blog, reloadBlog }: BlogPanelProps) {
+  return (
+    <Panel title="Blog">
+      <div className="q-settings__stack">
+        <NameForm blog={blog} reloadBlog={reloadBlog} />
+        <ThemeForm blog={blog} reloadBlog={reloadBlog} />
+        <TabIcon blog={blog} reloadBlog={reloadBlog} />
+      </div>
+    </Panel>
+  );
+}
+
+function NameForm({ blog, reloadBlog }: BlogPanelProps) {
+  const [name, setName] = useState(blog.name);
+  const save = useSaveAction();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void save.run(async () => {
+      const updated = await renameBlog(blog.id, name);
+      setName(updated.name);
+      refresh(reloadBlog);
+    });
+  };
+
+  return (
+    <form className="q-settings__row" onSubmit={submit} noValidate>
+      <TextInput
+        label="Name"
+        className="q-settings__grow"
+        value={name}
+        onChange={(value) => {
+          setName(value);
+          if (save.failure) save.reset();
+        }}
+        error={failureText(save.failure, 'name')}
+        autoComplete="off"
+      />
+      <SaveButton type="submit" action={save} />
+    </form>
+  );
+}
+
+function ThemeForm({ blog, reloadBlog }: BlogPanelProps) {
+  const [themes, setThemes] = useState<Theme[]>([blog.theme]);
+  const [themeId, setThemeId] = useState(String(blog.theme.id));
+  const [loadFailure, setLoadFailure] = useState<unknown>(null);
+  const save = useSaveAction();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchThemes(controller.signal).then(
+      (list) => setThemes(list),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setLoadFailure(error);
+      },
+    );
+    return () => controller.abort();
+  }, []);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void save.run(async () => {
+      const updated = await setTheme(blog.id, Number(themeId));
+      setThemeId(String(updated.theme.id));
+      refresh(reloadBlog);
+    });
+  };
+
+  return (
+    <form className="q-settings__row" onSubmit={submit} noValidate>
+      <Select
+        label="Theme"
+        className="q-settings__grow"
+        options={themes.map((theme) => ({ value: String(theme.id), label: theme.name }))}
+        value={themeId}
+        onChange={(value) => {
+          setThemeId(value);
+          if (save.failure) save.reset();
+        }}
+        error={failureText(save.failure, 'themeId') ?? failureText(loadFailure)}
+      />
+      <SaveButton type="submit" action={save} />
+    </form>
+  );
+}
+
+function TabIcon({ blog, reloadBlog }: BlogPanelProps) {
+  // The icon the last save answered with, until the reloaded blog says the same.
+  const [favicon, setShown] = useState<Favicon>(blog.favicon);
+  const [open, setOpen] = useState(false);
+  const pages = useFaviconPages();
+  const save = useSaveAction();
+  const labelId = `q-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}-tab-icon`;
+
+  useEffect(() => setShown(blog.favicon), [blog.favicon]);
+
+  const pick = (chosen: Favicon) => {
+    void save
+      .run(async () => {
+        const updated = await setFavicon(blog.id, chosen.id);
+        setShown(updated.favicon);
+        refresh(reloadBlog);
+      })
+      .then((ok) => {
+        if (ok) setOpen(false);
+      });
+  };
+
+  return (
+    <div className="q-field q-settings__tab-icon">
+      <span className="q-field__label" id={labelId}>
+        Tab Icon
+      </span>
+      <div className="q-settings__row" role="group" aria-labelledby={labelId}>
+        {/* How a reader's browser tab shows the blog: its icon and its name. */}
+        <span className="q-tab-preview">
+          <FaviconImage favicon={favicon} className="q-tab-preview__icon" />
+          <span className="q-tab-preview__title">{blog.name}</span>
+        </span>
+        <Button
+          variant={save.saved ? 'secondary' : 'primary'}
+          onClick={() => {
+            save.reset();
+            setOpen(true);
+          }}
+        >
+          {save.saved ? 'Saved' : 'Change'}
+        </Button>
+      </div>
+      <IconPicker
+        open={open}
+        onClose={() => {
+          if (!save.loading) setOpen(false);
+        }}
+        pages={pages}
+        current={favicon}
+        onPick={pick}
+        saving={save.loading}
+        error={failureText(save.failure, 'faviconId')}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { useEffect, useRef } from 'react';
+import { Button, Modal, Spinner } from '../../components';
+import type { Favicon } from '../blogs';
+import { FaviconImage } from './favicon-image';
+import type { FaviconPages } from './use-favicon-pages';
+import { failureText } from './use-save-action';
+import { canObserveVisibility, useVisible } from './use-visible';
+
+export interface IconPickerProps {
+  open: boolean;
+  onClose: () => void;
+  /** The icons loaded so far; the picker asks for the next page when its bottom comes into view. */
+  pages: FaviconPages;
+  /** The blog's icon now, marked in the grid. */
+  current: Favicon;
+  /** An icon was clicked. */
+  onPick: (favicon: Favicon) => void;
+  /** The picked icon is being saved. */
+  saving: boolean;
+  /** Why saving the picked icon failed. */
+  error: string | null;
+}
+
+/** The tab-icon picker (SPEC §2 Settings): a modal grid of icons, loaded page by page on scroll. */
+export function IconPicker({ open, onClose, ...grid }: IconPickerProps) {
+  return (
+    <Modal open={open} onClose={onClose} title="Choose a tab icon" size="large" className="q-icon-picker">
+      <IconGrid {...grid} />
+    </Modal>
+  );
+}
+
+function IconGrid({ pages, current, onPick, saving, error }: Omit<IconPickerProps, 'open' | 'onClose'>) {
+  const { icons, nextPage, loading, failure, loadMore } = pages;
+  const sentinel = useRef<HTMLDivElement>(null);
+  const bottomInView = useVisible(sentinel, icons.length);
+
+  // Whenever the bottom of the grid is in view (again, or still, once a page has come in), fetch
+  // the next page. A failed page waits for 'Try again' instead of being asked for in a loop.
+  // Without IntersectionObserver the first page comes by itself and the rest by 'More icons'.
+  const wantMore = canObserveVisibility() ? bottomInView : icons.length === 0;
+  useEffect(() => {
+    if (wantMore && nextPage !== null && !loading && failure === null) loadMore();
+  }, [wantMore, nextPage, loading, failure, loadMore]);
+
+  const loadFailure = failureText(failure);
+
+  return (
+    <div className="q-icon-picker__content" aria-busy={loading || saving || undefined}>
+      {error && (
+        <p className="q-settings__error" role="alert">
+          {error}
+        </p>
+      )}
+      <ul className="q-icon-grid" aria-label="Icons">
+        {icons.map((favicon) => {
+          const isCurrent = favicon.id === current.id;
+          return (
+            <li key={favicon.id}>
+              <button
+                type="button"
+                className="q-icon-grid__item"
+                data-code={favicon.code}
+                aria-current={isCurrent || undefined}
+                onClick={() => {
+                  if (!saving) onPick(favicon);
+                }}
+              >
+                <FaviconImage favicon={favicon} />
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <div ref={sentinel} className="q-icon-picker__more">
+        {loading && <Spinner label="Loading icons" />}
+        {loadFailure && (
+          <>
+            <p className="q-settings__error" role="alert">
+              {loadFailure}
+            </p>
+            <Button variant="secondary" onClick={loadMore}>
+              Try again
+            </Button>
+          </>
+        )}
+        {!loading && !loadFailure && nextPage !== null && !canObserveVisibility() && (
+          <Button variant="secondary" onClick={loadMore}>
+            More icons
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { SettingsScreen } from './settings-screen';
+export type { SettingsScreenProps } from './settings-screen';

@@ -1,0 +1,29 @@
+import { useNavigate } from 'react-router';
+import { paths } from '../../config/paths';
+import type { Blog } from '../blogs';
+import { AccountPanel } from './account-panel';
+import { AddonsPanel } from './addons-panel';
+import { BlogPanel } from './blog-panel';
+import { SocialAccountsPanel } from './social-accounts-panel';
+import './settings.css';
+
+export interface SettingsScreenProps {
+  blog: Blog;
+  /** Fetches the blog again so the owner area (menu, other screens) shows the change. */
+  reloadBlog: () => Promise<Blog>;
+  /** The sign-in provider's name (config.providerName). */
+  providerName: string;
+}
+
+/** The settings screen's panels (SPEC §2 Settings): Blog, Social Accounts, Addons and Account. */
+export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScreenProps) {
+  const navigate = useNavigate();
+  return (
+    <div className="q-settings">
+      <BlogPanel blog={blog} reloadBlog={reloadBlog} />
+      <SocialAccountsPanel blog={blog} providerName={providerName} reloadBlog={reloadBlog} />
+      <AddonsPanel blogId={blog.id} />
+      <AccountPanel blogId={blog.id} onDeleted={() => navigate(paths.landing, { replace: true })} />
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// What the settings tests share: a fake server that remembers the blog, the settings screen in a
+// memory router whose reloadBlog really fetches the blog again, and an IntersectionObserver the
+// test drives (jsdom has none).
+import { act, render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useCallback, useState } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import { alice, fakeApi, json, type Handler } from '../../test/fake-api';
+import { fetchBlog, type Blog } from '../blogs';
+import { SettingsScreen } from './settings-screen';
+
+export const themes = [
+  { id: 1, name: 'Default' },
+  { id: 2, name: 'Serif' },
+  { id: 3, name: 'Mono' },
+  { id: 4, name: 'Dark' },
+];
+
+/** `count` icons of `page` with distinct codes (page 2, index 5 -> code `1f305`). */
+export function faviconsOf(page: number, count = 3) {
+  return Array.from({ length: count }, (_, i) => ({ id: page * 1000 + i, code: (0x1f300 + page * 0x10 + i).toString(16) }));
+}
+
+/** A JSON answer with the paging headers the server sends. */
+export function pagedJson(body: unknown, page: number, totalPages: number, perPage = 100): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/json',
+      total: String(totalPages * perPage),
+      totalPages: String(totalPages),
+      pageNumber: String(page),
+      perPage: String(perPage),
+    },
+  });
+}
+
+/** A fake quire that keeps the blog's state; `overrides` replace or add handlers. */
+export function settingsServer(overrides: Record<string, Handler> = {}, start: Blog = alice.blog) {
+  const state = { blog: structuredClone(start) };
+  const path = `/api/my/blogs/${start.id}`;
+  const server = fakeApi({
+    [`GET ${path}`]: () => json({ blog: state.blog }),
+    [`PUT ${path}`]: (request) => {
+      state.blog = { ...state.blog, name: (request.body as { name: string }).name.trim() };
+      return json({ blog: state.blog });
+    },
+    'GET /api/themes': () => json({ themes }),
+    [`PUT ${path}/theme`]: (request) => {
+      const id = (request.body as { theme_id: number }).theme_id;
+      state.blog = { ...state.blog, theme: themes.find((theme) => theme.id === id) ?? state.blog.theme };
+      return json({ blog: state.blog });
+    },
+    'GET /api/favicons': (request) => {
+      const page = Number(new URL(request.path, 'http://x').searchParams.get('page') ?? '1');
+      return pagedJson({ favicons: faviconsOf(page) }, page, 3);
+    },
+    [`PUT ${path}/favicon`]: (request) => {
+      const id = (request.body as { favicon_id: number }).favicon_id;
+      const page = Math.floor(id / 1000);
+      state.blog = { ...state.blog, favicon: faviconsOf(page).find((f) => f.id === id) ?? state.blog.favicon };
+      return json({ blog: state.blog });
+    },
+    [`GET ${path}/addons/installed`]: () => json({ addons: [] }),
+    [`GET ${path}/addons/uninstalled`]: () => json({ addons: [] }),
+    ...overrides,
+  });
+  return { ...server, state };
+}
+
+function Harness({ initial }: { initial: Blog }) {
+  const [blog, setBlog] = useState(initial);
+  const reloadBlog = useCallback(async () => {
+    const fresh = await fetchBlog(initial.id);
+    setBlog(fresh);
+    return fresh;
+  }, [initial.id]);
+  return (
+    <>
+      <p data-testid="shell-name">{blog.name}</p>
+      <SettingsScreen blog={blog} reloadBlog={reloadBlog} providerName="Local" />
+    </>
+  );
+}
+
+/** Renders the settings screen at /d/settings; `/` shows a 'Landing' heading. */
+export function renderSettings(options: { blog?: Blog; advanceTimers?: (ms: number) => unknown } = {}) {
+  const router = createMemoryRouter(
+    [
+      { path: '/d/settings', element: <Harness initial={options.blog ?? alice.blog} /> },
+      { path: '/', element: <h1>Landing</h1> },
+    ],
+    { initialEntries: ['/d/settings'] },
+  );
+  const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
+  render(<RouterProvider router={router} />);
+  return { router, user };
+}
+
+/** An IntersectionObserver whose entries the test reports with `show(true | false)`. */
+export class FakeIntersectionObserver {
+  static instances: FakeIntersectionObserver[] = [];
+  readonly elements = new Set<Element>();
+
+  constructor(private readonly callback: IntersectionObserverCallback) {
+    FakeIntersectionObserver.instances.push(this);
+  }
+
+  observe(element: Element) {
+    this.elements.add(element);
+  }
+
+  unobserve(element: Element) {
+    this.elements.delete(element);
+  }
+
+  disconnect() {
+    this.elements.clear();
+  }
+
+  takeRecords(): IntersectionObserverEntry[] {
+    return [];
+  }
+
+  /** Reports every observed element as in view (or not). */
+  show(isIntersecting: boolean) {
+    const entries = [...this.elements].map((target) => ({ target, isIntersecting }) as IntersectionObserverEntry);
+    if (entries.length > 0) act(() => this.callback(entries, this as unknown as IntersectionObserver));
+  }
+
+  /** Installs the fake for the current test. */
+  static install() {
+    FakeIntersectionObserver.instances = [];
+    vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
+  }
+
+  /** Reports the elements of every live observer as in view (or not). */
+  static showAll(isIntersecting: boolean) {
+    for (const observer of FakeIntersectionObserver.instances) observer.show(isIntersecting);
+  }
+}
