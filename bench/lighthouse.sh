@@ -15,7 +15,7 @@ for form in mobile desktop; do
   CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium} "$here/node_modules/.bin/lighthouse" "$url" "${preset[@]}" \
     --chrome-flags="$flags" --output=json --output-path="$out/lighthouse-$form.json" --quiet
   node -e '
-    const r = require(require('path').resolve(process.argv[1]));
+    const r = require(require("path").resolve(process.argv[1]));
     const s = (k) => Math.round(r.categories[k].score * 100);
     console.log(`${process.argv[2].padEnd(8)} performance ${s("performance")}, accessibility ${s("accessibility")}, best practices ${s("best-practices")}, SEO ${s("seo")}`);
   ' "$out/lighthouse-$form.json" "$form"

@@ -21,8 +21,10 @@ use crate::search::{INDEX_DIR, SearchIndex};
 /// The data directory's upload folder.
 pub const UPLOADS_DIR: &str = "uploads";
 const LOCK_FILE: &str = "quire.lock";
-/// How often counted page views are written.
+/// How often counted page views are written (and an idle index writer closed).
 const VIEW_FLUSH_INTERVAL: Duration = Duration::from_secs(10);
+/// How long the search index writer stays open after the last write.
+const WRITER_IDLE: Duration = Duration::from_secs(30);
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -107,6 +109,8 @@ impl App {
             loop {
                 every.tick().await;
                 state.public.views.flush(&state.db).await;
+                let search = state.search.clone();
+                let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(WRITER_IDLE)).await;
             }
         });
         let served = poem::Server::new_with_acceptor(self.acceptor)
@@ -114,6 +118,8 @@ impl App {
             .await;
         flusher.abort();
         self.state.public.views.flush(&self.state.db).await;
+        let search = self.state.search.clone();
+        let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;
         served?;
         Ok(())
     }

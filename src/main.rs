@@ -24,7 +24,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => {
             let config = Config::from_serve_args(&args)?;
             // A bounded blocking pool: SQLite and tantivy calls queue instead of growing threads.
-            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(64).build()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(16).build()?;
             runtime.block_on(async {
                 let app = App::build(config).await?;
                 let shutdown = shutdown_signal()?;

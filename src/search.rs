@@ -5,6 +5,7 @@
 
 use std::path::Path;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use tantivy::collector::TopDocs;
@@ -43,12 +44,19 @@ struct Fields {
     body: Field,
 }
 
-/// The open index with its single writer.
+/// The open index. Its writer is opened on the first write and closed after a quiet spell
+/// ([`SearchIndex::close_idle_writer`]): it holds tens of megabytes of indexing memory, and a
+/// blog is read far more often than written.
 pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
-    writer: Mutex<IndexWriter>,
+    writer: Mutex<WriterSlot>,
     fields: Fields,
+}
+
+struct WriterSlot {
+    writer: Option<IndexWriter>,
+    last_used: Instant,
 }
 
 fn schema() -> (Schema, Fields) {
@@ -85,13 +93,13 @@ impl SearchIndex {
                 Index::create_in_dir(dir, schema)?
             }
         };
-        let writer = index.writer_with_num_threads(1, WRITER_MEMORY).context("opening the index writer")?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .doc_store_cache_num_blocks(0) // nothing is read from the document store
             .try_into()?;
-        Ok(SearchIndex { index, reader, writer: Mutex::new(writer), fields })
+        let slot = WriterSlot { writer: None, last_used: Instant::now() };
+        Ok(SearchIndex { index, reader, writer: Mutex::new(slot), fields })
     }
 
     /// The database sequence the last commit recorded (`None` for a new index).
@@ -101,24 +109,27 @@ impl SearchIndex {
 
     /// Adds or replaces one post, then commits at `seq`.
     pub fn upsert(&self, post: &PostDoc, seq: i64) -> anyhow::Result<()> {
-        let mut writer = self.lock_writer();
-        writer.delete_term(Term::from_field_u64(self.fields.post_id, post.post_id as u64));
-        writer.add_document(self.document(post))?;
-        self.commit(&mut writer, seq)
+        self.with_writer(|writer| {
+            writer.delete_term(Term::from_field_u64(self.fields.post_id, post.post_id as u64));
+            writer.add_document(self.document(post))?;
+            self.commit(writer, seq)
+        })
     }
 
     /// Removes one post, then commits at `seq`.
     pub fn remove(&self, post_id: i64, seq: i64) -> anyhow::Result<()> {
-        let mut writer = self.lock_writer();
-        writer.delete_term(Term::from_field_u64(self.fields.post_id, post_id as u64));
-        self.commit(&mut writer, seq)
+        self.with_writer(|writer| {
+            writer.delete_term(Term::from_field_u64(self.fields.post_id, post_id as u64));
+            self.commit(writer, seq)
+        })
     }
 
     /// Removes every post of a blog, then commits at `seq`.
     pub fn remove_blog(&self, blog_id: i64, seq: i64) -> anyhow::Result<()> {
-        let mut writer = self.lock_writer();
-        writer.delete_term(Term::from_field_u64(self.fields.blog_id, blog_id as u64));
-        self.commit(&mut writer, seq)
+        self.with_writer(|writer| {
+            writer.delete_term(Term::from_field_u64(self.fields.blog_id, blog_id as u64));
+            self.commit(writer, seq)
+        })
     }
 
     /// Replaces the whole index with the posts `fill` hands to its callback (streamed, never
@@ -128,17 +139,46 @@ impl SearchIndex {
         seq: i64,
         fill: impl FnOnce(&mut dyn FnMut(PostDoc) -> anyhow::Result<()>) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        let mut writer = self.lock_writer();
-        writer.delete_all_documents()?;
-        let filled = fill(&mut |post| {
-            writer.add_document(self.document(&post))?;
-            Ok(())
+        let built = self.with_writer(|writer| {
+            writer.delete_all_documents()?;
+            let filled = fill(&mut |post| {
+                writer.add_document(self.document(&post))?;
+                Ok(())
+            });
+            if let Err(err) = filled {
+                writer.rollback()?;
+                return Err(err);
+            }
+            self.commit(writer, seq)
         });
-        if let Err(err) = filled {
-            writer.rollback()?;
-            return Err(err);
+        // A rebuild is a one-off: give its memory back now.
+        self.close_idle_writer(Duration::ZERO);
+        built
+    }
+
+    /// Closes the writer if it has not been used for `idle`, waiting for its merges; the
+    /// server calls this every few seconds.
+    pub fn close_idle_writer(&self, idle: Duration) {
+        let mut slot = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.last_used.elapsed() < idle {
+            return;
         }
-        self.commit(&mut writer, seq)
+        if let Some(writer) = slot.writer.take() {
+            if let Err(err) = writer.wait_merging_threads() {
+                tracing::warn!(error = %err, "closing the search index writer");
+            }
+        }
+    }
+
+    /// Runs `f` with the writer, opening it when closed.
+    fn with_writer<T>(&self, f: impl FnOnce(&mut IndexWriter) -> anyhow::Result<T>) -> anyhow::Result<T> {
+        let mut slot = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        slot.last_used = Instant::now();
+        if slot.writer.is_none() {
+            let writer = self.index.writer_with_num_threads(1, WRITER_MEMORY).context("opening the index writer")?;
+            slot.writer = Some(writer);
+        }
+        f(slot.writer.as_mut().expect("writer just opened"))
     }
 
     /// Ids of the posts of `blog_id` matching `query`, best first. Any text a user can type
@@ -186,7 +226,4 @@ impl SearchIndex {
         Ok(())
     }
 
-    fn lock_writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
-        self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
 }
