@@ -33,19 +33,23 @@ pub struct SignedIn {
 impl<'a> FromRequest<'a> for SignedIn {
     async fn from_request(req: &'a Request, _body: &mut RequestBody) -> poem::Result<Self> {
         let state = req.data::<AppState>().expect("AppState is attached to every app route");
-        let token = cookies::get(req, COOKIE).ok_or_else(not_signed_in)?;
-        let hash = token_hash(token);
-        let (session, stale) = state
-            .db
-            .read(move |conn| sessions::find(conn, &hash))
-            .await?
-            .ok_or_else(not_signed_in)?;
-        if stale {
-            let id = session.id;
-            state.db.write(move |conn| sessions::touch(conn, id)).await?;
-        }
-        Ok(SignedIn { session_id: session.id, user: session.user })
+        Ok(lookup(state, req).await?.ok_or_else(not_signed_in)?)
     }
+}
+
+/// The request's live session, if its `session` cookie names one; slides its expiry forward
+/// when it was last used over an hour ago.
+pub async fn lookup(state: &AppState, req: &Request) -> Result<Option<SignedIn>, Error> {
+    let Some(token) = cookies::get(req, COOKIE) else { return Ok(None) };
+    let hash = token_hash(token);
+    let Some((session, stale)) = state.db.read(move |conn| sessions::find(conn, &hash)).await? else {
+        return Ok(None);
+    };
+    if stale {
+        let id = session.id;
+        state.db.write(move |conn| sessions::touch(conn, id)).await?;
+    }
+    Ok(Some(SignedIn { session_id: session.id, user: session.user }))
 }
 
 fn not_signed_in() -> Error {

@@ -369,3 +369,20 @@ async fn an_expired_session_is_not_signed_in() {
     let (field, _) = error_field(browser.get("/api/my/session").await, 401).await;
     assert_eq!(field, "session");
 }
+
+#[tokio::test]
+async fn the_public_session_check_answers_null_for_visitors_and_the_session_when_signed_in() {
+    let app = TestApp::spawn().await;
+    let browser = app.new_browser();
+    let visitor = browser.get("/api/session").await;
+    assert_eq!(visitor.status(), 200, "a visitor is a normal answer, not an error");
+    assert_eq!(visitor.json::<Value>().await.unwrap(), json!({ "session": null }));
+    browser.sign_up_with_blog("alice@example.com", "alice").await;
+    let signed_in: Value = browser.get("/api/session").await.json().await.unwrap();
+    assert_eq!(signed_in["session"]["user"]["email"], "alice@example.com");
+    assert!(signed_in["session"]["blogId"].is_i64());
+    browser.post("/d/signout", json!({})).await;
+    let after: Value = browser.get("/api/session").await.json().await.unwrap();
+    assert_eq!(after["session"], Value::Null);
+    assert_eq!(browser.get("/api/my/session").await.status(), 401, "/api/my still needs a session");
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Dialog, type Page } from '@playwright/test';
 import { keepTrafficLocal, watchForErrors } from './support/browser';
-import { createBlog, signInWithLocalIssuer, SIGNED_OUT } from './support/flows';
+import { createBlog, signInWithLocalIssuer } from './support/flows';
 import { startQuire, type QuireServer } from './support/quire';
 
 let quire: QuireServer | undefined;
@@ -134,7 +134,7 @@ async function addAtEnd(page: Page, type: string): Promise<void> {
 test('writing a post with every block type, fixing what the editor refuses, publishing and editing it', async ({
   page,
 }) => {
-  const problems = watchForErrors(page, [SIGNED_OUT]);
+  const problems = watchForErrors(page);
   const asked = answerDialogs(
     page,
     (dialog) => !dialog.message().startsWith('Are you sure you want to remove') || asked.length > 1,
@@ -285,7 +285,7 @@ test('writing a post with every block type, fixing what the editor refuses, publ
 });
 
 test('paging through 25 posts, searching, and deleting one', async ({ page }) => {
-  const problems = watchForErrors(page, [SIGNED_OUT]);
+  const problems = watchForErrors(page);
   const asked = answerDialogs(page, () => true);
   await signUp(page, 'pager@example.com', 'pager');
   const { blogId, csrf } = await ownerCookies(page);
@@ -412,7 +412,7 @@ test('paging through 25 posts, searching, and deleting one', async ({ page }) =>
 test('the local draft of a new post: a malformed one is removed, a good one comes back, leaving asks first', async ({
   page,
 }) => {
-  const problems = watchForErrors(page, [SIGNED_OUT]);
+  const problems = watchForErrors(page);
   let leave = false;
   const asked = answerDialogs(page, () => leave);
   await signUp(page, 'drafter@example.com', 'drafter');

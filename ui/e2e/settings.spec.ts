@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import { keepTrafficLocal, watchForErrors, type ExpectedStatus } from './support/browser';
-import { createBlog, signInWithLocalIssuer, SIGNED_OUT, SUBDOMAIN_REFUSED } from './support/flows';
+import { createBlog, signInWithLocalIssuer, SUBDOMAIN_REFUSED } from './support/flows';
 import { freePort, startQuire, type QuireServer } from './support/quire';
 import { startQuireOn, type RestartableQuire } from './support/quire-restart';
 import { startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
@@ -70,7 +70,7 @@ async function blogIdOf(page: Page): Promise<string> {
 
 test('name, theme, tab icon and addons change the shell and the public blog', async ({ page, context }) => {
   test.setTimeout(120_000);
-  const expected: ExpectedStatus[] = [SIGNED_OUT];
+  const expected: ExpectedStatus[] = [];
   const problems = watchForErrors(page, expected);
   const { baseUrl, port } = app();
   const blogUrl = `http://dana.localhost:${port}`;
@@ -205,7 +205,7 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
 test('deleting the account takes the blog away and retires its subdomain', async ({ page, context }) => {
   test.setTimeout(90_000);
   const { baseUrl, port } = app();
-  const problems = watchForErrors(page, [SIGNED_OUT, SUBDOMAIN_REFUSED]);
+  const problems = watchForErrors(page, [SUBDOMAIN_REFUSED]);
   await signUpAndOpenSettings(page, baseUrl, 'erin@example.com', 'erin');
   const blogId = await blogIdOf(page);
   const deletes: string[] = [];
@@ -277,7 +277,7 @@ test.describe('a second sign-in provider', () => {
 
   test("'Connect' links the new provider's account, which then signs the owner in", async ({ page, context, browser }) => {
     test.setTimeout(150_000);
-    const problems = watchForErrors(page, [SIGNED_OUT, { status: 422, path: '/api/my/social_accounts' }]);
+    const problems = watchForErrors(page, [{ status: 422, path: '/api/my/social_accounts' }]);
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-e2e-settings-'));
 
     // Frank signs up on a quire with the local issuer...

@@ -2,7 +2,7 @@
 // second quire configured for it, the way a deployment uses Google.
 import { expect, test, type Page } from '@playwright/test';
 import { keepTrafficLocal, watchForErrors } from './support/browser';
-import { createBlog, SIGNED_OUT } from './support/flows';
+import { createBlog } from './support/flows';
 import { freePort, startQuire, type QuireServer } from './support/quire';
 import { startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
 
@@ -61,7 +61,7 @@ test('signing up, creating a blog, signing out and logging in again through a th
   page,
   context,
 }) => {
-  const problems = watchForErrors(page, [SIGNED_OUT]);
+  const problems = watchForErrors(page);
   const { baseUrl, port } = app();
   const menu = page.getByRole('navigation', { name: 'Menu' });
 

@@ -23,6 +23,7 @@ pub fn routes() -> Route {
         .at("/favicons", get(favicons::list))
         .at("/auth/nonce", post(sessions::nonce))
         .at("/sessions", post(sessions::create))
+        .at("/session", get(sessions::current))
         .at("/my/session", get(sessions::show))
         .at("/my/blogs", post(blogs::create))
         .at("/my/blogs/:blog_id", get(blogs::show).put(blogs::update).delete(blogs::delete))

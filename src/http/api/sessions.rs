@@ -91,12 +91,26 @@ pub async fn create(req: &Request, state: Data<&AppState>, JsonBody(body): JsonB
     Ok(resp)
 }
 
-/// The signed-in user and their blog id.
+/// The signed-in user and their blog id (a 401 without a session, like all of `/api/my`).
 #[handler]
 pub async fn show(signed_in: SignedIn, state: Data<&AppState>) -> Result<Json<Value>> {
+    show_session(&state, &signed_in).await
+}
+
+async fn show_session(state: &AppState, signed_in: &SignedIn) -> Result<Json<Value>> {
     let user_id = signed_in.user.id;
     let blog_id = state.db.read(move |conn| blogs::id_of_user(conn, user_id)).await?;
     Ok(Json(session_body(&signed_in.user, blog_id)))
+}
+
+/// Whether this browser is signed in: `{session: {...}}`, or `{session: null}` for a visitor
+/// (a normal answer, not an error, so the landing page can ask without a failed request).
+#[handler]
+pub async fn current(req: &Request, state: Data<&AppState>) -> Result<Json<Value>> {
+    match session::lookup(&state, req).await? {
+        Some(signed_in) => show_session(&state, &signed_in).await,
+        None => Ok(Json(json!({ "session": null }))),
+    }
 }
 
 fn session_body(user: &User, blog_id: Option<i64>) -> Value {

@@ -23,7 +23,5 @@ export async function createBlog(page: Page, subdomain: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Welcome' })).toHaveCount(0);
 }
 
-/** The statuses a sign-in journey causes on purpose: the signed-out session check. */
-export const SIGNED_OUT = { status: 401, path: '/api/my/session' } as const;
 /** A subdomain the server refused. */
 export const SUBDOMAIN_REFUSED = { status: 422, path: '/api/my/blogs' } as const;

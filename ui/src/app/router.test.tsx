@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { errors, fakeApi, json } from '../test/fake-api';
+import { fakeApi, json } from '../test/fake-api';
 import { renderRoute } from '../test/render-route';
 
 describe('routes', () => {
@@ -27,7 +27,7 @@ describe('routes', () => {
   });
 
   it('claims the owner area, the popup callback and sign-out', () => {
-    fakeApi({ 'POST /d/signout': () => json({}), 'GET /api/my/session': () => errors(401, { session: 'Sign in to continue' }) });
+    fakeApi({ 'POST /d/signout': () => json({}), 'GET /api/session': () => json({ session: null }) });
     for (const path of ['/d/posts', '/d/anything/else', '/auth/callback', '/signout']) {
       const { unmount } = renderRoute(path);
       expect(screen.queryByRole('heading', { name: 'Page not found' })).toBeNull();

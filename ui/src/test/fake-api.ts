@@ -24,7 +24,7 @@ export function errors(status: number, ...entries: Record<string, string>[]): Re
   return json({ errors: entries }, status);
 }
 
-/** Replaces `fetch` for the current test; `handlers` are keyed like `"GET /api/my/session"`. */
+/** Replaces `fetch` for the current test; `handlers` are keyed like `"GET /api/session"`. */
 export function fakeApi(handlers: Record<string, Handler>) {
   const requests: SentRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -68,7 +68,7 @@ export const alice = {
 export function signedIn(options: { blogId?: number | null } = {}): Record<string, Handler> {
   const blogId = options.blogId === undefined ? alice.blog.id : options.blogId;
   return {
-    'GET /api/my/session': () => json({ session: { user: alice.user, blogId } }),
+    'GET /api/session': () => json({ session: { user: alice.user, blogId } }),
     [`GET /api/my/blogs/${alice.blog.id}`]: () => json({ blog: alice.blog }),
   };
 }

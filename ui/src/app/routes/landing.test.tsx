@@ -15,7 +15,7 @@ beforeAll(() => {
 function signInServer(overrides: Record<string, Handler> = {}) {
   let session: { user: typeof alice.user; blogId: number | null } | null = null;
   return fakeApi({
-    'GET /api/my/session': () => (session ? json({ session }) : errors(401, { session: 'Sign in to continue' })),
+    'GET /api/session': () => json({ session: session ?? null }),
     'POST /api/auth/nonce': () => json({ nonce: 'n1', authorizationUrl: AUTHORIZATION_URL }),
     'POST /api/sessions': (request) => {
       const { signup } = request.body as { signup: boolean };

@@ -34,9 +34,9 @@ export async function createSession(idToken: string, signup: boolean): Promise<S
   return data.session;
 }
 
-/** The current session; rejects with an ApiError of status 401 when nobody is signed in. */
-export async function fetchSession(signal?: AbortSignal): Promise<Session> {
-  const { data } = await api.get<{ session: Session }>('/api/my/session', signal ? { signal } : {});
+/** The current session, or null when nobody is signed in (a visitor is not an error). */
+export async function fetchSession(signal?: AbortSignal): Promise<Session | null> {
+  const { data } = await api.get<{ session: Session | null }>('/api/session', signal ? { signal } : {});
   return data.session;
 }
 

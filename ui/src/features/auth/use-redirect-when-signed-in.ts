@@ -4,16 +4,16 @@ import { paths } from '../../config/paths';
 import { fetchSession } from './api';
 
 /**
- * Sends a visitor who is already signed in on to the owner area. Without a session (401) or
- * when the check fails, the page simply stays.
+ * Sends a visitor who is already signed in on to the owner area. Without a session, or when the
+ * check fails, the page simply stays.
  */
 export function useRedirectWhenSignedIn(): void {
   const navigate = useNavigate();
   useEffect(() => {
     const controller = new AbortController();
     fetchSession(controller.signal).then(
-      () => {
-        if (!controller.signal.aborted) navigate(paths.posts, { replace: true });
+      (session) => {
+        if (session && !controller.signal.aborted) navigate(paths.posts, { replace: true });
       },
       () => undefined,
     );

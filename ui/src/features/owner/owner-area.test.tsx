@@ -14,7 +14,7 @@ const menu = () => screen.getByRole('navigation', { name: 'Menu' });
 
 describe('owner area', () => {
   it('sends a visitor without a session to the landing page', async () => {
-    fakeApi({ 'GET /api/my/session': () => errors(401, { session: 'Sign in to continue' }) });
+    fakeApi({ 'GET /api/session': () => json({ session: null }) });
     const { router } = renderRoute('/d/settings');
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
@@ -102,7 +102,7 @@ describe('/signout', () => {
     document.cookie = 'csrf_token=tok123; path=/';
     const server = fakeApi({
       'POST /d/signout': () => json({}),
-      'GET /api/my/session': () => errors(401, { session: 'Sign in to continue' }),
+      'GET /api/session': () => json({ session: null }),
     });
     const { router } = renderRoute('/signout');
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();

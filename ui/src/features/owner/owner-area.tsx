@@ -33,6 +33,10 @@ export function OwnerArea() {
     const load = async () => {
       try {
         const session = await fetchSession(signal);
+        if (session === null) {
+          if (!signal.aborted) navigate(paths.landing, { replace: true });
+          return;
+        }
         if (session.blogId === null) {
           setState({ status: 'no-blog', user: session.user });
           return;
