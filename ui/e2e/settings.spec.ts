@@ -7,7 +7,6 @@ import { expect, test, type Locator, type Page, type Request } from '@playwright
 import { keepTrafficLocal, watchForErrors, type ExpectedStatus } from './support/browser';
 import { createBlog, signInWithLocalIssuer, SUBDOMAIN_REFUSED } from './support/flows';
 import { freePort, startQuire, type QuireServer } from './support/quire';
-import { startQuireOn, type RestartableQuire } from './support/quire-restart';
 import { startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
 
 let quire: QuireServer | undefined;
@@ -250,8 +249,8 @@ test('deleting the account takes the blog away and retires its subdomain', async
 
 test.describe('a second sign-in provider', () => {
   let dataDir: string | undefined;
-  let first: RestartableQuire | undefined;
-  let second: RestartableQuire | undefined;
+  let first: QuireServer | undefined;
+  let second: QuireServer | undefined;
   let provider: TestIdProvider | undefined;
 
   test.afterEach(async () => {
@@ -281,7 +280,7 @@ test.describe('a second sign-in provider', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-e2e-settings-'));
 
     // Frank signs up on a quire with the local issuer...
-    first = await startQuireOn(dataDir);
+    first = await startQuire({ dataDir });
     await signUpAndOpenSettings(page, first.baseUrl, 'frank@example.com', 'frank');
     await expect(panel(page, 'Social Accounts').getByText('Connected', { exact: true })).toBeVisible();
     await first.stop();
@@ -290,7 +289,8 @@ test.describe('a second sign-in provider', () => {
     // ...which its admin then moves to TestID, on the same data dir.
     const port = await freePort();
     provider = await startTestIdProvider(`http://localhost:${port}/auth/callback`);
-    second = await startQuireOn(dataDir, {
+    second = await startQuire({
+      dataDir,
       port,
       args: ['--oidc-issuer', provider.issuer, '--oidc-client-id', TEST_ID_CLIENT_ID, '--oidc-name', 'TestID'],
     });

@@ -77,18 +77,25 @@ export interface QuireServer {
   port: number;
   /** Where its output goes. */
   logFile: string;
-  /** Stops the process and deletes its data dir (unless QUIRE_E2E_KEEP_DATA is set). */
+  /** Stops the process and deletes its data dir (unless it was given, or QUIRE_E2E_KEEP_DATA is set). */
   stop: () => Promise<void>;
 }
 
-/** Starts quire on `port` (a free one by default) with a fresh data dir and waits until it answers. */
-export async function startQuire(options: { port?: number; args?: string[] } = {}): Promise<QuireServer> {
+/**
+ * Starts quire on `port` (a free one by default) and waits until it answers. Without `dataDir` it
+ * gets a fresh one that `stop` deletes; a given `dataDir` (created when missing) stays, so a test
+ * can start quire on it again, e.g. with another sign-in provider.
+ */
+export async function startQuire(
+  options: { port?: number; args?: string[]; dataDir?: string } = {},
+): Promise<QuireServer> {
   const bin = quireBin();
   const port = options.port ?? (await freePort());
   const host = `localhost:${port}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'quire-e2e-'));
-  const logFile = path.join(dataDir, 'server.log');
-  const log = createWriteStream(logFile);
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'quire-e2e-'));
+  const logFile = path.join(dataDir, `server-${port}.log`);
+  const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(
     bin,
     [
@@ -109,6 +116,7 @@ export async function startQuire(options: { port?: number; args?: string[] } = {
   const baseUrl = `http://${host}`;
   const cleanUp = () => {
     log.end();
+    if (!ownsDataDir) return;
     if (process.env.QUIRE_E2E_KEEP_DATA) console.log(`e2e: kept ${dataDir}`);
     else rmSync(dataDir, { recursive: true, force: true });
   };
