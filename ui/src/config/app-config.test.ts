@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fixtureRules } from '../test/block-rules-fixture';
 import { readAppConfig } from './app-config';
 
 function inject(json: string) {
@@ -24,6 +25,7 @@ describe('readAppConfig', () => {
         supportUrl: 'https://ko-fi.com/quire',
         imgurClientId: null,
         emojiCdn: 'https://cdn.example.com/emoji/',
+        blockRules: fixtureRules(),
       }),
     );
     expect(readAppConfig()).toEqual({
@@ -34,6 +36,7 @@ describe('readAppConfig', () => {
       supportUrl: 'https://ko-fi.com/quire',
       imgurClientId: null,
       emojiCdn: 'https://cdn.example.com/emoji/',
+      blockRules: fixtureRules(),
     });
   });
 
@@ -46,6 +49,7 @@ describe('readAppConfig', () => {
       supportUrl: null,
       imgurClientId: null,
       emojiCdn: null,
+      blockRules: null,
     });
   });
 
@@ -62,5 +66,21 @@ describe('readAppConfig', () => {
     expect(config.providerName).toBe('Google');
     expect(config.supportUrl).toBeNull();
     expect(config.scheme).toBe('http');
+  });
+
+  it('has no block rules unless the server sent a whole, well-formed set', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    inject(JSON.stringify({ providerName: 'Google' }));
+    expect(readAppConfig().blockRules).toBeNull();
+    expect(warn).not.toHaveBeenCalled();
+    document.getElementById('quire-config')?.remove();
+
+    const { maxUrl: _missing, ...partial } = fixtureRules();
+    for (const bad of [partial, { ...fixtureRules(), maxBlocks: 0 }, { ...fixtureRules(), tweetPrefixes: [] }, 'rules']) {
+      inject(JSON.stringify({ blockRules: bad }));
+      expect(readAppConfig().blockRules, JSON.stringify(bad)).toBeNull();
+      document.getElementById('quire-config')?.remove();
+    }
+    expect(warn).toHaveBeenCalledTimes(4);
   });
 });

@@ -1,7 +1,37 @@
 // The server replaces <!--QUIRE_CONFIG--> in index.html with
 // <script id="quire-config" type="application/json">{...}</script> (camelCase JSON).
 // It is parsed once; where it is missing (Vitest, a bare static server) defaults
-// derived from the page's own location are used.
+// derived from the page's own location are used. The block rules have no default: they are the
+// server's alone, and a copy here is what could drift from them (see `blockRules`).
+
+/**
+ * The rules a post's blocks and uploaded images must follow, as the server checks them
+ * (src/domain/blocks.rs, src/domain/image.rs). Lengths are in characters (code points).
+ */
+export interface BlockRules {
+  /** Most blocks in one post. */
+  maxBlocks: number;
+  /** Longest heading. */
+  maxHeading: number;
+  /** Longest paragraph. */
+  maxParagraph: number;
+  /** Longest URL or link text. */
+  maxUrl: number;
+  /** Every block type the server takes, in the order the add-block dialog offers them. */
+  blockTypes: string[];
+  /** What link URLs start with (any of them). */
+  linkPrefixes: string[];
+  /** What spotify block URLs start with. */
+  spotifyPrefix: string;
+  /** What tweet block URLs start with (any of them). */
+  tweetPrefixes: string[];
+  /** What image block URLs start with: the image host's, or this server's `/media/`. */
+  imagePrefix: string;
+  /** The MIME types an image upload may have. */
+  imageTypes: string[];
+  /** Largest image upload, in bytes. */
+  maxImageBytes: number;
+}
 
 /** Deployment settings the server hands to the app. */
 export interface AppConfig {
@@ -19,6 +49,11 @@ export interface AppConfig {
   imgurClientId: string | null;
   /** Emoji image CDN prefix for the favicon picker; null means the server's own SVGs. */
   emojiCdn: string | null;
+  /**
+   * The server's block rules; null when the page has none (a server bug, or a bare static server).
+   * The editor then refuses to start rather than check posts against rules of its own.
+   */
+  blockRules: BlockRules | null;
 }
 
 /** The id of the script element the server injects. */
@@ -33,6 +68,7 @@ function defaults(location: Location): AppConfig {
     supportUrl: null,
     imgurClientId: null,
     emojiCdn: null,
+    blockRules: null,
   };
 }
 
@@ -40,6 +76,39 @@ const text = (value: unknown, fallback: string): string =>
   typeof value === 'string' && value.trim() !== '' ? value : fallback;
 const optionalText = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : null;
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every(isText);
+
+/** The check of each field of the block rules; the type makes the compiler insist on every field. */
+const RULE_FIELDS: { [Field in keyof BlockRules]: (value: unknown) => value is BlockRules[Field] } = {
+  maxBlocks: isCount,
+  maxHeading: isCount,
+  maxParagraph: isCount,
+  maxUrl: isCount,
+  blockTypes: isTextList,
+  linkPrefixes: isTextList,
+  spotifyPrefix: isText,
+  tweetPrefixes: isTextList,
+  imagePrefix: isText,
+  imageTypes: isTextList,
+  maxImageBytes: isCount,
+};
+
+/**
+ * `value` as block rules when every field has its type (whole numbers from 1, non-empty strings,
+ * non-empty lists of them); otherwise null: half a set of rules is no better than none.
+ */
+export function parseBlockRules(value: unknown): BlockRules | null {
+  if (value === null || typeof value !== 'object') return null;
+  const given = value as Record<string, unknown>;
+  const rules: Record<string, unknown> = {};
+  for (const [field, valid] of Object.entries(RULE_FIELDS)) {
+    if (!valid(given[field])) return null;
+    rules[field] = given[field];
+  }
+  return rules as unknown as BlockRules;
+}
 
 /** Parses the injected config from `doc`, filling anything missing or malformed with defaults. */
 export function readAppConfig(doc: Document = document): AppConfig {
@@ -63,7 +132,14 @@ export function readAppConfig(doc: Document = document): AppConfig {
     supportUrl: optionalText(given.supportUrl),
     imgurClientId: optionalText(given.imgurClientId),
     emojiCdn: optionalText(given.emojiCdn),
+    blockRules: readBlockRules(given.blockRules),
   };
+}
+
+function readBlockRules(value: unknown): BlockRules | null {
+  const rules = parseBlockRules(value);
+  if (rules === null && value !== undefined) console.warn('quire: blockRules in #quire-config is malformed; ignored');
+  return rules;
 }
 
 let cached: AppConfig | undefined;

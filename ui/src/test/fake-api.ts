@@ -1,6 +1,7 @@
 // A stand-in for the server behind `fetch` in component tests: answers by "METHOD /path" and
 // records every request. A request no handler claims gets a 404 (and shows up in `requests`).
 import { vi } from 'vitest';
+import { fixtureRules } from './block-rules-fixture';
 
 /** One request the app sent. */
 export interface SentRequest {
@@ -73,12 +74,15 @@ export function signedIn(options: { blogId?: number | null } = {}): Record<strin
   };
 }
 
-/** Puts the server's config script into the page, as index.html carries it. */
+/**
+ * Puts the server's config script into the page, as index.html carries it. The server always sends
+ * its block rules: unless `config` has `blockRules`, they are tests/fixtures/block_rules.json's.
+ */
 export function injectConfig(config: Record<string, unknown>): void {
   document.getElementById('quire-config')?.remove();
   const script = document.createElement('script');
   script.id = 'quire-config';
   script.type = 'application/json';
-  script.textContent = JSON.stringify(config);
+  script.textContent = JSON.stringify({ blockRules: fixtureRules(), ...config });
   document.head.append(script);
 }

@@ -1,10 +1,8 @@
 import { useRef, type ChangeEvent } from 'react';
 import { Button, Modal } from '../../components';
-import { BLOCK_TYPES, type BlockType } from './api';
-import { BLOCK_LABELS } from './block-editor';
-
-/** The file types an image block accepts (SPEC §5, §9). */
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
+import type { BlockRules } from '../../config/app-config';
+import type { BlockType } from './api';
+import { BLOCK_LABELS, isBlockType } from './block-editor';
 
 export interface AddBlockModalProps {
   open: boolean;
@@ -15,6 +13,8 @@ export interface AddBlockModalProps {
   onImage: (file: File) => void;
   /** An upload is running: another image waits. */
   imageDisabled?: boolean;
+  /** The server's block types (offered in its order) and the image types the file picker accepts. */
+  rules: Pick<BlockRules, 'blockTypes' | 'imageTypes'>;
 }
 
 /**
@@ -22,7 +22,7 @@ export interface AddBlockModalProps {
  * picker of a hidden file input; it lives inside the dialog, so it is not inert while the
  * dialog is up and the click that opens it is the user's own.
  */
-export function AddBlockModal({ open, onClose, onChoose, onImage, imageDisabled = false }: AddBlockModalProps) {
+export function AddBlockModal({ open, onClose, onChoose, onImage, imageDisabled = false, rules }: AddBlockModalProps) {
   const fileRef = useRef<HTMLInputElement>(null);
 
   const picked = (event: ChangeEvent<HTMLInputElement>) => {
@@ -34,7 +34,7 @@ export function AddBlockModal({ open, onClose, onChoose, onImage, imageDisabled 
   return (
     <Modal open={open} onClose={onClose} title="Add a block" size="small">
       <div className="q-add-block">
-        {BLOCK_TYPES.map((type) =>
+        {rules.blockTypes.filter(isBlockType).map((type) =>
           type === 'image' ? (
             <Button key={type} variant="secondary" disabled={imageDisabled} onClick={() => fileRef.current?.click()}>
               {BLOCK_LABELS[type]}
@@ -48,7 +48,7 @@ export function AddBlockModal({ open, onClose, onChoose, onImage, imageDisabled 
         <input
           ref={fileRef}
           type="file"
-          accept={IMAGE_TYPES.join(',')}
+          accept={rules.imageTypes.join(',')}
           className="q-add-block__file"
           hidden
           tabIndex={-1}

@@ -3,12 +3,6 @@
 import type { AppConfig } from '../../config/app-config';
 import { api, paging, type Paging } from '../../lib/api';
 
-/** The block types, in the order the add-block modal offers them (SPEC §2). */
-export const BLOCK_TYPES = ['heading', 'paragraph', 'link', 'image', 'spotify', 'tweet'] as const;
-
-/** One block type. */
-export type BlockType = (typeof BLOCK_TYPES)[number];
-
 /** One block of a post's body, as the server stores it. */
 export type Block =
   | { type: 'heading'; value: { text: string } }
@@ -17,6 +11,9 @@ export type Block =
   | { type: 'image'; value: { url: string } }
   | { type: 'spotify'; value: { url: string } }
   | { type: 'tweet'; value: { url: string } };
+
+/** One block type. The list the server takes, in its order, is the page config's `blockRules.blockTypes`. */
+export type BlockType = Block['type'];
 
 /** A post's body: a root holding the blocks. */
 export interface PostBody {

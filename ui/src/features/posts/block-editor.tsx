@@ -1,4 +1,5 @@
 import { TextArea, TextInput, Button } from '../../components';
+import type { BlockRules } from '../../config/app-config';
 import type { BlockType } from './api';
 import type { EditorBlock } from './editor-state';
 import { linkUrlProblem } from './validation';
@@ -12,6 +13,11 @@ export const BLOCK_LABELS: Record<BlockType, string> = {
   spotify: 'Spotify',
   tweet: 'Tweet',
 };
+
+/** Whether the editor has inputs for `type` (the server's list could name one it does not know yet). */
+export function isBlockType(type: string): type is BlockType {
+  return Object.hasOwn(BLOCK_LABELS, type);
+}
 
 /** Placeholder of the spotify block's URL input: a track link. */
 export const SPOTIFY_PLACEHOLDER = 'https://open.spotify.com/track/...';
@@ -29,10 +35,12 @@ export interface BlockEditorProps {
   onChange: (value: Record<string, string>) => void;
   onMove: (direction: -1 | 1) => void;
   onRemove: () => void;
+  /** The server's block rules: they tell which field of a link block its message is about. */
+  rules: BlockRules;
 }
 
 /** One block of the post: its inputs and, in edit mode, move-up, move-down and remove. */
-export function BlockEditor({ block, index, count, error, editing, onChange, onMove, onRemove }: BlockEditorProps) {
+export function BlockEditor({ block, index, count, error, editing, onChange, onMove, onRemove, rules }: BlockEditorProps) {
   const label = BLOCK_LABELS[block.type];
   return (
     <div
@@ -54,7 +62,7 @@ export function BlockEditor({ block, index, count, error, editing, onChange, onM
           </Button>
         </div>
       )}
-      <BlockFields block={block} error={error} onChange={onChange} />
+      <BlockFields block={block} error={error} onChange={onChange} rules={rules} />
     </div>
   );
 }
@@ -63,11 +71,8 @@ function BlockFields({
   block,
   error,
   onChange,
-}: {
-  block: EditorBlock;
-  error: string | undefined;
-  onChange: (value: Record<string, string>) => void;
-}) {
+  rules,
+}: Pick<BlockEditorProps, 'block' | 'error' | 'onChange' | 'rules'>) {
   switch (block.type) {
     case 'heading':
       return (
@@ -91,7 +96,7 @@ function BlockFields({
       );
     case 'link': {
       // One message per block; it belongs to the URL unless the URL is fine (then the text is too long).
-      const onUrl = error !== undefined && linkUrlProblem(block.value.url) !== null;
+      const onUrl = error !== undefined && linkUrlProblem(block.value.url, rules) !== null;
       return (
         <div className="q-block__pair">
           <TextInput

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Button, ButtonLink, Spinner } from '../../components';
-import type { AppConfig } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { fetchPost, type Post } from './api';
-import { PostEditor } from './post-editor';
+import { PostEditor, type PostEditorProps } from './post-editor';
 
 type State =
   | { status: 'loading' }
@@ -20,7 +19,7 @@ export function EditPost({
 }: {
   blogId: number;
   shortId: string;
-  config: Pick<AppConfig, 'appUrl' | 'imgurClientId'>;
+  config: PostEditorProps['config'];
 }) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);

@@ -12,9 +12,9 @@ import {
   type EditorAction,
   type EditorState,
 } from './editor-state';
-import { validationRules } from './validation';
+import { fixtureRules } from '../../test/block-rules-fixture';
 
-const rules = validationRules({ appUrl: 'http://localhost:8080', imgurClientId: null });
+const rules = fixtureRules();
 
 const heading = (text: string): Block => ({ type: 'heading', value: { text } });
 const paragraph = (text: string): Block => ({ type: 'paragraph', value: { text } });

@@ -1,7 +1,8 @@
 // The post editor's state and every change to it, as one pure reducer (SPEC §2 "Post editor",
 // §4, §5). No DOM, no network: the editor component dispatches, these functions decide.
+import type { BlockRules } from '../../config/app-config';
 import type { Block, BlockType, Post } from './api';
-import { hasErrors, MAX_BLOCKS, validateBlocks, type BlockErrors, type ValidationRules } from './validation';
+import { hasErrors, validateBlocks, type BlockErrors } from './validation';
 
 /** A block in the editor: the stored block plus a key that follows it when blocks move. */
 export type EditorBlock = Block & { key: string };
@@ -19,7 +20,8 @@ export interface EditorState {
   persisted: boolean;
   /** When the post was published; null for a draft or a post not saved yet. */
   publishedAt: string | null;
-  rules: ValidationRules;
+  /** The server's block rules (the page config's `blockRules`). */
+  rules: BlockRules;
   /** Counts the user's changes to blocks and the draft flag. */
   revision: number;
   /** `revision` when the post was last saved (or loaded). */
@@ -72,7 +74,7 @@ function keyed(blocks: readonly Block[], firstKey: number): EditorBlock[] {
   return blocks.map((block, i) => ({ ...block, key: `b${firstKey + i}` }) as EditorBlock);
 }
 
-function initial(blocks: readonly Block[], draft: boolean, rules: ValidationRules, post: Post | null): EditorState {
+function initial(blocks: readonly Block[], draft: boolean, rules: BlockRules, post: Post | null): EditorState {
   return {
     blocks: keyed(blocks, 0),
     draft,
@@ -91,14 +93,14 @@ function initial(blocks: readonly Block[], draft: boolean, rules: ValidationRule
  * A new post: an empty heading and an empty paragraph, unless a local draft is restored (SPEC §4).
  * A restored draft without blocks starts from the empty ones, keeping its draft flag.
  */
-export function newPostState(rules: ValidationRules, restored: EditorContent | null = null): EditorState {
+export function newPostState(rules: BlockRules, restored: EditorContent | null = null): EditorState {
   const blocks =
     restored && restored.blocks.length > 0 ? restored.blocks : [emptyBlock('heading'), emptyBlock('paragraph')];
   return initial(blocks, restored?.draft ?? false, rules, null);
 }
 
 /** An existing post: its blocks; the draft flag is set while it is unpublished (SPEC §4). */
-export function existingPostState(post: Post, rules: ValidationRules): EditorState {
+export function existingPostState(post: Post, rules: BlockRules): EditorState {
   return initial(post.body.children, post.publishedAt === null, rules, post);
 }
 
@@ -131,8 +133,8 @@ export function showsDraftCheckbox(state: Pick<EditorState, 'persisted' | 'publi
 }
 
 /** Whether another block may be added. */
-export function canInsert(state: Pick<EditorState, 'blocks'>): boolean {
-  return state.blocks.length < MAX_BLOCKS;
+export function canInsert(state: Pick<EditorState, 'blocks' | 'rules'>): boolean {
+  return state.blocks.length < state.rules.maxBlocks;
 }
 
 const inRange = (state: EditorState, index: number) =>

@@ -2,7 +2,7 @@
 // under the key 'new' so a half-written post survives a reload. Saved on each edit and draft
 // toggle, restored when the editor opens, deleted when its shape is wrong, cleared once the
 // post is created.
-import { BLOCK_TYPES, type Block, type BlockType } from './api';
+import type { Block, BlockType } from './api';
 import type { EditorContent } from './editor-state';
 
 /** The storage key of the new post's draft. */
@@ -11,7 +11,7 @@ export const LOCAL_DRAFT_KEY = 'new';
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The fields each block type's value holds; all strings. */
+/** The fields each block type's value holds; all strings. A type not here is not one the editor knows. */
 const FIELDS: Record<BlockType, readonly string[]> = {
   heading: ['text'],
   paragraph: ['text'],
@@ -23,8 +23,8 @@ const FIELDS: Record<BlockType, readonly string[]> = {
 
 function parseBlock(raw: unknown): Block | null {
   if (!isObject(raw) || typeof raw.type !== 'string' || !isObject(raw.value)) return null;
+  if (!Object.hasOwn(FIELDS, raw.type)) return null;
   const type = raw.type as BlockType;
-  if (!(BLOCK_TYPES as readonly string[]).includes(type)) return null;
   const source = raw.value;
   const value: Record<string, string> = {};
   for (const field of FIELDS[type]) {

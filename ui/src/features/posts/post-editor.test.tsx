@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureRules } from '../../test/block-rules-fixture';
 import { alice, errors, fakeApi, injectConfig, json } from '../../test/fake-api';
 import { postsServer, samplePost } from '../../test/fake-posts';
 import { renderRoute } from '../../test/render-route';
@@ -415,7 +416,7 @@ describe('image uploads with an image host', () => {
           <PostEditor
             blogId={alice.blog.id}
             post={null}
-            config={{ appUrl: 'http://localhost:8080', imgurClientId: 'client-42' }}
+            config={{ imgurClientId: 'client-42', blockRules: { ...fixtureRules(), imagePrefix: 'https://i.imgur.com/' } }}
           />
         ),
       },

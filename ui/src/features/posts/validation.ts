@@ -1,42 +1,26 @@
-// The block rules, the same as the server's (src/domain/blocks.rs) with the same messages, so the
-// editor stops a bad post before sending it and shows each message on the block at its index
-// (SPEC §5, DESIGN §5). Lengths count characters (code points), as the server does, and
+// The block rules of src/domain/blocks.rs with the same messages, so the editor stops a bad post
+// before sending it and shows each message on the block at its index (SPEC §5, DESIGN §5). The
+// limits and prefixes are the server's own, from the page config (`blockRules`); this file only
+// knows how to apply them. Lengths count characters (code points), as the server does, and
 // "blank" and "whitespace" mean Unicode White_Space, which is what Rust's trim() and
-// char::is_whitespace() use.
-import type { AppConfig } from '../../config/app-config';
+// char::is_whitespace() use. tests/fixtures/block_rules.json holds the cases both sides pass.
+import type { AppConfig, BlockRules } from '../../config/app-config';
 import type { Block } from './api';
-
-/** Most blocks in one post. */
-export const MAX_BLOCKS = 500;
-/** Longest heading, in characters. */
-export const MAX_HEADING = 300;
-/** Longest paragraph, in characters. */
-export const MAX_PARAGRAPH = 20_000;
-/** Longest URL or link text, in characters. */
-export const MAX_URL = 2_048;
-/** What spotify block URLs start with. */
-export const SPOTIFY_PREFIX = 'https://open.spotify.com/';
-/** What tweet block URLs start with (either host). */
-export const TWEET_PREFIXES = ['https://twitter.com/', 'https://x.com/'] as const;
-/** The image host's prefix when uploads go to the third-party host. */
-export const IMGUR_IMAGE_PREFIX = 'https://i.imgur.com/';
-
-/** What the rules depend on: the prefix every image block URL must start with. */
-export interface ValidationRules {
-  imagePrefix: string;
-}
 
 /** Messages by block index. */
 export type BlockErrors = Record<number, string>;
 
-/** The image-prefix rule's prefix: the image host's, or this server's `/media/`. */
-export function imagePrefix(config: Pick<AppConfig, 'appUrl' | 'imgurClientId'>): string {
-  return config.imgurClientId ? IMGUR_IMAGE_PREFIX : `${config.appUrl.replace(/\/+$/, '')}/media/`;
-}
-
-/** The rules for this deployment. */
-export function validationRules(config: Pick<AppConfig, 'appUrl' | 'imgurClientId'>): ValidationRules {
-  return { imagePrefix: imagePrefix(config) };
+/**
+ * The rules for this deployment, from the page config. There is no copy here to fall back on: a
+ * copy is what could drift from the server. A page without them was not served by a quire that
+ * sends them (a server bug), so the editor does not start: this error reaches the route's error
+ * screen (shown and logged), and the rest of the app keeps working.
+ */
+export function validationRules(config: Pick<AppConfig, 'blockRules'>): BlockRules {
+  if (!config.blockRules) {
+    throw new Error('The server sent no block rules (blockRules in #quire-config), so the editor cannot check posts');
+  }
+  return config.blockRules;
 }
 
 // Unicode White_Space (Rust's char::is_whitespace): JavaScript's \s differs (it has U+FEFF, lacks U+0085).
@@ -59,39 +43,42 @@ function textProblem(text: string, max: number): string | null {
 }
 
 /** The URL rules in the server's order: blank, prefix, length, characters. */
-export function urlProblem(url: string, prefixes: readonly string[], described: string): string | null {
+function urlProblem(url: string, prefixes: readonly string[], rules: BlockRules): string | null {
   if (isBlank(url)) return CANT_BE_BLANK;
-  if (!prefixes.some((prefix) => url.startsWith(prefix))) return `Should start with ${described}`;
-  if (length(url) > MAX_URL) return tooLong(MAX_URL);
+  if (!prefixes.some((prefix) => url.startsWith(prefix))) return `Should start with ${prefixes.join(' or ')}`;
+  if (length(url) > rules.maxUrl) return tooLong(rules.maxUrl);
   if (NOT_IN_URL.test(url)) return 'Should be a URL without spaces or quotes';
   return null;
 }
 
 /** The link block's URL rule alone (the editor puts a link's message on the field it is about). */
-export function linkUrlProblem(url: string): string | null {
-  return urlProblem(url, ['http://', 'https://'], 'http:// or https://');
+export function linkUrlProblem(url: string, rules: BlockRules): string | null {
+  return urlProblem(url, rules.linkPrefixes, rules);
 }
 
 /** The first rule `block` breaks, as the message to show on it; null when it is fine. */
-export function blockProblem(block: Block, rules: ValidationRules): string | null {
+export function blockProblem(block: Block, rules: BlockRules): string | null {
   switch (block.type) {
     case 'heading':
-      return textProblem(block.value.text, MAX_HEADING);
+      return textProblem(block.value.text, rules.maxHeading);
     case 'paragraph':
-      return textProblem(block.value.text, MAX_PARAGRAPH);
+      return textProblem(block.value.text, rules.maxParagraph);
     case 'link':
-      return linkUrlProblem(block.value.url) ?? (length(block.value.title) > MAX_URL ? tooLong(MAX_URL) : null);
+      return (
+        linkUrlProblem(block.value.url, rules) ??
+        (length(block.value.title) > rules.maxUrl ? tooLong(rules.maxUrl) : null)
+      );
     case 'image':
-      return urlProblem(block.value.url, [rules.imagePrefix], rules.imagePrefix);
+      return urlProblem(block.value.url, [rules.imagePrefix], rules);
     case 'spotify':
-      return urlProblem(block.value.url, [SPOTIFY_PREFIX], SPOTIFY_PREFIX);
+      return urlProblem(block.value.url, [rules.spotifyPrefix], rules);
     case 'tweet':
-      return urlProblem(block.value.url, TWEET_PREFIXES, TWEET_PREFIXES.join(' or '));
+      return urlProblem(block.value.url, rules.tweetPrefixes, rules);
   }
 }
 
 /** Messages by index for every failing block; `exclude` skips one index (e.g. a block just added). */
-export function validateBlocks(blocks: readonly Block[], rules: ValidationRules, exclude?: number): BlockErrors {
+export function validateBlocks(blocks: readonly Block[], rules: BlockRules, exclude?: number): BlockErrors {
   const errors: BlockErrors = {};
   blocks.forEach((block, index) => {
     if (index === exclude) return;
@@ -102,13 +89,29 @@ export function validateBlocks(blocks: readonly Block[], rules: ValidationRules,
 }
 
 /** A problem with the body as a whole (the server keys it `body`): no blocks, or too many. */
-export function bodyProblem(blocks: readonly unknown[]): string | null {
+export function bodyProblem(blocks: readonly unknown[], rules: BlockRules): string | null {
   if (blocks.length === 0) return 'A post needs at least one block';
-  if (blocks.length > MAX_BLOCKS) return `A post can have at most ${MAX_BLOCKS} blocks`;
+  if (blocks.length > rules.maxBlocks) return `A post can have at most ${rules.maxBlocks} blocks`;
   return null;
 }
 
 /** Whether `errors` holds any message. */
 export function hasErrors(errors: BlockErrors): boolean {
   return Object.keys(errors).length > 0;
+}
+
+/** 'JPEG, PNG and GIF' for `image/jpeg`, `image/png`, `image/gif`. */
+function imageTypeNames(types: readonly string[]): string {
+  const names = types.map((type) => type.replace(/^image\//, '').toUpperCase());
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+}
+
+/**
+ * Why the server would refuse `file` as an image upload (its type, then its size), in the server's
+ * words; null when it may be sent. The server checks the bytes themselves as well.
+ */
+export function imageProblem(file: Pick<File, 'type' | 'size'>, rules: BlockRules): string | null {
+  if (!rules.imageTypes.includes(file.type)) return `Only ${imageTypeNames(rules.imageTypes)} images can be uploaded`;
+  if (file.size > rules.maxImageBytes) return `Images can be at most ${rules.maxImageBytes / (1024 * 1024)} MB`;
+  return null;
 }

@@ -1,0 +1,45 @@
+import { Button, Checkbox } from '../../components';
+import { primaryLabel, showsDraftCheckbox, type EditorState } from './editor-state';
+
+export interface EditorToolbarProps {
+  state: EditorState;
+  onToggleEditing: () => void;
+  onDraftChange: (draft: boolean) => void;
+  /** Null hides 'Delete' (a post not saved yet). */
+  onDelete: (() => void) | null;
+  saving: boolean;
+  deleting: boolean;
+  /** An image is uploading: the post waits for it. */
+  uploading: boolean;
+}
+
+/** The editor's bar: 'Edit blocks', 'Mark as draft', 'Delete' and the submit button (SPEC §2, §4). */
+export function EditorToolbar({
+  state,
+  onToggleEditing,
+  onDraftChange,
+  onDelete,
+  saving,
+  deleting,
+  uploading,
+}: EditorToolbarProps) {
+  return (
+    <div className="q-post-editor__toolbar">
+      <Button variant="secondary" aria-pressed={state.editing} onClick={onToggleEditing}>
+        Edit blocks
+      </Button>
+      {showsDraftCheckbox(state) && (
+        <Checkbox label="Mark as draft" checked={state.draft} onChange={onDraftChange} className="q-post-editor__draft" />
+      )}
+      <span className="q-post-editor__spacer" />
+      {onDelete && (
+        <Button variant="danger" loading={deleting} disabled={saving} onClick={onDelete}>
+          Delete
+        </Button>
+      )}
+      <Button type="submit" loading={saving} disabled={deleting || uploading}>
+        {primaryLabel(state)}
+      </Button>
+    </div>
+  );
+}

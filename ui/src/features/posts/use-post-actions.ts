@@ -1,0 +1,126 @@
+import { useState, type Dispatch, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { paths } from '../../config/paths';
+import { ApiError } from '../../lib/api';
+import { createPost, deletePost, updatePost, type Post } from './api';
+import { blocksOf, type EditorAction, type EditorState } from './editor-state';
+import { clearLocalDraft } from './local-draft';
+import type { FocusRequest } from './use-block-focus';
+import { bodyProblem, hasErrors, validateBlocks, type BlockErrors } from './validation';
+
+/** Asked before a post is deleted. */
+export const DELETE_POST_QUESTION = 'Are you sure you want to delete this post? This cannot be undone.';
+
+export interface PostActionsOptions {
+  blogId: number;
+  /** The post as loaded; null for a new one. */
+  post: Post | null;
+  state: EditorState;
+  dispatch: Dispatch<EditorAction>;
+  /** Lets the navigation after a save or delete through the leave-page warning. */
+  releaseLeaveWarning: () => void;
+  focusBlock: (request: FocusRequest) => void;
+  /** An image is uploading: submitting waits for it. */
+  blocked: boolean;
+}
+
+export interface PostActions {
+  saving: boolean;
+  deleting: boolean;
+  /** The message above the blocks: a body problem, the server's refusal not about one block, a failed delete. */
+  formError: string | null;
+  /** Checks the blocks, then creates or updates the post and shows the list. */
+  submit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
+  /** Asks, deletes the post and shows the list. */
+  remove: () => Promise<void>;
+}
+
+/** The server's refusal split into messages by block index (`children.N`) and the rest. */
+function serverMessages(error: unknown): { blocks: BlockErrors; other: string | null } {
+  if (!(error instanceof ApiError))
+    return { blocks: {}, other: error instanceof Error ? error.message : String(error) };
+  const blocks: BlockErrors = {};
+  const other: string[] = [];
+  for (const [field, messages] of Object.entries(error.fields)) {
+    const match = /^children\.(\d+)$/.exec(field);
+    if (match) blocks[Number(match[1])] = messages.join('\n');
+    else other.push(...messages);
+  }
+  if (Object.keys(error.fields).length === 0) other.push(...error.messages);
+  return { blocks, other: other.length > 0 ? other.join('\n') : null };
+}
+
+/**
+ * The editor's two calls, save and delete (SPEC §4, §8): one at a time, each ending on the post
+ * list. A refused save stays on the screen with the server's messages where they belong; the
+ * failure is logged too.
+ */
+export function usePostActions({
+  blogId,
+  post,
+  state,
+  dispatch,
+  releaseLeaveWarning,
+  focusBlock,
+  blocked,
+}: PostActionsOptions): PostActions {
+  const navigate = useNavigate();
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const busy = saving || deleting;
+
+  /** Leaves the editor for the post list, at its top. */
+  const showList = () => {
+    releaseLeaveWarning();
+    navigate(paths.posts);
+    window.scrollTo(0, 0);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy || blocked) return;
+    const blocks = blocksOf(state);
+    const errors = validateBlocks(blocks, state.rules);
+    const problem = bodyProblem(blocks, state.rules);
+    dispatch({ type: 'validate' });
+    setFormError(problem);
+    if (hasErrors(errors) || problem) {
+      const first = state.blocks[Math.min(...Object.keys(errors).map(Number))];
+      if (first) focusBlock({ key: first.key });
+      return;
+    }
+    setSaving(true);
+    try {
+      const input = { blocks, draft: state.draft };
+      const saved =
+        state.persisted && post ? await updatePost(blogId, post.shortId, input) : await createPost(blogId, input);
+      dispatch({ type: 'saved', post: saved });
+      if (!state.persisted) clearLocalDraft();
+      showList();
+    } catch (error) {
+      // The screen stays as it is (SPEC §8); the server's messages show where they belong.
+      console.error('quire: saving the post failed', error);
+      const { blocks: blockErrors, other } = serverMessages(error);
+      dispatch({ type: 'serverErrors', errors: blockErrors });
+      setFormError(other);
+      setSaving(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!post || busy || !window.confirm(DELETE_POST_QUESTION)) return;
+    setDeleting(true);
+    setFormError(null);
+    try {
+      await deletePost(blogId, post.shortId);
+      showList();
+    } catch (error) {
+      console.error('quire: deleting the post failed', error);
+      setFormError(error instanceof Error ? error.message : String(error));
+      setDeleting(false);
+    }
+  };
+
+  return { saving, deleting, formError, submit, remove };
+}
