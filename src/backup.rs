@@ -14,18 +14,18 @@ use rusqlite::Connection;
 use rusqlite::backup::{Backup, StepResult};
 use serde_json::json;
 
-use crate::app::{UPLOADS_DIR, lock_data_dir};
-use crate::db::{self, APPLICATION_ID, DB_FILE, migrate};
+use crate::data_dir::{DB_FILE, DataDir, LOCK_FILE, UPLOADS_DIR};
+use crate::db::{self, APPLICATION_ID, migrate};
 use crate::progress::{Progress, human};
 
 const MANIFEST: &str = "quire-backup.json";
 
 /// Writes a backup of `data_dir` to `out`, which must not exist. Nothing is left behind on failure.
-pub fn backup(data_dir: &Path, out: &Path) -> anyhow::Result<()> {
+pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
     if out.exists() {
         bail!("{} already exists; give a new file name (nothing was written)", out.display());
     }
-    let db_path = data_dir.join(DB_FILE);
+    let db_path = data_dir.database();
     if !db_path.is_file() {
         bail!("there is no database at {}; nothing to back up", db_path.display());
     }
@@ -43,7 +43,7 @@ pub fn backup(data_dir: &Path, out: &Path) -> anyhow::Result<()> {
 
     let snapshot = staging.path().join(DB_FILE);
     let schema_version = snapshot_database(&db_path, &snapshot)?;
-    let uploads = list_uploads(&data_dir.join(UPLOADS_DIR))?;
+    let uploads = list_uploads(&data_dir.uploads())?;
 
     let total = file_len(&snapshot)? + uploads.iter().map(|(_, _, len)| len).sum::<u64>();
     let mut progress = Progress::bytes("backup", total);
@@ -78,7 +78,7 @@ pub fn backup(data_dir: &Path, out: &Path) -> anyhow::Result<()> {
     progress.finish();
     println!(
         "Backed up {} (schema version {schema_version}, {} uploads) to {} ({}).",
-        data_dir.display(),
+        data_dir.root().display(),
         uploads.len(),
         out.display(),
         human(file_len(out)?)
@@ -182,10 +182,11 @@ impl<R: Read> Read for Counting<'_, R> {
 
 /// Restores `backup` into `data_dir`. The backup is unpacked and checked (manifest,
 /// integrity, schema version) beside the data before anything is replaced.
-pub fn restore(data_dir: &Path, backup: &Path, force: bool) -> anyhow::Result<()> {
+pub fn restore(dir: &DataDir, backup: &Path, force: bool) -> anyhow::Result<()> {
     let file = File::open(backup).with_context(|| format!("cannot read {}", backup.display()))?;
     let total = file.metadata()?.len();
-    let _lock = lock_data_dir(data_dir)?;
+    let _lock = dir.lock()?;
+    let data_dir = dir.root();
     if holds_data(data_dir)? && !force {
         bail!(
             "{} already holds Quire data; pass --force to replace it with the backup (nothing was changed)",
@@ -230,7 +231,7 @@ pub fn restore(data_dir: &Path, backup: &Path, force: bool) -> anyhow::Result<()
         std::fs::create_dir(&staged_uploads)?;
     }
     std::fs::rename(&staged_uploads, data_dir.join(UPLOADS_DIR)).context("moving the restored uploads into place")?;
-    let index = data_dir.join("index");
+    let index = dir.index();
     if index.exists() {
         std::fs::remove_dir_all(&index).with_context(|| format!("removing the old search index {}", index.display()))?;
     }
@@ -247,7 +248,7 @@ fn holds_data(data_dir: &Path) -> anyhow::Result<bool> {
     for entry in std::fs::read_dir(data_dir).with_context(|| format!("cannot read {}", data_dir.display()))? {
         let entry = entry?;
         let name = entry.file_name();
-        if name == "quire.lock" {
+        if name == LOCK_FILE {
             continue;
         }
         if name == UPLOADS_DIR && std::fs::read_dir(entry.path())?.next().is_none() {

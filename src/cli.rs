@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::data_dir::DataDir;
+
 /// Quire: a free blogging platform that runs as one binary.
 ///
 /// Every flag can also be set with the environment variable named in its help,
@@ -43,6 +45,13 @@ pub struct DataDirArg {
     /// Directory holding quire.db, the search index and uploads (created when missing).
     #[arg(long, env = "QUIRE_DATA_DIR", default_value = "./data", value_name = "DIR")]
     pub data_dir: PathBuf,
+}
+
+impl DataDirArg {
+    /// The data directory it names.
+    pub fn dir(&self) -> DataDir {
+        DataDir::new(&self.data_dir)
+    }
 }
 
 /// Flags of `quire serve`.

@@ -1,11 +1,12 @@
 //! The one `Config` every part of the server reads.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, bail};
 
 use crate::cli::ServeArgs;
+use crate::data_dir::DataDir;
 
 /// Google's issuer, the default sign-in provider.
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
@@ -20,7 +21,7 @@ pub struct Config {
     /// Whether the public URLs use https.
     pub https: bool,
     /// Directory of the database, index and uploads.
-    pub data_dir: PathBuf,
+    pub data_dir: DataDir,
     /// OpenID Connect issuer URL.
     pub oidc_issuer: String,
     /// OAuth client ID at that issuer; `None` selects the local issuer on localhost.
@@ -71,7 +72,7 @@ impl Config {
             listen: args.listen,
             host,
             https: args.https,
-            data_dir: args.data_dir.data_dir.clone(),
+            data_dir: args.data_dir.dir(),
             oidc_issuer: args.oidc_issuer.trim_end_matches('/').to_owned(),
             oidc_client_id,
             provider_name,
@@ -87,7 +88,7 @@ impl Config {
             listen,
             host: host.to_owned(),
             https: false,
-            data_dir: data_dir.to_owned(),
+            data_dir: DataDir::new(data_dir),
             oidc_issuer: GOOGLE_ISSUER.to_owned(),
             oidc_client_id: None,
             provider_name: "Local".to_owned(),

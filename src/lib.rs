@@ -4,12 +4,16 @@
 pub mod app;
 pub mod auth;
 pub mod backup;
+pub mod blogs;
 pub mod cli;
 pub mod config;
+pub mod data_dir;
 pub mod db;
 pub mod domain;
 pub mod error;
 pub mod http;
+#[cfg(test)]
+mod layering;
 pub mod progress;
 pub mod reindex;
 pub mod search;

@@ -32,10 +32,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 app.run(shutdown).await
             })
         }
-        Command::Migrate(args) => db::migrate::run_command(&args.data_dir.data_dir, args.status),
-        Command::Backup(args) => backup::backup(&args.data_dir.data_dir, &args.out),
-        Command::Restore(args) => backup::restore(&args.data_dir.data_dir, &args.backup, args.force),
-        Command::Reindex(args) => quire::reindex::run_command(&args.data_dir),
+        Command::Migrate(args) => db::migrate::run_command(&args.data_dir.dir(), args.status),
+        Command::Backup(args) => backup::backup(&args.data_dir.dir(), &args.out),
+        Command::Restore(args) => backup::restore(&args.data_dir.dir(), &args.backup, args.force),
+        Command::Reindex(args) => quire::reindex::run_command(&args.dir()),
     }
 }
 

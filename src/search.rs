@@ -15,8 +15,6 @@ use tantivy::schema::{
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
-/// The index folder inside the data directory.
-pub const INDEX_DIR: &str = "index";
 /// Memory the writer may use before it flushes a segment (tantivy's minimum is 15 MB).
 const WRITER_MEMORY: usize = 15_000_000;
 

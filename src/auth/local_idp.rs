@@ -21,8 +21,6 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// The OAuth client ID the local issuer knows.
 pub const CLIENT_ID: &str = "quire-local";
-/// The key file inside the data directory.
-pub const KEY_FILE: &str = "dev-idp-key.pem";
 /// Lifetime of a local ID token.
 const TOKEN_LIFETIME_SECS: u64 = 300;
 
@@ -48,9 +46,9 @@ struct Claims<'a> {
 }
 
 impl LocalIssuer {
-    /// Loads the key from the data directory, creating it on first use.
-    pub fn load_or_create(data_dir: &Path, app_url: &str) -> anyhow::Result<LocalIssuer> {
-        let path = data_dir.join(KEY_FILE);
+    /// Loads the signing key from `path`, creating it on first use.
+    pub fn load_or_create(path: &Path, app_url: &str) -> anyhow::Result<LocalIssuer> {
+        let path = path.to_owned();
         let secret = if path.exists() {
             let pem = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
             SecretKey::from_pkcs8_pem(&pem).map_err(|err| anyhow::anyhow!("{} is not a P-256 key: {err}", path.display()))?

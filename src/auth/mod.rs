@@ -1,12 +1,10 @@
-//! Sign-in: OIDC token verification, the local issuer, sessions, CSRF and rate limits.
+//! Sign-in, independent of HTTP: OIDC token verification, the local issuer, rate limits and
+//! the secret-token helpers. The request-bound parts (session cookie, CSRF guard) live in
+//! `http`.
 
-pub mod csrf;
 pub mod local_idp;
 pub mod oidc;
 pub mod rate_limit;
-pub mod session;
-
-use std::sync::Arc;
 
 use crate::config::Config;
 use local_idp::LocalIssuer;
@@ -28,7 +26,7 @@ impl Auth {
         let (verifier, local) = match &config.oidc_client_id {
             Some(client_id) => (Verifier::remote(&config.oidc_issuer, client_id)?, None),
             None => {
-                let local = LocalIssuer::load_or_create(&config.data_dir, &config.app_url())?;
+                let local = LocalIssuer::load_or_create(&config.data_dir.local_issuer_key(), &config.app_url())?;
                 let verifier = Verifier::local(local.issuer(), local_idp::CLIENT_ID, local.jwks());
                 (verifier, Some(local))
             }
@@ -49,5 +47,3 @@ pub fn token_hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
-/// Shared handle.
-pub type SharedAuth = Arc<Auth>;

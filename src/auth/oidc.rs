@@ -1,7 +1,7 @@
 //! OpenID Connect ID-token verification: one code path for Google, any issuer found
 //! through discovery, and Quire's own local issuer.
 //!
-//! Checks (DESIGN §3): signature against the issuer's JWKS with RS256 or ES256 only (so
+//! Checks: signature against the issuer's JWKS with RS256 or ES256 only (so
 //! `alg: none` and HMAC tokens never verify), exact `iss`, `aud` holding our client ID,
 //! `exp` and `iat` with at most 60 s leeway, and the nonce bound to this browser.
 
@@ -15,6 +15,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 use tokio::sync::Mutex;
 
+use crate::domain::identity::Identity;
 use crate::error::{Error, Messages};
 
 /// Allowed clock skew between us and the issuer.
@@ -25,18 +26,6 @@ const REFETCHES_PER_MINUTE: u32 = 3;
 /// JWKS lifetime when the issuer sends no usable Cache-Control.
 const DEFAULT_JWKS_TTL: Duration = Duration::from_secs(3600);
 
-/// Who a verified token names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Identity {
-    /// The token's `iss`.
-    pub issuer: String,
-    /// The token's `sub`: the person's stable id at the issuer.
-    pub subject: String,
-    /// The e-mail address, when the token carries one.
-    pub email: String,
-    /// The display name, when the token carries one.
-    pub name: String,
-}
 
 #[derive(Debug, Deserialize)]
 struct Claims {

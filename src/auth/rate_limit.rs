@@ -4,7 +4,6 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use poem::Request;
 
 use crate::error::{Error, Messages};
 
@@ -28,12 +27,12 @@ impl Limiter {
         Limiter { inner: RateLimiter::keyed(quota) }
     }
 
-    /// Counts one attempt from the request's client; a 429 once over the quota.
-    pub fn check(&self, req: &Request) -> Result<(), Error> {
+    /// Counts one attempt from `client` (unknown: not counted); a 429 once over the quota.
+    pub fn check(&self, client: Option<IpAddr>) -> Result<(), Error> {
         if self.inner.len() > MAX_TRACKED {
             self.inner.retain_recent();
         }
-        let Some(ip) = client_ip(req) else { return Ok(()) };
+        let Some(ip) = client else { return Ok(()) };
         self.inner.check_key(&ip).map_err(|_| {
             Error::RateLimited(Messages::one("signIn", "Too many sign-in attempts; wait a minute and try again"))
         })
@@ -44,20 +43,4 @@ impl Default for Limiter {
     fn default() -> Self {
         Limiter::new()
     }
-}
-
-/// The client's address: the peer, or, when the peer is a proxy on this machine, the last
-/// hop it added to `X-Forwarded-For` (a client cannot forge the proxy's own entry).
-pub fn client_ip(req: &Request) -> Option<IpAddr> {
-    let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip())?;
-    if peer.is_loopback() {
-        let forwarded = req
-            .header("x-forwarded-for")
-            .and_then(|value| value.rsplit(',').next())
-            .and_then(|hop| hop.trim().parse::<IpAddr>().ok());
-        if let Some(ip) = forwarded {
-            return Some(ip);
-        }
-    }
-    Some(peer)
 }

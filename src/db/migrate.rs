@@ -3,6 +3,8 @@
 use anyhow::{Context, bail};
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+use crate::data_dir::DataDir;
+
 /// One schema step.
 pub struct Migration {
     /// Becomes `user_version` once applied; numbered from 1 without gaps.
@@ -76,8 +78,8 @@ pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<&'static Migration>>
 }
 
 /// `quire migrate [--status]`: apply pending migrations, or list them.
-pub fn run_command(data_dir: &std::path::Path, status_only: bool) -> anyhow::Result<()> {
-    let path = data_dir.join(super::DB_FILE);
+pub fn run_command(data_dir: &DataDir, status_only: bool) -> anyhow::Result<()> {
+    let path = data_dir.database();
     if status_only {
         if !path.exists() {
             println!("No database at {} yet; `quire serve` or `quire migrate` creates it.", path.display());
@@ -96,7 +98,7 @@ pub fn run_command(data_dir: &std::path::Path, status_only: bool) -> anyhow::Res
         }
         return Ok(());
     }
-    let _lock = crate::app::lock_data_dir(data_dir)?;
+    let _lock = data_dir.lock()?;
     let mut conn = super::open_connection(&path, true)?;
     super::check_is_quire(&conn, &path)?;
     let applied = migrate(&mut conn)?;

@@ -23,10 +23,8 @@ use std::time::Duration;
 use anyhow::{Context, anyhow, bail};
 use rusqlite::{Connection, OpenFlags};
 
+use crate::data_dir::DataDir;
 use crate::error::Error;
-
-/// The database file's name inside the data directory.
-pub const DB_FILE: &str = "quire.db";
 
 /// `PRAGMA application_id` of a Quire database ("QUIR"), to tell it from other SQLite files.
 pub const APPLICATION_ID: i64 = 0x5155_4952;
@@ -49,9 +47,9 @@ struct Inner {
 }
 
 impl Db {
-    /// Opens (creating when missing) the database in `data_dir`, migrated to the latest schema.
-    pub fn open_and_migrate(data_dir: &Path) -> anyhow::Result<Db> {
-        let path = data_dir.join(DB_FILE);
+    /// Opens (creating when missing) the database of `data_dir`, migrated to the latest schema.
+    pub fn open_and_migrate(data_dir: &DataDir) -> anyhow::Result<Db> {
+        let path = data_dir.database();
         let mut conn = open_connection(&path, true)?;
         check_is_quire(&conn, &path)?;
         migrate::migrate(&mut conn).with_context(|| format!("migrating {}", path.display()))?;

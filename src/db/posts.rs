@@ -1,10 +1,10 @@
-//! Posts. Every write bumps `search_state.posts_seq` in the same transaction (see search.rs).
+//! Posts. Every write bumps `search_state.posts_seq` in the same transaction (see
+//! blogs/index.rs).
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, Transaction, params};
 
 use crate::domain::post::new_short_id;
 use crate::error::Error;
-use crate::search::PostDoc;
 
 /// A stored post.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,26 +168,14 @@ pub fn count_all(conn: &Connection) -> Result<u64, Error> {
     Ok(conn.query_row("SELECT count(*) FROM posts", [], |r| r.get(0))?)
 }
 
-/// Calls `each` with the index document of every post, in id order.
-pub fn for_each_doc(conn: &Connection, mut each: impl FnMut(PostDoc) -> anyhow::Result<()>) -> anyhow::Result<()> {
+/// Calls `each` with every post, in id order.
+pub fn for_each(conn: &Connection, mut each: impl FnMut(Post) -> anyhow::Result<()>) -> anyhow::Result<()> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM posts ORDER BY id"))?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
-        each(index_doc(&from_row(row)?)?)?;
+        each(from_row(row)?)?;
     }
     Ok(())
-}
-
-/// The search document of a post.
-pub fn index_doc(post: &Post) -> anyhow::Result<PostDoc> {
-    let body = crate::domain::blocks::Body::from_json(&post.body_json)?;
-    Ok(PostDoc {
-        post_id: post.id,
-        blog_id: post.blog_id,
-        published: post.published_at.is_some(),
-        title: post.title.clone(),
-        text: body.text(),
-    })
 }
 
 /// Total page views of each of these posts (posts never viewed are absent).

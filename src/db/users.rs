@@ -3,7 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::auth::oidc::Identity;
+use crate::domain::identity::Identity;
 use crate::error::Error;
 
 /// A user as the API shows it.

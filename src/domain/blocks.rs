@@ -1,11 +1,14 @@
 //! A post's body: a root holding typed blocks, and the rules every block must follow.
-//! The editor (ui/src/features/posts/validation.ts) applies the same rules with the same
-//! messages; errors are keyed `children.{index}` so they land on their block.
+//! Errors are keyed `children.{index}` so they land on their block. The owner app's editor
+//! applies the same rules with the same messages, from the limits [`client_rules`] sends it;
+//! `tests/fixtures/block_rules.json` holds the cases both sides are tested against.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Value, json};
+use strum::VariantNames;
 
-use crate::error::Messages;
+use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
+use crate::domain::messages::Messages;
 
 /// Most blocks in one post.
 pub const MAX_BLOCKS: usize = 500;
@@ -16,14 +19,17 @@ pub const MAX_PARAGRAPH: usize = 20_000;
 /// Longest URL or link text, in characters.
 pub const MAX_URL: usize = 2_048;
 
+/// What link block URLs start with.
+pub const LINK_PREFIXES: [&str; 2] = ["http://", "https://"];
 /// The Spotify prefix rule.
 pub const SPOTIFY_PREFIX: &str = "https://open.spotify.com/";
 /// The tweet prefix rule (either host).
 pub const TWEET_PREFIXES: [&str; 2] = ["https://twitter.com/", "https://x.com/"];
 
-/// One block of a post.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One block of a post. Its type names (`Block::VARIANTS`) are its serde tags.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, VariantNames)]
 #[serde(tag = "type", content = "value", rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Block {
     /// A section title.
     Heading {
@@ -157,7 +163,7 @@ impl Block {
         match self {
             Block::Heading { text } => text_problem(text, MAX_HEADING),
             Block::Paragraph { text } => text_problem(text, MAX_PARAGRAPH),
-            Block::Link { url, title } => url_problem(url, &["http://", "https://"], "http:// or https://")
+            Block::Link { url, title } => url_problem(url, &LINK_PREFIXES, &LINK_PREFIXES.join(" or "))
                 .or_else(|| (title.chars().count() > MAX_URL).then(|| too_long(MAX_URL))),
             Block::Image { url } => url_problem(url, &[rules.image_prefix.as_str()], &rules.image_prefix),
             Block::Spotify { url } => url_problem(url, &[SPOTIFY_PREFIX], SPOTIFY_PREFIX),
@@ -197,11 +203,29 @@ fn too_long(max: usize) -> String {
 }
 
 fn shape_problem(child: &Value) -> String {
-    const TYPES: [&str; 6] = ["heading", "paragraph", "link", "image", "spotify", "tweet"];
     match child.get("type").and_then(Value::as_str) {
-        Some(kind) if TYPES.contains(&kind) => format!("A {kind} block needs its value"),
-        Some(_) | None => format!("Should be a block of type {}", TYPES.join(", ")),
+        Some(kind) if Block::VARIANTS.contains(&kind) => format!("A {kind} block needs its value"),
+        Some(_) | None => format!("Should be a block of type {}", Block::VARIANTS.join(", ")),
     }
+}
+
+/// The rules as the owner app's page config carries them (`blockRules`), so the editor checks
+/// posts with the server's own limits, prefixes and types.
+pub fn client_rules(rules: &Rules) -> Value {
+    let image_types: Vec<&str> = ImageType::ALL.iter().map(|t| t.mime()).collect();
+    json!({
+        "maxBlocks": MAX_BLOCKS,
+        "maxHeading": MAX_HEADING,
+        "maxParagraph": MAX_PARAGRAPH,
+        "maxUrl": MAX_URL,
+        "blockTypes": Block::VARIANTS,
+        "linkPrefixes": LINK_PREFIXES,
+        "spotifyPrefix": SPOTIFY_PREFIX,
+        "tweetPrefixes": TWEET_PREFIXES,
+        "imagePrefix": rules.image_prefix,
+        "imageTypes": image_types,
+        "maxImageBytes": MAX_IMAGE_BYTES,
+    })
 }
 
 #[cfg(test)]
@@ -215,6 +239,51 @@ mod tests {
 
     fn errors_of(children: Value) -> Vec<(String, String)> {
         Body::parse(&json!({ "type": "root", "children": children }), &rules()).unwrap_err().0
+    }
+
+    /// One case of `tests/fixtures/block_rules.json`, shared with the owner app's tests.
+    #[derive(Deserialize)]
+    struct Case {
+        name: String,
+        children: Vec<Value>,
+        errors: std::collections::BTreeMap<String, String>,
+        /// Appends `count` copies of `char` to one field of one child before checking.
+        repeat: Option<Repeat>,
+        /// Makes the body this many copies of the children, in order.
+        #[serde(rename = "repeatChildren")]
+        repeat_children: Option<usize>,
+    }
+
+    #[derive(Deserialize)]
+    struct Repeat {
+        index: usize,
+        field: String,
+        char: String,
+        count: usize,
+    }
+
+    #[test]
+    fn the_shared_fixture_cases_give_their_messages() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/block_rules.json");
+        let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the shared fixture")).unwrap();
+        let rules = Rules { image_prefix: fixture["rules"]["imagePrefix"].as_str().unwrap().to_owned() };
+        assert_eq!(client_rules(&rules), fixture["rules"], "the fixture's rules are the ones the server sends");
+        let cases: Vec<Case> = serde_json::from_value(fixture["cases"].clone()).unwrap();
+        assert!(cases.len() >= 10, "the fixture holds the rule cases");
+        for mut case in cases {
+            if let Some(repeat) = &case.repeat {
+                let field = &mut case.children[repeat.index]["value"][&repeat.field];
+                *field = Value::String(format!("{}{}", field.as_str().unwrap_or(""), repeat.char.repeat(repeat.count)));
+            }
+            if let Some(count) = case.repeat_children {
+                case.children = case.children.iter().cycle().take(case.children.len() * count).cloned().collect();
+            }
+            let got = match Body::parse(&json!({ "type": "root", "children": case.children }), &rules) {
+                Ok(_) => std::collections::BTreeMap::new(),
+                Err(messages) => messages.0.into_iter().collect(),
+            };
+            assert_eq!(got, case.errors, "case {:?}", case.name);
+        }
     }
 
     #[test]

@@ -15,6 +15,9 @@ pub enum ImageType {
 }
 
 impl ImageType {
+    /// Every accepted type.
+    pub const ALL: [ImageType; 3] = [ImageType::Jpeg, ImageType::Png, ImageType::Gif];
+
     /// Recognizes the type from the file's first bytes; the name is never trusted.
     pub fn sniff(bytes: &[u8]) -> Option<ImageType> {
         if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {

@@ -1,9 +1,13 @@
-//! Rules with no SQL and no HTTP.
+//! The bottom layer: Quire's rules and value types, with no SQL, no HTTP and no I/O.
+//! Everything else may use it; it uses nothing else of Quire's.
 
 pub mod blocks;
+pub mod blog_name;
 pub mod dates;
 pub mod embed;
+pub mod identity;
 pub mod image;
+pub mod messages;
 pub mod paging;
 pub mod post;
 pub mod subdomain;

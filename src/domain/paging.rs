@@ -1,8 +1,9 @@
-//! Page numbers and sizes of paged lists (`?page=&page_size=`).
+//! Page numbers and sizes of paged lists (`?page=&page_size=`). A bad value is reported as
+//! field-keyed [`Messages`]; the HTTP layer answers them with a 400.
 
 use std::collections::HashMap;
 
-use crate::error::{Error, Messages};
+use crate::domain::messages::Messages;
 
 /// A parsed and bounded page request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,9 +30,9 @@ pub struct Page {
 impl PageRequest {
     /// Reads `page` (default 1) and `page_size` (default `default_size`, at most `max_size`)
     /// from a raw query string. Anything else in the query is ignored.
-    pub fn parse(query: Option<&str>, default_size: u32, max_size: u32) -> Result<PageRequest, Error> {
+    pub fn parse(query: Option<&str>, default_size: u32, max_size: u32) -> Result<PageRequest, Messages> {
         let params: HashMap<String, String> = serde_urlencoded::from_str(query.unwrap_or(""))
-            .map_err(|_| Error::bad_request("query", "The query string is malformed"))?;
+            .map_err(|_| Messages::one("query", "The query string is malformed"))?;
         let mut errors = Messages::default();
         let page = match params.get("page").map(|v| v.trim()) {
             None | Some("") => Some(1),
@@ -49,7 +50,7 @@ impl PageRequest {
         }
         match (page, page_size) {
             (Some(page), Some(page_size)) => Ok(PageRequest { page, page_size }),
-            _ => Err(Error::BadRequest(errors)),
+            _ => Err(errors),
         }
     }
 
@@ -59,13 +60,10 @@ impl PageRequest {
     }
 
     /// Checks the page against the list's size: page 1 always exists, others must hold items.
-    pub fn within(&self, total: u64) -> Result<Page, Error> {
+    pub fn within(&self, total: u64) -> Result<Page, Messages> {
         let total_pages = total.div_ceil(u64::from(self.page_size));
         if self.page > total_pages.max(1) {
-            return Err(Error::bad_request(
-                "page",
-                format!("Should be from 1 to {}", total_pages.max(1)),
-            ));
+            return Err(Messages::one("page", format!("Should be from 1 to {}", total_pages.max(1))));
         }
         Ok(Page { total, total_pages, page_number: self.page, per_page: self.page_size })
     }
@@ -86,11 +84,11 @@ mod tests {
     fn bad_numbers_are_refused_with_their_field() {
         for query in ["page=0", "page=-1", "page=abc", "page=1.5", "page=99999999999999999999"] {
             let err = PageRequest::parse(Some(query), 10, 100).unwrap_err();
-            assert!(matches!(err, Error::BadRequest(ref m) if m.0[0].0 == "page"), "{query}");
+            assert_eq!(err.0[0].0, "page", "{query}");
         }
         for query in ["page_size=0", "page_size=101", "page_size=x"] {
             let err = PageRequest::parse(Some(query), 10, 100).unwrap_err();
-            assert!(matches!(err, Error::BadRequest(ref m) if m.0[0].0 == "page_size"), "{query}");
+            assert_eq!(err.0[0].0, "page_size", "{query}");
         }
     }
 

@@ -7,7 +7,7 @@ use poem::web::{Data, Json};
 use poem::{IntoResponse, Request, Response, Route, get, handler};
 use serde_json::Value;
 
-use crate::app::AppState;
+use crate::http::state::AppState;
 use crate::auth::local_idp::{CLIENT_ID, LocalIssuer};
 use crate::http::pages::escape;
 

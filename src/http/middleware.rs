@@ -91,11 +91,15 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
     }
 }
 
-/// Turns any error into Quire's JSON error shape (API) or a 404 page (pages).
+/// Turns any error into Quire's JSON error shape (API) or an HTML page (pages: a 404 page, or
+/// an error page naming the request id for a fault of ours).
 fn render_error(err: poem::Error, id: &str, is_api: bool) -> Response {
     if let Some(err) = err.downcast_ref::<Error>() {
         if let Error::Internal(cause) = err {
             tracing::error!(error = format!("{cause:#}"), "request failed");
+            if !is_api {
+                return pages::server_error(id);
+            }
         }
         return err.to_response(id);
     }

@@ -5,11 +5,15 @@
 
 pub mod api;
 pub mod blog;
+pub mod client;
 pub mod cookies;
+pub mod csrf;
 pub mod dev_idp;
+pub mod hosts;
 pub mod middleware;
 pub mod pages;
-pub mod site;
+pub mod session;
+pub mod state;
 pub mod ui;
 
 use poem::endpoint::BoxEndpoint;
@@ -18,8 +22,8 @@ use std::sync::Arc;
 
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, post};
 
-use crate::app::AppState;
-use site::Site;
+use crate::http::state::AppState;
+use hosts::Site;
 
 /// The whole server: host dispatch inside the request-id, logging, error and header layer.
 pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
@@ -52,7 +56,7 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
     let routes = SPA_PATHS.into_iter().fold(routes, |routes, path| routes.at(path, get(ui::index)));
     let app_origin: Arc<str> = state.config.app_url().into();
     routes
-        .around(move |ep, req| crate::auth::csrf::guard(ep, req, app_origin.clone()))
+        .around(move |ep, req| crate::http::csrf::guard(ep, req, app_origin.clone()))
         .map_to_response()
 }
 
@@ -78,7 +82,7 @@ impl Endpoint for HostRouter {
             .map(|a| a.as_str().to_owned())
             .or_else(|| req.header("host").map(str::to_owned))
             .unwrap_or_default();
-        match site::classify(&request_host, &self.host) {
+        match hosts::classify(&request_host, &self.host) {
             Site::App => self.app.call(req).await,
             Site::Blog(subdomain) => {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));

@@ -23,6 +23,19 @@ const NOT_FOUND_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; fram
 
 /// A plain 404 page.
 pub fn not_found(title: &str, message: &str) -> Response {
+    plain_page(StatusCode::NOT_FOUND, title, message)
+}
+
+/// A plain 500 page naming the request id, which is in the log beside the cause.
+pub fn server_error(request_id: &str) -> Response {
+    plain_page(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "Something went wrong",
+        &format!("Something went wrong on our side (request id {request_id}). Try again in a moment."),
+    )
+}
+
+fn plain_page(status: StatusCode, title: &str, message: &str) -> Response {
     let body = format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -33,7 +46,7 @@ pub fn not_found(title: &str, message: &str) -> Response {
         message = escape(message),
     );
     Response::builder()
-        .status(StatusCode::NOT_FOUND)
+        .status(status)
         .content_type("text/html; charset=utf-8")
         .header("content-security-policy", NOT_FOUND_CSP)
         .header("cache-control", "no-cache")

@@ -7,10 +7,11 @@ use rust_embed::RustEmbed;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::app::AppState;
+use crate::http::state::AppState;
 use crate::config::Config;
+use crate::domain::blocks::{Rules, client_rules};
 use crate::error::Error;
-use crate::auth::csrf;
+use crate::http::csrf;
 use crate::http::cookies;
 
 #[derive(RustEmbed)]
@@ -40,6 +41,7 @@ impl UiIndex {
             "supportUrl": config.support_url,
             "imgurClientId": config.imgur_client_id,
             "emojiCdn": config.emoji_cdn,
+            "blockRules": client_rules(&Rules { image_prefix: config.image_prefix() }),
         });
         // Inside <script>, "<" could end the element early; JSON allows it escaped.
         let settings = settings.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");

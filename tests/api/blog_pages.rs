@@ -323,3 +323,23 @@ async fn unknown_deleted_and_nested_hosts_are_404s_and_www_goes_to_the_app() {
     let gone = app.get_with_host(&format!("alice.localhost:{port}"), "/").await;
     assert_eq!(gone.status(), 404, "a deleted blog is gone at once");
 }
+
+#[tokio::test]
+async fn a_fault_on_a_blog_page_is_an_html_page_naming_the_request_id() {
+    let (app, alice, blog) = alice_blog().await;
+    let post = alice.create_post(blog, body(&[("heading", json!({ "text": "Broken" }))]), false).await;
+    let path = post["permalink"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    // A body no Quire version wrote: rendering it fails on our side.
+    app.db().execute("UPDATE posts SET body = 'not json'", []).unwrap();
+    alice.send(Method::PUT, &format!("/api/my/blogs/{blog}"), json!({ "name": "Renamed" })).await; // drops cached pages
+    let resp = page(&app, &format!("/{path}")).await;
+    assert_eq!(resp.status(), 500);
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let id = resp.headers()["x-request-id"].to_str().unwrap().to_owned();
+    let text = resp.text().await.unwrap();
+    assert!(text.contains("<h1>Something went wrong</h1>") && text.contains(&id), "{text}");
+    // The API keeps its JSON shape for the same fault.
+    let resp = alice.get(&format!("/api/my/blogs/{blog}/posts")).await;
+    assert_eq!(resp.status(), 500);
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+}

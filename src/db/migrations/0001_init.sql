@@ -1,4 +1,4 @@
--- Quire's whole schema (SPEC §3, DESIGN §3-§8). Times are UTC RFC 3339 text.
+-- Quire's whole schema (docs/architecture.md describes it). Times are UTC RFC 3339 text.
 PRAGMA application_id = 1364543826; -- 0x51554952, "QUIR"
 
 CREATE TABLE users (

@@ -1,14 +1,14 @@
-//! A blog's addons: the installed and uninstalled lists, install and uninstall.
+//! A blog's addons: the installed and uninstalled lists, install and uninstall (through the
+//! write path).
 
 use poem::handler;
 use poem::web::{Data, Json, Path};
 use serde_json::{Value, json};
 
-use crate::app::AppState;
-use crate::auth::session::SignedIn;
 use crate::db::addons;
-use crate::error::{Error, Result};
-use crate::http::api::blogs::owned_blog;
+use crate::error::Result;
+use crate::http::session::SignedIn;
+use crate::http::state::AppState;
 
 /// Addons installed on the blog.
 #[handler]
@@ -23,7 +23,7 @@ pub async fn uninstalled(signed_in: SignedIn, state: Data<&AppState>, Path(blog_
 }
 
 async fn list(state: &AppState, signed_in: &SignedIn, blog_id: &str, want_installed: bool) -> Result<Json<Value>> {
-    let (blog, _) = owned_blog(state, signed_in, blog_id).await?;
+    let blog = state.blogs.owned(signed_in.user.id, blog_id).await?;
     let addons = state.db.read(move |conn| addons::list(conn, blog.id, want_installed)).await?;
     Ok(Json(json!({ "addons": addons })))
 }
@@ -41,22 +41,7 @@ pub async fn uninstall(signed_in: SignedIn, state: Data<&AppState>, Path((blog_i
 }
 
 async fn change(state: &AppState, signed_in: &SignedIn, blog_id: &str, addon_id: &str, installing: bool) -> Result<Json<Value>> {
-    let (blog, _) = owned_blog(state, signed_in, blog_id).await?;
-    let subdomain = blog.subdomain.clone();
-    let not_found = || Error::not_found("addon", "Addon not found");
-    let addon_id: i64 = addon_id.parse().map_err(|_| not_found())?;
-    let addon = state
-        .db
-        .write(move |conn| {
-            let addon = addons::get(conn, addon_id)?.ok_or_else(not_found)?;
-            if installing {
-                addons::install(conn, blog.id, addon.id)?;
-            } else {
-                addons::uninstall(conn, blog.id, addon.id)?;
-            }
-            Ok(addon)
-        })
-        .await?;
-    state.public.cache.invalidate(&subdomain);
+    let blog = state.blogs.owned(signed_in.user.id, blog_id).await?;
+    let addon = state.blogs.set_addon(&blog, addon_id, installing).await?;
     Ok(Json(json!({ "addon": addon, "installed": installing })))
 }

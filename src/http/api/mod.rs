@@ -10,9 +10,7 @@ pub mod sessions;
 pub mod social_accounts;
 pub mod themes;
 
-use poem::web::Json;
 use poem::{IntoResponse, Response, Route, get, post, put};
-use serde_json::Value;
 
 use crate::domain::paging::Page;
 
@@ -39,10 +37,9 @@ pub fn routes() -> Route {
         .at("/images", post(images::upload))
 }
 
-/// A JSON body with the paging headers `total`, `totalPages`, `pageNumber`, `perPage`.
-pub fn paged(body: Value, page: Page) -> Response {
-    Json(body)
-        .with_header("total", page.total)
+/// An answer with the paging headers `total`, `totalPages`, `pageNumber`, `perPage`.
+pub fn paged(body: impl IntoResponse, page: Page) -> Response {
+    body.with_header("total", page.total)
         .with_header("totalPages", page.total_pages)
         .with_header("pageNumber", page.page_number)
         .with_header("perPage", page.per_page)

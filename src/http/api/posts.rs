@@ -1,43 +1,31 @@
-//! A blog's posts: list, create, read, update, delete, search (SPEC §7).
-
-use std::sync::Arc;
+//! A blog's posts: list, create, read, update, delete, search. Writes go through the write
+//! path ([`crate::blogs::Blogs`]); see docs/api.md for the shapes.
 
 use poem::http::StatusCode;
 use poem::web::{Data, Json, Path};
 use poem::{IntoResponse, Request, Response, handler};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
-use crate::app::AppState;
-use crate::auth::session::SignedIn;
+use crate::blogs::PostInput;
 use crate::config::Config;
 use crate::db::blogs::Blog;
-use crate::db::posts::{self, Post, PostWrite};
-use crate::domain::blocks::{Body, Rules};
+use crate::db::posts::{self, Post};
 use crate::domain::paging::PageRequest;
-use crate::domain::post::slug;
 use crate::error::{Error, Result};
-use crate::http::api::blogs::owned_blog;
 use crate::http::api::json::JsonBody;
 use crate::http::api::paged;
-use crate::search::SearchIndex;
+use crate::http::session::SignedIn;
+use crate::http::state::AppState;
 
-/// Posts per page by default (SPEC §9).
+/// Posts per page by default.
 pub const DEFAULT_PAGE_SIZE: u32 = 10;
-/// Largest page size (DESIGN §5).
+/// Largest page size.
 pub const MAX_PAGE_SIZE: u32 = 100;
 /// Most search results returned.
 const SEARCH_LIMIT: usize = 50;
 /// Longest search query.
 const MAX_QUERY: usize = 500;
-
-/// Create and update body: `{body: {type: "root", children}, draft}`.
-#[derive(Debug, Deserialize)]
-pub struct PostInput {
-    body: Value,
-    #[serde(default)]
-    draft: bool,
-}
 
 /// Search body.
 #[derive(Debug, Deserialize)]
@@ -45,63 +33,93 @@ pub struct SearchInput {
     query: String,
 }
 
+/// The API shape of a post. The body is sent as stored (it was validated and normalized
+/// when written), so answering never parses it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PostJson<'a> {
+    short_id: &'a str,
+    permalink: String,
+    title: &'a str,
+    published_at: &'a Option<String>,
+    created_at: &'a str,
+    updated_at: &'a str,
+    body: &'a RawValue,
+    /// Page views (the post list only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    views: Option<i64>,
+}
+
+/// `{post}` and `{posts}` answers.
+#[derive(Serialize)]
+struct OnePost<'a> {
+    post: PostJson<'a>,
+}
+
+#[derive(Serialize)]
+struct ManyPosts<'a> {
+    posts: Vec<PostJson<'a>>,
+}
+
+/// A post in its API shape.
+pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<PostJson<'a>> {
+    let body: &RawValue = serde_json::from_str(&post.body_json).map_err(|err| Error::Internal(err.into()))?;
+    Ok(PostJson {
+        short_id: &post.short_id,
+        permalink: format!("{}/{}-{}", config.blog_url(&blog.subdomain), post.slug, post.short_id),
+        title: &post.title,
+        published_at: &post.published_at,
+        created_at: &post.created_at,
+        updated_at: &post.updated_at,
+        body,
+        views: None,
+    })
+}
+
+fn posts_json<'a>(config: &Config, blog: &Blog, rows: &'a [Post]) -> Result<Vec<PostJson<'a>>> {
+    rows.iter().map(|post| post_json(config, blog, post)).collect()
+}
+
 /// A page of the blog's posts, newest first, drafts included.
 #[handler]
 pub async fn list(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Response> {
-    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
-    let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
+    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
     let id = blog.id;
     // Counted views are written every few seconds; write them now so the owner sees them all.
-    state.public.views.flush(&state.db).await;
+    state.site.page_views.flush(&state.db).await;
     let (page, rows, counts) = state
         .db
         .read(move |conn| {
-            let page = request.within(posts::count(conn, id)?)?;
+            let page = request.within(posts::count(conn, id)?).map_err(Error::BadRequest)?;
             let rows = posts::page(conn, id, request.offset(), request.page_size)?;
             let counts = posts::views(conn, &rows.iter().map(|p| p.id).collect::<Vec<_>>())?;
             Ok((page, rows, counts))
         })
         .await?;
-    let mut list = views(&state.config, &blog, &rows)?;
+    let mut list = posts_json(&state.config, &blog, &rows)?;
     for (json, post) in list.iter_mut().zip(&rows) {
-        json["views"] = json!(counts.get(&post.id).copied().unwrap_or(0));
+        json.views = Some(counts.get(&post.id).copied().unwrap_or(0));
     }
-    Ok(paged(json!({ "posts": list }), page))
+    Ok(paged(Json(ManyPosts { posts: list }), page))
 }
 
 /// Creates a post; the draft flag off publishes it.
 #[handler]
-pub async fn create(
-    signed_in: SignedIn,
-    state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(input): JsonBody<PostInput>,
-) -> Result<Response> {
-    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
-    let write = prepare(&state.config, &input)?;
-    let search = state.search.clone();
-    let blog_id = blog.id;
-    let post = state
-        .db
-        .write(move |conn| {
-            let (post, seq) = posts::create(conn, blog_id, &write)?;
-            index(&search, &post, seq);
-            Ok(post)
-        })
-        .await?;
-    state.public.cache.invalidate(&blog.subdomain);
-    Ok(Json(json!({ "post": view(&state.config, &blog, &post)? }))
-        .with_status(StatusCode::CREATED)
-        .into_response())
+pub async fn create(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(input): JsonBody<PostInput>) -> Result<Response> {
+    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    let post = state.blogs.create_post(&blog, &input).await?;
+    let body = OnePost { post: post_json(&state.config, &blog, &post)? };
+    Ok(Json(body).with_status(StatusCode::CREATED).into_response())
 }
 
 /// One post.
 #[handler]
-pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, post_id)): Path<(String, String)>) -> Result<Json<Value>> {
-    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
+pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, post_id)): Path<(String, String)>) -> Result<Response> {
+    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let id = blog.id;
-    let post = state.db.read(move |conn| posts::get(conn, id, &post_id)).await?.ok_or_else(post_not_found)?;
-    Ok(Json(json!({ "post": view(&state.config, &blog, &post)? })))
+    let post = state.db.read(move |conn| posts::get(conn, id, &post_id)).await?.ok_or_else(crate::blogs::post_not_found)?;
+    Ok(Json(OnePost { post: post_json(&state.config, &blog, &post)? }).into_response())
 }
 
 /// Replaces a post's blocks; publishing sets `publishedAt` once and it stays.
@@ -111,52 +129,24 @@ pub async fn update(
     state: Data<&AppState>,
     Path((blog_id, post_id)): Path<(String, String)>,
     JsonBody(input): JsonBody<PostInput>,
-) -> Result<Json<Value>> {
-    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
-    let write = prepare(&state.config, &input)?;
-    let search = state.search.clone();
-    let id = blog.id;
-    let post = state
-        .db
-        .write(move |conn| {
-            let (post, seq) = posts::update(conn, id, &post_id, &write)?.ok_or_else(post_not_found)?;
-            index(&search, &post, seq);
-            Ok(post)
-        })
-        .await?;
-    state.public.cache.invalidate(&blog.subdomain);
-    Ok(Json(json!({ "post": view(&state.config, &blog, &post)? })))
+) -> Result<Response> {
+    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    let post = state.blogs.update_post(&blog, &post_id, &input).await?;
+    Ok(Json(OnePost { post: post_json(&state.config, &blog, &post)? }).into_response())
 }
 
 /// Deletes a post.
 #[handler]
-pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, post_id)): Path<(String, String)>) -> Result<Json<Value>> {
-    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
-    let search = state.search.clone();
-    let id = blog.id;
-    state
-        .db
-        .write(move |conn| {
-            let (row_id, seq) = posts::delete(conn, id, &post_id)?.ok_or_else(post_not_found)?;
-            if let Err(err) = search.remove(row_id, seq) {
-                tracing::error!(error = format!("{err:#}"), "search index not updated; it is rebuilt at the next start");
-            }
-            Ok(())
-        })
-        .await?;
-    state.public.cache.invalidate(&blog.subdomain);
-    Ok(Json(json!({})))
+pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, post_id)): Path<(String, String)>) -> Result<Json<serde_json::Value>> {
+    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    state.blogs.delete_post(&blog, &post_id).await?;
+    Ok(Json(serde_json::json!({})))
 }
 
 /// Full-text search in the blog's posts, drafts included, best match first.
 #[handler]
-pub async fn find(
-    signed_in: SignedIn,
-    state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(input): JsonBody<SearchInput>,
-) -> Result<Json<Value>> {
-    let (blog, _) = owned_blog(&state, &signed_in, &blog_id).await?;
+pub async fn find(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(input): JsonBody<SearchInput>) -> Result<Response> {
+    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let query = input.query.trim().to_owned();
     if query.is_empty() {
         return Err(Error::invalid("query", "Can't be blank"));
@@ -170,49 +160,5 @@ pub async fn find(
         .await
         .map_err(|err| Error::Internal(err.into()))??;
     let rows = state.db.read(move |conn| posts::by_ids(conn, id, &ids)).await?;
-    Ok(Json(json!({ "posts": views(&state.config, &blog, &rows)? })))
-}
-
-/// Validates the input into what the store writes.
-fn prepare(config: &Config, input: &PostInput) -> Result<PostWrite> {
-    let rules = Rules { image_prefix: config.image_prefix() };
-    let body = Body::parse(&input.body, &rules).map_err(Error::Invalid)?;
-    let title = body.title();
-    Ok(PostWrite {
-        slug: slug(&title),
-        title,
-        body_json: serde_json::to_string(&body).map_err(|err| Error::Internal(err.into()))?,
-        publish: !input.draft,
-    })
-}
-
-/// Updates the index after a committed write; a failure is logged, never lost: the index is
-/// rebuilt at the next start because its sequence falls behind.
-fn index(search: &Arc<SearchIndex>, post: &Post, seq: i64) {
-    let outcome = posts::index_doc(post).and_then(|doc| search.upsert(&doc, seq));
-    if let Err(err) = outcome {
-        tracing::error!(error = format!("{err:#}"), "search index not updated; it is rebuilt at the next start");
-    }
-}
-
-fn post_not_found() -> Error {
-    Error::not_found("post", "Post not found")
-}
-
-fn views(config: &Config, blog: &Blog, rows: &[Post]) -> Result<Vec<Value>> {
-    rows.iter().map(|post| view(config, blog, post)).collect()
-}
-
-/// The API shape of a post.
-pub fn view(config: &Config, blog: &Blog, post: &Post) -> Result<Value> {
-    let body: Value = serde_json::from_str(&post.body_json).map_err(|err| Error::Internal(err.into()))?;
-    Ok(json!({
-        "shortId": post.short_id,
-        "permalink": format!("{}/{}-{}", config.blog_url(&blog.subdomain), post.slug, post.short_id),
-        "title": post.title,
-        "publishedAt": post.published_at,
-        "createdAt": post.created_at,
-        "updatedAt": post.updated_at,
-        "body": body,
-    }))
+    Ok(Json(ManyPosts { posts: posts_json(&state.config, &blog, &rows)? }).into_response())
 }

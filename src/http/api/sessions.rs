@@ -7,13 +7,14 @@ use poem::{IntoResponse, Request, Response, handler};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::app::AppState;
-use crate::auth::session::{self, BLOG_COOKIE, COOKIE, NONCE_COOKIE, SignedIn};
+use crate::http::state::AppState;
+use crate::http::session::{self, BLOG_COOKIE, COOKIE, NONCE_COOKIE, SignedIn};
 use crate::auth::token_hash;
 use crate::db::users::User;
 use crate::db::{blogs, sessions, users};
 use crate::error::{Error, Messages, Result};
 use crate::http::api::json::JsonBody;
+use crate::http::client::client_ip;
 use crate::http::cookies;
 
 /// Seconds a sign-in nonce cookie lives.
@@ -22,7 +23,7 @@ const NONCE_MAX_AGE: u64 = 600;
 /// Starts a sign-in: a nonce bound to this browser and the provider URL to open in a popup.
 #[handler]
 pub async fn nonce(req: &Request, state: Data<&AppState>) -> Result<Response> {
-    state.auth.limiter.check(req)?;
+    state.auth.limiter.check(client_ip(req))?;
     let nonce = cookies::random_token();
     let hash = token_hash(&nonce);
     state.db.write(move |conn| sessions::create_nonce(conn, &hash)).await?;

@@ -6,8 +6,8 @@ use poem::{IntoResponse, Request, Response, handler};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::AppState;
-use crate::auth::session::{self, SignedIn};
+use crate::http::state::AppState;
+use crate::http::session::{self, SignedIn};
 use crate::db::users::{self, Connect};
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;

@@ -4,7 +4,7 @@ use poem::handler;
 use poem::web::{Data, Json};
 use serde_json::{Value, json};
 
-use crate::app::AppState;
+use crate::http::state::AppState;
 use crate::db;
 use crate::error::Result;
 

@@ -1,19 +1,19 @@
 //! Rendered public pages, kept in memory with their gzip form, so a cached page is served
 //! without touching the database or compressing anything.
 //!
-//! Every write that changes what a blog shows calls [`PageCache::invalidate`], which moves
-//! the blog to a new generation; a page rendered for an older generation is never served.
-//! Renders read the generation *before* reading the database, so a render racing a write
-//! stores its page under the old generation and the next request renders again.
+//! Every write that changes what a blog shows moves the blog to a new generation (the write
+//! path calls [`PageGenerations::invalidate`]); a page rendered for an older generation is
+//! never served. Renders read the generation *before* reading the database, so a render
+//! racing a write stores its page under the old generation and the next request renders again.
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::sync::RwLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use poem::http::StatusCode;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
+
+use crate::blogs::PageGenerations;
 
 /// Memory the cache may use for pages.
 const CAPACITY_BYTES: u64 = 8 * 1024 * 1024;
@@ -81,49 +81,37 @@ fn gzip(bytes: &[u8]) -> Option<Bytes> {
 #[derive(Clone)]
 struct ByBytes;
 
-impl quick_cache::Weighter<(String, String), std::sync::Arc<Page>> for ByBytes {
-    fn weight(&self, _key: &(String, String), page: &std::sync::Arc<Page>) -> u64 {
+impl quick_cache::Weighter<(String, String), Arc<Page>> for ByBytes {
+    fn weight(&self, _key: &(String, String), page: &Arc<Page>) -> u64 {
         page.weight()
     }
 }
 
 /// The cache of every blog's pages.
 pub struct PageCache {
-    pages: quick_cache::sync::Cache<(String, String), std::sync::Arc<Page>, ByBytes>,
-    generations: RwLock<HashMap<String, u64>>,
-    counter: AtomicU64,
-}
-
-impl Default for PageCache {
-    fn default() -> Self {
-        PageCache {
-            pages: quick_cache::sync::Cache::with_weighter(2048, CAPACITY_BYTES, ByBytes),
-            generations: RwLock::new(HashMap::new()),
-            counter: AtomicU64::new(1),
-        }
-    }
+    pages: quick_cache::sync::Cache<(String, String), Arc<Page>, ByBytes>,
+    generations: Arc<PageGenerations>,
 }
 
 impl PageCache {
-    /// The blog's current generation.
-    pub fn generation(&self, subdomain: &str) -> u64 {
-        self.generations.read().expect("generations lock").get(subdomain).copied().unwrap_or(0)
+    /// An empty cache whose pages are current while their blog's generation is.
+    pub fn new(generations: Arc<PageGenerations>) -> PageCache {
+        PageCache { pages: quick_cache::sync::Cache::with_weighter(2048, CAPACITY_BYTES, ByBytes), generations }
     }
 
-    /// Forgets every page of the blog (after a write that changes what it shows).
-    pub fn invalidate(&self, subdomain: &str) {
-        let next = self.counter.fetch_add(1, Ordering::SeqCst);
-        self.generations.write().expect("generations lock").insert(subdomain.to_owned(), next);
+    /// The blog's current generation.
+    pub fn generation(&self, subdomain: &str) -> u64 {
+        self.generations.current(subdomain)
     }
 
     /// The cached page for `path` (with its query) if it is of the blog's current generation.
-    pub fn get(&self, subdomain: &str, path: &str) -> Option<std::sync::Arc<Page>> {
+    pub fn get(&self, subdomain: &str, path: &str) -> Option<Arc<Page>> {
         let page = self.pages.get(&(subdomain.to_owned(), path.to_owned()))?;
         (page.generation == self.generation(subdomain)).then_some(page)
     }
 
     /// Keeps a page.
-    pub fn put(&self, subdomain: &str, path: &str, page: std::sync::Arc<Page>) {
+    pub fn put(&self, subdomain: &str, path: &str, page: Arc<Page>) {
         self.pages.insert((subdomain.to_owned(), path.to_owned()), page);
     }
 }
@@ -131,18 +119,18 @@ impl PageCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
     fn a_page_of_an_old_generation_is_never_served() {
-        let cache = PageCache::default();
+        let generations = Arc::new(PageGenerations::default());
+        let cache = PageCache::new(generations.clone());
         let generation = cache.generation("alice");
         cache.put("alice", "/", Arc::new(Page::new(StatusCode::OK, "text/html", "x".repeat(2000), generation)));
         assert!(cache.get("alice", "/").is_some());
         assert!(cache.get("alice", "/").unwrap().gzip.is_some());
-        cache.invalidate("bob");
+        generations.invalidate("bob");
         assert!(cache.get("alice", "/").is_some(), "another blog's change does not matter");
-        cache.invalidate("alice");
+        generations.invalidate("alice");
         assert!(cache.get("alice", "/").is_none());
     }
 }

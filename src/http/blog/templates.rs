@@ -1,5 +1,5 @@
-//! Turning a blog and its posts into pages: view models and askama templates
-//! (`assets/templates/`; every value is escaped).
+//! Template models and askama templates (`assets/templates/`; every value is escaped): what
+//! a blog and its posts look like to a template.
 
 use std::collections::HashSet;
 

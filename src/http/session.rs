@@ -4,12 +4,13 @@
 use poem::web::RequestBody;
 use poem::{FromRequest, Request};
 
-use crate::app::AppState;
-use crate::auth::oidc::Identity;
+use crate::http::state::AppState;
 use crate::auth::token_hash;
 use crate::db::sessions;
 use crate::db::users::User;
+use crate::domain::identity::Identity;
 use crate::error::{Error, Messages};
+use crate::http::client::client_ip;
 use crate::http::cookies;
 
 /// The session cookie (HttpOnly).
@@ -66,7 +67,7 @@ pub async fn verify_popup_token(state: &AppState, req: &Request, id_token: &str)
     if id_token.len() > MAX_TOKEN_LEN {
         return Err(Error::invalid("idToken", "The sign-in token is too long"));
     }
-    state.auth.limiter.check(req)?;
+    state.auth.limiter.check(client_ip(req))?;
     let nonce = cookies::get(req, NONCE_COOKIE)
         .ok_or_else(|| Error::Unauthorized(Messages::one("idToken", "Sign-in was not started in this browser; try again")))?
         .to_owned();

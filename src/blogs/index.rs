@@ -1,0 +1,83 @@
+//! Keeping the search index in step with the database. The database is the source of truth:
+//! each post write bumps `search_state.posts_seq` in its transaction, each index commit
+//! records the sequence it reached, and an index at another sequence is rebuilt at start.
+
+use anyhow::Context;
+use rusqlite::Connection;
+
+use crate::db::posts::{self, Post};
+use crate::domain::blocks::Body;
+use crate::progress::Progress;
+use crate::search::{PostDoc, SearchIndex};
+
+/// The index document of a post whose body is at hand.
+pub fn doc(post: &Post, body: &Body) -> PostDoc {
+    PostDoc {
+        post_id: post.id,
+        blog_id: post.blog_id,
+        published: post.published_at.is_some(),
+        title: post.title.clone(),
+        text: body.text(),
+    }
+}
+
+/// The index document of a stored post (its body is read from its JSON).
+pub fn stored_doc(post: &Post) -> anyhow::Result<PostDoc> {
+    let body = Body::from_json(&post.body_json).with_context(|| format!("the body of post {}", post.id))?;
+    Ok(doc(post, &body))
+}
+
+/// Rebuilds the index from the database when `force`d or when its committed sequence is not
+/// the database's. Returns the number of posts indexed, or `None` when it was current.
+pub fn sync(index: &SearchIndex, conn: &mut Connection, force: bool, show_progress: bool) -> anyhow::Result<Option<u64>> {
+    // One read transaction: the sequence and the posts are the same snapshot.
+    let tx = conn.transaction()?;
+    let seq = posts::seq(&tx)?;
+    if !force && index.committed_seq() == Some(seq) {
+        return Ok(None);
+    }
+    let total = posts::count_all(&tx)?;
+    let mut progress = show_progress.then(|| Progress::items("reindex", total, "posts"));
+    index.rebuild(seq, |add| {
+        posts::for_each(&tx, |post| {
+            add(stored_doc(&post)?)?;
+            if let Some(progress) = progress.as_mut() {
+                progress.add(1);
+            }
+            Ok(())
+        })
+    })?;
+    if let Some(progress) = progress {
+        progress.finish();
+    }
+    tx.commit()?;
+    Ok(Some(total))
+}
+
+/// Indexes a post after its database write committed, at the database's new sequence `seq`.
+/// A failure is logged, never lost: see [`log_failure`].
+pub(super) fn upsert(search: &SearchIndex, post: &Post, body: &Body, seq: i64) {
+    if let Err(err) = search.upsert(&doc(post, body), seq) {
+        log_failure(&err);
+    }
+}
+
+/// Removes a deleted post (row id `post_id`) at the database's new sequence `seq`.
+pub(super) fn remove(search: &SearchIndex, post_id: i64, seq: i64) {
+    if let Err(err) = search.remove(post_id, seq) {
+        log_failure(&err);
+    }
+}
+
+/// Removes every post of a deleted blog at the database's new sequence `seq`.
+pub(super) fn remove_blog(search: &SearchIndex, blog_id: i64, seq: i64) {
+    if let Err(err) = search.remove_blog(blog_id, seq) {
+        log_failure(&err);
+    }
+}
+
+/// Logs an index update that failed after its database write committed. Nothing is lost:
+/// the index's sequence falls behind the database's, so it is rebuilt at the next start.
+fn log_failure(err: &anyhow::Error) {
+    tracing::error!(error = format!("{err:#}"), "search index not updated; it is rebuilt at the next start");
+}

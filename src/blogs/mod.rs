@@ -1,0 +1,56 @@
+//! The one write path. Every change to what a blog shows (its posts, name, theme, icon,
+//! addons, uploads, the account itself) goes through [`Blogs`], which does, in one place:
+//!
+//! 1. the database write (one SQLite transaction),
+//! 2. the search index update, inside the database writer's closure,
+//! 3. the page-cache invalidation ([`PageGenerations::invalidate`]).
+//!
+//! HTTP handlers decode a request, call one method here and answer with what it returns; they
+//! never touch the index or the page cache. A new side effect of writes (federation delivery,
+//! custom-domain cache keys, ...) is added here once: see docs/architecture.md.
+
+pub mod generations;
+pub mod index;
+mod posts;
+mod settings;
+mod uploads;
+
+use std::sync::Arc;
+
+use crate::data_dir::DataDir;
+use crate::db::Db;
+use crate::db::blogs::{self, Blog};
+use crate::domain::blocks::Rules;
+use crate::error::{Error, Result};
+use crate::search::SearchIndex;
+pub use generations::PageGenerations;
+pub use posts::{PostInput, post_not_found};
+
+/// The write path of every blog.
+pub struct Blogs {
+    db: Db,
+    search: Arc<SearchIndex>,
+    pages: Arc<PageGenerations>,
+    data_dir: DataDir,
+    rules: Rules,
+}
+
+impl Blogs {
+    /// The write path over this database and index; `rules` are the deployment's block rules.
+    pub fn new(db: Db, search: Arc<SearchIndex>, pages: Arc<PageGenerations>, data_dir: DataDir, rules: Rules) -> Blogs {
+        Blogs { db, search, pages, data_dir, rules }
+    }
+
+    /// The block rules posts are checked against.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The blog `raw_id` if `user_id` owns it; any other blog, or none, is the same 404 (it
+    /// never reveals that another user's blog exists).
+    pub async fn owned(&self, user_id: i64, raw_id: &str) -> Result<Blog> {
+        let not_found = || Error::not_found("blog", "Blog not found");
+        let blog_id: i64 = raw_id.parse().map_err(|_| not_found())?;
+        self.db.read(move |conn| blogs::owned(conn, blog_id, user_id)?.ok_or_else(not_found)).await
+    }
+}

@@ -1,0 +1,96 @@
+//! Writing posts: create, update, delete.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{Blogs, index};
+use crate::db::blogs::Blog;
+use crate::db::posts::{self, Post, PostWrite};
+use crate::domain::blocks::Body;
+use crate::domain::post::slug;
+use crate::error::{Error, Result};
+
+/// A create or update as the client sends it: `{body: {type: "root", children}, draft}`.
+#[derive(Debug, Deserialize)]
+pub struct PostInput {
+    body: Value,
+    #[serde(default)]
+    draft: bool,
+}
+
+/// A checked post, ready to store: the parsed body travels with what is written, so it is
+/// parsed once per save.
+struct Checked {
+    body: Body,
+    write: PostWrite,
+}
+
+impl Blogs {
+    /// Creates a post in `blog`; the draft flag off publishes it.
+    pub async fn create_post(&self, blog: &Blog, input: &PostInput) -> Result<Post> {
+        let Checked { body, write } = self.check(input)?;
+        let (search, blog_id) = (self.search.clone(), blog.id);
+        let post = self
+            .db
+            .write(move |conn| {
+                let (post, seq) = posts::create(conn, blog_id, &write)?;
+                // Inside the writer's closure, so index commits happen in database order: each
+                // records the sequence it reached, and a later write never lands under an
+                // earlier one.
+                index::upsert(&search, &post, &body, seq);
+                Ok(post)
+            })
+            .await?;
+        self.pages.invalidate(&blog.subdomain);
+        Ok(post)
+    }
+
+    /// Replaces the blocks of the post `short_id`; publishing sets `publishedAt` once and it
+    /// stays.
+    pub async fn update_post(&self, blog: &Blog, short_id: &str, input: &PostInput) -> Result<Post> {
+        let Checked { body, write } = self.check(input)?;
+        let (search, blog_id, short_id) = (self.search.clone(), blog.id, short_id.to_owned());
+        let post = self
+            .db
+            .write(move |conn| {
+                let (post, seq) = posts::update(conn, blog_id, &short_id, &write)?.ok_or_else(post_not_found)?;
+                index::upsert(&search, &post, &body, seq); // in the writer's closure: see create_post
+                Ok(post)
+            })
+            .await?;
+        self.pages.invalidate(&blog.subdomain);
+        Ok(post)
+    }
+
+    /// Deletes the post `short_id`.
+    pub async fn delete_post(&self, blog: &Blog, short_id: &str) -> Result<()> {
+        let (search, blog_id, short_id) = (self.search.clone(), blog.id, short_id.to_owned());
+        self.db
+            .write(move |conn| {
+                let (row_id, seq) = posts::delete(conn, blog_id, &short_id)?.ok_or_else(post_not_found)?;
+                index::remove(&search, row_id, seq); // in the writer's closure: see create_post
+                Ok(())
+            })
+            .await?;
+        self.pages.invalidate(&blog.subdomain);
+        Ok(())
+    }
+
+    /// Validates the input against the block rules into what the store writes.
+    fn check(&self, input: &PostInput) -> Result<Checked> {
+        let body = Body::parse(&input.body, &self.rules).map_err(Error::Invalid)?;
+        let title = body.title();
+        let write = PostWrite {
+            slug: slug(&title),
+            title,
+            body_json: serde_json::to_string(&body).map_err(|err| Error::Internal(err.into()))?,
+            publish: !input.draft,
+        };
+        Ok(Checked { body, write })
+    }
+}
+
+/// The answer for a post that is not in the blog.
+pub fn post_not_found() -> Error {
+    Error::not_found("post", "Post not found")
+}

@@ -1,0 +1,44 @@
+//! Storing uploaded images (the built-in image host, used when no Imgur client ID is set).
+
+use sha2::{Digest, Sha256};
+
+use super::Blogs;
+use crate::db::images;
+use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
+use crate::error::{Error, Messages, Result};
+
+impl Blogs {
+    /// Stores a JPEG, PNG or GIF (told by its bytes) for `user_id` under its content hash;
+    /// returns its file name under `/media/`.
+    pub async fn store_image(&self, user_id: i64, bytes: bytes::Bytes) -> Result<String> {
+        if bytes.is_empty() {
+            return Err(Error::invalid("image", "The file is empty"));
+        }
+        if bytes.len() > MAX_IMAGE_BYTES {
+            return Err(Error::TooLarge(Messages::one("image", "Images can be at most 10 MB")));
+        }
+        let kind = ImageType::sniff(&bytes)
+            .ok_or_else(|| Error::invalid("image", "Only JPEG, PNG and GIF images can be uploaded"))?;
+        let hash = hex::encode(Sha256::digest(&bytes));
+        let name = format!("{hash}.{}", kind.extension());
+        let (path, size) = (self.data_dir.upload(&name), bytes.len());
+        tokio::task::spawn_blocking(move || write_once(&path, &bytes))
+            .await
+            .map_err(|err| Error::Internal(err.into()))??;
+        self.db.write(move |conn| images::record(conn, user_id, &hash, kind.mime(), size)).await?;
+        Ok(name)
+    }
+}
+
+/// Writes the file once (same bytes, same name), through a temporary file and a rename.
+fn write_once(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if path.exists() {
+        return Ok(());
+    }
+    let dir = path.parent().expect("an upload's path has the uploads folder as parent");
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path)?;
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! The HTML pages of a blog: the index, a post, search results and its themed 404.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use poem::http::StatusCode;
+
+use super::cache::Page;
+use super::responses::html_page;
+use super::templates::{self, IndexPage, Layout, NotFoundPage, PostPage, SearchPage};
+use crate::db::posts::Post;
+use crate::db::public::{self, PublicBlog};
+use crate::domain::blocks::{Block, Body};
+use crate::domain::{dates, embed};
+use crate::error::Error;
+use crate::http::state::AppState;
+
+/// Posts per index page.
+const PAGE_SIZE: u32 = 10;
+/// Public search results.
+const SEARCH_LIMIT: usize = 20;
+
+/// The layout every page of `blog` at `path` shares.
+pub fn layout(state: &AppState, blog: &PublicBlog, path: &str) -> Layout {
+    let theme = state.site.themes.by_slug(&blog.theme);
+    Layout::new(blog, theme.path.clone(), &state.config.app_url(), &state.config.blog_url(&blog.subdomain), path)
+}
+
+/// The blog's themed 404 page.
+pub fn not_found(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
+    let mut layout = layout(state, blog, "/");
+    layout.title = format!("Page not found · {}", blog.name);
+    layout.noindex = true;
+    let html = NotFoundPage { layout }.render().unwrap_or_default();
+    html_page(&state.config, blog, StatusCode::NOT_FOUND, html, generation)
+}
+
+/// A stored post's body.
+pub fn parse_body(post: &Post) -> Result<Body, Error> {
+    Body::from_json(&post.body_json).map_err(Error::Internal)
+}
+
+/// The later of two timestamps (ISO 8601 strings compare in time order); `b` may be absent.
+pub fn newest_of<'a>(a: &'a str, b: Option<&'a str>) -> &'a str {
+    match b {
+        Some(b) if b > a => b,
+        _ => a,
+    }
+}
+
+/// Page `number` of the newest published posts (a 404 past the last page).
+pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation: u64) -> Result<Page, Error> {
+    let id = blog.id;
+    let (total, posts) = state
+        .db
+        .read(move |conn| {
+            let total = public::count_published(conn, id)?;
+            let posts = public::published(conn, id, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
+            Ok((total, posts))
+        })
+        .await?;
+    let pages = total.div_ceil(u64::from(PAGE_SIZE)).max(1);
+    if number > pages {
+        return Ok(not_found(state, blog, generation));
+    }
+    let path = if number == 1 { "/".to_owned() } else { format!("/?page={number}") };
+    let mut layout = layout(state, blog, &path);
+    if number > 1 {
+        layout.title = format!("{} · page {number}", blog.name);
+    }
+    let reading_time = blog.has("reading-time");
+    let summaries = posts
+        .iter()
+        .map(|post| Ok(templates::summary(post, &parse_body(post)?, reading_time)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let html = IndexPage {
+        layout,
+        posts: summaries,
+        newer: (number > 1).then(|| if number == 2 { "/".to_owned() } else { format!("/?page={}", number - 1) }),
+        older: (number < pages).then(|| format!("/?page={}", number + 1)),
+    }
+    .render()
+    .map_err(|err| Error::Internal(err.into()))?;
+    let mut rendered = html_page(&state.config, blog, StatusCode::OK, html, generation);
+    rendered.last_modified = dates::http(newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()));
+    Ok(rendered)
+}
+
+/// A published post; an old slug with the right short id redirects to the current one.
+pub async fn post(state: &AppState, blog: &PublicBlog, slug: &str, short_id: &str, generation: u64) -> Result<Page, Error> {
+    let (id, sid) = (blog.id, short_id.to_owned());
+    let Some(post) = state.db.read(move |conn| public::published_post(conn, id, &sid)).await? else {
+        return Ok(not_found(state, blog, generation));
+    };
+    let path = format!("/{}-{}", post.slug, post.short_id);
+    if slug != post.slug {
+        let mut page = Page::new(StatusCode::MOVED_PERMANENTLY, "text/plain; charset=utf-8", String::new(), generation);
+        page.location = Some(path);
+        return Ok(page);
+    }
+    let body = parse_body(&post)?;
+    let (blocks, toc) = templates::block_views(&body);
+    let url = format!("{}{path}", state.config.blog_url(&blog.subdomain));
+    let mut layout = layout(state, blog, &path);
+    layout.title = format!("{} · {}", post.title, blog.name);
+    layout.og_type = "article";
+    let excerpt = templates::excerpt_of(&body, 160);
+    if !excerpt.is_empty() {
+        layout.description = excerpt;
+    }
+    let published = post.published_at.clone().unwrap_or_else(|| post.created_at.clone());
+    let html = PostPage {
+        layout,
+        title: post.title.clone(),
+        published_iso: dates::iso(&published),
+        published_human: dates::human(&published),
+        reading_minutes: blog.has("reading-time").then(|| embed::reading_minutes(&body.text())),
+        toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
+        has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
+        blocks,
+        share: blog.has("share-buttons").then(|| templates::share_links(&url, &post.title)),
+        rich_tweets: blog.has("rich-tweet-embeds"),
+    }
+    .render()
+    .map_err(|err| Error::Internal(err.into()))?;
+    let mut page = html_page(&state.config, blog, StatusCode::OK, html, generation);
+    page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
+    page.counts_view_of = blog.has("page-views").then_some(post.id);
+    Ok(page)
+}
+
+/// Public search results for `?q=` (with the Search box addon); never cached.
+pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, generation: u64) -> Result<Page, Error> {
+    let params: HashMap<String, String> = serde_urlencoded::from_str(query.unwrap_or("")).unwrap_or_default();
+    let q: String = params.get("q").map(|q| q.trim()).unwrap_or("").chars().take(200).collect();
+    let mut results = Vec::new();
+    if !q.is_empty() {
+        let (search, id, text) = (state.search.clone(), blog.id, q.clone());
+        let ids = tokio::task::spawn_blocking(move || search.search(id, &text, true, SEARCH_LIMIT))
+            .await
+            .map_err(|err| Error::Internal(err.into()))??;
+        let posts = state.db.read(move |conn| public::published_by_ids(conn, id, &ids)).await?;
+        for post in &posts {
+            results.push(templates::summary(post, &parse_body(post)?, false));
+        }
+    }
+    let mut layout = layout(state, blog, "/search");
+    layout.title = format!("Search · {}", blog.name);
+    layout.noindex = true;
+    layout.query = q;
+    let html = SearchPage { layout, results }.render().map_err(|err| Error::Internal(err.into()))?;
+    Ok(html_page(&state.config, blog, StatusCode::OK, html, generation))
+}

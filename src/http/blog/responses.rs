@@ -1,0 +1,71 @@
+//! A rendered page as an HTTP answer: validators and 304s, gzip when accepted, the page's
+//! Content-Security-Policy, redirects.
+
+use poem::http::{StatusCode, header};
+use poem::{Request, Response};
+
+use super::BlogSite;
+use super::cache::Page;
+use crate::config::Config;
+use crate::db::public::PublicBlog;
+
+/// An HTML page of `blog` with the policy its addons need: no script at all, unless rich
+/// tweet embeds are installed (then only Twitter's).
+pub fn html_page(config: &Config, blog: &PublicBlog, status: StatusCode, html: String, generation: u64) -> Page {
+    let mut frames = String::from("https://open.spotify.com");
+    let mut scripts = String::from("'none'");
+    if blog.has("rich-tweet-embeds") {
+        frames.push_str(" https://platform.twitter.com");
+        scripts = "https://platform.twitter.com".to_owned();
+    }
+    let mut page = Page::new(status, "text/html; charset=utf-8", html, generation);
+    page.csp = Some(format!(
+        "default-src 'none'; style-src 'self'; connect-src 'self'; img-src 'self' data: https: {app}; \
+         frame-src {frames}; \
+         script-src {scripts}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        app = config.app_url()
+    ));
+    page
+}
+
+/// A permanent redirect.
+pub fn redirect(location: &str) -> Response {
+    Response::builder().status(StatusCode::MOVED_PERMANENTLY).header(header::LOCATION, location).finish()
+}
+
+/// Answers with a page: 304 when the client's copy is current, gzip when accepted. Counts a
+/// view of the post it shows (with the Page views addon).
+pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
+    if let Some(post_id) = page.counts_view_of {
+        site.page_views.add(post_id);
+    }
+    if let Some(location) = &page.location {
+        return redirect(location);
+    }
+    let cache_control = if page.immutable { "public, max-age=31536000, immutable" } else { "public, max-age=0, must-revalidate" };
+    let mut builder = Response::builder().header(header::ETAG, page.etag.as_str()).header(header::CACHE_CONTROL, cache_control);
+    if let Some(modified) = &page.last_modified {
+        builder = builder.header(header::LAST_MODIFIED, modified.as_str());
+    }
+    if let Some(csp) = &page.csp {
+        builder = builder.header("content-security-policy", csp.as_str());
+    }
+    if page.gzip.is_some() {
+        builder = builder.header(header::VARY, "Accept-Encoding");
+    }
+    let fresh = match req.header(header::IF_NONE_MATCH) {
+        Some(tags) => tags.split(',').any(|tag| tag.trim() == page.etag || tag.trim() == "*"),
+        None => page.last_modified.as_deref().is_some_and(|modified| req.header(header::IF_MODIFIED_SINCE) == Some(modified)),
+    };
+    if fresh && page.status == StatusCode::OK {
+        return builder.status(StatusCode::NOT_MODIFIED).finish();
+    }
+    let builder = builder.status(page.status).content_type(page.content_type);
+    let accepts_gzip = req
+        .header(header::ACCEPT_ENCODING)
+        .is_some_and(|v| v.split(',').any(|enc| enc.trim() == "gzip" || enc.trim().starts_with("gzip;") && !enc.contains("q=0")));
+    match (&page.gzip, accepts_gzip) {
+        (Some(gzip), true) => builder.header(header::CONTENT_ENCODING, "gzip").body(gzip.clone()),
+        _ => builder.body(page.body.clone()),
+    }
+}

@@ -1,0 +1,102 @@
+//! A blog's route table: which page answers a path, through the page cache.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use poem::http::{Method, StatusCode, header};
+use poem::web::Data;
+use poem::{Request, Response, Route, handler};
+
+use super::cache::Page;
+use super::{feeds, pages, responses};
+use crate::db::public::{self, PublicBlog};
+use crate::domain::post::split_permalink;
+use crate::error::Error;
+use crate::http::state::AppState;
+
+/// The blog's subdomain, put on the request by the host router.
+#[derive(Debug, Clone)]
+pub struct BlogHost(pub String);
+
+/// The route table of a blog: one handler that dispatches on the path.
+pub fn routes() -> Route {
+    Route::new().at("/", serve).at("/*path", serve)
+}
+
+#[handler]
+async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error> {
+    let subdomain = req.extensions().get::<BlogHost>().map(|h| h.0.clone()).unwrap_or_default();
+    if subdomain == "www" {
+        return Ok(responses::redirect(&format!("{}/", state.config.app_url())));
+    }
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        return Ok(Response::builder().status(StatusCode::METHOD_NOT_ALLOWED).header(header::ALLOW, "GET, HEAD").finish());
+    }
+    let site = &state.site;
+    let path = req.uri().path();
+    let key = cache_key(path, req.uri().query());
+    if let Some(key) = &key {
+        if let Some(page) = site.cache.get(&subdomain, key) {
+            return Ok(responses::respond(req, site, &page));
+        }
+    }
+    // Read before the database, so a render racing a write is stored under the old generation.
+    let generation = site.cache.generation(&subdomain);
+    let lookup = subdomain.clone();
+    let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
+        return Ok(crate::http::pages::not_found("Blog not found", &format!("There is no blog at {subdomain}.{}.", state.config.host)));
+    };
+    let page = Arc::new(render(&state, &blog, path, req.uri().query(), generation).await?);
+    if let (Some(key), StatusCode::OK | StatusCode::MOVED_PERMANENTLY) = (&key, page.status) {
+        site.cache.put(&subdomain, key, page.clone());
+    }
+    Ok(responses::respond(req, site, &page))
+}
+
+/// The page at `path` of `blog`.
+async fn render(state: &AppState, blog: &PublicBlog, path: &str, query: Option<&str>, generation: u64) -> Result<Page, Error> {
+    match path {
+        "/" => match page_param(query) {
+            None => pages::index(state, blog, 1, generation).await,
+            Some(Ok(number)) => pages::index(state, blog, number, generation).await,
+            Some(Err(())) => Ok(pages::not_found(state, blog, generation)),
+        },
+        "/feed.xml" | "/rss.xml" => feeds::feed(state, blog, path == "/rss.xml", generation).await,
+        "/sitemap.xml" => feeds::sitemap(state, blog, generation).await,
+        "/robots.txt" => Ok(feeds::robots(state, blog, generation)),
+        "/favicon.svg" => Ok(feeds::favicon(blog, generation)),
+        "/search" if blog.has("search-box") => pages::search(state, blog, query, generation).await,
+        _ if path.starts_with("/theme-") => match state.site.themes.at_path(path) {
+            Some(theme) => {
+                let mut page = Page::new(StatusCode::OK, "text/css; charset=utf-8", theme.css.clone(), generation);
+                page.immutable = true;
+                Ok(page)
+            }
+            None => Ok(pages::not_found(state, blog, generation)),
+        },
+        _ => match split_permalink(path.trim_start_matches('/')) {
+            Some((slug, short_id)) if !path[1..].contains('/') => pages::post(state, blog, slug, short_id, generation).await,
+            _ => Ok(pages::not_found(state, blog, generation)),
+        },
+    }
+}
+
+/// The cache key of a request, `None` for pages never cached (search results).
+fn cache_key(path: &str, query: Option<&str>) -> Option<String> {
+    match path {
+        "/search" => None,
+        "/" => Some(match page_param(query) {
+            Some(Ok(1)) | None => "/".to_owned(),
+            Some(Ok(n)) => format!("/?page={n}"),
+            Some(Err(())) => "/?page=invalid".to_owned(),
+        }),
+        _ => Some(path.to_owned()),
+    }
+}
+
+/// The index page number asked for in `?page=`: absent, valid, or not a page number.
+fn page_param(query: Option<&str>) -> Option<Result<u64, ()>> {
+    let params: HashMap<String, String> = serde_urlencoded::from_str(query?).ok()?;
+    let raw = params.get("page")?;
+    Some(raw.parse::<u64>().ok().filter(|&n| (1..=1_000_000).contains(&n)).ok_or(()))
+}
