@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
+import { useLoad } from '../../lib/use-load';
 import { fetchSession } from './api';
 
 /**
@@ -9,14 +10,9 @@ import { fetchSession } from './api';
  */
 export function useRedirectWhenSignedIn(): void {
   const navigate = useNavigate();
+  const session = useLoad(fetchSession, []);
+  const signedIn = session.status === 'ready' && session.data !== null;
   useEffect(() => {
-    const controller = new AbortController();
-    fetchSession(controller.signal).then(
-      (session) => {
-        if (session && !controller.signal.aborted) navigate(paths.posts, { replace: true });
-      },
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [navigate]);
+    if (signedIn) navigate(paths.posts, { replace: true });
+  }, [signedIn, navigate]);
 }

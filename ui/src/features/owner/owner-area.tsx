@@ -1,21 +1,33 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Spinner } from '../../components';
 import { appConfig } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
 import { reloadPage } from '../../lib/reload-page';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useLoad } from '../../lib/use-load';
 import { fetchSession, type User } from '../auth';
 import { BlogCreationForm, fetchBlog, type Blog } from '../blogs';
 import { OwnerContext, type Owner } from './owner-context';
 import { OwnerShell } from './owner-shell';
 
-type State =
-  | { status: 'loading' }
-  | { status: 'failed'; message: string }
-  | { status: 'no-blog'; user: User }
-  | { status: 'ready'; user: User; blog: Blog };
+/** Who is here: nobody (on the way to the landing page), an owner without a blog yet, or with one. */
+type Gate = { status: 'signed-out' } | { status: 'no-blog'; user: User } | { status: 'ready'; user: User; blog: Blog };
+
+async function loadGate(signal: AbortSignal): Promise<Gate> {
+  try {
+    const session = await fetchSession(signal);
+    if (session === null) return { status: 'signed-out' };
+    if (session.blogId === null) return { status: 'no-blog', user: session.user };
+    const blog = await fetchBlog(session.blogId, signal);
+    return { status: 'ready', user: session.user, blog };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return { status: 'signed-out' };
+    throw error;
+  }
+}
 
 /**
  * The owner area's gate (/d/*): loads the session and the blog. Signed out, it goes to the landing
@@ -24,75 +36,44 @@ type State =
  */
 export function OwnerArea() {
   const navigate = useNavigate();
-  const [state, setState] = useState<State>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const load = useLoad(loadGate, []);
+  const gate = load.status === 'ready' ? load.data : null;
+  const { setData } = load;
 
+  const signedOut = gate?.status === 'signed-out';
   useEffect(() => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    const load = async () => {
-      try {
-        const session = await fetchSession(signal);
-        if (session === null) {
-          if (!signal.aborted) navigate(paths.landing, { replace: true });
-          return;
-        }
-        if (session.blogId === null) {
-          setState({ status: 'no-blog', user: session.user });
-          return;
-        }
-        const blog = await fetchBlog(session.blogId, signal);
-        setState({ status: 'ready', user: session.user, blog });
-      } catch (error) {
-        if (signal.aborted) return;
-        if (error instanceof ApiError && error.status === 401) {
-          navigate(paths.landing, { replace: true });
-          return;
-        }
-        setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
-      }
-    };
-    void load();
-    return () => controller.abort();
-  }, [attempt, navigate]);
+    if (signedOut) navigate(paths.landing, { replace: true });
+  }, [signedOut, navigate]);
 
-  const blogId = state.status === 'ready' ? state.blog.id : null;
+  const blogId = gate?.status === 'ready' ? gate.blog.id : null;
   const reloadBlog = useCallback(async () => {
     if (blogId === null) throw new Error('quire: no blog to reload');
     const blog = await fetchBlog(blogId);
-    setState((current) => (current.status === 'ready' ? { ...current, blog } : current));
+    setData((current) => (current.status === 'ready' ? { ...current, blog } : current));
     return blog;
-  }, [blogId]);
+  }, [blogId, setData]);
 
   const owner = useMemo<Owner | null>(
-    () => (state.status === 'ready' ? { user: state.user, blog: state.blog, reloadBlog } : null),
-    [state, reloadBlog],
+    () => (gate?.status === 'ready' ? { user: gate.user, blog: gate.blog, reloadBlog } : null),
+    [gate, reloadBlog],
   );
 
-  switch (state.status) {
-    case 'loading':
-      return (
-        <main className="q-center-page">
-          <Spinner label="Loading your blog" />
-        </main>
-      );
-    case 'failed':
-      return (
-        <LoadFailed
-          message={state.message}
-          onRetry={() => {
-            setState({ status: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        />
-      );
+  if (load.status === 'failed') return <LoadFailed message={errorMessage(load.error)} onRetry={() => void load.reload()} />;
+  switch (gate?.status) {
     case 'no-blog':
       return <Welcome />;
     case 'ready':
       return (
         <OwnerContext.Provider value={owner}>
-          <OwnerShell blog={state.blog} supportUrl={appConfig().supportUrl} />
+          <OwnerShell blog={gate.blog} supportUrl={appConfig().supportUrl} />
         </OwnerContext.Provider>
+      );
+    default:
+      // Loading, or signed out and on the way to the landing page.
+      return (
+        <main className="q-center-page">
+          <Spinner label="Loading your blog" />
+        </main>
       );
   }
 }

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button, ButtonLink, Spinner } from '../../components';
 import { paths, postsPage } from '../../config/paths';
-import type { Paging } from '../../lib/api';
-import { fetchPosts, type Post } from './api';
+import { errorMessage } from '../../lib/error-message';
+import { useLoad } from '../../lib/use-load';
+import { fetchPosts } from './api';
 import { PostCards } from './post-card';
 
 /** The page number in `?p=`: a whole number from 1; anything else means page 1. */
@@ -12,9 +13,6 @@ export function pageFromParam(raw: string | null): number {
   const page = Number(raw.trim());
   return Number.isSafeInteger(page) && page >= 1 ? page : 1;
 }
-
-type State =
-  { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; posts: Post[]; paging: Paging };
 
 /**
  * The post list (SPEC §2 "Post list"): 'Search' and 'New Post', one card per post, newest first,
@@ -25,26 +23,12 @@ export function PostList({ blogId }: { blogId: number }) {
   const navigate = useNavigate();
   const raw = params.get('p');
   const page = pageFromParam(raw);
-  const [state, setState] = useState<State>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const list = useLoad((signal) => fetchPosts(blogId, page, signal), [blogId, page]);
 
   // `?p=1` or a page number that is not one: the address of page 1 has no parameter.
   useEffect(() => {
     if (raw !== null && postsPage(page) !== `${paths.posts}?p=${raw}`) navigate(postsPage(page), { replace: true });
   }, [raw, page, navigate]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    fetchPosts(blogId, page, controller.signal).then(
-      ({ posts, paging }) => setState({ status: 'ready', posts, paging }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [blogId, page, attempt]);
 
   const goTo = (target: number) => {
     navigate(postsPage(target));
@@ -59,36 +43,36 @@ export function PostList({ blogId }: { blogId: number }) {
           New Post
         </ButtonLink>
       </div>
-      {state.status === 'loading' && (
+      {list.status === 'loading' && (
         <div className="q-post-list__status">
           <Spinner label="Loading posts" />
         </div>
       )}
-      {state.status === 'failed' && (
+      {list.status === 'failed' && (
         <div className="q-post-list__status">
-          <p role="alert">{state.message}</p>
+          <p role="alert">{errorMessage(list.error)}</p>
           <p>
             {page > 1 && (
               <>
                 <ButtonLink to={paths.posts}>First page</ButtonLink>{' '}
               </>
             )}
-            <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)}>
+            <Button variant="secondary" onClick={() => void list.reload()}>
               Try again
             </Button>
           </p>
         </div>
       )}
-      {state.status === 'ready' && state.posts.length === 0 && (
+      {list.status === 'ready' && list.data.posts.length === 0 && (
         <div className="q-post-list__empty">
           <p className="q-post-list__empty-title">No posts yet</p>
           <p>Your blog is ready for its first post. Start one with 'New Post'.</p>
         </div>
       )}
-      {state.status === 'ready' && state.posts.length > 0 && (
+      {list.status === 'ready' && list.data.posts.length > 0 && (
         <>
-          <PostCards posts={state.posts} label="Posts" />
-          <Pager page={state.paging.pageNumber || page} totalPages={state.paging.totalPages} onGo={goTo} />
+          <PostCards posts={list.data.posts} label="Posts" />
+          <Pager page={list.data.paging.pageNumber || page} totalPages={list.data.paging.totalPages} onGo={goTo} />
         </>
       )}
     </div>

@@ -1,14 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button, Spinner, TextInput } from '../../components';
+import { errorMessage } from '../../lib/error-message';
+import { useLoad } from '../../lib/use-load';
 import { searchPosts, type Post } from './api';
 import { PostCards } from './post-card';
-
-type State =
-  | { status: 'idle' }
-  | { status: 'searching' }
-  | { status: 'failed'; message: string }
-  | { status: 'done'; query: string; posts: Post[] };
 
 /** The query in the address (`?q=`), trimmed; empty when there is none. */
 export function queryFromParams(params: URLSearchParams): string {
@@ -24,35 +20,20 @@ export function PostSearch({ blogId }: { blogId: number }) {
   const [params, setParams] = useSearchParams();
   const query = queryFromParams(params);
   const [input, setInput] = useState(query);
-  const [state, setState] = useState<State>({ status: 'idle' });
-  // Searching again for the query already shown runs it again (posts may have changed).
-  const [run, setRun] = useState(0);
+  const search = useLoad(
+    query === '' ? null : async (signal) => ({ query, posts: await searchPosts(blogId, query, signal) }),
+    [blogId, query],
+  );
 
   // The address changed (back/forward): the field follows it.
   useEffect(() => setInput(query), [query]);
-
-  useEffect(() => {
-    if (query === '') {
-      setState({ status: 'idle' });
-      return;
-    }
-    const controller = new AbortController();
-    setState({ status: 'searching' });
-    searchPosts(blogId, query, controller.signal).then(
-      (posts) => setState({ status: 'done', query, posts }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [blogId, query, run]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const wanted = input.trim();
     if (wanted === '') return;
-    if (wanted === query) setRun((n) => n + 1);
+    // Searching again for the query already shown runs it again (posts may have changed).
+    if (wanted === query) void search.reload();
     else setParams({ q: wanted });
   };
 
@@ -70,18 +51,22 @@ export function PostSearch({ blogId }: { blogId: number }) {
         />
         <Button type="submit">Search</Button>
       </form>
-      {state.status === 'searching' && <Spinner label="Searching" />}
-      {state.status === 'failed' && <p role="alert">{state.message}</p>}
-      {state.status === 'done' && (
-        <>
-          <p className="q-post-search__summary" role="status">
-            {state.posts.length === 0
-              ? `No posts match “${state.query}”.`
-              : `${state.posts.length} ${state.posts.length === 1 ? 'post matches' : 'posts match'} “${state.query}”.`}
-          </p>
-          {state.posts.length > 0 && <PostCards posts={state.posts} label="Results" />}
-        </>
-      )}
+      {search.status === 'loading' && <Spinner label="Searching" />}
+      {search.status === 'failed' && <p role="alert">{errorMessage(search.error)}</p>}
+      {search.status === 'ready' && <SearchResults {...search.data} />}
     </div>
+  );
+}
+
+function SearchResults({ query, posts }: { query: string; posts: Post[] }) {
+  return (
+    <>
+      <p className="q-post-search__summary" role="status">
+        {posts.length === 0
+          ? `No posts match “${query}”.`
+          : `${posts.length} ${posts.length === 1 ? 'post matches' : 'posts match'} “${query}”.`}
+      </p>
+      {posts.length > 0 && <PostCards posts={posts} label="Results" />}
+    </>
   );
 }

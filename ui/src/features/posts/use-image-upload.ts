@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppConfig, BlockRules } from '../../config/app-config';
+import { errorMessage } from '../../lib/error-message';
 import { uploadImage } from './api';
 import { imageProblem } from './validation';
 
@@ -50,7 +51,7 @@ export function useImageUpload(
         },
         (error: unknown) => {
           console.error('quire: image upload failed', error);
-          setUpload({ status: 'failed', index, message: error instanceof Error ? error.message : String(error) });
+          setUpload({ status: 'failed', index, message: errorMessage(error) });
         },
       );
     },

@@ -2,6 +2,7 @@ import { useState, type Dispatch, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
+import { errorMessage } from '../../lib/error-message';
 import { createPost, deletePost, updatePost, type Post } from './api';
 import { blocksOf, type EditorAction, type EditorState } from './editor-state';
 import { clearLocalDraft } from './local-draft';
@@ -38,7 +39,7 @@ export interface PostActions {
 /** The server's refusal split into messages by block index (`children.N`) and the rest. */
 function serverMessages(error: unknown): { blocks: BlockErrors; other: string | null } {
   if (!(error instanceof ApiError))
-    return { blocks: {}, other: error instanceof Error ? error.message : String(error) };
+    return { blocks: {}, other: errorMessage(error) };
   const blocks: BlockErrors = {};
   const other: string[] = [];
   for (const [field, messages] of Object.entries(error.fields)) {
@@ -117,7 +118,7 @@ export function usePostActions({
       showList();
     } catch (error) {
       console.error('quire: deleting the post failed', error);
-      setFormError(error instanceof Error ? error.message : String(error));
+      setFormError(errorMessage(error));
       setDeleting(false);
     }
   };

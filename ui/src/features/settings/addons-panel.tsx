@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Panel, Spinner } from '../../components';
+import { useLoad } from '../../lib/use-load';
 import { fetchAddons, installAddon, uninstallAddon, type Addon } from './api';
 import { failureText } from './use-save-action';
 
@@ -20,8 +21,18 @@ interface Change {
  * 'Uninstall' or 'Install'. Both lists are loaded again after every call.
  */
 export function AddonsPanel({ blogId }: { blogId: number }) {
-  const [lists, setLists] = useState<Lists | null>(null);
-  const [loadFailure, setLoadFailure] = useState<unknown>(null);
+  const load = useLoad(
+    async (signal): Promise<Lists> => {
+      const [installed, uninstalled] = await Promise.all([
+        fetchAddons(blogId, 'installed', signal),
+        fetchAddons(blogId, 'uninstalled', signal),
+      ]);
+      return { installed, uninstalled };
+    },
+    [blogId],
+  );
+  // The lists stay while they load again, and beside a failure to do so.
+  const lists = load.lastData;
   const [change, setChange] = useState<Change | null>(null);
   const [failure, setFailure] = useState<{ addonId: number; error: unknown } | null>(null);
   const busy = useRef(false);
@@ -33,30 +44,6 @@ export function AddonsPanel({ blogId }: { blogId: number }) {
       mounted.current = false;
     };
   }, []);
-
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const [installed, uninstalled] = await Promise.all([
-          fetchAddons(blogId, 'installed', signal),
-          fetchAddons(blogId, 'uninstalled', signal),
-        ]);
-        if (signal?.aborted || !mounted.current) return;
-        setLists({ installed, uninstalled });
-        setLoadFailure(null);
-      } catch (error) {
-        if (signal?.aborted || !mounted.current) return;
-        setLoadFailure(error);
-      }
-    },
-    [blogId],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   const toggle = async (addon: Addon, installing: boolean) => {
     if (busy.current) return;
@@ -70,7 +57,7 @@ export function AddonsPanel({ blogId }: { blogId: number }) {
       if (mounted.current) setFailure({ addonId: addon.id, error });
     }
     // Whatever happened, show the lists as the server has them now.
-    await load();
+    await load.reload();
     busy.current = false;
     if (mounted.current) setChange(null);
   };
@@ -98,17 +85,17 @@ export function AddonsPanel({ blogId }: { blogId: number }) {
     </li>
   );
 
-  const loadMessage = failureText(loadFailure);
+  const loadMessage = failureText(load.lastError);
 
   return (
     <Panel title="Addons">
-      {lists === null && !loadMessage && <Spinner label="Loading addons" />}
+      {!lists && !loadMessage && <Spinner label="Loading addons" />}
       {loadMessage && (
         <div className="q-settings__row">
           <p className="q-settings__error" role="alert">
             {loadMessage}
           </p>
-          <Button variant="secondary" onClick={() => void load()}>
+          <Button variant="secondary" onClick={() => void load.reload()}>
             Try again
           </Button>
         </div>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button, Panel, Select, TextInput } from '../../components';
+import { useLoad } from '../../lib/use-load';
 import type { Blog, Favicon, Theme } from '../blogs';
 import { fetchThemes, renameBlog, setFavicon, setTheme } from './api';
 import { FaviconImage } from './favicon-image';
@@ -64,21 +65,11 @@ function NameForm({ blog, reloadBlog }: BlogPanelProps) {
 }
 
 function ThemeForm({ blog, reloadBlog }: BlogPanelProps) {
-  const [themes, setThemes] = useState<Theme[]>([blog.theme]);
+  // Until every theme is in, the blog's own is the one choice.
+  const load = useLoad(fetchThemes, []);
+  const themes: Theme[] = load.lastData ?? [blog.theme];
   const [themeId, setThemeId] = useState(String(blog.theme.id));
-  const [loadFailure, setLoadFailure] = useState<unknown>(null);
   const save = useSaveAction();
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchThemes(controller.signal).then(
-      (list) => setThemes(list),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setLoadFailure(error);
-      },
-    );
-    return () => controller.abort();
-  }, []);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -100,7 +91,7 @@ function ThemeForm({ blog, reloadBlog }: BlogPanelProps) {
           setThemeId(value);
           if (save.failure) save.reset();
         }}
-        error={failureText(save.failure, 'themeId') ?? failureText(loadFailure)}
+        error={failureText(save.failure, 'themeId') ?? failureText(load.lastError)}
       />
       <SaveButton type="submit" action={save} />
     </form>

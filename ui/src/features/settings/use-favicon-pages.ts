@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useLoad } from '../../lib/use-load';
 import type { Favicon } from '../blogs';
 import { fetchFavicons } from './api';
 
@@ -14,53 +15,47 @@ export interface FaviconPages {
   loadMore: () => void;
 }
 
+interface Loaded {
+  icons: Favicon[];
+  nextPage: number | null;
+}
+
 /**
  * The icon list, one page at a time (SPEC §7, §9): page 1 first, then the page after the
  * `pageNumber` the server answered, until `totalPages`.
  */
 export function useFaviconPages(): FaviconPages {
-  const [icons, setIcons] = useState<Favicon[]>([]);
-  const [nextPage, setNextPage] = useState<number | null>(1);
-  const [loading, setLoading] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  // The page being fetched: a second call while it runs (a double intersection, StrictMode) waits.
-  const inFlight = useRef<number | null>(null);
-  const controller = useRef<AbortController | null>(null);
-
-  useEffect(
-    () => () => {
-      controller.current?.abort();
-      controller.current = null;
-      inFlight.current = null;
-    },
-    [],
+  // The page asked for last; null until the picker wants icons.
+  const [page, setPage] = useState<number | null>(null);
+  const load = useLoad<Loaded>(
+    page === null
+      ? null
+      : async (signal, loaded) => {
+          const { favicons, paging } = await fetchFavicons(page, signal);
+          const current = paging.pageNumber > 0 ? paging.pageNumber : page;
+          return {
+            // The pages before stay: each page's icons are added to them.
+            icons: [...(loaded?.icons ?? []), ...favicons],
+            nextPage: current < paging.totalPages && favicons.length > 0 ? current + 1 : null,
+          };
+        },
+    [page],
   );
+  const loading = load.status === 'loading';
+  const nextPage = load.lastData ? load.lastData.nextPage : 1;
 
-  const loadMore = useCallback(() => {
-    if (nextPage === null || inFlight.current !== null) return;
-    const page = nextPage;
-    const abort = new AbortController();
-    controller.current = abort;
-    inFlight.current = page;
-    setLoading(true);
-    setFailure(null);
-    fetchFavicons(page, abort.signal).then(
-      ({ favicons, paging }) => {
-        if (abort.signal.aborted) return;
-        inFlight.current = null;
-        setIcons((loaded) => [...loaded, ...favicons]);
-        const current = paging.pageNumber > 0 ? paging.pageNumber : page;
-        setNextPage(current < paging.totalPages && favicons.length > 0 ? current + 1 : null);
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (abort.signal.aborted) return;
-        inFlight.current = null;
-        setFailure(error);
-        setLoading(false);
-      },
-    );
-  }, [nextPage]);
+  const loadMore = () => {
+    if (nextPage === null || loading) return;
+    if (nextPage !== page) setPage(nextPage);
+    // Asked for already: again only after it failed ('Try again'), not while its load starts.
+    else if (load.status === 'failed') void load.reload();
+  };
 
-  return { icons, nextPage, loading, failure, loadMore };
+  return {
+    icons: load.lastData?.icons ?? [],
+    nextPage,
+    loading,
+    failure: load.status === 'failed' ? load.error : null,
+    loadMore,
+  };
 }

@@ -1,0 +1,4 @@
+/** The text to show for a failure: an Error's message, anything else as a string. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
