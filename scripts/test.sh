@@ -65,10 +65,10 @@ count_json() {
 }
 
 step "owner app: type check and component tests (vitest)"
-(cd ui && node build.mjs --check >/dev/null && npx vitest run --reporter=default --reporter=json --outputFile="$logs/vitest.json")
+(cd ui && node build.mjs --check >/dev/null && npm run lint --silent && npx vitest run --reporter=default --reporter=json --outputFile="$logs/vitest.json")
 vitest_status=$?
 read -r p f i < <(count_json "$logs/vitest.json")
-if [ "$vitest_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the type check or vitest failed"; fi
+if [ "$vitest_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the type check, the import lint (npm run lint) or vitest failed"; fi
 passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
 
 step "end-to-end tests in headless Chromium (playwright)"

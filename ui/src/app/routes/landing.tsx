@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { appConfig } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { SignInPanel, useRedirectWhenSignedIn } from '../../features/auth';
-import { LandingHero } from '../../features/landing/landing-hero';
+import { LandingHero } from '../../features/landing';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** `/` and `/signup` (the same page with the signup modal open). Signed-in visitors go on to /d/posts. */

@@ -3,6 +3,7 @@ export type { Session, SignInStart, User } from './api';
 export { AuthCallback } from './auth-callback';
 export { ID_TOKEN_MESSAGE } from './popup-message';
 export type { IdTokenMessage } from './popup-message';
+export { openSignInPopup, waitForPopup } from './sign-in-popup';
 export { SignInPanel } from './sign-in-panel';
 export type { SignInPanelProps } from './sign-in-panel';
 export { SignOut } from './sign-out';

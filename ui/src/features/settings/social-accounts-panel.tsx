@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Panel } from '../../components';
-import { startSignIn } from '../auth';
 // The popup plumbing of the landing page's sign-in, reused as is for connecting an account.
-import { openSignInPopup, waitForPopup } from '../auth/sign-in-popup';
+import { openSignInPopup, startSignIn, waitForPopup } from '../auth';
 import type { Blog } from '../blogs';
 import { connectSocialAccount } from './api';
 import { failureText } from './use-save-action';
