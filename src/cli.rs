@@ -99,6 +99,13 @@ pub struct ServeArgs {
     /// https://cdn.jsdelivr.net/gh/jdecked/twemoji@latest/assets/svg/ (icons are drawn locally when unset).
     #[arg(long, env = "QUIRE_EMOJI_CDN", value_name = "URL-PREFIX")]
     pub emoji_cdn: Option<String>,
+
+    /// A reverse proxy whose X-Forwarded-For is believed, as an address or CIDR network
+    /// (repeat the flag, or separate with commas). The client is the rightmost forwarded
+    /// address that is not a trusted proxy; it is what sign-in attempts are limited by.
+    /// [default: 127.0.0.0/8 and ::1, proxies on this machine]
+    #[arg(long = "trusted-proxy", env = "QUIRE_TRUSTED_PROXY", value_delimiter = ',', value_name = "ADDR_OR_CIDR")]
+    pub trusted_proxies: Vec<String>,
 }
 
 /// Flags of `quire migrate`.

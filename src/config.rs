@@ -3,10 +3,11 @@
 use std::net::SocketAddr;
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 
 use crate::cli::ServeArgs;
 use crate::data_dir::DataDir;
+use crate::domain::proxies::TrustedProxies;
 
 /// Google's issuer, the default sign-in provider.
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
@@ -34,6 +35,8 @@ pub struct Config {
     pub support_url: Option<String>,
     /// Emoji CDN prefix for the icon picker.
     pub emoji_cdn: Option<String>,
+    /// Peers whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Config {
@@ -68,6 +71,10 @@ impl Config {
                 }
             }
         }
+        let trusted_proxies = match args.trusted_proxies.as_slice() {
+            [] => TrustedProxies::loopback(),
+            values => TrustedProxies::parse(values).map_err(|invalid| anyhow!("--trusted-proxy {invalid}"))?,
+        };
         Ok(Config {
             listen: args.listen,
             host,
@@ -79,6 +86,7 @@ impl Config {
             imgur_client_id: args.imgur_client_id.clone().filter(|id| !id.trim().is_empty()),
             support_url: args.support_url.clone(),
             emoji_cdn: args.emoji_cdn.clone(),
+            trusted_proxies,
         })
     }
 
@@ -95,6 +103,7 @@ impl Config {
             imgur_client_id: None,
             support_url: None,
             emoji_cdn: None,
+            trusted_proxies: TrustedProxies::loopback(),
         }
     }
 

@@ -7,6 +7,7 @@ pub mod dates;
 pub mod embed;
 pub mod identity;
 pub mod image;
+pub mod proxies;
 pub mod messages;
 pub mod paging;
 pub mod post;

@@ -4,18 +4,19 @@ use std::net::IpAddr;
 
 use poem::Request;
 
-/// The client's address: the peer, or, when the peer is a proxy on this machine, the last
-/// hop it added to `X-Forwarded-For` (a client cannot forge the proxy's own entry).
-pub fn client_ip(req: &Request) -> Option<IpAddr> {
+use crate::domain::proxies::TrustedProxies;
+
+/// The client's address: the TCP peer, or, when the peer is a trusted proxy, the rightmost
+/// `X-Forwarded-For` entry that is not a trusted proxy (`TrustedProxies::client`).
+pub fn client_ip(req: &Request, trusted: &TrustedProxies) -> Option<IpAddr> {
     let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip())?;
-    if peer.is_loopback() {
-        let forwarded = req
-            .header("x-forwarded-for")
-            .and_then(|value| value.rsplit(',').next())
-            .and_then(|hop| hop.trim().parse::<IpAddr>().ok());
-        if let Some(ip) = forwarded {
-            return Some(ip);
-        }
-    }
-    Some(peer)
+    // Several header lines form one list, in order; a value that is not text is an entry that
+    // is not an address.
+    let entries: Vec<&str> = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .flat_map(|value| value.to_str().unwrap_or("").split(','))
+        .collect();
+    Some(trusted.client(peer, entries.into_iter()))
 }

@@ -67,7 +67,7 @@ pub async fn verify_popup_token(state: &AppState, req: &Request, id_token: &str)
     if id_token.len() > MAX_TOKEN_LEN {
         return Err(Error::invalid("idToken", "The sign-in token is too long"));
     }
-    state.auth.limiter.check(client_ip(req))?;
+    state.auth.limiter.check(client_ip(req, &state.config.trusted_proxies))?;
     let nonce = cookies::get(req, NONCE_COOKIE)
         .ok_or_else(|| Error::Unauthorized(Messages::one("idToken", "Sign-in was not started in this browser; try again")))?
         .to_owned();

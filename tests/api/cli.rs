@@ -23,7 +23,7 @@ fn help_names_every_subcommand_and_the_environment_variables() {
         assert!(help.contains(word), "{word} missing from --help");
     }
     let serve = stdout(&quire(&["serve", "--help"]));
-    for flag in ["--listen", "--host", "--https", "--data-dir", "--oidc-issuer", "--oidc-client-id", "--oidc-name", "--imgur-client-id", "--support-url", "--emoji-cdn", "QUIRE_DATA_DIR", "QUIRE_HOST"] {
+    for flag in ["--listen", "--host", "--https", "--data-dir", "--oidc-issuer", "--oidc-client-id", "--oidc-name", "--imgur-client-id", "--support-url", "--emoji-cdn", "--trusted-proxy", "QUIRE_TRUSTED_PROXY", "QUIRE_DATA_DIR", "QUIRE_HOST"] {
         assert!(serve.contains(flag), "{flag} missing from serve --help");
     }
 }
@@ -145,4 +145,25 @@ fn an_http_issuer_is_accepted_only_on_loopback() {
         "serve", "--oidc-issuer", "http://localhost.evil.com", "--oidc-client-id", "x", "--data-dir", s(dir.path()),
     ]);
     assert!(!out.status.success(), "a look-alike of localhost is not loopback");
+}
+
+#[test]
+fn an_invalid_trusted_proxy_is_one_clear_line_naming_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d");
+    for value in ["proxy.example.com", "10.0.0.0/33", "10.0.0.1, nonsense"] {
+        let out = quire(&["serve", "--listen", "127.0.0.1:0", "--trusted-proxy", value, "--data-dir", s(&data)]);
+        assert!(!out.status.success(), "{value}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("quire: --trusted-proxy "), "{value}: {err}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir", s(&data)])
+        .env("QUIRE_TRUSTED_PROXY", "10.0.0.0/8,fe80::/1o")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(stderr(&out).starts_with("quire: --trusted-proxy \"fe80::/1o\""), "{}", stderr(&out));
+    assert!(!data.exists(), "nothing was created");
 }

@@ -15,5 +15,6 @@ mod remote_issuer;
 mod search;
 mod settings;
 mod sign_in;
+mod sign_in_limits;
 mod storage;
 mod themes;

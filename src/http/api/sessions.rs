@@ -23,7 +23,7 @@ const NONCE_MAX_AGE: u64 = 600;
 /// Starts a sign-in: a nonce bound to this browser and the provider URL to open in a popup.
 #[handler]
 pub async fn nonce(req: &Request, state: Data<&AppState>) -> Result<Response> {
-    state.auth.limiter.check(client_ip(req))?;
+    state.auth.limiter.check(client_ip(req, &state.config.trusted_proxies))?;
     let nonce = cookies::random_token();
     let hash = token_hash(&nonce);
     state.db.write(move |conn| sessions::create_nonce(conn, &hash)).await?;
