@@ -1,6 +1,7 @@
-//! Per-address limits on sign-in attempts (governor's keyed GCRA limiter).
+//! Per-client limits on sign-in attempts (governor's keyed GCRA limiter): an IPv4 address,
+//! or an IPv6 /64.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -33,14 +34,55 @@ impl Limiter {
             self.inner.retain_recent();
         }
         let Some(ip) = client else { return Ok(()) };
-        self.inner.check_key(&ip).map_err(|_| {
+        self.inner.check_key(&client_key(ip)).map_err(|_| {
             Error::RateLimited(Messages::one("signIn", "Too many sign-in attempts; wait a minute and try again"))
         })
+    }
+}
+
+/// Whose allowance an address spends: an IPv4 address its own (IPv4-mapped IPv6 too), an
+/// IPv6 address its /64's, since one subscriber usually gets a whole /64 and could otherwise
+/// take a fresh address for every attempt.
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !(u128::MAX >> 64))),
     }
 }
 
 impl Default for Limiter {
     fn default() -> Self {
         Limiter::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn ipv6_addresses_are_keyed_on_their_64_and_ipv4_on_the_address() {
+        assert_eq!(client_key(ip("2001:db8:1:2::1")), client_key(ip("2001:db8:1:2:ffff:ffff:ffff:ffff")));
+        assert_eq!(client_key(ip("2001:db8:1:2:3:4:5:6")), ip("2001:db8:1:2::"));
+        assert_ne!(client_key(ip("2001:db8:1:2::1")), client_key(ip("2001:db8:1:3::1")));
+        assert_eq!(client_key(ip("203.0.113.5")), ip("203.0.113.5"));
+        assert_ne!(client_key(ip("203.0.113.5")), client_key(ip("203.0.113.6")));
+        assert_eq!(client_key(ip("::ffff:203.0.113.5")), ip("203.0.113.5"), "IPv4-mapped is IPv4");
+    }
+
+    #[test]
+    fn addresses_of_one_64_share_one_allowance() {
+        let limiter = Limiter::new();
+        for i in 0..BURST {
+            assert!(limiter.check(Some(ip(&format!("2001:db8::{:x}", i + 1)))).is_ok(), "attempt {i}");
+        }
+        assert!(limiter.check(Some(ip("2001:db8::ffff"))).is_err(), "a new address in the same /64");
+        assert!(limiter.check(Some(ip("2001:db8:0:1::1"))).is_ok(), "the next /64");
+        assert!(limiter.check(Some(ip("203.0.113.5"))).is_ok());
+        assert!(limiter.check(None).is_ok(), "an unknown client is not counted");
     }
 }
