@@ -1,8 +1,9 @@
-//! Sign-in, independent of HTTP: OIDC token verification, the local issuer, rate limits and
-//! the secret-token helpers. The request-bound parts (session cookie, CSRF guard) live in
-//! `http`.
+//! Sign-in, independent of HTTP: OIDC token verification, the local issuer, rate limits,
+//! pending nonces and the secret-token helpers. The request-bound parts (session cookie, CSRF
+//! guard) live in `http`.
 
 pub mod local_idp;
+pub mod nonces;
 pub mod oidc;
 pub mod rate_limit;
 
@@ -18,6 +19,8 @@ pub struct Auth {
     pub local: Option<LocalIssuer>,
     /// Limits sign-in attempts per client address.
     pub limiter: rate_limit::Limiter,
+    /// Sign-in nonces handed out and not used yet.
+    pub nonces: nonces::Nonces,
 }
 
 impl Auth {
@@ -31,7 +34,7 @@ impl Auth {
                 (verifier, Some(local))
             }
         };
-        Ok(Auth { verifier, local, limiter: rate_limit::Limiter::new() })
+        Ok(Auth { verifier, local, limiter: rate_limit::Limiter::new(), nonces: nonces::Nonces::new() })
     }
 }
 

@@ -31,6 +31,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0002_search_state.sql"),
         seed: None,
     },
+    Migration {
+        version: 3,
+        name: "sign-in nonces move to memory",
+        sql: include_str!("migrations/0003_drop_auth_nonces.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

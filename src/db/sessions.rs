@@ -1,4 +1,4 @@
-//! Sessions (only the token's hash is stored) and sign-in nonces.
+//! Sessions (only the token's hash is stored).
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -7,8 +7,6 @@ use crate::error::Error;
 
 /// How long a session lives without use.
 pub const IDLE_LIFETIME: &str = "+30 days";
-/// How long a sign-in nonce stays valid.
-pub const NONCE_LIFETIME: &str = "+10 minutes";
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
@@ -69,26 +67,4 @@ pub fn touch(conn: &Connection, id: i64) -> Result<(), Error> {
 pub fn delete(conn: &Connection, token_hash: &[u8]) -> Result<(), Error> {
     conn.execute("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])?;
     Ok(())
-}
-
-/// Remembers a nonce handed to a browser; drops expired ones.
-pub fn create_nonce(conn: &Connection, nonce_hash: &[u8]) -> Result<(), Error> {
-    conn.execute(&format!("DELETE FROM auth_nonces WHERE expires_at <= {NOW}"), [])?;
-    conn.execute(
-        &format!(
-            "INSERT INTO auth_nonces (nonce_hash, expires_at)
-             VALUES (?1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '{NONCE_LIFETIME}'))"
-        ),
-        [nonce_hash],
-    )?;
-    Ok(())
-}
-
-/// Uses up a nonce; false when it is unknown, expired or already used.
-pub fn consume_nonce(conn: &Connection, nonce_hash: &[u8]) -> Result<bool, Error> {
-    let deleted = conn.execute(
-        &format!("DELETE FROM auth_nonces WHERE nonce_hash = ?1 AND expires_at > {NOW}"),
-        [nonce_hash],
-    )?;
-    Ok(deleted == 1)
 }

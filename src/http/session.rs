@@ -71,9 +71,7 @@ pub async fn verify_popup_token(state: &AppState, req: &Request, id_token: &str)
     let nonce = cookies::get(req, NONCE_COOKIE)
         .ok_or_else(|| Error::Unauthorized(Messages::one("idToken", "Sign-in was not started in this browser; try again")))?
         .to_owned();
-    let hash = token_hash(&nonce);
-    let fresh = state.db.write(move |conn| sessions::consume_nonce(conn, &hash)).await?;
-    if !fresh {
+    if !state.auth.nonces.consume(&nonce) {
         return Err(Error::Unauthorized(Messages::one(
             "idToken",
             "This sign-in was already used or has expired; sign in again",

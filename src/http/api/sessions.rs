@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::http::state::AppState;
 use crate::http::session::{self, BLOG_COOKIE, COOKIE, NONCE_COOKIE, SignedIn};
-use crate::auth::token_hash;
+use crate::auth::{nonces, token_hash};
 use crate::db::users::User;
 use crate::db::{blogs, sessions, users};
 use crate::error::{Error, Messages, Result};
@@ -17,18 +17,14 @@ use crate::http::api::json::JsonBody;
 use crate::http::client::client_ip;
 use crate::http::cookies;
 
-/// Seconds a sign-in nonce cookie lives.
-const NONCE_MAX_AGE: u64 = 600;
-
 /// Starts a sign-in: a nonce bound to this browser and the provider URL to open in a popup.
 #[handler]
 pub async fn nonce(req: &Request, state: Data<&AppState>) -> Result<Response> {
     state.auth.limiter.check(client_ip(req, &state.config.trusted_proxies))?;
-    let nonce = cookies::random_token();
-    let hash = token_hash(&nonce);
-    state.db.write(move |conn| sessions::create_nonce(conn, &hash)).await?;
     let verifier = &state.auth.verifier;
     let endpoint = verifier.authorization_endpoint().await?;
+    let nonce = cookies::random_token();
+    state.auth.nonces.remember(&nonce);
     let redirect_uri = format!("{}/auth/callback", state.config.app_url());
     let mut params = vec![
         ("response_type", "id_token"),
@@ -43,7 +39,7 @@ pub async fn nonce(req: &Request, state: Data<&AppState>) -> Result<Response> {
     let query = serde_urlencoded::to_string(&params).map_err(|err| Error::Internal(err.into()))?;
     let separator = if endpoint.contains('?') { '&' } else { '?' };
     let body = json!({ "nonce": nonce, "authorizationUrl": format!("{endpoint}{separator}{query}") });
-    let cookie = cookies::set(NONCE_COOKIE, &nonce, true, state.config.https, Some(NONCE_MAX_AGE));
+    let cookie = cookies::set(NONCE_COOKIE, &nonce, true, state.config.https, Some(nonces::LIFETIME.as_secs()));
     Ok(Json(body).with_header(header::SET_COOKIE, cookie).into_response())
 }
 
