@@ -14,7 +14,7 @@ use rusqlite::Connection;
 use rusqlite::backup::{Backup, StepResult};
 use serde_json::json;
 
-use crate::data_dir::{DB_FILE, DataDir, LOCK_FILE, UPLOADS_DIR};
+use crate::data_dir::{DB_FILE, DataDir, INDEX_DIR, LOCK_FILE, UPLOADS_DIR, is_replaced_folder};
 use crate::db::{self, APPLICATION_ID, migrate};
 use crate::progress::{Progress, human};
 
@@ -217,38 +217,103 @@ pub fn restore(dir: &DataDir, backup: &Path, force: bool) -> anyhow::Result<()> 
     };
 
     // The swap: nothing above touched the live data.
-    let set_aside = staging.path().join("replaced");
-    std::fs::create_dir(&set_aside)?;
-    for name in [format!("{DB_FILE}-wal"), format!("{DB_FILE}-shm"), DB_FILE.to_owned(), UPLOADS_DIR.to_owned()] {
-        let live = data_dir.join(&name);
-        if live.exists() {
-            std::fs::rename(&live, set_aside.join(&name)).with_context(|| format!("moving {} aside", live.display()))?;
-        }
-    }
-    std::fs::rename(&staged_db, data_dir.join(DB_FILE)).context("moving the restored database into place")?;
     let staged_uploads = staging.path().join(UPLOADS_DIR);
     if !staged_uploads.exists() {
         std::fs::create_dir(&staged_uploads)?;
     }
-    std::fs::rename(&staged_uploads, data_dir.join(UPLOADS_DIR)).context("moving the restored uploads into place")?;
-    let index = dir.index();
-    if index.exists() {
-        std::fs::remove_dir_all(&index).with_context(|| format!("removing the old search index {}", index.display()))?;
-    }
+    let replaced = swap_in(dir, &staged_db, &staged_uploads)?;
     println!(
         "Restored {} (schema version {schema_version}) into {}. Start `quire serve` to use it.",
         backup.display(),
         data_dir.display()
     );
+    if let Some(replaced) = replaced {
+        println!("The data it replaced is in {}; remove it when you no longer need it.", replaced.display());
+    }
     Ok(())
 }
 
-/// Whether the data directory holds anything beyond an empty uploads folder and the lock.
+/// Moves the live data (database with its WAL files, uploads, index) into a new
+/// `replaced-<UTC time>` folder of the data directory and the restored database and uploads
+/// into place. The replaced data stays until the admin removes it: a restore never deletes
+/// data. If any step fails, every step already made is undone, so the live data is back where
+/// it was. Returns the folder holding the replaced data, or `None` when there was none.
+fn swap_in(dir: &DataDir, staged_db: &Path, staged_uploads: &Path) -> anyhow::Result<Option<PathBuf>> {
+    let data_dir = dir.root();
+    let set_aside = dir.new_replaced_folder()?;
+    let mut moves = Moves::default();
+    let swapped = (|| -> anyhow::Result<()> {
+        // The database before its WAL: a crash in between leaves it in a replaced-* folder,
+        // which `serve` refuses to start beside, never a database without its last commits.
+        let wal = format!("{DB_FILE}-wal");
+        let shm = format!("{DB_FILE}-shm");
+        for name in [DB_FILE, &wal, &shm, UPLOADS_DIR, INDEX_DIR] {
+            let live = data_dir.join(name);
+            if live.symlink_metadata().is_ok() {
+                moves.rename(&live, &set_aside.join(name)).with_context(|| format!("moving {} aside", live.display()))?;
+            }
+        }
+        moves.rename(staged_db, &dir.database()).context("moving the restored database into place")?;
+        moves.rename(staged_uploads, &dir.uploads()).context("moving the restored uploads into place")?;
+        Ok(())
+    })();
+    if let Err(err) = swapped {
+        return Err(match moves.undo() {
+            Ok(()) => {
+                let _ = std::fs::remove_dir(&set_aside);
+                anyhow!("{err:#}; the live data was put back and nothing was changed")
+            }
+            Err(undo) => anyhow!(
+                "{err:#}; putting the live data back failed too ({undo:#}): what is not back in {} is in {}",
+                data_dir.display(),
+                set_aside.display()
+            ),
+        });
+    }
+    // The old index describes the replaced database: it is derived, so it is not kept. Empty
+    // folders are not data either (remove_dir removes nothing else).
+    let old_index = set_aside.join(INDEX_DIR);
+    if old_index.exists() {
+        if let Err(err) = std::fs::remove_dir_all(&old_index) {
+            tracing::warn!(error = %err, "could not remove the replaced search index {}", old_index.display());
+        }
+    }
+    let _ = std::fs::remove_dir(set_aside.join(UPLOADS_DIR));
+    Ok(std::fs::remove_dir(&set_aside).is_err().then_some(set_aside))
+}
+
+/// Renames made so far, to undo them if a later one fails.
+#[derive(Default)]
+struct Moves {
+    done: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Moves {
+    fn rename(&mut self, from: &Path, to: &Path) -> std::io::Result<()> {
+        std::fs::rename(from, to)?;
+        self.done.push((from.to_owned(), to.to_owned()));
+        Ok(())
+    }
+
+    /// Moves everything back, newest first; goes on past a failure and reports the first.
+    fn undo(self) -> anyhow::Result<()> {
+        let mut first_error = None;
+        for (from, to) in self.done.into_iter().rev() {
+            if let Err(err) = std::fs::rename(&to, &from) {
+                first_error.get_or_insert(anyhow!("moving {} back: {err}", to.display()));
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+}
+
+/// Whether the data directory holds anything beyond an empty uploads folder, the lock and
+/// the folders of earlier restores (a restore never touches those).
 fn holds_data(data_dir: &Path) -> anyhow::Result<bool> {
     for entry in std::fs::read_dir(data_dir).with_context(|| format!("cannot read {}", data_dir.display()))? {
         let entry = entry?;
         let name = entry.file_name();
-        if name == LOCK_FILE {
+        if name == LOCK_FILE || is_replaced_folder(&name) {
             continue;
         }
         if name == UPLOADS_DIR && std::fs::read_dir(entry.path())?.next().is_none() {

@@ -32,7 +32,10 @@ pub enum Command {
     /// Restore a backup made by `quire backup` into the data directory.
     ///
     /// Checks the backup's integrity and schema version before anything is replaced.
-    /// Stop `quire serve` first.
+    /// Stop `quire serve` first. Nothing is deleted: the data it replaces (quire.db and
+    /// uploads/) is moved into a new replaced-<UTC time>/ folder of the data directory, named
+    /// in the output and kept until you remove it. If the swap fails midway, what was moved
+    /// is put back.
     Restore(RestoreArgs),
     /// Rebuild the search index from the database (stop `quire serve` first; it also
     /// rebuilds a missing or stale index by itself at start).

@@ -6,8 +6,10 @@
 //! uploads/           uploaded images, named by content hash
 //! dev-idp-key.pem    the local issuer's signing key (only when it is used)
 //! quire.lock         held by the process using the directory
+//! replaced-<time>/   the data a `quire restore` replaced, kept until the admin removes it
 //! ```
 
+use std::ffi::OsStr;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -21,6 +23,8 @@ pub const INDEX_DIR: &str = "index";
 pub const UPLOADS_DIR: &str = "uploads";
 /// The lock file's name.
 pub const LOCK_FILE: &str = "quire.lock";
+/// What the names of the folders holding the data a restore replaced begin with.
+const REPLACED_PREFIX: &str = "replaced-";
 /// The local issuer's signing key.
 const LOCAL_ISSUER_KEY: &str = "dev-idp-key.pem";
 
@@ -72,6 +76,55 @@ impl DataDir {
         self.root.join(LOCAL_ISSUER_KEY)
     }
 
+    /// Refuses a directory that holds Quire data (uploads, an index, the data a restore set
+    /// aside) but no database: the database was lost or moved, and creating an empty one
+    /// would hide that. A fresh directory, or one with only empty folders, passes.
+    pub fn check_database_or_fresh(&self) -> anyhow::Result<()> {
+        if self.database().exists() {
+            return Ok(());
+        }
+        let non_empty = |dir: PathBuf| std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
+        let replaced = std::fs::read_dir(&self.root)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .find(|entry| is_replaced_folder(&entry.file_name()));
+        let what = if non_empty(self.uploads()) {
+            "uploads".to_owned()
+        } else if non_empty(self.index()) {
+            "a search index".to_owned()
+        } else if let Some(folder) = replaced {
+            format!("the data a restore set aside in {}", folder.path().display())
+        } else {
+            return Ok(());
+        };
+        bail!(
+            "{} holds {what} but no database ({DB_FILE}); restore a backup with `quire restore --data-dir {} BACKUP`, \
+             or move the folder away to start afresh (nothing was changed)",
+            self.root.display(),
+            self.root.display()
+        )
+    }
+
+    /// Creates a new, empty `replaced-<UTC time>` folder for the data a restore replaces.
+    pub fn new_replaced_folder(&self) -> anyhow::Result<PathBuf> {
+        let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
+        let stamp = time::OffsetDateTime::now_utc().format(format)?;
+        for attempt in 1..=100 {
+            let name = match attempt {
+                1 => format!("{REPLACED_PREFIX}{stamp}"),
+                n => format!("{REPLACED_PREFIX}{stamp}-{n}"),
+            };
+            let path = self.root.join(name);
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(path),
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(err) => return Err(err).with_context(|| format!("cannot create {}", path.display())),
+            }
+        }
+        bail!("cannot find a free name for a replaced-* folder in {}", self.root.display())
+    }
+
     /// Creates the directory and its uploads folder, and takes its lock so two servers (or a
     /// server and a restore) never share it.
     pub fn lock(&self) -> anyhow::Result<DataDirLock> {
@@ -95,4 +148,9 @@ impl DataDir {
             }
         }
     }
+}
+
+/// Whether a data directory entry is a folder where a restore set replaced data aside.
+pub fn is_replaced_folder(name: &OsStr) -> bool {
+    name.to_str().is_some_and(|name| name.starts_with(REPLACED_PREFIX))
 }

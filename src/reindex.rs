@@ -10,6 +10,7 @@ use crate::search::SearchIndex;
 /// Rebuilds the index from the database, with a progress bar.
 pub fn run_command(data_dir: &DataDir) -> anyhow::Result<()> {
     let path = data_dir.database();
+    data_dir.check_database_or_fresh()?;
     if !path.is_file() {
         bail!("there is no database at {}; nothing to index", path.display());
     }

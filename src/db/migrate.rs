@@ -105,8 +105,7 @@ pub fn run_command(data_dir: &DataDir, status_only: bool) -> anyhow::Result<()> 
         return Ok(());
     }
     let _lock = data_dir.lock()?;
-    let mut conn = super::open_connection(&path, true)?;
-    super::check_is_quire(&conn, &path)?;
+    let mut conn = super::open_or_create(data_dir)?;
     let applied = migrate(&mut conn)?;
     if applied.is_empty() {
         println!("{} is up to date (schema version {}).", path.display(), latest_version());

@@ -50,8 +50,7 @@ impl Db {
     /// Opens (creating when missing) the database of `data_dir`, migrated to the latest schema.
     pub fn open_and_migrate(data_dir: &DataDir) -> anyhow::Result<Db> {
         let path = data_dir.database();
-        let mut conn = open_connection(&path, true)?;
-        check_is_quire(&conn, &path)?;
+        let mut conn = open_or_create(data_dir)?;
         migrate::migrate(&mut conn).with_context(|| format!("migrating {}", path.display()))?;
         Ok(Db {
             inner: Arc::new(Inner {
@@ -110,6 +109,16 @@ async fn spawn_blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|err| Error::Internal(anyhow!("database task failed: {err}")))?
+}
+
+/// Opens the database of `data_dir`, creating it only in a fresh directory (never beside
+/// uploads or an index whose database is gone), and checks that it is Quire's.
+pub fn open_or_create(data_dir: &DataDir) -> anyhow::Result<Connection> {
+    data_dir.check_database_or_fresh()?;
+    let path = data_dir.database();
+    let conn = open_connection(&path, true)?;
+    check_is_quire(&conn, &path)?;
+    Ok(conn)
 }
 
 /// Opens one connection with Quire's pragmas. `create` allows creating the file.

@@ -227,3 +227,93 @@ fn a_backup_onto_a_full_disk_is_one_clear_line_and_leaves_nothing() {
     assert!(last.starts_with("quire:") && last.contains("full"), "{err}");
     assert!(left.is_empty(), "nothing half-written is left: {left:?}");
 }
+
+/// Mounts a small tmpfs on `dir` (needs root, which CI has); false where that is not possible.
+fn mount_tmpfs(dir: &Path) -> bool {
+    std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs", s(dir)])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// The `replaced-*` folders of a data directory.
+fn replaced_folders(data: &Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(data)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("replaced-"))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn a_restore_whose_swap_fails_midway_puts_the_live_data_back() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    add_user(&data.join("quire.db"), "before@example.com");
+    let archive = root.path().join("b.tar");
+    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
+    add_user(&data.join("quire.db"), "after@example.com");
+    // The uploads folder on its own file system, as an admin may set it up: renaming a mount
+    // point fails (EBUSY) for root too, after the database has already been moved aside.
+    if !mount_tmpfs(&data.join("uploads")) {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        return;
+    }
+    std::fs::write(data.join("uploads/live.png"), b"live image").unwrap();
+
+    let out = quire(&["restore", "--force", "--data-dir", s(&data), s(&archive)]);
+    let upload = std::fs::read(data.join("uploads/live.png"));
+    let _ = std::process::Command::new("umount").arg(data.join("uploads")).status();
+
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(data.join("quire.db").is_file(), "the live database is in place: {err}");
+    assert_eq!(emails(&data.join("quire.db")), ["before@example.com", "after@example.com"]);
+    let last = err.trim().lines().last().unwrap_or("");
+    assert!(last.starts_with("quire:") && last.contains("put back"), "{err}");
+    assert_eq!(err.lines().filter(|l| l.starts_with("quire:")).count(), 1, "{err}");
+    let check: String =
+        Connection::open(data.join("quire.db")).unwrap().query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    assert_eq!(upload.unwrap(), b"live image");
+    assert!(replaced_folders(&data).is_empty(), "nothing half-moved is left");
+}
+
+#[test]
+fn a_restore_keeps_the_data_it_replaced_and_names_where() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    add_user(&data.join("quire.db"), "before@example.com");
+    let archive = root.path().join("b.tar");
+    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
+    add_user(&data.join("quire.db"), "after@example.com");
+    std::fs::write(data.join("uploads/later.png"), b"uploaded after the backup").unwrap();
+
+    let out = quire(&["restore", "--force", "--data-dir", s(&data), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replaced = replaced_folders(&data);
+    assert_eq!(replaced.len(), 1, "{replaced:?}");
+    let said = crate::helpers::stdout(&out);
+    assert!(
+        said.contains(&format!(
+            "The data it replaced is in {}; remove it when you no longer need it.",
+            replaced[0].display()
+        )),
+        "{said}"
+    );
+    assert_eq!(emails(&replaced[0].join("quire.db")), ["before@example.com", "after@example.com"]);
+    assert_eq!(std::fs::read(replaced[0].join("uploads/later.png")).unwrap(), b"uploaded after the backup");
+    assert_eq!(emails(&data.join("quire.db")), ["before@example.com"]);
+    assert!(!data.join("uploads/later.png").exists());
+
+    // The set-aside folder is normal beside a database: the data dir migrates and restores again.
+    let out = quire(&["migrate", "--data-dir", s(&data)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = quire(&["restore", "--force", "--data-dir", s(&data), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(replaced_folders(&data).len(), 2, "each restore keeps its own");
+    let help = crate::helpers::stdout(&quire(&["restore", "--help"]));
+    assert!(help.contains("replaced-<UTC time>/"), "--help says where replaced data goes: {help}");
+}

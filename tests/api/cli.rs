@@ -167,3 +167,53 @@ fn an_invalid_trusted_proxy_is_one_clear_line_naming_the_flag() {
     assert!(stderr(&out).starts_with("quire: --trusted-proxy \"fe80::/1o\""), "{}", stderr(&out));
     assert!(!data.exists(), "nothing was created");
 }
+
+/// Runs `quire` with `args` for at most 30 s (a server that does start is stopped then).
+fn quire_bounded(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn serve_migrate_and_reindex_refuse_a_data_dir_with_data_but_no_database() {
+    let root = tempfile::tempdir().unwrap();
+    let cases: [(&str, &dyn Fn(&std::path::Path)); 3] = [
+        ("uploads", &|data| std::fs::write(data.join("uploads/abc.png"), b"an image").unwrap()),
+        ("index", &|data| std::fs::write(data.join("index/meta.json"), b"{}").unwrap()),
+        ("replaced", &|data| std::fs::write(data.join("replaced-20260101T000000Z/quire.db"), b"old").unwrap()),
+    ];
+    for (name, fill) in cases {
+        let data = root.path().join(name);
+        for folder in ["uploads", "index", "replaced-20260101T000000Z"] {
+            std::fs::create_dir_all(data.join(folder)).unwrap();
+        }
+        fill(&data);
+        let serve = quire_bounded(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--data-dir", s(&data)]);
+        let migrate = quire_bounded(&["migrate", "--data-dir", s(&data)]);
+        let reindex = quire_bounded(&["reindex", "--data-dir", s(&data)]);
+        for (command, out) in [("serve", serve), ("migrate", migrate), ("reindex", reindex)] {
+            assert!(!out.status.success(), "{name}: {command} started");
+            let err = stderr(&out);
+            let last = err.trim().lines().last().unwrap_or("");
+            assert!(last.starts_with("quire:") && last.contains("no database"), "{name}: {command}: {err}");
+            assert!(last.contains("quire restore") && last.contains("move the folder away"), "{name}: {err}");
+            assert!(!data.join("quire.db").exists(), "{name}: {command} created an empty database");
+        }
+    }
+    // A fresh data dir (even with its empty folders) still starts.
+    let fresh = root.path().join("fresh");
+    std::fs::create_dir_all(fresh.join("uploads")).unwrap();
+    std::fs::create_dir_all(fresh.join("index")).unwrap();
+    let out = quire(&["migrate", "--data-dir", s(&fresh)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
