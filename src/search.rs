@@ -2,6 +2,11 @@
 //! blog, so a search only ever sees its own blog. SQLite is the source of truth: every
 //! commit records the database's `posts_seq` as its payload, and at start an index that is
 //! missing, unreadable or at another sequence is rebuilt from the database.
+//!
+//! An update that fails (no writer, a full disk) leaves the index missing that change while
+//! the database has it. Later commits must not then record a sequence that claims the index
+//! caught up, so a failure marks the index stale: until a full rebuild, every commit records
+//! [`STALE`] instead of the sequence, and the next start sees it as behind and rebuilds it.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -14,6 +19,10 @@ use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
+
+/// The payload of a commit made after an update failed: not a sequence, so the start-up
+/// check never takes the index as in step with the database.
+const STALE: &str = "stale";
 
 /// Memory the writer may use before it flushes a segment (tantivy's minimum is 15 MB).
 const WRITER_MEMORY: usize = 15_000_000;
@@ -55,6 +64,8 @@ pub struct SearchIndex {
 struct WriterSlot {
     writer: Option<IndexWriter>,
     last_used: Instant,
+    /// An update failed since the last full rebuild: the index lacks a change the database has.
+    stale: bool,
 }
 
 fn schema() -> (Schema, Fields) {
@@ -96,58 +107,54 @@ impl SearchIndex {
             .reload_policy(ReloadPolicy::Manual)
             .doc_store_cache_num_blocks(0) // nothing is read from the document store
             .try_into()?;
-        let slot = WriterSlot { writer: None, last_used: Instant::now() };
+        let slot = WriterSlot { writer: None, last_used: Instant::now(), stale: false };
         Ok(SearchIndex { index, reader, writer: Mutex::new(slot), fields })
     }
 
-    /// The database sequence the last commit recorded (`None` for a new index).
+    /// The database sequence the last commit recorded (`None` for a new or stale index).
     pub fn committed_seq(&self) -> Option<i64> {
         self.index.load_metas().ok()?.payload?.parse().ok()
     }
 
     /// Adds or replaces one post, then commits at `seq`.
     pub fn upsert(&self, post: &PostDoc, seq: i64) -> anyhow::Result<()> {
-        self.with_writer(|writer| {
+        self.update(seq, false, |writer| {
             writer.delete_term(Term::from_field_u64(self.fields.post_id, post.post_id as u64));
             writer.add_document(self.document(post))?;
-            self.commit(writer, seq)
+            Ok(())
         })
     }
 
     /// Removes one post, then commits at `seq`.
     pub fn remove(&self, post_id: i64, seq: i64) -> anyhow::Result<()> {
-        self.with_writer(|writer| {
+        self.update(seq, false, |writer| {
             writer.delete_term(Term::from_field_u64(self.fields.post_id, post_id as u64));
-            self.commit(writer, seq)
+            Ok(())
         })
     }
 
     /// Removes every post of a blog, then commits at `seq`.
     pub fn remove_blog(&self, blog_id: i64, seq: i64) -> anyhow::Result<()> {
-        self.with_writer(|writer| {
+        self.update(seq, false, |writer| {
             writer.delete_term(Term::from_field_u64(self.fields.blog_id, blog_id as u64));
-            self.commit(writer, seq)
+            Ok(())
         })
     }
 
     /// Replaces the whole index with the posts `fill` hands to its callback (streamed, never
-    /// all in memory), then commits at `seq`. On error nothing is committed.
+    /// all in memory), then commits at `seq`, which clears a stale mark. On error nothing is
+    /// committed.
     pub fn rebuild(
         &self,
         seq: i64,
         fill: impl FnOnce(&mut dyn FnMut(PostDoc) -> anyhow::Result<()>) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        let built = self.with_writer(|writer| {
+        let built = self.update(seq, true, |writer| {
             writer.delete_all_documents()?;
-            let filled = fill(&mut |post| {
+            fill(&mut |post| {
                 writer.add_document(self.document(&post))?;
                 Ok(())
-            });
-            if let Err(err) = filled {
-                writer.rollback()?;
-                return Err(err);
-            }
-            self.commit(writer, seq)
+            })
         });
         // A rebuild is a one-off: give its memory back now.
         self.close_idle_writer(Duration::ZERO);
@@ -168,15 +175,38 @@ impl SearchIndex {
         }
     }
 
-    /// Runs `f` with the writer, opening it when closed.
-    fn with_writer<T>(&self, f: impl FnOnce(&mut IndexWriter) -> anyhow::Result<T>) -> anyhow::Result<T> {
+    /// Runs `ops` with the writer (opening it when closed) and commits them at `seq`; a
+    /// `complete` update (a rebuild) brings the whole index to `seq`. When anything fails, the
+    /// index is marked stale and the writer dropped with its uncommitted changes.
+    fn update(
+        &self,
+        seq: i64,
+        complete: bool,
+        ops: impl FnOnce(&mut IndexWriter) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
         let mut slot = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         slot.last_used = Instant::now();
-        if slot.writer.is_none() {
-            let writer = self.index.writer_with_num_threads(1, WRITER_MEMORY).context("opening the index writer")?;
-            slot.writer = Some(writer);
+        let payload = if slot.stale && !complete { STALE.to_owned() } else { seq.to_string() };
+        let writer = match slot.writer.take() {
+            Some(writer) => Ok(writer),
+            None => self.index.writer_with_num_threads(1, WRITER_MEMORY).context("opening the index writer"),
+        };
+        let updated = writer.and_then(|mut writer| {
+            ops(&mut writer)?;
+            self.commit(&mut writer, &payload)?;
+            Ok(writer)
+        });
+        match updated {
+            Ok(writer) => {
+                slot.writer = Some(writer);
+                slot.stale &= !complete;
+                Ok(())
+            }
+            Err(err) => {
+                slot.stale = true;
+                Err(err)
+            }
         }
-        f(slot.writer.as_mut().expect("writer just opened"))
     }
 
     /// Ids of the posts of `blog_id` matching `query`, best first. Any text a user can type
@@ -216,9 +246,9 @@ impl SearchIndex {
         )
     }
 
-    fn commit(&self, writer: &mut IndexWriter, seq: i64) -> anyhow::Result<()> {
+    fn commit(&self, writer: &mut IndexWriter, payload: &str) -> anyhow::Result<()> {
         let mut prepared = writer.prepare_commit()?;
-        prepared.set_payload(&seq.to_string());
+        prepared.set_payload(payload);
         prepared.commit()?;
         self.reader.reload()?;
         Ok(())

@@ -1,6 +1,8 @@
 //! Keeping the search index in step with the database. The database is the source of truth:
 //! each post write bumps `search_state.posts_seq` in its transaction, each index commit
 //! records the sequence it reached, and an index at another sequence is rebuilt at start.
+//! An update that fails marks the index stale, so no later commit records a sequence that
+//! would hide the missing change (see [`SearchIndex`]): the next start rebuilds it.
 
 use anyhow::Context;
 use rusqlite::Connection;
@@ -77,7 +79,8 @@ pub(super) fn remove_blog(search: &SearchIndex, blog_id: i64, seq: i64) {
 }
 
 /// Logs an index update that failed after its database write committed. Nothing is lost:
-/// the index's sequence falls behind the database's, so it is rebuilt at the next start.
+/// the failure marked the index stale, so however many writes follow, its commits no longer
+/// record the database's sequence and the next start rebuilds it.
 fn log_failure(err: &anyhow::Error) {
     tracing::error!(error = format!("{err:#}"), "search index not updated; it is rebuilt at the next start");
 }

@@ -112,6 +112,40 @@ async fn an_index_behind_the_database_is_caught_up_at_start() {
 }
 
 #[tokio::test]
+async fn an_index_update_that_failed_is_not_hidden_by_a_later_write_and_is_repaired_at_start() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let doomed = alice.create_post(blog, simple_body("Octopus", "eight arms"), false).await;
+    // A restarted server has no index writer open; holding the writer's lock (tantivy's flock
+    // on .tantivy-writer.lock) from here means its next index updates cannot open one.
+    let app = app.restart().await;
+    let alice = app.new_browser();
+    alice.sign_in_as("alice@example.com", false).await;
+    let lock = std::fs::File::options()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(app.dir.path().join("index/.tantivy-writer.lock"))
+        .unwrap();
+    lock.try_lock().expect("the server's writer is closed");
+    alice.create_post(blog, simple_body("Walrus", "tusks and whiskers"), false).await;
+    let path = format!("/api/my/blogs/{blog}/posts/{}", doomed["shortId"].as_str().unwrap());
+    assert_eq!(alice.send(reqwest::Method::DELETE, &path, json!({})).await.status(), 200);
+    drop(lock);
+    // A later write that succeeds must not record the index as caught up.
+    alice.create_post(blog, simple_body("Narwhal", "one long tooth"), false).await;
+    assert_eq!(alice.search_titles(blog, "tooth").await, ["Narwhal"]);
+
+    let app = app.restart().await;
+    let alice = app.new_browser();
+    alice.sign_in_as("alice@example.com", false).await;
+    assert_eq!(alice.search_titles(blog, "whiskers").await, ["Walrus"], "the failed upsert is repaired");
+    assert!(alice.search_titles(blog, "arms").await.is_empty(), "the failed removal is repaired");
+    assert_eq!(alice.search_titles(blog, "tooth").await, ["Narwhal"]);
+}
+
+#[tokio::test]
 async fn after_a_kill_mid_write_the_restarted_server_searches_exactly_what_was_saved() {
     let dir = tempfile::tempdir().unwrap();
     let start = |port: u16| {
