@@ -273,10 +273,11 @@ fn swap_in(dir: &DataDir, staged_db: &Path, staged_uploads: &Path) -> anyhow::Re
     // The old index describes the replaced database: it is derived, so it is not kept. Empty
     // folders are not data either (remove_dir removes nothing else).
     let old_index = set_aside.join(INDEX_DIR);
-    if old_index.exists() {
-        if let Err(err) = std::fs::remove_dir_all(&old_index) {
+    match std::fs::remove_dir_all(&old_index) {
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
             tracing::warn!(error = %err, "could not remove the replaced search index {}", old_index.display());
         }
+        _ => {}
     }
     let _ = std::fs::remove_dir(set_aside.join(UPLOADS_DIR));
     Ok(std::fs::remove_dir(&set_aside).is_err().then_some(set_aside))

@@ -25,6 +25,16 @@ fn add_user(db: &Path, email: &str) {
     conn.execute("INSERT INTO users (email) VALUES (?1)", [email]).unwrap();
 }
 
+/// A data dir whose users are before@ and after@, and a backup `b.tar` taken between the two.
+fn backed_up_then_changed(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let data = migrated_data_dir(root, "data");
+    add_user(&data.join("quire.db"), "before@example.com");
+    let archive = root.join("b.tar");
+    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
+    add_user(&data.join("quire.db"), "after@example.com");
+    (data, archive)
+}
+
 #[test]
 fn a_backup_taken_while_another_process_writes_restores_a_consistent_prefix() {
     let root = tempfile::tempdir().unwrap();
@@ -140,11 +150,7 @@ fn restore_refuses_files_that_are_not_quire_backups_and_changes_nothing() {
 #[test]
 fn restore_into_a_data_dir_in_use_needs_force_and_then_replaces_it() {
     let root = tempfile::tempdir().unwrap();
-    let data = migrated_data_dir(root.path(), "data");
-    add_user(&data.join("quire.db"), "before@example.com");
-    let archive = root.path().join("b.tar");
-    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
-    add_user(&data.join("quire.db"), "after@example.com");
+    let (data, archive) = backed_up_then_changed(root.path());
 
     let out = quire(&["restore", "--data-dir", s(&data), s(&archive)]);
     assert!(!out.status.success());
@@ -250,11 +256,7 @@ fn replaced_folders(data: &Path) -> Vec<std::path::PathBuf> {
 #[test]
 fn a_restore_whose_swap_fails_midway_puts_the_live_data_back() {
     let root = tempfile::tempdir().unwrap();
-    let data = migrated_data_dir(root.path(), "data");
-    add_user(&data.join("quire.db"), "before@example.com");
-    let archive = root.path().join("b.tar");
-    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
-    add_user(&data.join("quire.db"), "after@example.com");
+    let (data, archive) = backed_up_then_changed(root.path());
     // The uploads folder on its own file system, as an admin may set it up: renaming a mount
     // point fails (EBUSY) for root too, after the database has already been moved aside.
     if !mount_tmpfs(&data.join("uploads")) {
@@ -284,11 +286,7 @@ fn a_restore_whose_swap_fails_midway_puts_the_live_data_back() {
 #[test]
 fn a_restore_keeps_the_data_it_replaced_and_names_where() {
     let root = tempfile::tempdir().unwrap();
-    let data = migrated_data_dir(root.path(), "data");
-    add_user(&data.join("quire.db"), "before@example.com");
-    let archive = root.path().join("b.tar");
-    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
-    add_user(&data.join("quire.db"), "after@example.com");
+    let (data, archive) = backed_up_then_changed(root.path());
     std::fs::write(data.join("uploads/later.png"), b"uploaded after the backup").unwrap();
 
     let out = quire(&["restore", "--force", "--data-dir", s(&data), s(&archive)]);

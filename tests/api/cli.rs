@@ -187,17 +187,18 @@ fn quire_bounded(args: &[&str]) -> std::process::Output {
 #[test]
 fn serve_migrate_and_reindex_refuse_a_data_dir_with_data_but_no_database() {
     let root = tempfile::tempdir().unwrap();
-    let cases: [(&str, &dyn Fn(&std::path::Path)); 3] = [
-        ("uploads", &|data| std::fs::write(data.join("uploads/abc.png"), b"an image").unwrap()),
-        ("index", &|data| std::fs::write(data.join("index/meta.json"), b"{}").unwrap()),
-        ("replaced", &|data| std::fs::write(data.join("replaced-20260101T000000Z/quire.db"), b"old").unwrap()),
+    // Each case: the one file in otherwise empty uploads/, index/ and replaced-*/ folders.
+    let cases = [
+        ("uploads", "uploads/abc.png"),
+        ("index", "index/meta.json"),
+        ("replaced", "replaced-20260101T000000Z/quire.db"),
     ];
-    for (name, fill) in cases {
+    for (name, file) in cases {
         let data = root.path().join(name);
         for folder in ["uploads", "index", "replaced-20260101T000000Z"] {
             std::fs::create_dir_all(data.join(folder)).unwrap();
         }
-        fill(&data);
+        std::fs::write(data.join(file), b"some data").unwrap();
         let serve = quire_bounded(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--data-dir", s(&data)]);
         let migrate = quire_bounded(&["migrate", "--data-dir", s(&data)]);
         let reindex = quire_bounded(&["reindex", "--data-dir", s(&data)]);
