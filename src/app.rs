@@ -24,6 +24,9 @@ use crate::search::SearchIndex;
 const VIEW_FLUSH_INTERVAL: Duration = Duration::from_secs(10);
 /// How long the search index writer stays open after the last write.
 const WRITER_IDLE: Duration = Duration::from_secs(30);
+/// Requests one HTTP/2 connection may have in flight. poem leaves it unlimited, and each may
+/// hold a capped body in memory, so one connection could otherwise hold thousands of them.
+const HTTP2_MAX_STREAMS: u32 = 100;
 
 /// A server ready to run: data dir locked, database migrated, port bound.
 pub struct App {
@@ -96,6 +99,7 @@ impl App {
             }
         });
         let served = poem::Server::new_with_acceptor(self.acceptor)
+            .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
             .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
             .await;
         flusher.abort();

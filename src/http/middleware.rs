@@ -63,7 +63,11 @@ fn new_request_id() -> String {
     hex::encode(bytes)
 }
 
-/// Buffers the body with a cap, so no handler ever reads an unbounded body.
+/// Buffers the body with a cap while it streams, so no handler ever reads an unbounded body.
+///
+/// Every request is read through the cap, whatever its headers say: an HTTP/1.1 request
+/// without `Content-Length` or `Transfer-Encoding` has no body (reading it ends at once), but an
+/// HTTP/2 body streams with neither header. A declared length over the cap is refused unread.
 async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
     let limit = if path == "/api/images" { UPLOAD_BODY_LIMIT } else { JSON_BODY_LIMIT };
     let too_large = || {
@@ -77,9 +81,6 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(too_large());
-    }
-    if declared == Some(0) || (declared.is_none() && req.header(header::TRANSFER_ENCODING).is_none()) {
-        return Ok(());
     }
     match req.take_body().into_bytes_limit(limit).await {
         Ok(bytes) => {

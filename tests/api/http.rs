@@ -1,3 +1,4 @@
+use futures_util::StreamExt;
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, SET_COOKIE};
 
@@ -120,6 +121,62 @@ async fn an_oversized_chunked_body_is_a_413_too() {
     let _ = stream.read_to_end(&mut response).await;
     let response = String::from_utf8_lossy(&response);
     assert!(response.starts_with("HTTP/1.1 413"), "{}", &response[..response.len().min(200)]);
+}
+
+/// HTTP/2 (here cleartext, with prior knowledge) streams a body with neither
+/// `Content-Length` nor `Transfer-Encoding`: the cap must hold for it while it streams.
+#[tokio::test]
+async fn an_http2_body_without_a_length_is_capped_while_it_streams() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const CHUNK: usize = 64 * 1024;
+    const CHUNKS: usize = 1024; // 64 MiB at most
+    static ZEROS: [u8; CHUNK] = [0; CHUNK];
+
+    let app = TestApp::spawn().await;
+    let client = reqwest::Client::builder()
+        .http2_prior_knowledge()
+        .resolve("localhost", std::net::SocketAddr::from(([127, 0, 0, 1], app.port)))
+        .build()
+        .unwrap();
+    let sent = Arc::new(AtomicUsize::new(0));
+    let counted = sent.clone();
+    let chunks = futures_util::stream::iter(0..CHUNKS).map(move |_| {
+        counted.fetch_add(CHUNK, Ordering::SeqCst);
+        Ok::<_, std::io::Error>(bytes::Bytes::from_static(&ZEROS))
+    });
+    let request = client
+        .post(format!("{}/api/sessions", app.url))
+        .header("CSRF-Token", "x")
+        .header("Cookie", "csrf_token=x")
+        .body(reqwest::Body::wrap_stream(chunks))
+        .send();
+    let resp = tokio::time::timeout(std::time::Duration::from_secs(60), request).await.expect("answered in time").unwrap();
+    let sent_when_answered = sent.load(Ordering::SeqCst);
+    assert_eq!(resp.version(), reqwest::Version::HTTP_2);
+    assert_eq!(resp.status(), 413);
+    assert_eq!(errors_of(resp).await[0].0, "body");
+    assert!(
+        sent_when_answered < 8 * 1024 * 1024,
+        "the server stopped reading near the 1 MiB cap, not after {sent_when_answered} bytes"
+    );
+}
+
+#[tokio::test]
+async fn one_http2_connection_may_have_at_most_100_requests_in_flight() {
+    let app = TestApp::spawn().await;
+    let tcp = tokio::net::TcpStream::connect(("127.0.0.1", app.port)).await.unwrap();
+    let (mut send, connection) = h2::client::handshake(tcp).await.unwrap();
+    let mut connection = std::pin::pin!(connection);
+    let request = poem::http::Request::get(format!("http://localhost:{}/healthz", app.port)).body(()).unwrap();
+    let (answer, _) = send.send_request(request, true).unwrap();
+    let answered = async { tokio::select! {
+        resp = answer => resp.unwrap(),
+        _ = &mut connection => panic!("the connection ended before the answer"),
+    } };
+    let resp = tokio::time::timeout(std::time::Duration::from_secs(10), answered).await.expect("answered in time");
+    assert_eq!(resp.status(), 200);
+    assert_eq!(connection.max_concurrent_send_streams(), 100, "the server's SETTINGS_MAX_CONCURRENT_STREAMS");
 }
 
 #[tokio::test]
