@@ -57,6 +57,14 @@ impl Config {
                 if args.https { "https" } else { "http" }
             );
         }
+        if oidc_client_id.is_none() && !args.listen.ip().is_loopback() {
+            bail!(
+                "--listen {} can be reached from other machines, and the local sign-in would let anyone \
+                 there sign in as anyone: listen on a loopback address (127.0.0.1 or [::1]) or set \
+                 --oidc-client-id (or QUIRE_OIDC_CLIENT_ID) to sign in with a real provider",
+                args.listen
+            );
+        }
         let issuer = args.oidc_issuer.trim_end_matches('/');
         let issuer_is_loopback = ["http://localhost", "http://127.0.0.1", "http://[::1]"]
             .iter()
@@ -169,6 +177,30 @@ pub fn is_local_host(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    /// `quire serve` flags as the command line gives them.
+    fn serve_args(flags: &[&str]) -> ServeArgs {
+        let cli = Cli::try_parse_from(["quire", "serve"].iter().chain(flags)).expect("flags parse");
+        match cli.command {
+            Command::Serve(args) => args,
+            _ => unreachable!("serve was given"),
+        }
+    }
+
+    #[test]
+    fn the_local_issuer_is_refused_on_a_listen_address_other_machines_can_reach() {
+        for listen in ["0.0.0.0:8080", "[::]:8080", "192.168.1.20:8080"] {
+            let err = Config::from_serve_args(&serve_args(&["--listen", listen])).unwrap_err().to_string();
+            assert!(err.starts_with("--listen") && err.contains("--oidc-client-id"), "{listen}: {err}");
+        }
+        for listen in ["127.0.0.1:8080", "127.0.0.2:8080", "[::1]:8080"] {
+            assert!(Config::from_serve_args(&serve_args(&["--listen", listen])).is_ok(), "{listen}");
+        }
+        let provider = ["--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
+        assert!(Config::from_serve_args(&serve_args(&provider)).is_ok(), "a real provider may listen anywhere");
+    }
 
     #[test]
     fn hosts_are_normalized_and_bad_ones_refused() {

@@ -1,24 +1,39 @@
 //! The local issuer's pages under `/dev-idp/` (only when it is the provider).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Json};
-use poem::{IntoResponse, Request, Response, Route, get, handler};
+use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler};
 use serde_json::Value;
 
-use crate::http::state::AppState;
 use crate::auth::local_idp::{CLIENT_ID, LocalIssuer};
+use crate::http::client::is_from_this_machine;
+use crate::http::state::AppState;
 use crate::http::pages::escape;
 
 const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/// The `/dev-idp` route table.
-pub fn routes() -> Route {
+/// The `/dev-idp` route table. It answers only requests from this machine: the local issuer
+/// signs a token for any e-mail address, so no one else may reach it, even through a proxy here.
+pub fn routes() -> impl Endpoint<Output = Response> {
     Route::new()
         .at("/.well-known/openid-configuration", get(discovery))
         .at("/jwks", get(jwks))
         .at("/authorize", get(authorize_form).post(authorize))
+        .around(only_this_machine)
+}
+
+async fn only_this_machine<E: Endpoint>(ep: Arc<E>, req: Request) -> poem::Result<Response> {
+    if !is_from_this_machine(&req) {
+        return Ok(page(
+            StatusCode::FORBIDDEN,
+            "<p class=\"error\">Local sign-in works only from this machine. To sign in from elsewhere, \
+             start Quire with a real sign-in provider (--oidc-client-id).</p>",
+        ));
+    }
+    ep.call(req).await.map(IntoResponse::into_response)
 }
 
 fn issuer<'a>(state: &'a AppState) -> &'a LocalIssuer {

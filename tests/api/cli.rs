@@ -1,8 +1,7 @@
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::helpers::{quire, s, stderr, stdout};
+use crate::helpers::{ServeProcess, quire, quire_within, s, stderr, stdout};
 
 #[test]
 fn an_unknown_subcommand_or_flag_is_refused_with_a_clear_line() {
@@ -93,31 +92,32 @@ fn migrate_applies_then_reports_up_to_date_and_status_lists_versions() {
 
 #[test]
 fn serve_prints_the_url_to_open_and_stops_cleanly_on_sigterm() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = {
-        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        probe.local_addr().unwrap().port()
-    };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
-        .args(["--data-dir", s(dir.path())])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), format!("Quire is running at http://localhost:{port}/"));
-    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let mut server = ServeProcess::start();
+    let status = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        if let Some(status) = child.try_wait().unwrap() {
+        if let Some(status) = server.child.try_wait().unwrap() {
             assert!(status.success(), "exit after SIGTERM: {status}");
             break;
         }
         assert!(Instant::now() < deadline, "server did not stop after SIGTERM");
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_local_issuer_is_refused_on_a_listen_address_other_machines_can_reach() {
+    for listen in ["0.0.0.0:0", "[::]:0"] {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("d");
+        let out = quire_within(&["serve", "--listen", listen, "--data-dir", s(&data)], Duration::from_secs(10));
+        assert!(!out.status.success(), "{listen}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.starts_with("quire: --listen"), "{err}");
+        assert!(err.contains("--oidc-client-id"), "{err}");
+        assert!(!data.exists(), "nothing was created");
     }
 }
 

@@ -3,8 +3,10 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use quire::{App, Config};
 use reqwest::cookie::{CookieStore, Jar};
@@ -270,15 +272,85 @@ pub async fn error_field(resp: reqwest::Response, status: u16) -> (String, Strin
     errors[0].clone()
 }
 
-/// Runs the real `quire` binary with `args`, without its environment's QUIRE_* settings.
-pub fn quire(args: &[&str]) -> Output {
+/// The real `quire` binary with `args`, without its environment's QUIRE_* settings.
+pub fn quire_command(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_quire"));
     for (key, _) in std::env::vars() {
         if key.starts_with("QUIRE_") {
             command.env_remove(key);
         }
     }
-    command.args(args).output().expect("quire runs")
+    command.args(args);
+    command
+}
+
+/// Runs the real `quire` binary with `args` to its end.
+pub fn quire(args: &[&str]) -> Output {
+    quire_command(args).output().expect("quire runs")
+}
+
+/// Runs the real `quire` binary with `args`, killing it if it still runs after `limit` (for
+/// commands that must refuse to start, so a regression fails instead of serving forever).
+pub fn quire_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = quire_command(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("quire runs");
+    let deadline = Instant::now() + limit;
+    while child.try_wait().expect("quire waits").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("quire ends")
+}
+
+/// The real `quire serve` on a free 127.0.0.1 port with a fresh data directory, killed when
+/// dropped.
+pub struct ServeProcess {
+    /// The running binary.
+    pub child: Child,
+    /// Its port.
+    pub port: u16,
+    /// `http://localhost:{port}`.
+    pub url: String,
+    _dir: TempDir,
+}
+
+impl ServeProcess {
+    /// Starts the server and waits until it prints the URL to open.
+    pub fn start() -> ServeProcess {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut child = quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
+            .args(["--data-dir", s(dir.path())])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("quire serve runs");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = format!("http://localhost:{port}");
+        assert_eq!(line.trim(), format!("Quire is running at {url}/"));
+        ServeProcess { child, port, url, _dir: dir }
+    }
+
+    /// The process's resident memory now, in bytes (from `/proc`, so Linux only).
+    pub fn resident_bytes(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("/proc status");
+        let kib = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .expect("VmRSS in /proc status");
+        kib * 1024
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// stderr of a finished command, as text.

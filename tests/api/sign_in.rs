@@ -338,6 +338,40 @@ async fn the_local_issuer_refuses_foreign_redirects_and_bad_addresses() {
     assert!(!html.contains("<script>alert(1)</script>") && html.contains("&lt;script&gt;"), "escaped");
 }
 
+/// Defence in depth: even on a loopback listen address, a request that a proxy on this
+/// machine forwards from elsewhere must not reach the local issuer, which signs any e-mail.
+#[tokio::test]
+async fn the_local_issuer_answers_only_requests_from_this_machine() {
+    let app = TestApp::spawn().await;
+    let browser = app.new_browser();
+    let (nonce, _) = browser.start_sign_in().await;
+    let form = [
+        ("client_id", "quire-local"),
+        ("response_type", "id_token"),
+        ("redirect_uri", &format!("{}/auth/callback", app.url)),
+        ("nonce", &nonce),
+        ("email", "victim@example.com"),
+    ];
+    let authorize = format!("{}/dev-idp/authorize", app.url);
+    for forwarded_for in ["203.0.113.7", "127.0.0.1, 203.0.113.7", "2001:db8::1", "unknown"] {
+        let sign = browser.client.post(&authorize).header("x-forwarded-for", forwarded_for).form(&form);
+        let resp = sign.send().await.unwrap();
+        assert_eq!(resp.status(), 403, "X-Forwarded-For: {forwarded_for}");
+        assert!(resp.headers().get("location").is_none());
+        assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+        assert!(resp.text().await.unwrap().contains("only from this machine"));
+        for path in ["/dev-idp/jwks", "/dev-idp/.well-known/openid-configuration", "/dev-idp/authorize"] {
+            let get = browser.client.get(format!("{}{path}", app.url)).header("x-forwarded-for", forwarded_for);
+            assert_eq!(get.send().await.unwrap().status(), 403, "{path} for {forwarded_for}");
+        }
+    }
+    for forwarded_for in ["127.0.0.1", "::1"] {
+        let local_proxy = browser.client.post(&authorize).header("x-forwarded-for", forwarded_for).form(&form);
+        assert_eq!(local_proxy.send().await.unwrap().status(), 303, "a proxy forwarding this machine's own browser");
+    }
+    assert_eq!(browser.client.post(&authorize).form(&form).send().await.unwrap().status(), 303);
+}
+
 #[tokio::test]
 async fn signing_out_ends_the_session_for_good_and_clears_the_cookies() {
     let app = TestApp::spawn().await;
