@@ -3,7 +3,7 @@
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 
-use crate::helpers::{Browser, TestApp, error_field};
+use crate::helpers::{Browser, ServeProcess, TestApp, error_field};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
 
@@ -94,5 +94,46 @@ async fn only_hash_named_uploads_are_ever_served() {
     let app = TestApp::spawn().await;
     for path in ["/media/../quire.db", "/media/..%2Fquire.db", "/media/quire.db", "/media/x.png", &format!("/media/{}.svg", "a".repeat(64))] {
         assert_eq!(app.get(path).await.status(), 404, "{path}");
+    }
+}
+
+/// A 10 MB image comes back byte for byte, and is streamed from its file: readers that have
+/// not taken their bodies yet do not each hold a 10 MB copy in the server's memory. The real
+/// binary runs in its own process so its memory is measured alone.
+#[tokio::test]
+async fn a_10_mb_image_is_streamed_to_parallel_readers_not_copied_into_memory_for_each() {
+    const READERS: usize = 16;
+    let server = ServeProcess::start();
+    let alice = Browser::new(&server.url, server.port);
+    alice.sign_up("alice@example.com").await;
+    let mut image = PNG.to_vec();
+    image.extend((image.len()..quire::domain::image::MAX_IMAGE_BYTES).map(|i| (i % 251) as u8));
+    let resp = upload(&alice, &server.url, image.clone(), "big.png").await;
+    assert_eq!(resp.status(), 200);
+    let link = resp.json::<Value>().await.unwrap()["data"]["link"].as_str().unwrap().to_owned();
+
+    let served = alice.client.get(&link).send().await.unwrap();
+    assert_eq!(served.status(), 200);
+    let headers = served.headers().clone();
+    assert_eq!(headers["content-length"], image.len().to_string().as_str());
+    assert_eq!(headers["content-type"], "image/png");
+    assert_eq!(headers["etag"], format!("\"{}\"", &link.rsplit('/').next().unwrap()[..32]).as_str());
+    assert_eq!(headers["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(headers["content-security-policy"], "default-src 'none'; sandbox");
+    assert!(served.bytes().await.unwrap() == image, "served byte for byte");
+
+    let before = server.resident_bytes();
+    let readers = futures_util::future::join_all((0..READERS).map(|_| alice.client.get(&link).send())).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let growth = server.resident_bytes().saturating_sub(before);
+    assert!(
+        growth < 40 * 1024 * 1024,
+        "{READERS} pending readers grew the server by {} MiB",
+        growth / (1024 * 1024)
+    );
+    for reader in readers {
+        let reader = reader.unwrap();
+        assert_eq!(reader.status(), 200);
+        assert!(reader.bytes().await.unwrap() == image);
     }
 }

@@ -1,9 +1,11 @@
 //! `POST /api/images` (multipart `image`, `type=file`): the built-in image host used when
 //! no Imgur client ID is set. Answers like Imgur: `{data: {link}}`.
 
+use anyhow::Context;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Json, Multipart, Path};
-use poem::{IntoResponse, Request, Response, handler};
+use poem::{Body, IntoResponse, Request, Response, handler};
+use tokio::io::BufReader;
 use serde_json::{Value, json};
 
 use crate::domain::image::ImageType;
@@ -28,7 +30,11 @@ pub async fn upload(signed_in: SignedIn, state: Data<&AppState>, multipart: poem
     Ok(Json(json!({ "data": { "link": link } })))
 }
 
-/// Serves an uploaded image: only hash names, with their real type, cached for a year.
+/// Bytes read from an image file at a time while it is streamed.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// Serves an uploaded image: only hash names, with their real type, cached for a year. The file
+/// is streamed, so a request holds one chunk of it in memory, never the whole image.
 #[handler]
 pub async fn serve(req: &Request, state: Data<&AppState>, Path(name): Path<String>) -> Result<Response> {
     let not_found = || Error::not_found("path", "Not found");
@@ -38,11 +44,13 @@ pub async fn serve(req: &Request, state: Data<&AppState>, Path(name): Path<Strin
         return Ok(StatusCode::NOT_MODIFIED.with_header(header::ETAG, etag).into_response());
     }
     let path = state.config.data_dir.upload(&name);
-    let bytes = tokio::fs::read(&path).await.map_err(|_| not_found())?;
+    let file = tokio::fs::File::open(&path).await.map_err(|_| not_found())?;
+    let length = file.metadata().await.with_context(|| format!("reading {}", path.display()))?.len();
     Ok(Response::builder()
         .content_type(kind.mime())
+        .header(header::CONTENT_LENGTH, length)
         .header(header::ETAG, etag)
         .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
         .header("content-security-policy", "default-src 'none'; sandbox")
-        .body(bytes))
+        .body(Body::from_async_read(BufReader::with_capacity(READ_CHUNK, file))))
 }
