@@ -25,6 +25,9 @@ pub const LEEWAY_SECS: u64 = 60;
 const REFETCHES_PER_MINUTE: u32 = 3;
 /// JWKS lifetime when the issuer sends no usable Cache-Control.
 const DEFAULT_JWKS_TTL: Duration = Duration::from_secs(3600);
+/// Longest a JWKS is trusted without a refetch, whatever its Cache-Control says (a revoked
+/// key must not stay trusted for years, and a huge max-age must not overflow the clock).
+const MAX_JWKS_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
 
 #[derive(Debug, Deserialize)]
@@ -249,19 +252,19 @@ impl Remote {
                 .await
                 .map_err(|err| upstream(format!("reading {}: {err}", discovery.jwks_uri)))?;
             state.keys = Some(keys);
-            state.fresh_until = Some(now + ttl);
+            state.fresh_until = now.checked_add(ttl);
         }
         Ok(state.keys.as_ref().and_then(|keys| keys.find(kid)).cloned())
     }
 }
 
-/// `max-age` of a Cache-Control value.
+/// `max-age` of a Cache-Control value, at most `MAX_JWKS_TTL`.
 fn max_age(cache_control: &str) -> Option<Duration> {
     cache_control
         .split(',')
         .filter_map(|directive| directive.trim().strip_prefix("max-age="))
         .find_map(|secs| secs.trim().parse::<u64>().ok())
-        .map(Duration::from_secs)
+        .map(|secs| Duration::from_secs(secs).min(MAX_JWKS_TTL))
 }
 
 fn upstream(detail: String) -> Error {
@@ -278,5 +281,12 @@ mod tests {
     fn cache_control_max_age_is_read() {
         assert_eq!(max_age("public, max-age=19869, must-revalidate"), Some(Duration::from_secs(19869)));
         assert_eq!(max_age("no-cache"), None);
+    }
+
+    #[test]
+    fn a_max_age_near_u64_max_is_capped_at_a_day_and_never_overflows() {
+        let ttl = max_age("public, max-age=18446744073709551615").expect("a max-age");
+        assert_eq!(ttl, Duration::from_secs(24 * 60 * 60));
+        let _ = std::time::Instant::now() + ttl;
     }
 }

@@ -22,6 +22,7 @@ struct IssuerState {
     issuer_claim: String,
     keys: Mutex<Vec<(String, EncodingKey, Value)>>,
     jwks_fetches: AtomicUsize,
+    jwks_cache_control: Mutex<String>,
 }
 
 /// A minimal OpenID issuer signing RS256 tokens.
@@ -53,7 +54,8 @@ fn discovery(state: Data<&Arc<IssuerState>>) -> Json<Value> {
 fn jwks(state: Data<&Arc<IssuerState>>) -> Response {
     state.jwks_fetches.fetch_add(1, Ordering::SeqCst);
     let keys: Vec<Value> = state.keys.lock().unwrap().iter().map(|(_, _, jwk)| jwk.clone()).collect();
-    Json(json!({ "keys": keys })).with_header("cache-control", "public, max-age=3600").into_response()
+    let cache_control = state.jwks_cache_control.lock().unwrap().clone();
+    Json(json!({ "keys": keys })).with_header("cache-control", cache_control).into_response()
 }
 
 impl TestIssuer {
@@ -67,6 +69,7 @@ impl TestIssuer {
             url,
             keys: Mutex::new(vec![rsa_key("key-1")]),
             jwks_fetches: AtomicUsize::new(0),
+            jwks_cache_control: Mutex::new("public, max-age=3600".to_owned()),
         });
         let routes = Route::new()
             .at("/.well-known/openid-configuration", get(discovery))
@@ -159,6 +162,16 @@ async fn a_rotated_key_is_fetched_on_first_sight_but_made_up_kids_cannot_flood_t
         assert_eq!(resp.status(), 401);
     }
     assert!(issuer.fetches() <= 2 + 3, "at most a few refetches a minute: {}", issuer.fetches());
+}
+
+#[tokio::test]
+async fn a_jwks_max_age_near_u64_max_is_capped_and_signs_in() {
+    let issuer = TestIssuer::start(None).await;
+    *issuer.state.jwks_cache_control.lock().unwrap() = "public, max-age=18446744073709551615".to_owned();
+    let app = app_for(&issuer).await;
+    assert_eq!(sign_in(&app.new_browser(), &issuer, "key-1", "person-1").await.status(), 200);
+    assert_eq!(sign_in(&app.new_browser(), &issuer, "key-1", "person-2").await.status(), 200);
+    assert_eq!(issuer.fetches(), 1, "the key set is still cached");
 }
 
 #[tokio::test]
