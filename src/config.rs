@@ -1,9 +1,10 @@
 //! The one `Config` every part of the server reads.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::Path;
 
 use anyhow::{Context, anyhow, bail};
+use url::Host;
 
 use crate::cli::ServeArgs;
 use crate::data_dir::DataDir;
@@ -66,10 +67,7 @@ impl Config {
             );
         }
         let issuer = args.oidc_issuer.trim_end_matches('/');
-        let issuer_is_loopback = ["http://localhost", "http://127.0.0.1", "http://[::1]"]
-            .iter()
-            .any(|prefix| issuer.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with([':', '/'])));
-        if !issuer.starts_with("https://") && !issuer_is_loopback {
+        if !issuer.starts_with("https://") && !is_loopback_http(issuer) {
             bail!("--oidc-issuer must be an https:// URL (http:// only on localhost), got {issuer:?}");
         }
         for (flag, url) in [("--support-url", &args.support_url), ("--emoji-cdn", &args.emoji_cdn)] {
@@ -168,6 +166,19 @@ pub fn parse_host(raw: &str) -> anyhow::Result<String> {
     }
 }
 
+/// Whether `url` is an `http://` URL of this machine: its host exactly `localhost`, `127.0.0.1`
+/// or `[::1]`, with no user info (`http://localhost:1@evil.com` is evil.com's).
+fn is_loopback_http(url: &str) -> bool {
+    let Ok(url) = url::Url::parse(url) else { return false };
+    let host_is_loopback = match url.host() {
+        Some(Host::Domain(name)) => name == "localhost",
+        Some(Host::Ipv4(ip)) => ip == Ipv4Addr::LOCALHOST,
+        Some(Host::Ipv6(ip)) => ip == Ipv6Addr::LOCALHOST,
+        None => false,
+    };
+    url.scheme() == "http" && url.username().is_empty() && url.password().is_none() && host_is_loopback
+}
+
 /// Whether a normalized host names this machine only (`localhost`, `*.localhost`, `127.0.0.1`).
 pub fn is_local_host(host: &str) -> bool {
     let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
@@ -200,6 +211,28 @@ mod tests {
         }
         let provider = ["--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
         assert!(Config::from_serve_args(&serve_args(&provider)).is_ok(), "a real provider may listen anywhere");
+    }
+
+    #[test]
+    fn an_http_issuer_must_be_exactly_this_machine() {
+        let accepted = |issuer: &str| {
+            Config::from_serve_args(&serve_args(&["--oidc-issuer", issuer, "--oidc-client-id", "id"])).is_ok()
+        };
+        for issuer in ["http://localhost", "http://localhost:8080/dev-idp", "http://127.0.0.1:9000", "http://[::1]:8080/x", "https://id.example.com"] {
+            assert!(accepted(issuer), "{issuer} is accepted");
+        }
+        for issuer in [
+            "http://localhost:1@evil.com",
+            "http://localhost@evil.com",
+            "http://user@localhost",
+            "http://localhost.evil.com",
+            "http://127.0.0.1.nip.io",
+            "http://evil.com/localhost",
+            "http://id.example.com",
+            "localhost:8080",
+        ] {
+            assert!(!accepted(issuer), "{issuer} is refused");
+        }
     }
 
     #[test]
