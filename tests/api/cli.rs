@@ -168,24 +168,10 @@ fn an_invalid_trusted_proxy_is_one_clear_line_naming_the_flag() {
     assert!(!data.exists(), "nothing was created");
 }
 
-/// Runs `quire` with `args` for at most 30 s (a server that does start is stopped then).
-fn quire_bounded(args: &[&str]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn serve_migrate_and_reindex_refuse_a_data_dir_with_data_but_no_database() {
+    // A server that does start (the bug) is stopped after this long.
+    const BOUND: Duration = Duration::from_secs(30);
     let root = tempfile::tempdir().unwrap();
     // Each case: the one file in otherwise empty uploads/, index/ and replaced-*/ folders.
     let cases = [
@@ -199,9 +185,9 @@ fn serve_migrate_and_reindex_refuse_a_data_dir_with_data_but_no_database() {
             std::fs::create_dir_all(data.join(folder)).unwrap();
         }
         std::fs::write(data.join(file), b"some data").unwrap();
-        let serve = quire_bounded(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--data-dir", s(&data)]);
-        let migrate = quire_bounded(&["migrate", "--data-dir", s(&data)]);
-        let reindex = quire_bounded(&["reindex", "--data-dir", s(&data)]);
+        let serve = quire_within(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--data-dir", s(&data)], BOUND);
+        let migrate = quire_within(&["migrate", "--data-dir", s(&data)], BOUND);
+        let reindex = quire_within(&["reindex", "--data-dir", s(&data)], BOUND);
         for (command, out) in [("serve", serve), ("migrate", migrate), ("reindex", reindex)] {
             assert!(!out.status.success(), "{name}: {command} started");
             let err = stderr(&out);
