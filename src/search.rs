@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
 };
@@ -24,6 +24,11 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 /// check never takes the index as in step with the database.
 const STALE: &str = "stale";
 
+/// Most words a search reads (words of phrases included); the rest of the query is ignored,
+/// so no query costs more than this many term lookups per field.
+pub const MAX_QUERY_WORDS: usize = 16;
+/// How much more a match in the title counts than one in the body.
+const TITLE_BOOST: f32 = 2.0;
 /// Memory the writer may use before it flushes a segment (tantivy's minimum is 15 MB).
 const WRITER_MEMORY: usize = 15_000_000;
 
@@ -209,20 +214,36 @@ impl SearchIndex {
         }
     }
 
-    /// Ids of the posts of `blog_id` matching `query`, best first. Any text a user can type
-    /// is accepted: what the query syntax cannot parse is searched as words.
+    /// Ids of the posts of `blog_id` matching `query`, best first. The text is read as plain
+    /// words and "quoted phrases" (see [`SearchIndex::query_parts`]): every part must match,
+    /// in the title or the body. Nothing a user types runs a range, a wildcard or a field
+    /// query; text with no word finds nothing.
     pub fn search(&self, blog_id: i64, query: &str, published_only: bool, limit: usize) -> anyhow::Result<Vec<i64>> {
         let f = self.fields;
-        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.body]);
-        parser.set_conjunction_by_default();
-        parser.set_field_boost(f.title, 2.0);
-        let (user_query, _ignored_errors) = parser.parse_query_lenient(query);
+        let parts = self.query_parts(query)?;
+        if parts.is_empty() {
+            return Ok(Vec::new());
+        }
         let term = |field, value: u64| -> Box<dyn Query> {
             Box::new(TermQuery::new(Term::from_field_u64(field, value), IndexRecordOption::Basic))
         };
-        let mut clauses = vec![(Occur::Must, term(f.blog_id, blog_id as u64)), (Occur::Must, user_query)];
+        let mut clauses = vec![(Occur::Must, term(f.blog_id, blog_id as u64))];
         if published_only {
             clauses.push((Occur::Must, term(f.published, 1)));
+        }
+        for words in &parts {
+            let in_field = |field| -> Box<dyn Query> {
+                let terms: Vec<Term> = words.iter().map(|word| Term::from_field_text(field, word)).collect();
+                match terms.len() {
+                    1 => Box::new(TermQuery::new(terms[0].clone(), IndexRecordOption::WithFreqs)),
+                    _ => Box::new(PhraseQuery::new(terms)),
+                }
+            };
+            let either = BooleanQuery::new(vec![
+                (Occur::Should, Box::new(BoostQuery::new(in_field(f.title), TITLE_BOOST)) as Box<dyn Query>),
+                (Occur::Should, in_field(f.body)),
+            ]);
+            clauses.push((Occur::Must, Box::new(either)));
         }
         let searcher = self.reader.searcher();
         let hits = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(limit))?;
@@ -233,6 +254,35 @@ impl SearchIndex {
                 ids.first(address.doc_id).map(|id| id as i64).context("indexed post without an id")
             })
             .collect()
+    }
+
+    /// What a query's text asks for: each part is one word or, for text in double quotes, a
+    /// phrase of words in order, analyzed as the index analyzes posts (lowercased, stemmed).
+    /// Every other character only separates words, so `title:[a TO z]` is the four words
+    /// `title`, `a`, `to`, `z`. An unclosed quote's words are plain words. At most
+    /// [`MAX_QUERY_WORDS`] words are read; the rest are ignored.
+    fn query_parts(&self, query: &str) -> anyhow::Result<Vec<Vec<String>>> {
+        let mut analyzer = self.index.tokenizer_for_field(self.fields.body)?;
+        let segments: Vec<&str> = query.split('"').collect();
+        let closed = segments.len() % 2 == 1; // an even number of quotes
+        let mut parts = Vec::new();
+        let mut budget = MAX_QUERY_WORDS;
+        for (i, segment) in segments.iter().enumerate() {
+            if budget == 0 {
+                break;
+            }
+            let mut words = Vec::new();
+            analyzer.token_stream(segment).process(&mut |token| words.push(token.text.clone()));
+            words.truncate(budget);
+            budget -= words.len();
+            let quoted = i % 2 == 1 && (closed || i + 1 < segments.len());
+            if quoted && words.len() > 1 {
+                parts.push(words);
+            } else {
+                parts.extend(words.into_iter().map(|word| vec![word]));
+            }
+        }
+        Ok(parts)
     }
 
     fn document(&self, post: &PostDoc) -> TantivyDocument {

@@ -48,9 +48,10 @@ async fn a_search_only_ever_sees_its_own_blog() {
     bob.create_post(bob_blog, simple_body("Bob on gardening", "compost"), true).await;
     assert_eq!(alice.search_titles(alice_blog, "gardening").await, ["Alice on gardening"]);
     assert_eq!(bob.search_titles(bob_blog, "compost").await, ["Bob on gardening"]);
+    // Field prefixes are plain words: no query reaches another blog's posts.
     let sneaky = format!("compost OR blog_id:{bob_blog}");
-    assert_eq!(alice.search_titles(alice_blog, &sneaky).await, ["Alice on gardening"]);
-    assert_eq!(alice.search_titles(alice_blog, "*").await, ["Alice on gardening"]);
+    assert!(alice.search_titles(alice_blog, &sneaky).await.is_empty());
+    assert!(bob.search_titles(bob_blog, "gardening").await == ["Bob on gardening"]);
 }
 
 #[tokio::test]
@@ -247,4 +248,61 @@ async fn quire_reindex_rebuilds_a_stopped_servers_index_and_refuses_a_running_on
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("Indexed 3 posts"), "{}", stdout(&out));
     assert!(stderr(&out).contains("reindex: done (3 posts)"), "{}", stderr(&out));
+}
+
+#[tokio::test]
+async fn query_syntax_is_read_as_plain_words_so_ranges_and_fields_never_run() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    alice.create_post(blog, simple_body("Apples and bananas", "fruit salad"), false).await;
+    alice.create_post(blog, simple_body("From title a to z", "an index"), false).await;
+    // A range over every title term would match both posts; as words, only the post that has them all.
+    assert_eq!(alice.search_titles(blog, "title:[a TO z]").await, ["From title a to z"]);
+    assert_eq!(alice.search_titles(blog, "title:>a").await, ["From title a to z"]);
+    assert!(alice.search_titles(blog, "bana*").await.is_empty(), "no wildcard: bana* is the word bana");
+    assert!(alice.search_titles(blog, "apples^9 OR nothing").await.is_empty(), "OR is a word too: all words must match");
+    assert_eq!(alice.search_titles(blog, "+apples -bananas").await, ["Apples and bananas"], "no operators");
+    assert_eq!(alice.search_titles(blog, "title:apples").await, Vec::<String>::new(), "title is a word");
+    assert_eq!(alice.search_titles(blog, "apples salad").await, ["Apples and bananas"], "title and body words");
+    assert!(alice.search_titles(blog, "*").await.is_empty(), "no words, nothing found");
+}
+
+#[tokio::test]
+async fn a_quoted_phrase_matches_only_those_words_in_that_order() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    alice.create_post(blog, simple_body("In order", "the quick brown fox jumps"), false).await;
+    alice.create_post(blog, simple_body("Out of order", "the brown quick fox jumps"), false).await;
+    assert_eq!(alice.search_titles(blog, "\"quick brown\"").await, ["In order"]);
+    assert_eq!(alice.search_titles(blog, "jumps \"brown quick\"").await, ["Out of order"]);
+    let mut both = alice.search_titles(blog, "quick brown").await;
+    both.sort();
+    assert_eq!(both, ["In order", "Out of order"], "unquoted words in any order");
+    assert_eq!(alice.search_titles(blog, "\"quick brown\" \"unclosed").await, Vec::<String>::new(), "the unclosed quote's words still count");
+}
+
+#[tokio::test]
+async fn a_hostile_query_of_many_clauses_is_answered_as_its_first_sixteen_words() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    alice.post(&format!("/api/my/blogs/{blog}/addons/7/installation"), json!({})).await;
+    let words: Vec<String> = (0..16).map(|i| format!("w{i}")).collect();
+    alice.create_post(blog, simple_body("Sixteen words", &words.join(" ")), false).await;
+    alice.create_post(blog, simple_body("Other", "a b c"), false).await;
+    // 25 clauses of field ranges, wildcards and boosts: read as words, only the first 16 count.
+    let hostile: String = (0..25).map(|i| format!("body:>{i} w{i}* ")).collect();
+    let started = Instant::now();
+    let found = alice.search_titles(blog, &hostile).await;
+    assert!(found.is_empty(), "body, to, z are words no post has: {found:?}");
+    let many: String = (0..25).map(|i| format!("w{i} ")).collect();
+    assert_eq!(alice.search_titles(blog, &many).await, ["Sixteen words"], "words past the 16th are ignored");
+    let page = app.get_with_host(&format!("alice.localhost:{}", app.port), &format!("/search?q={}", many.trim().replace(' ', "+"))).await;
+    assert!(page.text().await.unwrap().contains("Sixteen words"), "public search too");
+    let page = app.get_with_host(&format!("alice.localhost:{}", app.port), "/search?q=title%3A%5Ba+TO+z%5D").await;
+    let html = page.text().await.unwrap();
+    assert!(!html.contains("Sixteen words") && !html.contains("Other"), "public search reads no range");
+    assert!(started.elapsed() < Duration::from_secs(5));
 }
