@@ -47,8 +47,8 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
         return Ok(crate::http::pages::not_found("Blog not found", &format!("There is no blog at {subdomain}.{}.", state.config.host)));
     };
     let page = Arc::new(render(&state, &blog, path, req.uri().query(), generation).await?);
-    if let (Some(key), StatusCode::OK | StatusCode::MOVED_PERMANENTLY) = (&key, page.status) {
-        site.cache.put(&subdomain, key, page.clone());
+    if let Some(key) = &key {
+        site.cache.put(&subdomain, key, page.clone()); // 200s only: see PageCache::put
     }
     Ok(responses::respond(req, site, &page))
 }
