@@ -7,6 +7,7 @@ use super::{Blogs, index};
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
 use crate::domain::blocks::Body;
+use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
 use crate::domain::post::slug;
 use crate::error::{Error, Result};
 
@@ -33,6 +34,10 @@ impl Blogs {
         let post = self
             .db
             .write(move |conn| {
+                // Counted by the one writer connection, so two saves can't both take the last place.
+                if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
+                    return Err(Error::invalid("blog", limits::too_many_posts()));
+                }
                 let (post, seq) = posts::create(conn, blog_id, &write)?;
                 // Inside the writer's closure, so index commits happen in database order: each
                 // records the sequence it reached, and a later write never lands under an

@@ -5,6 +5,7 @@ use sha2::{Digest, Sha256};
 use super::Blogs;
 use crate::db::images;
 use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
+use crate::domain::limits::{self, MAX_UPLOAD_BYTES_PER_USER};
 use crate::error::{Error, Messages, Result};
 
 impl Blogs {
@@ -22,10 +23,27 @@ impl Blogs {
         let hash = hex::encode(Sha256::digest(&bytes));
         let name = format!("{hash}.{}", kind.extension());
         let (path, size) = (self.data_dir.upload(&name), bytes.len());
+        // Checked before the file is written (a refused upload leaves nothing on disk), and
+        // again by the writer connection as it records it (no two uploads pass on one place).
+        let within = {
+            let hash = hash.clone();
+            move |conn: &rusqlite::Connection| -> Result<()> {
+                if images::bytes_after(conn, user_id, &hash, size)? > MAX_UPLOAD_BYTES_PER_USER {
+                    return Err(Error::invalid("image", limits::too_many_uploads()));
+                }
+                Ok(())
+            }
+        };
+        self.db.read(within.clone()).await?;
         tokio::task::spawn_blocking(move || write_once(&path, &bytes))
             .await
             .map_err(|err| Error::Internal(err.into()))??;
-        self.db.write(move |conn| images::record(conn, user_id, &hash, kind.mime(), size)).await?;
+        self.db
+            .write(move |conn| {
+                within(conn)?;
+                images::record(conn, user_id, &hash, kind.mime(), size)
+            })
+            .await?;
         Ok(name)
     }
 }

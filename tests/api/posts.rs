@@ -161,3 +161,25 @@ async fn deleting_a_post_removes_it_from_the_list_and_from_search() {
     assert!(alice.search_titles(blog, "ephemeral").await.is_empty());
     assert_eq!(alice.send(reqwest::Method::DELETE, &path, json!({})).await.status(), 404);
 }
+
+#[tokio::test]
+async fn a_blog_holds_at_most_ten_thousand_posts_and_the_next_one_is_refused_with_a_message() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    // 9,999 posts written straight into the database, as if saved over the years.
+    let mut db = app.db();
+    let tx = db.transaction().unwrap();
+    for i in 0..9_999 {
+        tx.execute(
+            "INSERT INTO posts (blog_id, short_id, slug, title, body) VALUES (?1, ?2, 'old', 'Old', '{\"type\":\"root\",\"children\":[]}')",
+            rusqlite::params![blog, format!("{i:08}")],
+        )
+        .unwrap();
+    }
+    tx.commit().unwrap();
+    alice.create_post(blog, simple_body("Number 10000", "the last one"), true).await;
+    let resp = alice.post(&format!("/api/my/blogs/{blog}/posts"), json!({ "body": simple_body("One more", "x"), "draft": false })).await;
+    assert_eq!(error_field(resp, 422).await, ("blog".to_owned(), "A blog can have at most 10000 posts".to_owned()));
+    assert_eq!(app.count("posts"), 10_000, "nothing was written");
+}
