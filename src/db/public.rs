@@ -83,6 +83,32 @@ pub fn published(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Re
     Ok(posts)
 }
 
+/// What a sitemap prints of a post.
+#[derive(Debug, Clone)]
+pub struct SitemapPost {
+    /// URL slug.
+    pub slug: String,
+    /// Public id.
+    pub short_id: String,
+    /// Last change.
+    pub updated_at: String,
+}
+
+/// The newest `limit` published posts' slugs, short ids and change times, for the sitemap
+/// (their bodies are never read).
+pub fn sitemap_entries(conn: &Connection, blog_id: i64, limit: u64) -> Result<Vec<SitemapPost>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT slug, short_id, updated_at FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
+         ORDER BY published_at DESC, id DESC LIMIT ?2",
+    )?;
+    let posts = stmt
+        .query_map(params![blog_id, limit as i64], |row| {
+            Ok(SitemapPost { slug: row.get(0)?, short_id: row.get(1)?, updated_at: row.get(2)? })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(posts)
+}
+
 /// A published post by short id.
 pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
     Ok(conn

@@ -5,7 +5,7 @@ use std::io::Read;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{Browser, TestApp, body};
+use crate::helpers::{Browser, TestApp, body, simple_body};
 
 /// A server with alice's blog; returns (app, alice's browser, blog id).
 async fn alice_blog() -> (TestApp, Browser, i64) {
@@ -342,4 +342,109 @@ async fn a_fault_on_a_blog_page_is_an_html_page_naming_the_request_id() {
     let resp = alice.get(&format!("/api/my/blogs/{blog}/posts")).await;
     assert_eq!(resp.status(), 500);
     assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+}
+
+/// A body as large as a request may carry: `paragraphs` paragraphs of 20,000 `fill` characters.
+fn huge_body(title: &str, fill: char, paragraphs: usize) -> Value {
+    let mut blocks = vec![("heading", json!({ "text": title }))];
+    let text: String = std::iter::repeat_n(fill, 20_000).collect();
+    blocks.extend((0..paragraphs).map(|_| ("paragraph", json!({ "text": text }))));
+    body(&blocks)
+}
+
+/// Deletes every post behind the server's back: what it still shows comes from its cache.
+fn delete_posts_behind_the_servers_back(app: &TestApp) {
+    app.db().execute_batch("PRAGMA foreign_keys = ON; DELETE FROM posts;").unwrap();
+}
+
+#[tokio::test]
+async fn a_feed_of_huge_posts_is_bounded_valid_and_served_from_the_cache() {
+    let (app, alice, blog) = alice_blog().await;
+    for title in ["Huge one", "Huge two", "Huge three"] {
+        alice.create_post(blog, huge_body(title, '<', 45), false).await;
+    }
+    alice.create_post(blog, every_block(), false).await;
+    for path in ["/feed.xml", "/rss.xml"] {
+        let xml = page(&app, path).await.text().await.unwrap();
+        assert!(xml.len() < 2 * 1024 * 1024, "{path} is {} bytes", xml.len());
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|err| panic!("{path} is not XML: {err}"));
+        let entries = doc.descendants().filter(|n| n.has_tag_name("entry") || n.has_tag_name("item")).count();
+        assert_eq!(entries, 4, "{path}: every post has its entry");
+        for title in ["Huge one", "Huge two", "Huge three", "Every block"] {
+            assert!(xml.contains(&format!("<title>{title}</title>")), "{path} lists {title}");
+        }
+        assert_eq!(xml.matches("Read more").count(), 3, "{path}: huge posts are summarized with a link");
+        assert!(xml.contains("First line&#60;br&#62;Second line"), "{path}: a small post keeps its full content");
+    }
+    delete_posts_behind_the_servers_back(&app);
+    for path in ["/feed.xml", "/rss.xml"] {
+        let xml = page(&app, path).await.text().await.unwrap();
+        assert!(xml.contains("<title>Huge three</title>"), "{path} came from the cache");
+    }
+}
+
+#[tokio::test]
+async fn the_largest_post_page_a_request_can_make_is_served_from_the_cache() {
+    let (app, alice, blog) = alice_blog().await;
+    // About 1 MiB of `&`, which HTML escaping makes five times larger.
+    let post = alice.create_post(blog, huge_body("Ampersands", '&', 50), false).await;
+    let path = path_of(&post);
+    let first = page(&app, &path).await;
+    assert_eq!(first.status(), 200);
+    let etag = first.headers()["etag"].clone();
+    assert!(first.text().await.unwrap().len() > 4_000_000);
+    delete_posts_behind_the_servers_back(&app);
+    let second = page(&app, &path).await;
+    assert_eq!(second.status(), 200, "served from the cache");
+    assert_eq!(second.headers()["etag"], etag);
+}
+
+#[tokio::test]
+async fn redirects_from_made_up_slugs_are_not_cached() {
+    let (app, alice, blog) = alice_blog().await;
+    let post = alice.create_post(blog, simple_body("Real slug", "text"), false).await;
+    let short_id = post["shortId"].as_str().unwrap();
+    for i in 0..50 {
+        let resp = page(&app, &format!("/made-up-{i}-{short_id}")).await;
+        assert_eq!(resp.status(), 301);
+    }
+    delete_posts_behind_the_servers_back(&app);
+    let resp = page(&app, &format!("/made-up-0-{short_id}")).await;
+    assert_eq!(resp.status(), 404, "the redirect was worked out again, not kept under the visitor's path");
+}
+
+#[tokio::test]
+async fn characters_xml_forbids_never_break_the_feeds_or_the_sitemap() {
+    let (app, alice, blog) = alice_blog().await;
+    let post = body(&[
+        ("heading", json!({ "text": "Bell\u{1} and\u{FFFE} noncharacter\u{FFFF}" })),
+        ("paragraph", json!({ "text": "form\u{c}feed, escape\u{1b}, tab\tstays\u{0}" })),
+    ]);
+    alice.create_post(blog, post, false).await;
+    for path in ["/feed.xml", "/rss.xml", "/sitemap.xml"] {
+        let xml = page(&app, path).await.text().await.unwrap();
+        roxmltree::Document::parse(&xml).unwrap_or_else(|err| panic!("{path} is not XML: {err}"));
+        assert!(!xml.contains(['\u{1}', '\u{FFFE}', '\u{FFFF}', '\u{c}', '\u{1b}', '\u{0}']), "{path}");
+        if path != "/sitemap.xml" {
+            assert!(xml.contains("<title>Bell and noncharacter</title>"), "{path}: the rest of the title stays");
+            assert!(xml.contains("tab\tstays"), "{path}: tabs are allowed");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_feed_carries_full_content_within_its_budget_and_excerpts_past_it() {
+    let (app, alice, blog) = alice_blog().await;
+    // Eight posts of 100,000 letters: five fit the feed's 512 KiB of full content.
+    for i in 0..8 {
+        alice.create_post(blog, huge_body(&format!("Long {i}"), 'a', 5), false).await;
+    }
+    let atom = page(&app, "/feed.xml").await.text().await.unwrap();
+    assert_eq!(atom.matches("Read more").count(), 3, "the three oldest of eight are excerpts");
+    for i in 5..8 {
+        let entry = &atom[atom.find(&format!("<title>Long {i}</title>")).unwrap()..];
+        let entry = &entry[..entry.find("</entry>").unwrap()];
+        assert!(entry.len() > 100_000 && !entry.contains("Read more"), "the newest posts are in full");
+    }
+    assert!(atom.len() < 600_000, "{}", atom.len());
 }

@@ -1,64 +1,114 @@
 //! What machines read: Atom and RSS feeds, the sitemap, robots.txt and the tab icon.
+//!
+//! Feeds and the sitemap are bounded, so that no post can make them expensive to build or too
+//! heavy for the page cache: a feed carries a post's full content only while it is short and
+//! the feed's total stays under a budget (other posts get an excerpt and a "Read more" link),
+//! and the sitemap reads only what it prints.
 
 use askama::Template;
 use poem::http::StatusCode;
 
 use super::cache::Page;
-use super::pages::{newest_of, parse_body};
-use super::templates::{self, AtomFeed, FeedEntry, RssFeed, Sitemap, SitemapEntry};
+use super::pages::{newest_of, off_runtime, parse_body};
+use super::templates::{self, AtomFeed, BlockView, FeedEntry, RssFeed, Sitemap, SitemapEntry};
+use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::domain::dates;
+use crate::domain::limits::MAX_POSTS_PER_BLOG;
 use crate::error::Error;
 use crate::http::pages::escape;
 use crate::http::state::AppState;
 
 /// Posts in a feed.
 const FEED_SIZE: u32 = 20;
-/// Most posts a sitemap lists.
-const SITEMAP_SIZE: u32 = 50_000;
+/// Most bytes of HTML one entry carries in full; a longer post gets an excerpt.
+const ENTRY_HTML_MAX: usize = 128 * 1024;
+/// Most bytes of HTML a feed's entries carry in full together; the entries past it get an
+/// excerpt. With XML's own escaping a feed stays under about 2 MB.
+const FEED_HTML_MAX: usize = 512 * 1024;
+/// Characters of an entry's excerpt.
+const EXCERPT_CHARS: usize = 500;
 
-/// The Atom (`rss` false) or RSS feed of the newest published posts, with full content.
+/// The Atom (`rss` false) or RSS feed of the newest published posts, with full content while
+/// it fits (see the module's comment). Built off the async workers.
 pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
     let posts = state.db.read(move |conn| public::published(conn, id, 0, FEED_SIZE)).await?;
-    let blog_url = state.config.blog_url(&blog.subdomain);
-    let mut entries = Vec::with_capacity(posts.len());
-    for post in &posts {
-        let (blocks, _) = templates::block_views(&parse_body(post)?);
-        let published = post.published_at.as_deref().unwrap_or(&post.created_at);
-        entries.push(FeedEntry {
-            title: post.title.clone(),
-            url: format!("{blog_url}/{}-{}", post.slug, post.short_id),
-            published: if rss { dates::rfc2822(published) } else { dates::iso(published) },
-            updated: dates::iso(&post.updated_at),
-            html: templates::feed_html(&blocks),
-        });
-    }
-    let newest = newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()).to_owned();
-    let (body, content_type) = if rss {
-        let feed = RssFeed { blog_name: blog.name.clone(), blog_url, updated: dates::rfc2822(&newest), items: entries };
-        (feed.render(), "application/rss+xml; charset=utf-8")
-    } else {
-        let feed = AtomFeed { blog_name: blog.name.clone(), blog_url, updated: dates::iso(&newest), entries };
-        (feed.render(), "application/atom+xml; charset=utf-8")
-    };
-    let mut page = Page::new(StatusCode::OK, content_type, body.map_err(|err| Error::Internal(err.into()))?, generation);
-    page.last_modified = dates::http(&newest);
-    Ok(page)
+    let (blog, blog_url) = (blog.clone(), state.config.blog_url(&blog.subdomain));
+    off_runtime(move || {
+        let mut budget = FEED_HTML_MAX;
+        let mut entries = Vec::with_capacity(posts.len());
+        for post in &posts {
+            let url = format!("{blog_url}/{}-{}", post.slug, post.short_id);
+            let published = post.published_at.as_deref().unwrap_or(&post.created_at);
+            entries.push(FeedEntry {
+                title: post.title.clone(),
+                published: if rss { dates::rfc2822(published) } else { dates::iso(published) },
+                updated: dates::iso(&post.updated_at),
+                html: entry_html(post, &url, &mut budget)?,
+                url,
+            });
+        }
+        let newest = newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()).to_owned();
+        let (body, content_type) = if rss {
+            let feed = RssFeed { blog_name: blog.name.clone(), blog_url, updated: dates::rfc2822(&newest), items: entries };
+            (feed.render(), "application/rss+xml; charset=utf-8")
+        } else {
+            let feed = AtomFeed { blog_name: blog.name.clone(), blog_url, updated: dates::iso(&newest), entries };
+            (feed.render(), "application/atom+xml; charset=utf-8")
+        };
+        let body = xml_safe(body.map_err(|err| Error::Internal(err.into()))?);
+        let mut page = Page::new(StatusCode::OK, content_type, body, generation);
+        page.last_modified = dates::http(&newest);
+        Ok(page)
+    })
+    .await
 }
 
-/// Every published post's URL.
+/// A post's content for its feed entry: in full if it is short enough and fits what is left
+/// of `budget` (which it then uses up), else its opening words and a link to read the rest.
+/// A body too large to fit is never rendered.
+fn entry_html(post: &Post, url: &str, budget: &mut usize) -> Result<String, Error> {
+    let body = parse_body(post)?;
+    if post.body_json.len() <= ENTRY_HTML_MAX {
+        let html = templates::feed_html(&templates::block_views(&body).0);
+        if html.len() <= ENTRY_HTML_MAX.min(*budget) {
+            *budget -= html.len();
+            return Ok(html);
+        }
+    }
+    let excerpt = templates::excerpt_of(&body, EXCERPT_CHARS);
+    let mut blocks = Vec::with_capacity(2);
+    if !excerpt.is_empty() {
+        blocks.push(BlockView::Paragraph { lines: vec![excerpt] });
+    }
+    blocks.push(BlockView::Link { url: url.to_owned(), text: "Read more".to_owned() });
+    Ok(templates::feed_html(&blocks))
+}
+
+/// Every published post's URL (the newest [`MAX_POSTS_PER_BLOG`]), read without their bodies.
 pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
-    let posts = state.db.read(move |conn| public::published(conn, id, 0, SITEMAP_SIZE)).await?;
+    let posts = state.db.read(move |conn| public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)).await?;
     let blog_url = state.config.blog_url(&blog.subdomain);
-    let entries = posts
-        .iter()
-        .map(|post| SitemapEntry { url: format!("{blog_url}/{}-{}", post.slug, post.short_id), updated: dates::day(&post.updated_at) })
-        .collect();
     let lastmod = blog.posts_updated_at.as_deref().map(dates::day);
-    let xml = Sitemap { blog_url, lastmod, entries }.render().map_err(|err| Error::Internal(err.into()))?;
-    Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml, generation))
+    off_runtime(move || {
+        let entries = posts
+            .iter()
+            .map(|post| SitemapEntry { url: format!("{blog_url}/{}-{}", post.slug, post.short_id), updated: dates::day(&post.updated_at) })
+            .collect();
+        let xml = Sitemap { blog_url, lastmod, entries }.render().map_err(|err| Error::Internal(err.into()))?;
+        Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml_safe(xml), generation))
+    })
+    .await
+}
+
+/// `xml` without the characters XML 1.0 forbids (control characters other than tab, line feed
+/// and carriage return; U+FFFE and U+FFFF). A post may hold them, but a feed reader refuses
+/// the whole document for one of them.
+fn xml_safe(xml: String) -> String {
+    let forbidden = |c: char| matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}');
+    if xml.contains(forbidden) { xml.chars().filter(|&c| !forbidden(c)).collect() } else { xml }
 }
 
 /// Everything may be crawled; the sitemap says where.
@@ -83,4 +133,16 @@ pub fn favicon(blog: &PublicBlog, generation: u64) -> Page {
         ),
         generation,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_safe_drops_only_what_xml_forbids() {
+        assert_eq!(xml_safe("a\u{0}b\u{1}c\u{b}\u{c}\u{1f}d\u{fffe}\u{ffff}e".to_owned()), "abcde");
+        let allowed = "tab\tline\ncr\r \u{7f} \u{fffd} \u{10000} é".to_owned();
+        assert_eq!(xml_safe(allowed.clone()), allowed);
+    }
 }

@@ -40,6 +40,12 @@ pub fn parse_body(post: &Post) -> Result<Body, Error> {
     Body::from_json(&post.body_json).map_err(Error::Internal)
 }
 
+/// Runs `render` on the blocking pool. Parsing stored bodies, rendering, hashing and
+/// compressing a page of big posts takes milliseconds that would hold up an async worker.
+pub async fn off_runtime<T: Send + 'static>(render: impl FnOnce() -> Result<T, Error> + Send + 'static) -> Result<T, Error> {
+    tokio::task::spawn_blocking(render).await.map_err(|err| Error::Internal(err.into()))?
+}
+
 /// The later of two timestamps (ISO 8601 strings compare in time order); `b` may be absent.
 pub fn newest_of<'a>(a: &'a str, b: Option<&'a str>) -> &'a str {
     match b {
@@ -68,22 +74,26 @@ pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation:
     if number > 1 {
         layout.title = format!("{} · page {number}", blog.name);
     }
-    let reading_time = blog.has("reading-time");
-    let summaries = posts
-        .iter()
-        .map(|post| Ok(templates::summary(post, &parse_body(post)?, reading_time)))
-        .collect::<Result<Vec<_>, Error>>()?;
-    let html = IndexPage {
-        layout,
-        posts: summaries,
-        newer: (number > 1).then(|| if number == 2 { "/".to_owned() } else { format!("/?page={}", number - 1) }),
-        older: (number < pages).then(|| format!("/?page={}", number + 1)),
-    }
-    .render()
-    .map_err(|err| Error::Internal(err.into()))?;
-    let mut rendered = html_page(&state.config, blog, StatusCode::OK, html, generation);
-    rendered.last_modified = dates::http(newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()));
-    Ok(rendered)
+    let (config, blog) = (state.config.clone(), blog.clone());
+    off_runtime(move || {
+        let reading_time = blog.has("reading-time");
+        let summaries = posts
+            .iter()
+            .map(|post| Ok(templates::summary(post, &parse_body(post)?, reading_time)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let html = IndexPage {
+            layout,
+            posts: summaries,
+            newer: (number > 1).then(|| if number == 2 { "/".to_owned() } else { format!("/?page={}", number - 1) }),
+            older: (number < pages).then(|| format!("/?page={}", number + 1)),
+        }
+        .render()
+        .map_err(|err| Error::Internal(err.into()))?;
+        let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
+        rendered.last_modified = dates::http(newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()));
+        Ok(rendered)
+    })
+    .await
 }
 
 /// A published post; an old slug with the right short id redirects to the current one.
@@ -98,35 +108,39 @@ pub async fn post(state: &AppState, blog: &PublicBlog, slug: &str, short_id: &st
         page.location = Some(path);
         return Ok(page);
     }
-    let body = parse_body(&post)?;
-    let (blocks, toc) = templates::block_views(&body);
     let url = format!("{}{path}", state.config.blog_url(&blog.subdomain));
     let mut layout = layout(state, blog, &path);
     layout.title = format!("{} · {}", post.title, blog.name);
     layout.og_type = "article";
-    let excerpt = templates::excerpt_of(&body, 160);
-    if !excerpt.is_empty() {
-        layout.description = excerpt;
-    }
-    let published = post.published_at.clone().unwrap_or_else(|| post.created_at.clone());
-    let html = PostPage {
-        layout,
-        title: post.title.clone(),
-        published_iso: dates::iso(&published),
-        published_human: dates::human(&published),
-        reading_minutes: blog.has("reading-time").then(|| embed::reading_minutes(&body.text())),
-        toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
-        has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
-        blocks,
-        share: blog.has("share-buttons").then(|| templates::share_links(&url, &post.title)),
-        rich_tweets: blog.has("rich-tweet-embeds"),
-    }
-    .render()
-    .map_err(|err| Error::Internal(err.into()))?;
-    let mut page = html_page(&state.config, blog, StatusCode::OK, html, generation);
-    page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
-    page.counts_view_of = blog.has("page-views").then_some(post.id);
-    Ok(page)
+    let (config, blog) = (state.config.clone(), blog.clone());
+    off_runtime(move || {
+        let body = parse_body(&post)?;
+        let (blocks, toc) = templates::block_views(&body);
+        let excerpt = templates::excerpt_of(&body, 160);
+        if !excerpt.is_empty() {
+            layout.description = excerpt;
+        }
+        let published = post.published_at.clone().unwrap_or_else(|| post.created_at.clone());
+        let html = PostPage {
+            layout,
+            title: post.title.clone(),
+            published_iso: dates::iso(&published),
+            published_human: dates::human(&published),
+            reading_minutes: blog.has("reading-time").then(|| embed::reading_minutes(&body.text())),
+            toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
+            has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
+            blocks,
+            share: blog.has("share-buttons").then(|| templates::share_links(&url, &post.title)),
+            rich_tweets: blog.has("rich-tweet-embeds"),
+        }
+        .render()
+        .map_err(|err| Error::Internal(err.into()))?;
+        let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
+        page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
+        page.counts_view_of = blog.has("page-views").then_some(post.id);
+        Ok(page)
+    })
+    .await
 }
 
 /// Public search results for `?q=` (with the Search box addon); never cached.
@@ -140,9 +154,7 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
             .await
             .map_err(|err| Error::Internal(err.into()))??;
         let posts = state.db.read(move |conn| public::published_by_ids(conn, id, &ids)).await?;
-        for post in &posts {
-            results.push(templates::summary(post, &parse_body(post)?, false));
-        }
+        results = off_runtime(move || posts.iter().map(|post| Ok(templates::summary(post, &parse_body(post)?, false))).collect()).await?;
     }
     let mut layout = layout(state, blog, "/search");
     layout.title = format!("Search · {}", blog.name);
