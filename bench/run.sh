@@ -44,16 +44,7 @@ done
 
 export BENCH_BLOGS="$BLOGS" BENCH_HOST="$HOST" BENCH_WORDS="$DATA/bench-words.txt"
 export BENCH_LIST_PAGES=$(( (PER_BLOG + 9) / 10 ))
-# One wrk run; prints "p50 p99 req/s non2xx".
-measure() {
-  local script=$1 conns=$2
-  wrk -t1 -c"$conns" -d"$DURATION" --latency -s "$script" "http://127.0.0.1:$PORT" >"$OUT/wrk.txt"
-  awk '
-    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
-    $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
-    $1 == "Requests/sec:" { rps = $2 } /Non-2xx/ { bad = $NF }
-    END { printf "%.3f %.3f %d %d\n", p50, p99, rps, bad + 0 }' "$OUT/wrk.txt"
-}
+source bench/measure.sh
 
 echo "== warming up"
 wrk -t1 -c4 -d3s -s bench/search.lua "http://127.0.0.1:$PORT" >/dev/null
