@@ -37,15 +37,11 @@ index_mb=$(du -sm "$DATA/index" | cut -f1)
 "$BIN" serve --listen "127.0.0.1:$PORT" --host "$HOST" --data-dir "$DATA" >"$OUT/serve.out" 2>"$OUT/serve.log" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  curl -sf -H "Host: $HOST" "http://127.0.0.1:$PORT/healthz" >/dev/null && break
-  sleep 0.1
-done
+source bench/lib.sh
+wait_for_quire
 
 export BENCH_BLOGS="$BLOGS" BENCH_HOST="$HOST" BENCH_WORDS="$DATA/bench-words.txt"
 export BENCH_LIST_PAGES=$(( (PER_BLOG + 9) / 10 ))
-source bench/measure.sh
-
 echo "== warming up"
 wrk -t1 -c4 -d3s -s bench/search.lua "http://127.0.0.1:$PORT" >/dev/null
 wrk -t1 -c4 -d3s -s bench/list.lua "http://127.0.0.1:$PORT" >/dev/null

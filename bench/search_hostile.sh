@@ -35,7 +35,7 @@ if [ ! -f "$OUT/seeded-$BLOGS-$PER_BLOG" ]; then
 fi
 
 export BENCH_BLOGS="$BLOGS" BENCH_HOST="$HOST" BENCH_WORDS="$DATA/bench-words.txt"
-source bench/measure.sh
+source bench/lib.sh
 # One row: p50, p99, req/s and errors of search.lua with $1 connections.
 row() {
   read -r p50 p99 rps bad < <(measure bench/search.lua "$1")
@@ -48,10 +48,7 @@ for bin in "${BINS[@]}"; do
   "$bin" serve --listen "127.0.0.1:$PORT" --host "$HOST" --data-dir "$DATA" >/dev/null 2>"$OUT/serve.log" &
   server=$!
   trap 'kill $server 2>/dev/null || true' EXIT
-  for _ in $(seq 1 100); do
-    curl -sf -H "Host: $HOST" "http://127.0.0.1:$PORT/healthz" >/dev/null && break
-    sleep 0.1
-  done
+  wait_for_quire
   wrk -t1 -c4 -d3s -s bench/search.lua "http://127.0.0.1:$PORT" >/dev/null
   echo
   echo "$bin"

@@ -1,4 +1,14 @@
-# Sourced by the benchmark scripts. One wrk run of the Lua script $1 with $2 connections against
+# Sourced by the benchmark scripts.
+
+# Waits (10 s at most) until quire on 127.0.0.1:$PORT answers /healthz for $HOST.
+wait_for_quire() {
+  for _ in $(seq 1 100); do
+    curl -sf -H "Host: $HOST" "http://127.0.0.1:$PORT/healthz" >/dev/null && return
+    sleep 0.1
+  done
+}
+
+# One wrk run of the Lua script $1 with $2 connections against
 # quire on 127.0.0.1:$PORT for $DURATION (wrk's output kept in $OUT/wrk.txt); prints
 # "p50 p99 req/s non2xx" with latencies in ms.
 measure() {
