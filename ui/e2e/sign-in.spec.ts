@@ -115,6 +115,38 @@ test('signing up with the local issuer, creating a blog, signing out and logging
   expect(problems).toEqual([]);
 });
 
+test('another site sending the browser to /signout does not sign the owner out; the button does', async ({ page, baseURL }) => {
+  const problems = watchForErrors(page);
+  // What the server says about this browser's session (the request carries the page's cookies).
+  const session = async () => {
+    const body = (await (await page.request.get('/api/session')).json()) as { session: { user: { email: string } } | null };
+    return body.session;
+  };
+  await page.goto('/signup');
+  await signInWithLocalIssuer(page, 'Signup with Local', 'lured@example.com');
+  await createBlog(page, 'lured');
+  expect((await session())?.user.email).toBe('lured@example.com');
+
+  // A page of another site that sends its visitor to /signout as soon as it loads.
+  const elsewhere = 'http://elsewhere.example/';
+  await page.route(elsewhere, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Elsewhere</title><script>location.href = ${JSON.stringify(`${baseURL}/signout`)};</script>`,
+    }),
+  );
+  await page.goto(elsewhere);
+  await expect(page).toHaveURL('/signout');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign out of Quire?' })).toBeVisible();
+  expect((await session())?.user.email).toBe('lured@example.com');
+
+  await page.getByRole('button', { name: 'Signout' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('button', { name: 'Login with Local' })).toBeEnabled();
+  expect(await session()).toBeNull();
+  expect(problems).toEqual([]);
+});
+
 test('a signed-out visit to the owner area goes to the landing page', async ({ page }) => {
   const problems = watchForErrors(page);
   await page.goto('/d/settings');

@@ -1,8 +1,8 @@
 import { SignOut } from '../../features/auth';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-/** `/signout`: signs out, then shows the landing page. */
+/** `/signout`: asks whether to sign out, and does on the owner's click. */
 export function SignoutRoute() {
-  useDocumentTitle('Signing out');
+  useDocumentTitle('Sign out');
   return <SignOut />;
 }

@@ -7,4 +7,6 @@ export { openSignInPopup, waitForPopup } from './sign-in-popup';
 export { SignInPanel } from './sign-in-panel';
 export type { SignInPanelProps } from './sign-in-panel';
 export { SignOut } from './sign-out';
+export { useSignOut } from './use-sign-out';
+export type { SignOutAction } from './use-sign-out';
 export { useRedirectWhenSignedIn } from './use-redirect-when-signed-in';

@@ -1,26 +1,26 @@
-import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
-import { Spinner } from '../../components';
+import { Button, ButtonLink } from '../../components';
 import { paths } from '../../config/paths';
-import { signOut } from './api';
+import { useSignOut } from './use-sign-out';
+import './auth.css';
 
-/** Signs out, then goes to the landing page; a failure is only logged (SPEC §8). */
+/**
+ * The `/signout` screen: it asks, and only the 'Signout' click ends the session. Opening the page
+ * does nothing by itself, because any site can send a signed-in browser here (the session cookie
+ * is SameSite=Lax, so it travels with a top-level navigation). The owner menu's Signout entry
+ * signs out on its own click; this screen is where that link leads when it is opened any other
+ * way (a new tab, a bookmark, another site).
+ */
 export function SignOut() {
-  const navigate = useNavigate();
-  useEffect(() => {
-    let active = true;
-    signOut()
-      .catch((error: unknown) => console.error('quire: sign-out failed', error))
-      .finally(() => {
-        if (active) navigate(paths.landing, { replace: true });
-      });
-    return () => {
-      active = false;
-    };
-  }, [navigate]);
+  const { signOut, signingOut } = useSignOut();
   return (
     <main className="q-center-page">
-      <Spinner label="Signing out" />
+      <h1>Sign out of Quire?</h1>
+      <div className="q-sign-out__actions">
+        <Button onClick={() => signOut({ replace: true })} loading={signingOut}>
+          Signout
+        </Button>
+        <ButtonLink to={paths.posts}>Cancel</ButtonLink>
+      </div>
     </main>
   );
 }

@@ -54,6 +54,25 @@ describe('owner area', () => {
     expect(within(menu()).getByRole('link', { name: 'Posts' })).not.toHaveAttribute('aria-current');
   });
 
+  it("signs out on the menu's Signout click, without the question /signout asks, then shows the landing page", async () => {
+    document.cookie = 'csrf_token=tok123; path=/';
+    let session: typeof alice.user | null = alice.user;
+    const server = fakeApi({
+      ...signedIn(),
+      'GET /api/session': () => json({ session: session && { user: session, blogId: alice.blog.id } }),
+      'POST /d/signout': () => {
+        session = null;
+        return json({});
+      },
+    });
+    const { user, router } = renderRoute('/d/settings');
+    await user.click(await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Signout' }));
+    expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByRole('heading', { name: 'Sign out of Quire?' })).toBeNull();
+    expect(server.sent('POST', '/d/signout').map((request) => request.headers.get('CSRF-Token'))).toEqual(['tok123']);
+  });
+
   it('sends /d to the post list', async () => {
     fakeApi(signedIn());
     const { router } = renderRoute('/d');
@@ -94,29 +113,5 @@ describe('owner area', () => {
     renderRoute('/d/nothing-here');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
     expect(menu()).toBeInTheDocument();
-  });
-});
-
-describe('/signout', () => {
-  it('signs out with the CSRF token, then shows the landing page', async () => {
-    document.cookie = 'csrf_token=tok123; path=/';
-    const server = fakeApi({
-      'POST /d/signout': () => json({}),
-      'GET /api/session': () => json({ session: null }),
-    });
-    const { router } = renderRoute('/signout');
-    expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
-    const [request] = server.sent('POST', '/d/signout');
-    expect(request?.headers.get('CSRF-Token')).toBe('tok123');
-  });
-
-  it('only logs a failed sign-out and still leaves', async () => {
-    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    fakeApi({ 'POST /d/signout': () => errors(500, { server: 'Internal error' }) });
-    const { router } = renderRoute('/signout');
-    expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
-    expect(error).toHaveBeenCalledWith('quire: sign-out failed', expect.anything());
   });
 });

@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Logo } from '../../components';
 import { paths } from '../../config/paths';
 import { cx } from '../../lib/cx';
+import { useSignOut } from '../auth';
 import type { Blog } from '../blogs';
 
 /** Router state that asks the owner shell to mount the current screen afresh. */
@@ -30,20 +31,33 @@ export interface OwnerMenuProps {
 
 const linkClass = ({ isActive }: { isActive: boolean }) => cx('q-owner-menu__link', isActive && 'q-owner-menu__link--active');
 
+/** A plain left click: not one that asks the browser to open the link elsewhere (a new tab or window). */
+const isPlainClick = (event: MouseEvent<HTMLAnchorElement>) =>
+  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+
 /** The owner area's side menu (SPEC §2 Owner area shell). The current screen's entry is highlighted. */
 export function OwnerMenu({ id, blog, supportUrl, open, onChoose, ref }: OwnerMenuProps) {
   const location = useLocation();
   const navigate = useNavigate();
+  const { signOut } = useSignOut();
 
   // A click on the entry of the screen already shown reloads that screen: navigate to it again
   // with a new reload count, which the shell uses as the screen's key.
   const reloadIfCurrent = (to: string) => (event: MouseEvent<HTMLAnchorElement>) => {
     onChoose();
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    if (location.pathname !== to) return;
+    if (!isPlainClick(event) || location.pathname !== to) return;
     event.preventDefault();
     const state: ReloadState = { reload: reloadCount(location.state) + 1 };
     navigate(to, { state, replace: location.search === '' && location.hash === '' });
+  };
+
+  // Signout signs out on this click, as the owner expects. The link still leads to /signout, so
+  // opened in a new tab it shows the question there instead (that page never signs out by itself).
+  const signOutNow = (event: MouseEvent<HTMLAnchorElement>) => {
+    onChoose();
+    if (!isPlainClick(event)) return;
+    event.preventDefault();
+    signOut();
   };
 
   return (
@@ -76,7 +90,7 @@ export function OwnerMenu({ id, blog, supportUrl, open, onChoose, ref }: OwnerMe
           </li>
         )}
         <li>
-          <Link to={paths.signout} className={linkClass({ isActive: false })} onClick={onChoose}>
+          <Link to={paths.signout} className={linkClass({ isActive: false })} onClick={signOutNow}>
             Signout
           </Link>
         </li>
