@@ -5,7 +5,7 @@ export interface TextAreaProps extends Omit<ComponentPropsWithRef<'textarea'>, '
   label: ReactNode;
   value: string;
   onChange: (value: string, event: ChangeEvent<HTMLTextAreaElement>) => void;
-  /** Visible lines; 8 by default (the paragraph block's size, SPEC §9). */
+  /** Visible lines; 8 by default, the size of the editor's paragraph block (its main use). */
   rows?: number;
   error?: string | null | undefined;
   hint?: ReactNode;

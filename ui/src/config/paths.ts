@@ -1,4 +1,5 @@
-// Every route path of the owner app (SPEC §2), so links and the router never spell them twice.
+// Every route path of the owner app, so links and the router never spell them twice. The server
+// answers index.html on each of them (docs/api.md, 'Other routes on the app host').
 
 /** The catalog demos, in side-navigation order. */
 export const catalogDemos = [
@@ -39,7 +40,7 @@ export const paths = {
   catalogModal: '/catalog/modal',
 } as const;
 
-/** `/d/posts?p={n}`; page 1 omits the parameter (SPEC §9). */
+/** `/d/posts?p={n}`; page 1 omits the parameter, so the first page has one address, `/d/posts`. */
 export function postsPage(page: number): string {
   return page > 1 ? `${paths.posts}?p=${page}` : paths.posts;
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useBlocker, type BlockerFunction } from 'react-router';
 
-/** The leave-page warning's question (SPEC §4). */
+/** The leave-page warning's question. */
 export const LEAVE_WARNING = 'Are you sure?';
 
 /**

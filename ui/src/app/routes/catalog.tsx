@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router';
 import { CatalogIndex, CatalogLayout, demoScreens } from '../../features/catalog';
 import { catalogDemos, paths } from '../../config/paths';
 
-/** `/catalog` and one child route per demo (SPEC §2), in side-navigation order. */
+/** `/catalog` and one child route per demo (`catalogDemos`), in side-navigation order. */
 export const catalogRoute: RouteObject = {
   path: paths.catalog,
   element: <CatalogLayout />,

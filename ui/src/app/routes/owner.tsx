@@ -8,7 +8,7 @@ import { PostsRoute } from './posts';
 import { PostsSearchRoute } from './posts-search';
 import { SettingsRoute } from './settings';
 
-/** `/d/*`: the owner area, one layout route around every owner screen (SPEC §2). */
+/** `/d/*`: the owner area, one layout route around every owner screen (the session gate, the shell). */
 export const ownerRoute: RouteObject = {
   path: paths.dashboard,
   element: <OwnerArea />,

@@ -1,5 +1,5 @@
-// Signing in and out (SPEC §7, DESIGN §3): the nonce that starts a popup sign-in, the session the
-// popup's ID token buys, the current session, and signing out.
+// Signing in and out (docs/api.md, 'Signing in and out'): the nonce that starts a popup sign-in,
+// the session the popup's ID token buys, the current session, and signing out.
 import { api } from '../../lib/api';
 
 /** The signed-in person. */

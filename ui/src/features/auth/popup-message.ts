@@ -1,6 +1,6 @@
-// The one message the sign-in popup sends its opener (DESIGN §3): the provider returns the popup
-// to /auth/callback with the ID token (or an error) in the URL fragment, and the callback page
-// hands it over with postMessage, to this origin only.
+// The one message the sign-in popup sends its opener (ui/README.md, 'Sign-in'): the provider
+// returns the popup to /auth/callback with the ID token (or an error) in the URL fragment, and the
+// callback page hands it over with postMessage, to this origin only.
 
 /** `type` of the message; anything else reaching the opener is ignored. */
 export const ID_TOKEN_MESSAGE = 'quire:id_token';

@@ -13,7 +13,7 @@ export interface SignInPanelProps {
   onSignupClosed?: () => void;
 }
 
-/** The landing page's controls: 'Login with …', 'or Signup' and the signup modal (SPEC §2). */
+/** The landing page's controls: 'Login with …', 'or Signup' and the signup modal. */
 export function SignInPanel({ providerName, initialSignupOpen = false, onSignupClosed }: SignInPanelProps) {
   const { signIn, pending, blocked } = usePopupSignIn();
   const [signupOpen, setSignupOpen] = useState(initialSignupOpen);

@@ -12,7 +12,7 @@ export interface SignupModalProps {
   disabled: boolean;
 }
 
-/** The signup notice (SPEC §1) with the signup and 'Cancel' buttons. */
+/** The signup notice (what Quire is and that it uses cookies) with the signup and 'Cancel' buttons. */
 export function SignupModal({ open, onClose, onSignup, providerName, busy, disabled }: SignupModalProps) {
   const locked = busy || disabled;
   return (

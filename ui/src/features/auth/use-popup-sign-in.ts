@@ -18,9 +18,9 @@ export interface PopupSignIn {
 }
 
 /**
- * Login and signup through the provider popup (SPEC §4 Login): nonce, popup, ID token by
- * postMessage, `POST /api/sessions`, then /d/posts. A failure is only logged (SPEC §8) and the
- * buttons come back, as they do when the user closes the popup.
+ * Login and signup through the provider popup: nonce, popup, ID token by postMessage,
+ * `POST /api/sessions`, then /d/posts. A failure is only logged, with no message on the landing
+ * page, and the buttons come back, as they do when the user closes the popup.
  */
 export function usePopupSignIn(): PopupSignIn {
   const navigate = useNavigate();

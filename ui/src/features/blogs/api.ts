@@ -1,4 +1,5 @@
-// The owner's blog (SPEC §3, §7; DESIGN §5 bodies).
+// The owner's blog: its shape as the server answers it and the call that creates it (docs/api.md,
+// 'The blog').
 import { api } from '../../lib/api';
 
 /** A theme of the public blog. */

@@ -12,7 +12,7 @@ export interface BlogCreationFormProps {
 }
 
 /**
- * The blog-creation screen (SPEC §2): a signed-in user without a blog picks a subdomain. The rules
+ * The blog-creation ('Welcome') screen: a signed-in user without a blog picks a subdomain. The rules
  * live on the server; the last message it sends shows under the input until the input changes.
  */
 export function BlogCreationForm({ host, onCreated }: BlogCreationFormProps) {

@@ -1,5 +1,6 @@
-// The constraints the catalog's demo inputs use (SPEC §9: minlength 3, maxlength 10 and a
-// pattern check). The same values feed the native attributes and the visible message.
+// The constraints the catalog's demo inputs use, to show the inputs' validation states: minlength
+// 3, maxlength 10 and a pattern check. The same values feed the native attributes and the visible
+// message.
 
 export const demoRules = {
   minLength: 3,

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Logo } from '../../components';
 
-/** The landing page's message: the logo and what Quire is (SPEC §2 Landing page), then `children`. */
+/** The landing page's message: the logo and what Quire is, then `children`. */
 export function LandingHero({ children }: { children?: ReactNode }) {
   return (
     <main className="q-center-page q-landing">

@@ -35,7 +35,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) => cx('q-owner-menu__lin
 const isPlainClick = (event: MouseEvent<HTMLAnchorElement>) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
-/** The owner area's side menu (SPEC §2 Owner area shell). The current screen's entry is highlighted. */
+/** The owner area's side menu. The current screen's entry is highlighted. */
 export function OwnerMenu({ id, blog, supportUrl, open, onChoose, ref }: OwnerMenuProps) {
   const location = useLocation();
   const navigate = useNavigate();

@@ -18,7 +18,7 @@ export interface AddBlockModalProps {
 }
 
 /**
- * Add-block (SPEC §2): heading, paragraph, link, image, spotify, tweet. Image opens the file
+ * Add-block: heading, paragraph, link, image, spotify, tweet. Image opens the file
  * picker of a hidden file input; it lives inside the dialog, so it is not inert while the
  * dialog is up and the click that opens it is the user's own.
  */

@@ -1,5 +1,5 @@
-// The blog's posts (SPEC §3, §7; DESIGN §5): list, read, create, update, delete, search, and the
-// image upload the editor's image blocks use.
+// The blog's posts (docs/api.md, 'Posts' and 'Images'): list, read, create, update, delete,
+// search, and the image upload the editor's image blocks use.
 import type { AppConfig } from '../../config/app-config';
 import { api, paging, type Paging } from '../../lib/api';
 
@@ -34,13 +34,13 @@ export interface Post {
   body: PostBody;
 }
 
-/** What create and update send (SPEC §7). */
+/** What create and update send: the blocks (as the post's body) and the draft flag. */
 export interface PostInput {
   blocks: Block[];
   draft: boolean;
 }
 
-/** Posts per page of the list (SPEC §9). */
+/** Posts per page of the list. */
 export const POSTS_PAGE_SIZE = 10;
 
 /** One page of the post list, newest first, drafts included. */
@@ -96,12 +96,13 @@ export async function searchPosts(blogId: number, query: string, signal?: AbortS
   return data.posts;
 }
 
-/** The third-party image host's upload endpoint (SPEC §7). */
+/** The third-party image host's (Imgur's) upload endpoint. */
 const IMGUR_UPLOAD_URL = 'https://api.imgur.com/3/image';
 
 /**
  * Where an image upload goes: the third-party image host when a client ID is configured
- * (SPEC §7), else this server's own `/api/images`, which answers the same way (DESIGN §5).
+ * (`--imgur-client-id`), else this server's own `/api/images`, which answers the same way
+ * (docs/api.md, 'Images'), so the editor has one code path.
  */
 export function imageUploadTarget(config: Pick<AppConfig, 'imgurClientId'>): {
   url: string;

@@ -6,7 +6,7 @@ import { useLoad } from '../../lib/use-load';
 import { fetchPost } from './api';
 import { PostEditor, type PostEditorProps } from './post-editor';
 
-/** Loads a post by its short id and shows the editor only once it is there (SPEC §2). */
+/** Loads a post by its short id and shows the editor only once it is there, never empty at first. */
 export function EditPost({
   blogId,
   shortId,

@@ -1,5 +1,5 @@
-// The post editor's state and every change to it, as one pure reducer (SPEC §2 "Post editor",
-// §4, §5). No DOM, no network: the editor component dispatches, these functions decide.
+// The post editor's state and every change to it, as one pure reducer (ui/README.md, 'Posts').
+// No DOM, no network: the editor component dispatches, these functions decide.
 import type { BlockRules } from '../../config/app-config';
 import type { Block, BlockType, Post } from './api';
 import { hasErrors, validateBlocks, type BlockErrors } from './validation';
@@ -90,7 +90,7 @@ function initial(blocks: readonly Block[], draft: boolean, rules: BlockRules, po
 }
 
 /**
- * A new post: an empty heading and an empty paragraph, unless a local draft is restored (SPEC §4).
+ * A new post: an empty heading and an empty paragraph, unless a local draft is restored.
  * A restored draft without blocks starts from the empty ones, keeping its draft flag.
  */
 export function newPostState(rules: BlockRules, restored: EditorContent | null = null): EditorState {
@@ -99,7 +99,7 @@ export function newPostState(rules: BlockRules, restored: EditorContent | null =
   return initial(blocks, restored?.draft ?? false, rules, null);
 }
 
-/** An existing post: its blocks; the draft flag is set while it is unpublished (SPEC §4). */
+/** An existing post: its blocks; the draft flag is set while it is unpublished, so saving keeps it a draft. */
 export function existingPostState(post: Post, rules: BlockRules): EditorState {
   return initial(post.body.children, post.publishedAt === null, rules, post);
 }
@@ -119,7 +119,11 @@ export function isDirty(state: EditorState): boolean {
   return state.revision !== state.savedRevision;
 }
 
-/** The primary button's label (SPEC §4). */
+/**
+ * The primary button's label: 'Save' for a published post, 'Publish' when the save will publish it,
+ * 'Save as Draft' for a new post kept a draft. A saved, unpublished post with 'Mark as draft' ticked
+ * still says 'Publish' (the product's rule, kept as written; the save keeps it a draft).
+ */
 export function primaryLabel(state: Pick<EditorState, 'persisted' | 'publishedAt' | 'draft'>): string {
   if (state.persisted && state.publishedAt !== null) return 'Save';
   if (state.persisted && !state.draft) return 'Publish';
@@ -127,7 +131,7 @@ export function primaryLabel(state: Pick<EditorState, 'persisted' | 'publishedAt
   return 'Publish';
 }
 
-/** 'Mark as draft' shows while the post is not saved yet or not published (SPEC §2). */
+/** 'Mark as draft' shows while the post is not saved yet or not published (there is no unpublishing). */
 export function showsDraftCheckbox(state: Pick<EditorState, 'persisted' | 'publishedAt'>): boolean {
   return !state.persisted || state.publishedAt === null;
 }

@@ -13,7 +13,7 @@ export interface EditorToolbarProps {
   uploading: boolean;
 }
 
-/** The editor's bar: 'Edit blocks', 'Mark as draft', 'Delete' and the submit button (SPEC §2, §4). */
+/** The editor's bar: 'Edit blocks', 'Mark as draft', 'Delete' and the submit button. */
 export function EditorToolbar({
   state,
   onToggleEditing,

@@ -1,4 +1,4 @@
-// Posts (SPEC §2): the list, the editor for new and existing posts, and search.
+// Posts: the list, the editor for new and existing posts, and search.
 import './posts.css';
 
 export { EditPost } from './edit-post';

@@ -1,4 +1,4 @@
-// The local draft of a new post (SPEC §3, §4): its blocks and draft flag, kept in the browser
+// The local draft of a new post: its blocks and draft flag, kept in the browser
 // under the key 'new' so a half-written post survives a reload. Saved on each edit and draft
 // toggle, restored when the editor opens, deleted when its shape is wrong, cleared once the
 // post is created.

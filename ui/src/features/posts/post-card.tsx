@@ -12,7 +12,7 @@ export function formatPublished(publishedAt: string): string {
 }
 
 /**
- * One post in the list or in search results (SPEC §2): its title links to the editor; 'Draft' or
+ * One post in the list or in search results: its title links to the editor; 'Draft' or
  * the publication date; a published post adds 'Read' (its permalink, new tab) and 'Share'.
  */
 export function PostCard({ post }: { post: Post }) {

@@ -23,7 +23,7 @@ import { useImageUpload } from './use-image-upload';
 import { usePostActions } from './use-post-actions';
 import { validationRules } from './validation';
 
-/** Asked before a block is removed (SPEC §4). */
+/** Asked before a block is removed: a removed block cannot be brought back. */
 export const REMOVE_BLOCK_QUESTION = 'Are you sure you want to remove this block?';
 
 export interface PostEditorProps {
@@ -39,7 +39,7 @@ function initialState(post: Post | null, rules: BlockRules): EditorState {
 }
 
 /**
- * The post editor (SPEC §2 "Post editor", §4, §5), for new posts and existing ones alike. The
+ * The post editor, for new posts and existing ones alike (ui/README.md, 'Posts'). The
  * state and its rules are in editor-state.ts; the image upload, the focus, and saving and
  * deleting are hooks of their own; this component wires them to the screen and the local draft.
  */

@@ -15,7 +15,7 @@ export function pageFromParam(raw: string | null): number {
 }
 
 /**
- * The post list (SPEC §2 "Post list"): 'Search' and 'New Post', one card per post, newest first,
+ * The post list: 'Search' and 'New Post', one card per post, newest first,
  * and a pager when there is more than one page. The page lives in `?p=` (page 1 omits it).
  */
 export function PostList({ blogId }: { blogId: number }) {
@@ -79,7 +79,7 @@ export function PostList({ blogId }: { blogId: number }) {
   );
 }
 
-/** First, previous, next and last; only when there is more than one page (SPEC §2, §9). */
+/** First, previous, next and last; only when there is more than one page. */
 export function Pager({ page, totalPages, onGo }: { page: number; totalPages: number; onGo: (page: number) => void }) {
   if (totalPages <= 1) return null;
   const first = page <= 1;

@@ -12,9 +12,9 @@ export function queryFromParams(params: URLSearchParams): string {
 }
 
 /**
- * Search (SPEC §2 "Search"): a 'query' field and 'Search'. The query is kept in the address, so a
- * search runs again on load and the back button returns to earlier ones. An empty query sends
- * nothing (SPEC §5).
+ * Search: a 'query' field and 'Search'. The query is kept in the address, so a search runs again
+ * on load and the back button returns to earlier ones. An empty query sends nothing: there is
+ * nothing to look for.
  */
 export function PostSearch({ blogId }: { blogId: number }) {
   const [params, setParams] = useSearchParams();

@@ -1,4 +1,4 @@
-// 'Share' on a post card (SPEC §2): the device's share sheet when there is one, otherwise the
+// 'Share' on a post card: the device's share sheet when there is one, otherwise the
 // social network's post-intent page carrying the permalink, in a new window.
 
 /** The X post-intent address for `permalink`. */

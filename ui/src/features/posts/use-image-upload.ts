@@ -20,7 +20,7 @@ export interface ImageUpload {
 }
 
 /**
- * Image uploads for new image blocks (SPEC §5, §7): the file's type and size are checked before
+ * Image uploads for new image blocks: the file's type and size are checked before
  * sending, with the server's messages; the upload goes to the image host or this server; once
  * it answers, `onUploaded(index, link)` adds the block. A failure is logged and kept to show.
  */

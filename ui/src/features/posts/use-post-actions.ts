@@ -52,7 +52,7 @@ function serverMessages(error: unknown): { blocks: BlockErrors; other: string | 
 }
 
 /**
- * The editor's two calls, save and delete (SPEC §4, §8): one at a time, each ending on the post
+ * The editor's two calls, save and delete: one at a time, each ending on the post
  * list. A refused save stays on the screen with the server's messages where they belong; the
  * failure is logged too.
  */
@@ -100,7 +100,7 @@ export function usePostActions({
       if (!state.persisted) clearLocalDraft();
       showList();
     } catch (error) {
-      // The screen stays as it is (SPEC §8); the server's messages show where they belong.
+      // The screen stays as it is, so nothing typed is lost; the server's messages show where they belong.
       console.error('quire: saving the post failed', error);
       const { blocks: blockErrors, other } = serverMessages(error);
       dispatch({ type: 'serverErrors', errors: blockErrors });

@@ -1,9 +1,10 @@
 // The block rules of src/domain/blocks.rs with the same messages, so the editor stops a bad post
-// before sending it and shows each message on the block at its index (SPEC §5, DESIGN §5). The
-// limits and prefixes are the server's own, from the page config (`blockRules`); this file only
-// knows how to apply them. Lengths count characters (code points), as the server does, and
-// "blank" and "whitespace" mean Unicode White_Space, which is what Rust's trim() and
-// char::is_whitespace() use. tests/fixtures/block_rules.json holds the cases both sides pass.
+// before sending it and shows each message on the block at its index (docs/api.md, 'The post body
+// and its rules'). The limits and prefixes are the server's own, from the page config
+// (`blockRules`); this file only knows how to apply them. Lengths count characters (code points),
+// as the server does, and "blank" and "whitespace" mean Unicode White_Space, which is what Rust's
+// trim() and char::is_whitespace() use. tests/fixtures/block_rules.json holds the cases both
+// sides pass.
 import type { AppConfig, BlockRules } from '../../config/app-config';
 import type { Block } from './api';
 

@@ -10,7 +10,7 @@ export interface AccountPanelProps {
 }
 
 /**
- * The 'Account' panel (SPEC §2, §4): a collapsed 'Danger Zone!' whose 'Delete Account' button stays
+ * The 'Account' panel: a collapsed 'Danger Zone!' whose 'Delete Account' button stays
  * disabled until the owner ticks that they understand. The button is disabled while the call runs,
  * so a double click sends one request.
  */

@@ -16,9 +16,9 @@ interface Change {
 }
 
 /**
- * The 'Addons' panel (SPEC §4 "Addons move from uninstalled to installed by an install call and back
- * by an uninstall call"): the installed and the available addons with their descriptions, each with
- * 'Uninstall' or 'Install'. Both lists are loaded again after every call.
+ * The 'Addons' panel: the installed and the available addons with their descriptions, each with
+ * 'Uninstall' or 'Install'. An addon moves from one list to the other only by the server's say: both
+ * lists are loaded again after every call, whether it worked or not.
  */
 export function AddonsPanel({ blogId }: { blogId: number }) {
   const load = useLoad(

@@ -1,12 +1,13 @@
-// The calls behind the settings screen (SPEC §7, DESIGN §5): rename, theme, tab icon, addons,
-// connecting a social account and deleting the account.
+// The calls behind the settings screen (docs/api.md, 'The blog', 'Addons', 'Themes and
+// favicons'): rename, theme, tab icon, addons, connecting a social account and deleting the
+// account.
 import { api, paging, type Paging } from '../../lib/api';
 import type { Blog, Favicon, SocialAccount, Theme } from '../blogs';
 
-/** Icons per page of the picker (SPEC §9). */
+/** Icons per page of the picker: several screens of the grid per call. */
 export const FAVICONS_PAGE_SIZE = 100;
 
-/** An addon of the public blog; installing one takes no settings (DESIGN §6). */
+/** An addon of the public blog; installing one takes no settings (docs/api.md, 'Addons'). */
 export interface Addon {
   id: number;
   slug: string;

@@ -14,7 +14,7 @@ export function emojiOf(code: string): string {
 
 /**
  * One tab icon: the emoji drawn as text by default, or the emoji CDN's image of it when the server
- * was started with --emoji-cdn (SPEC §7). Its accessible name is the emoji itself.
+ * was started with --emoji-cdn. Its accessible name is the emoji itself.
  */
 export function FaviconImage({ favicon, className }: { favicon: Favicon; className?: string }) {
   const emoji = emojiOf(favicon.code);

@@ -21,7 +21,7 @@ export interface IconPickerProps {
   error: string | null;
 }
 
-/** The tab-icon picker (SPEC §2 Settings): a modal grid of icons, loaded page by page on scroll. */
+/** The tab-icon picker: a modal grid of icons, loaded page by page on scroll (there are thousands). */
 export function IconPicker({ open, onClose, ...grid }: IconPickerProps) {
   return (
     <Modal open={open} onClose={onClose} title="Choose a tab icon" size="large" className="q-icon-picker">

@@ -1,7 +1,7 @@
 import { Button, type ButtonProps } from '../../components';
 import type { SaveAction } from './use-save-action';
 
-/** A save button that says 'Saved' for a while after its call succeeded (SPEC §2, §4). */
+/** A save button that says 'Saved' for a while after its call succeeded (`SAVED_MS`). */
 export function SaveButton({
   action,
   children = 'Save',

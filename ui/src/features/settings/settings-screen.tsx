@@ -15,7 +15,7 @@ export interface SettingsScreenProps {
   providerName: string;
 }
 
-/** The settings screen's panels (SPEC §2 Settings): Blog, Social Accounts, Addons and Account. */
+/** The settings screen's panels: Blog, Social Accounts, Addons and Account. */
 export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScreenProps) {
   const navigate = useNavigate();
   return (

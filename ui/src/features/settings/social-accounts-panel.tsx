@@ -15,7 +15,7 @@ export interface SocialAccountsPanelProps {
 }
 
 /**
- * The 'Social Accounts' panel (SPEC §2): the sign-in provider's entry says 'Connected' when one of
+ * The 'Social Accounts' panel: the sign-in provider's entry says 'Connected' when one of
  * the owner's accounts is with it, else offers 'Connect': the provider popup, then
  * `POST /api/my/social_accounts` with its ID token.
  */

@@ -21,8 +21,8 @@ interface Loaded {
 }
 
 /**
- * The icon list, one page at a time (SPEC §7, §9): page 1 first, then the page after the
- * `pageNumber` the server answered, until `totalPages`.
+ * The icon list, one page at a time (docs/api.md, 'Themes and favicons'): page 1 first, then the
+ * page after the `pageNumber` the server answered, until `totalPages`.
  */
 export function useFaviconPages(): FaviconPages {
   // The page asked for last; null until the picker wants icons.

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api';
 
-/** How long a save button says 'Saved' (SPEC §9). */
+/** How long a save button says 'Saved' before it says 'Save' again. */
 export const SAVED_MS = 3000;
 
 /** The state of one save button and the call behind it. */
@@ -19,9 +19,9 @@ export interface SaveAction {
 }
 
 /**
- * One save button's life (SPEC §4, §8; DESIGN §5): loading while the call runs, 'Saved' for
- * SAVED_MS after a success, the failure kept for the screen to show (nothing else changes), and
- * the loading flag cleared either way.
+ * One save button's life: loading while the call runs, 'Saved' for SAVED_MS after a success, the
+ * failure kept for the screen to show with the server's messages (nothing else changes, so what
+ * was typed stays to be fixed), and the loading flag cleared either way.
  */
 export function useSaveAction(): SaveAction {
   const [loading, setLoading] = useState(false);
