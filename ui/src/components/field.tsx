@@ -1,6 +1,7 @@
 // Pieces shared by the form controls: stable ids, the label, the hint/error lines that the
-// control points at with aria-describedby, and the `Field` wrapper that puts them around a
-// control (TextInput, TextArea and Select all use it).
+// control points at with aria-describedby, the `Field` wrapper that puts them around a control,
+// and `useField`, which splits a control's props between the two (TextInput, TextArea, Select
+// and Checkbox all use it).
 import { useId, type ReactNode } from 'react';
 import { cx } from '../lib/cx';
 
@@ -106,4 +107,45 @@ export function Field({ ids, label, hint, error, required, disabled, hideLabel, 
       <FieldMessages ids={ids} hint={hint} error={error} />
     </div>
   );
+}
+
+/** The props every labelled control takes besides its element's own. */
+export interface LabelledProps {
+  label: ReactNode;
+  /** Shown under the control in the error colour; marks the control invalid. */
+  error?: string | null | undefined;
+  /** Help text under the control. */
+  hint?: ReactNode;
+  /** Keeps the label for screen readers only. */
+  hideLabel?: boolean;
+}
+
+/** What `useField` takes: the labelled props and the element props the wrapper also needs. */
+interface FieldInput extends LabelledProps {
+  id?: string | undefined;
+  className?: string | undefined;
+  required?: boolean | undefined;
+  disabled?: boolean | undefined;
+  'aria-describedby'?: string | undefined;
+}
+
+/**
+ * Splits a labelled control's props: `field` for the `Field` around it (`className` styles the
+ * wrapper), `control` for the element itself: every other prop, plus its id, `required`,
+ * `disabled`, `aria-invalid` while there is an error, and `aria-describedby` naming what
+ * `describers` returns (a prefix, a suffix), then the hint, the error and any id the caller gave.
+ */
+export function useField<P extends FieldInput>(props: P, describers: (ids: FieldIds) => unknown[] = () => []) {
+  const { label, error, hint, hideLabel, id, className, required, disabled, 'aria-describedby': describes, ...rest } = props;
+  const ids = useFieldIds(id);
+  const field = { ids, label, hint, error, required, disabled, hideLabel, className };
+  const control = {
+    ...rest,
+    id: ids.inputId,
+    required,
+    disabled,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(...describers(ids), hint && ids.hintId, error && ids.errorId, describes),
+  };
+  return { ids, field, control };
 }

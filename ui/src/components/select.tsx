@@ -1,5 +1,5 @@
-import type { ChangeEvent, ComponentPropsWithRef, ReactNode } from 'react';
-import { describedBy, Field, useFieldIds } from './field';
+import type { ChangeEvent, ComponentPropsWithRef } from 'react';
+import { Field, useField, type LabelledProps } from './field';
 
 /** One choice of a Select. */
 export interface SelectOption {
@@ -8,57 +8,27 @@ export interface SelectOption {
   disabled?: boolean;
 }
 
-export interface SelectProps extends Omit<ComponentPropsWithRef<'select'>, 'value' | 'onChange' | 'children' | 'multiple'> {
-  label: ReactNode;
+export interface SelectProps
+  extends LabelledProps,
+    Omit<ComponentPropsWithRef<'select'>, 'value' | 'onChange' | 'children' | 'multiple'> {
   options: readonly SelectOption[];
   value: string;
   onChange: (value: string, event: ChangeEvent<HTMLSelectElement>) => void;
   /** A first, unselectable "choose one" entry shown while `value` is empty. */
   placeholder?: string;
-  error?: string | null | undefined;
-  hint?: ReactNode;
-  hideLabel?: boolean;
 }
 
 /** A labelled native <select> (keyboard and screen-reader behaviour come from the platform). */
-export function Select({
-  label,
-  options,
-  value,
-  onChange,
-  placeholder,
-  error,
-  hint,
-  hideLabel,
-  id,
-  className,
-  required,
-  disabled,
-  ...rest
-}: SelectProps) {
-  const ids = useFieldIds(id);
+export function Select({ options, value, onChange, placeholder, ...props }: SelectProps) {
+  const { field, control } = useField(props);
   return (
-    <Field
-      ids={ids}
-      label={label}
-      hint={hint}
-      error={error}
-      required={required}
-      disabled={disabled}
-      hideLabel={hideLabel}
-      className={className}
-    >
+    <Field {...field}>
       <div className="q-select">
         <select
-          {...rest}
-          id={ids.inputId}
+          {...control}
           className="q-input q-select__control"
           value={value}
           onChange={(event) => onChange(event.target.value, event)}
-          required={required}
-          disabled={disabled}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(hint && ids.hintId, error && ids.errorId, rest['aria-describedby'])}
         >
           {placeholder !== undefined && (
             <option value="" disabled>

@@ -1,55 +1,24 @@
-import type { ChangeEvent, ComponentPropsWithRef, ReactNode } from 'react';
-import { describedBy, Field, useFieldIds } from './field';
+import type { ChangeEvent, ComponentPropsWithRef } from 'react';
+import { Field, useField, type LabelledProps } from './field';
 
-export interface TextAreaProps extends Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'onChange' | 'children'> {
-  label: ReactNode;
+export interface TextAreaProps extends LabelledProps, Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'onChange' | 'children'> {
   value: string;
   onChange: (value: string, event: ChangeEvent<HTMLTextAreaElement>) => void;
   /** Visible lines; 8 by default, the size of the editor's paragraph block (its main use). */
   rows?: number;
-  error?: string | null | undefined;
-  hint?: ReactNode;
-  hideLabel?: boolean;
 }
 
 /** A labelled multi-line input. `className` applies to the wrapper; other props go to the <textarea>. */
-export function TextArea({
-  label,
-  value,
-  onChange,
-  rows = 8,
-  error,
-  hint,
-  hideLabel,
-  id,
-  className,
-  required,
-  disabled,
-  ...rest
-}: TextAreaProps) {
-  const ids = useFieldIds(id);
+export function TextArea({ value, onChange, rows = 8, ...props }: TextAreaProps) {
+  const { field, control } = useField(props);
   return (
-    <Field
-      ids={ids}
-      label={label}
-      hint={hint}
-      error={error}
-      required={required}
-      disabled={disabled}
-      hideLabel={hideLabel}
-      className={className}
-    >
+    <Field {...field}>
       <textarea
-        {...rest}
-        id={ids.inputId}
+        {...control}
         className="q-input q-textarea"
         rows={rows}
         value={value}
         onChange={(event) => onChange(event.target.value, event)}
-        required={required}
-        disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hint && ids.hintId, error && ids.errorId, rest['aria-describedby'])}
       />
     </Field>
   );
