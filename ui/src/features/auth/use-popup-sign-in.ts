@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
-import { createSession, startSignIn } from './api';
-import { openSignInPopup, waitForPopup } from './sign-in-popup';
+import { createSession } from './api';
+import { ProviderRefused, useProviderPopup } from './use-provider-popup';
 
 /** Which button started the sign-in in progress. */
 export type SignInMode = 'login' | 'signup';
@@ -18,65 +17,26 @@ export interface PopupSignIn {
 }
 
 /**
- * Login and signup through the provider popup: nonce, popup, ID token by postMessage,
- * `POST /api/sessions`, then /d/posts. A failure is only logged, with no message on the landing
- * page, and the buttons come back, as they do when the user closes the popup.
+ * Login and signup through the provider popup: the ID token buys a session
+ * (`POST /api/sessions`), then the owner area opens at /d/posts. A failure is only logged, with no
+ * message on the landing page, and the buttons come back, as they do when the user closes the
+ * popup.
  */
 export function usePopupSignIn(): PopupSignIn {
   const navigate = useNavigate();
-  const [pending, setPending] = useState<SignInMode | null>(null);
-  const [blocked, setBlocked] = useState(false);
-  const running = useRef(false);
-  const abort = useRef<AbortController | null>(null);
-
-  useEffect(
-    () => () => {
-      abort.current?.abort();
+  const { start, pending, blocked } = useProviderPopup<SignInMode>({
+    onToken: async (idToken, mode, signal) => {
+      await createSession(idToken, mode === 'signup');
+      if (!signal.aborted) navigate(paths.posts);
     },
-    [],
-  );
-
-  const signIn = useCallback(
-    (mode: SignInMode) => {
-      if (running.current) return;
-      const popup = openSignInPopup();
-      if (!popup) {
-        setBlocked(true);
+    onFailure: (error) => {
+      if (error instanceof ProviderRefused) {
+        console.error(`quire: sign-in failed at the provider: ${error.error}`);
         return;
       }
-      running.current = true;
-      setBlocked(false);
-      setPending(mode);
-      const controller = new AbortController();
-      abort.current = controller;
-
-      const run = async () => {
-        try {
-          const { authorizationUrl } = await startSignIn();
-          if (controller.signal.aborted) return;
-          popup.location.href = authorizationUrl;
-          const result = await waitForPopup(popup, controller.signal);
-          if (controller.signal.aborted || result.kind === 'closed') return;
-          if (result.kind === 'error') {
-            console.error(`quire: sign-in failed at the provider: ${result.error}`);
-            return;
-          }
-          await createSession(result.idToken, mode === 'signup');
-          if (controller.signal.aborted) return;
-          navigate(paths.posts);
-        } catch (error) {
-          const status = error instanceof ApiError ? ` (status ${error.status})` : '';
-          console.error(`quire: sign-in failed${status}`, error);
-        } finally {
-          if (!popup.closed) popup.close();
-          running.current = false;
-          if (!controller.signal.aborted) setPending(null);
-        }
-      };
-      void run();
+      const status = error instanceof ApiError ? ` (status ${error.status})` : '';
+      console.error(`quire: sign-in failed${status}`, error);
     },
-    [navigate],
-  );
-
-  return { signIn, pending, blocked };
+  });
+  return { signIn: start, pending, blocked };
 }

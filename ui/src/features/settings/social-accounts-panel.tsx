@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
 import { Button, Panel } from '../../components';
-// The popup plumbing of the landing page's sign-in, reused as is for connecting an account.
-import { openSignInPopup, startSignIn, waitForPopup } from '../auth';
+// The provider popup of the landing page's sign-in, reused as is for connecting an account.
+import { useProviderPopup } from '../auth';
 import type { Blog } from '../blogs';
 import { connectSocialAccount } from './api';
 import { failureText } from './use-save-action';
@@ -17,54 +16,18 @@ export interface SocialAccountsPanelProps {
 /**
  * The 'Social Accounts' panel: the sign-in provider's entry says 'Connected' when one of
  * the owner's accounts is with it, else offers 'Connect': the provider popup, then
- * `POST /api/my/social_accounts` with its ID token.
+ * `POST /api/my/social_accounts` with its ID token. A failure shows in the panel.
  */
 export function SocialAccountsPanel({ blog, providerName, reloadBlog }: SocialAccountsPanelProps) {
   const accounts = blog.socialAccounts.filter((account) => account.provider === providerName);
-  const [connecting, setConnecting] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [blocked, setBlocked] = useState(false);
-  const abort = useRef<AbortController | null>(null);
+  const popup = useProviderPopup<'connect'>({
+    onToken: async (idToken) => {
+      await connectSocialAccount(idToken);
+      await reloadBlog();
+    },
+  });
 
-  useEffect(() => () => abort.current?.abort(), []);
-
-  const connect = () => {
-    if (abort.current) return;
-    // Opened straight from the click: popup blockers allow only that.
-    const popup = openSignInPopup();
-    if (!popup) {
-      setBlocked(true);
-      return;
-    }
-    const controller = new AbortController();
-    abort.current = controller;
-    setBlocked(false);
-    setFailure(null);
-    setConnecting(true);
-    const run = async () => {
-      try {
-        const { authorizationUrl } = await startSignIn();
-        if (controller.signal.aborted) return;
-        popup.location.href = authorizationUrl;
-        const result = await waitForPopup(popup, controller.signal);
-        if (controller.signal.aborted || result.kind === 'closed') return;
-        if (result.kind === 'error') throw new Error(`The sign-in provider refused: ${result.error}`);
-        await connectSocialAccount(result.idToken);
-        await reloadBlog();
-      } catch (error) {
-        if (!controller.signal.aborted) setFailure(error);
-      } finally {
-        if (!popup.closed) popup.close();
-        if (!controller.signal.aborted) {
-          abort.current = null;
-          setConnecting(false);
-        }
-      }
-    };
-    void run();
-  };
-
-  const message = failureText(failure, 'idToken');
+  const message = failureText(popup.failure, 'idToken');
 
   return (
     <Panel title="Social Accounts">
@@ -81,13 +44,13 @@ export function SocialAccountsPanel({ blog, providerName, reloadBlog }: SocialAc
           {accounts.length > 0 ? (
             <span className="q-settings__connected">Connected</span>
           ) : (
-            <Button onClick={connect} loading={connecting}>
+            <Button onClick={() => popup.start('connect')} loading={popup.pending !== null}>
               Connect
             </Button>
           )}
         </li>
       </ul>
-      {blocked && (
+      {popup.blocked && (
         <p className="q-settings__error" role="alert">
           Your browser blocked the sign-in window. Allow pop-ups for this site, then try again.
         </p>
