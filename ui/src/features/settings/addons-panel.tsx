@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Panel, Spinner } from '../../components';
 import { useLoad } from '../../lib/use-load';
 import { fetchAddons, installAddon, uninstallAddon, type Addon } from './api';
@@ -102,28 +102,26 @@ export function AddonsPanel({ blogId }: { blogId: number }) {
       )}
       {lists && (
         <div className="q-settings__stack">
-          <section aria-labelledby="q-addons-installed">
-            <h3 className="q-settings__subtitle" id="q-addons-installed">
-              Installed
-            </h3>
-            {lists.installed.length > 0 ? (
-              <ul className="q-settings__list">{lists.installed.map((addon) => row(addon, true))}</ul>
-            ) : (
-              <p className="q-settings__muted">No addon is installed yet.</p>
-            )}
-          </section>
-          <section aria-labelledby="q-addons-available">
-            <h3 className="q-settings__subtitle" id="q-addons-available">
-              Available
-            </h3>
-            {lists.uninstalled.length > 0 ? (
-              <ul className="q-settings__list">{lists.uninstalled.map((addon) => row(addon, false))}</ul>
-            ) : (
-              <p className="q-settings__muted">Every addon is installed.</p>
-            )}
-          </section>
+          <AddonList id="q-addons-installed" title="Installed" empty="No addon is installed yet.">
+            {lists.installed.map((addon) => row(addon, true))}
+          </AddonList>
+          <AddonList id="q-addons-available" title="Available" empty="Every addon is installed.">
+            {lists.uninstalled.map((addon) => row(addon, false))}
+          </AddonList>
         </div>
       )}
     </Panel>
+  );
+}
+
+/** One of the two lists under its heading (`id` names it), or `empty` when it has no rows. */
+function AddonList({ id, title, empty, children }: { id: string; title: string; empty: string; children: ReactNode[] }) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 className="q-settings__subtitle" id={id}>
+        {title}
+      </h3>
+      {children.length > 0 ? <ul className="q-settings__list">{children}</ul> : <p className="q-settings__muted">{empty}</p>}
+    </section>
   );
 }

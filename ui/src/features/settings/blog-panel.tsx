@@ -33,33 +33,44 @@ export function BlogPanel({ blog, reloadBlog }: BlogPanelProps) {
   );
 }
 
-function NameForm({ blog, reloadBlog }: BlogPanelProps) {
-  const [name, setName] = useState(blog.name);
+/**
+ * One value of the Blog panel saved with its own button: the value shown, `change` for its input
+ * (which also forgets the last failure, so the message goes once the owner edits), and `submit`,
+ * which sends it with `send` and shows what the server answered (`send` resolves with it).
+ */
+function useSavedValue(initial: string, send: (value: string) => Promise<string>, reloadBlog: () => Promise<Blog>) {
+  const [value, setValue] = useState(initial);
   const save = useSaveAction();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void save.run(async () => {
-      const updated = await renameBlog(blog.id, name);
-      setName(updated.name);
+      setValue(await send(value));
       refresh(reloadBlog);
     });
   };
 
+  const change = (next: string) => {
+    setValue(next);
+    if (save.failure) save.reset();
+  };
+
+  return { value, change, submit, save };
+}
+
+function NameForm({ blog, reloadBlog }: BlogPanelProps) {
+  const name = useSavedValue(blog.name, async (value) => (await renameBlog(blog.id, value)).name, reloadBlog);
   return (
-    <form className="q-settings__row" onSubmit={submit} noValidate>
+    <form className="q-settings__row" onSubmit={name.submit} noValidate>
       <TextInput
         label="Name"
         className="q-settings__grow"
-        value={name}
-        onChange={(value) => {
-          setName(value);
-          if (save.failure) save.reset();
-        }}
-        error={failureText(save.failure, 'name')}
+        value={name.value}
+        onChange={name.change}
+        error={failureText(name.save.failure, 'name')}
         autoComplete="off"
       />
-      <SaveButton type="submit" action={save} />
+      <SaveButton type="submit" action={name.save} />
     </form>
   );
 }
@@ -68,32 +79,22 @@ function ThemeForm({ blog, reloadBlog }: BlogPanelProps) {
   // Until every theme is in, the blog's own is the one choice.
   const load = useLoad(fetchThemes, []);
   const themes: Theme[] = load.lastData ?? [blog.theme];
-  const [themeId, setThemeId] = useState(String(blog.theme.id));
-  const save = useSaveAction();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    void save.run(async () => {
-      const updated = await setTheme(blog.id, Number(themeId));
-      setThemeId(String(updated.theme.id));
-      refresh(reloadBlog);
-    });
-  };
-
+  const theme = useSavedValue(
+    String(blog.theme.id),
+    async (value) => String((await setTheme(blog.id, Number(value))).theme.id),
+    reloadBlog,
+  );
   return (
-    <form className="q-settings__row" onSubmit={submit} noValidate>
+    <form className="q-settings__row" onSubmit={theme.submit} noValidate>
       <Select
         label="Theme"
         className="q-settings__grow"
-        options={themes.map((theme) => ({ value: String(theme.id), label: theme.name }))}
-        value={themeId}
-        onChange={(value) => {
-          setThemeId(value);
-          if (save.failure) save.reset();
-        }}
-        error={failureText(save.failure, 'themeId') ?? failureText(load.lastError)}
+        options={themes.map((choice) => ({ value: String(choice.id), label: choice.name }))}
+        value={theme.value}
+        onChange={theme.change}
+        error={failureText(theme.save.failure, 'themeId') ?? failureText(load.lastError)}
       />
-      <SaveButton type="submit" action={save} />
+      <SaveButton type="submit" action={theme.save} />
     </form>
   );
 }
