@@ -1,15 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { CATALOG_DEMO_LINKS as demos } from '../src/test/catalog-demos';
 import { watchForErrors } from './support/browser';
-
-const demos = [
-  ['Button', '/catalog/button'],
-  ['TextInput', '/catalog/textinput'],
-  ['TextArea', '/catalog/textarea'],
-  ['Select', '/catalog/select'],
-  ['Checkbox', '/catalog/checkbox'],
-  ['Panel', '/catalog/panel'],
-  ['Modal', '/catalog/modal'],
-] as const;
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Component demos' });
 

@@ -7,31 +7,24 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Dialog, type Page } from '@playwright/test';
-import { keepTrafficLocal, watchForErrors } from './support/browser';
+import { watchForErrors } from './support/browser';
 import { createBlog, signInWithLocalIssuer } from './support/flows';
-import { startQuire, type QuireServer } from './support/quire';
+import { ownQuire } from './support/own-quire';
 
-let quire: QuireServer | undefined;
+const app = ownQuire();
 let scratch = '';
 
 test.beforeAll(async () => {
-  quire = await startQuire();
   scratch = mkdtempSync(path.join(tmpdir(), 'quire-e2e-posts-'));
 });
 
 test.afterAll(async () => {
-  await quire?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-
-test.beforeEach(async ({ context }) => {
-  await keepTrafficLocal(context);
 });
 
 /** An address on this file's quire. */
 function at(pathname: string): string {
-  if (!quire) throw new Error('quire did not start');
-  return `${quire.baseUrl}${pathname}`;
+  return `${app().baseUrl}${pathname}`;
 }
 
 /** A real PNG file (`size` pixels square, one colour), written to the scratch dir. */

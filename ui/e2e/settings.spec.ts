@@ -6,28 +6,12 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import { keepTrafficLocal, watchForErrors, type ExpectedStatus } from './support/browser';
 import { createBlog, signInWithLocalIssuer, SUBDOMAIN_REFUSED } from './support/flows';
+import { ownQuire } from './support/own-quire';
 import { freePort, startQuire, type QuireServer } from './support/quire';
-import { startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
-
-let quire: QuireServer | undefined;
+import { signInAtTestId as signInAt, startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
 
 // A quire of this file's own, on a fresh data dir: subdomains retired here stay retired only here.
-test.beforeAll(async () => {
-  quire = await startQuire();
-});
-
-test.afterAll(async () => {
-  await quire?.stop();
-});
-
-test.beforeEach(async ({ context }) => {
-  await keepTrafficLocal(context);
-});
-
-function app(): QuireServer {
-  if (!quire) throw new Error('quire did not start');
-  return quire;
-}
+const app = ownQuire();
 
 /** The emoji a favicon code stands for (the same rule as the app's). */
 function emojiOf(code: string): string {
@@ -260,19 +244,8 @@ test.describe('a second sign-in provider', () => {
     if (dataDir && !process.env.QUIRE_E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Clicks `button`, then signs in at TestID as `login` (its dev login form, then its consent screen). */
-  async function signInAtTestId(page: Page, button: Locator, login: string): Promise<void> {
-    const popupOpened = page.waitForEvent('popup');
-    await button.click();
-    const popup = await popupOpened;
-    const closed = popup.waitForEvent('close');
-    await expect(popup).toHaveURL(new RegExp(`^${provider?.issuer}/interaction/`));
-    await popup.getByPlaceholder('Enter any login').fill(login);
-    await popup.getByPlaceholder('and password').fill('any password');
-    await popup.getByRole('button', { name: 'Sign-in' }).click();
-    await popup.getByRole('button', { name: 'Continue' }).click();
-    await closed;
-  }
+  /** Clicks `button`, then signs in at this test's TestID as `login`. */
+  const signInAtTestId = (page: Page, button: Locator, login: string) => signInAt(page, button, login, provider?.issuer ?? '');
 
   test("'Connect' links the new provider's account, which then signs the owner in", async ({ page, context, browser }) => {
     test.setTimeout(150_000);

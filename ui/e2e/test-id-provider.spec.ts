@@ -1,20 +1,20 @@
 // Sign-in through a real third-party OpenID provider ("TestID", oidc-provider on 127.0.0.1) and a
 // second quire configured for it, the way a deployment uses Google.
 import { expect, test, type Page } from '@playwright/test';
-import { keepTrafficLocal, watchForErrors } from './support/browser';
+import { watchForErrors } from './support/browser';
 import { createBlog } from './support/flows';
-import { freePort, startQuire, type QuireServer } from './support/quire';
-import { startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
+import { ownQuire } from './support/own-quire';
+import { freePort, startQuire } from './support/quire';
+import { signInAtTestId as signInAt, startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
 
 const SUPPORT_URL = 'https://ko-fi.com/quire-e2e';
 
 let provider: TestIdProvider | undefined;
-let quire: QuireServer | undefined;
 
-test.beforeAll(async () => {
+const app = ownQuire(async () => {
   const port = await freePort();
   provider = await startTestIdProvider(`http://localhost:${port}/auth/callback`);
-  quire = await startQuire({
+  return startQuire({
     port,
     args: [
       '--oidc-issuer',
@@ -30,31 +30,12 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await quire?.stop();
   await provider?.stop();
 });
 
-test.beforeEach(async ({ context }) => {
-  await keepTrafficLocal(context);
-});
-
-function app(): QuireServer {
-  if (!quire) throw new Error('quire did not start');
-  return quire;
-}
-
-/** Clicks `button`, then signs in at TestID as `login` (its dev login form, then its consent screen). */
+/** Clicks the button named `button`, then signs in at TestID as `login`. */
 async function signInAtTestId(page: Page, button: string, login: string): Promise<void> {
-  const popupOpened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: button }).click();
-  const popup = await popupOpened;
-  const closed = popup.waitForEvent('close');
-  await expect(popup).toHaveURL(new RegExp(`^${provider?.issuer}/interaction/`));
-  await popup.getByPlaceholder('Enter any login').fill(login);
-  await popup.getByPlaceholder('and password').fill('any password');
-  await popup.getByRole('button', { name: 'Sign-in' }).click();
-  await popup.getByRole('button', { name: 'Continue' }).click();
-  await closed;
+  await signInAt(page, page.getByRole('button', { name: button }), login, provider?.issuer ?? '');
 }
 
 test('signing up, creating a blog, signing out and logging in again through a third-party provider', async ({

@@ -5,6 +5,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect, type Locator, type Page } from '@playwright/test';
 import Provider, { type Configuration } from 'oidc-provider';
 
 /** The client id quire is started with (`--oidc-client-id`). */
@@ -67,4 +68,21 @@ export async function startTestIdProvider(redirectUri: string): Promise<TestIdPr
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Clicks `button` on `page` (it opens the sign-in popup), then signs in at the TestID of `issuer`
+ * as `login`: its dev login form, then its consent screen. Waits until the popup has closed.
+ */
+export async function signInAtTestId(page: Page, button: Locator, login: string, issuer: string): Promise<void> {
+  const popupOpened = page.waitForEvent('popup');
+  await button.click();
+  const popup = await popupOpened;
+  const closed = popup.waitForEvent('close');
+  await expect(popup).toHaveURL(new RegExp(`^${issuer}/interaction/`));
+  await popup.getByPlaceholder('Enter any login').fill(login);
+  await popup.getByPlaceholder('and password').fill('any password');
+  await popup.getByRole('button', { name: 'Sign-in' }).click();
+  await popup.getByRole('button', { name: 'Continue' }).click();
+  await closed;
 }
