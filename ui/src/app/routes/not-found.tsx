@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 export function NotFoundRoute() {
   useDocumentTitle('Page not found');
   return (
-    <main className="q-center-page">
+    <main className="q-center-column q-center-page">
       <h1>Page not found</h1>
       <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
       <Link to={paths.landing}>Go to the home page</Link>

@@ -13,7 +13,7 @@ export function RouteErrorBoundary() {
       ? error.message
       : null;
   return (
-    <main className="q-center-page" role="alert">
+    <main className="q-center-column q-center-page" role="alert">
       <h1>Something went wrong</h1>
       <p>This screen failed to show. Reloading the page usually helps.</p>
       {detail && (

@@ -30,13 +30,13 @@ export function AuthCallback() {
 
   if (!orphan) {
     return (
-      <main className="q-center-page">
+      <main className="q-center-column q-center-page">
         <Spinner label="Finishing sign-in" />
       </main>
     );
   }
   return (
-    <main className="q-center-page">
+    <main className="q-center-column q-center-page">
       <h1>You can close this window</h1>
       <p>This window was meant for signing in, but the Quire page that opened it is gone.</p>
       <Link to={paths.landing}>Go to the home page</Link>

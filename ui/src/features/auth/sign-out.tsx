@@ -13,7 +13,7 @@ import './auth.css';
 export function SignOut() {
   const { signOut, signingOut } = useSignOut();
   return (
-    <main className="q-center-page">
+    <main className="q-center-column q-center-page">
       <h1>Sign out of Quire?</h1>
       <div className="q-sign-out__actions">
         <Button onClick={() => signOut({ replace: true })} loading={signingOut}>

@@ -36,7 +36,7 @@ export function BlogCreationForm({ host, onCreated }: BlogCreationFormProps) {
   };
 
   return (
-    <main className="q-welcome">
+    <main className="q-center-column q-welcome">
       <h1>Welcome</h1>
       <p>Choose the subdomain you would like for your blog. It will be the address readers visit.</p>
       <form className="q-welcome__form" onSubmit={submit} noValidate>

@@ -4,7 +4,7 @@ import { Logo } from '../../components';
 /** The landing page's message: the logo and what Quire is, then `children`. */
 export function LandingHero({ children }: { children?: ReactNode }) {
   return (
-    <main className="q-center-page q-landing">
+    <main className="q-center-column q-center-page q-landing">
       <h1 className="q-landing__title">
         <Logo className="q-landing__logo" />
       </h1>

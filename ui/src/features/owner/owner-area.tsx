@@ -71,7 +71,7 @@ export function OwnerArea() {
     default:
       // Loading, or signed out and on the way to the landing page.
       return (
-        <main className="q-center-page">
+        <main className="q-center-column q-center-page">
           <Spinner label="Loading your blog" />
         </main>
       );
@@ -86,7 +86,7 @@ function Welcome() {
 function LoadFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
   useDocumentTitle('Something went wrong');
   return (
-    <main className="q-center-page">
+    <main className="q-center-column q-center-page">
       <h1>Your blog could not be loaded</h1>
       <p role="alert">{message}</p>
       <Button onClick={onRetry}>Try again</Button>
