@@ -354,3 +354,6 @@ mod tests {
         assert_eq!(body.title(), "Untitled");
     }
 }
+
+#[cfg(test)]
+mod proptests;
