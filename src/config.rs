@@ -44,6 +44,7 @@ impl Config {
     /// Builds the config of `quire serve`, refusing values that cannot work.
     pub fn from_serve_args(args: &ServeArgs) -> anyhow::Result<Config> {
         let host = parse_host(&args.host).with_context(|| format!("--host {:?}", args.host))?;
+        let host = without_default_port(host, args.https);
         let oidc_client_id = args.oidc_client_id.clone().filter(|id| !id.trim().is_empty());
         let provider_name = match &args.oidc_name {
             Some(name) if !name.trim().is_empty() => name.trim().to_owned(),
@@ -179,6 +180,16 @@ fn is_loopback_http(url: &str) -> bool {
     url.scheme() == "http" && url.username().is_empty() && url.password().is_none() && host_is_loopback
 }
 
+/// Drops the scheme's default port (`:443` with https, `:80` without): browsers leave it out
+/// of the Host and Origin headers, so the app's origin must not name it either.
+fn without_default_port(host: String, https: bool) -> String {
+    let default = if https { ":443" } else { ":80" };
+    match host.strip_suffix(default) {
+        Some(name) => name.to_owned(),
+        None => host,
+    }
+}
+
 /// Whether a normalized host names this machine only (`localhost`, `*.localhost`, `127.0.0.1`).
 pub fn is_local_host(host: &str) -> bool {
     let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
@@ -244,6 +255,20 @@ mod tests {
         assert!(parse_host("exa mple.com").is_err());
         assert!(parse_host("example.com:99999").is_err());
         assert!(parse_host("").is_err());
+    }
+
+    #[test]
+    fn the_schemes_default_port_is_left_out_of_the_host() {
+        let config = |args: &[&str]| {
+            let cli = crate::cli::Cli::try_parse_from([&["quire", "serve"], args].concat()).unwrap();
+            let crate::cli::Command::Serve(serve) = cli.command else { unreachable!() };
+            Config::from_serve_args(&serve).unwrap()
+        };
+        let https = config(&["--host", "Example.com:443", "--https", "--oidc-client-id", "id"]);
+        assert_eq!((https.host.as_str(), https.app_url()), ("example.com", "https://example.com".to_owned()));
+        assert_eq!(config(&["--host", "localhost:80"]).app_url(), "http://localhost");
+        assert_eq!(config(&["--host", "localhost:443"]).host, "localhost:443", "443 is not http's default");
+        assert_eq!(config(&["--host", "localhost:8080"]).host, "localhost:8080");
     }
 
     #[test]

@@ -102,3 +102,6 @@ mod tests {
         assert_eq!(Subdomain::parse("dev-idp"), Err(SubdomainError::Reserved));
     }
 }
+
+#[cfg(test)]
+mod proptests;

@@ -12,17 +12,14 @@ pub enum Site {
 }
 
 /// Classifies a request's Host header against the configured (normalized) app host.
-/// Case and a trailing dot are ignored; a default port (80, 443) matches a host without one.
+/// Case and a trailing dot are ignored; a default port (80, 443), in the request or in the
+/// configured host, matches a host without one (browsers leave it out of the header).
 pub fn classify(request_host: &str, app_host: &str) -> Site {
     let request_host = request_host.trim().to_ascii_lowercase();
     let (name, port) = split_port(&request_host);
     let name = name.strip_suffix('.').unwrap_or(name);
     let (app_name, app_port) = split_port(app_host);
-    let port = match (port, app_port) {
-        (Some("80" | "443"), None) => None,
-        (port, _) => port,
-    };
-    if port != app_port {
+    if without_default(port) != without_default(app_port) {
         return Site::Unknown;
     }
     if name == app_name {
@@ -39,6 +36,10 @@ fn split_port(host: &str) -> (&str, Option<&str>) {
         Some((name, port)) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => (name, Some(port)),
         _ => (host, None),
     }
+}
+
+fn without_default(port: Option<&str>) -> Option<&str> {
+    port.filter(|port| !matches!(*port, "80" | "443"))
 }
 
 fn is_label(label: &str) -> bool {
@@ -62,6 +63,16 @@ mod tests {
     }
 
     #[test]
+    fn a_host_configured_with_a_default_port_matches_requests_without_it() {
+        // Browsers leave a default port out of the Host header.
+        assert_eq!(classify("example.com", "example.com:443"), Site::App);
+        assert_eq!(classify("alice.example.com", "example.com:443"), Site::Blog("alice".into()));
+        assert_eq!(classify("localhost", "localhost:80"), Site::App);
+        assert_eq!(classify("localhost:80", "localhost:80"), Site::App);
+        assert_eq!(classify("localhost:8080", "localhost:80"), Site::Unknown);
+    }
+
+    #[test]
     fn one_label_in_front_of_the_host_is_a_blog() {
         assert_eq!(classify("alice.localhost:8080", "localhost:8080"), Site::Blog("alice".into()));
         assert_eq!(classify("ALICE.example.com.", "example.com"), Site::Blog("alice".into()));
@@ -72,3 +83,6 @@ mod tests {
         assert_eq!(classify("al_ice.localhost:8080", "localhost:8080"), Site::Unknown);
     }
 }
+
+#[cfg(test)]
+mod proptests;
