@@ -305,3 +305,6 @@ impl SearchIndex {
     }
 
 }
+
+#[cfg(test)]
+mod proptests;
