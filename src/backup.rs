@@ -358,3 +358,6 @@ fn unpack(file: File, dest: &Path, progress: &mut Progress) -> anyhow::Result<()
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod proptests;
