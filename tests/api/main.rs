@@ -18,3 +18,4 @@ mod sign_in;
 mod sign_in_limits;
 mod storage;
 mod themes;
+mod upload_props;
