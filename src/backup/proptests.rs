@@ -4,7 +4,6 @@
 //! outside the data directory; when it fails, the data directory is as it was; when it
 //! succeeds, the data directory holds a Quire database and an uploads folder.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use proptest::prelude::*;
@@ -12,6 +11,9 @@ use tar::{EntryType, Header};
 
 use super::*;
 use crate::db::Db;
+use files::{copy_tree, tree};
+
+mod files;
 
 fn config() -> ProptestConfig {
     ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() }
@@ -228,35 +230,6 @@ fn build(entries: &[Entry], fixture: &Fixture) -> Vec<u8> {
     }
     out.extend_from_slice(&[0; 1024]);
     out
-}
-
-/// Every path under `dir`, relative to it.
-fn tree(dir: &Path) -> BTreeSet<PathBuf> {
-    let mut found = BTreeSet::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(next) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&next) else { continue };
-        for entry in entries.map(Result::unwrap) {
-            let path = entry.path();
-            found.insert(path.strip_prefix(dir).unwrap().to_owned());
-            if entry.file_type().unwrap().is_dir() {
-                stack.push(path);
-            }
-        }
-    }
-    found
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for relative in tree(from) {
-        let (source, dest) = (from.join(&relative), to.join(&relative));
-        if source.is_dir() {
-            std::fs::create_dir_all(dest).unwrap();
-        } else {
-            std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-            std::fs::copy(source, dest).unwrap();
-        }
-    }
 }
 
 /// Restores `archive` into a copy of the live data directory (or a fresh one), and checks
