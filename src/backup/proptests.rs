@@ -91,7 +91,7 @@ fn apply(fixture: &Fixture, damages: &[Damage]) -> Vec<u8> {
     let mut bytes = fixture.backup.clone();
     let place = |at: usize, len: usize| {
         let headers = &fixture.headers;
-        let at = if at % 2 == 0 { headers[(at / 2) % headers.len()] + (at / 7) % 512 } else { at };
+        let at = if at.is_multiple_of(2) { headers[(at / 2) % headers.len()] + (at / 7) % 512 } else { at };
         at % len.max(1)
     };
     for damage in damages {
