@@ -12,8 +12,9 @@
 #
 # Extra flags go to soak.py (--readers N, --writers N, --blogs N, --posts N, --warmup SECONDS,
 # --max-requests N, --max-growth PERCENT). Needs what `cargo build` needs (Node.js for the owner
-# app, or SKIP_UI_BUILD=1) and Python 3 (installed with apt-get when missing). SOAK_PORT picks the port (default 18800); everything stays on 127.0.0.1. The
-# server logs at RUST_LOG=warn unless RUST_LOG is set (one line per request would fill the disk).
+# app, or SKIP_UI_BUILD=1) and Python 3 (installed with apt-get when missing). SOAK_PORT picks
+# the port (default 18800); everything stays on 127.0.0.1. The server logs at RUST_LOG=warn
+# unless RUST_LOG is set (one line per request would fill the disk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
