@@ -362,7 +362,7 @@ test('paging through 25 posts, searching, and deleting one', async ({ page }) =>
 
     await page.getByRole('searchbox', { name: 'query' }).fill('zeppelin');
     await page.getByRole('searchbox', { name: 'query' }).press('Enter');
-    await expect(page).toHaveURL(at('/d/posts/search?q=zeppelin'));
+    await expect(page).toHaveURL(at('/d/posts/search?query=zeppelin'));
     const results = page.getByRole('list', { name: 'Results' }).getByRole('article');
     await expect(results.getByRole('heading')).toHaveText(['Day 7']);
     expect(searches).toEqual([`POST /api/my/blogs/${blogId}/posts/search`]);
@@ -394,7 +394,7 @@ test('paging through 25 posts, searching, and deleting one', async ({ page }) =>
       'Day 6',
       'Day 5',
     ]);
-    await page.goto(at('/d/posts/search?q=zeppelin'));
+    await page.goto(at('/d/posts/search?query=zeppelin'));
     await expect(page.getByText('No posts match “zeppelin”.')).toBeVisible();
     expect((await apiPosts(page)).map((p) => p.title)).not.toContain('Day 7');
   });

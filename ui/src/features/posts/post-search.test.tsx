@@ -33,7 +33,7 @@ describe('search', () => {
 
     await user.clear(field);
     await user.type(field, 'rain{Enter}');
-    expect(router.state.location.search).toBe('?q=rain');
+    expect(router.state.location.search).toBe('?query=rain');
     const results = await screen.findByRole('list', { name: 'Results' });
     expect(within(results).getAllByRole('article')).toHaveLength(1);
     expect(within(results).getByRole('link', { name: 'Walking in the rain' })).toHaveAttribute(
@@ -46,24 +46,35 @@ describe('search', () => {
     expect(router.state.location.pathname).toBe(`/d/posts/${posts[0]!.shortId}/edit`);
   });
 
-  it('runs the search in the address on load', async () => {
+  it('runs the search in the address (?query=, named after the field) on load', async () => {
     const server = fakeApi(postsServer(posts).handlers);
-    renderRoute('/d/posts/search?q=sunny');
+    const { router } = renderRoute('/d/posts/search?query=sunny');
     expect(await screen.findByRole('link', { name: 'Sunny days' })).toBeInTheDocument();
     expect(screen.getByRole('searchbox', { name: 'query' })).toHaveValue('sunny');
+    expect(server.sent('POST', SEARCH).map((r) => r.body)).toEqual([{ query: 'sunny' }]);
+    expect(router.state.location.search).toBe('?query=sunny');
+  });
+
+  it('still opens links shared with the old ?q= and moves the query to ?query= in place', async () => {
+    const server = fakeApi(postsServer(posts).handlers);
+    const { router } = renderRoute('/d/posts/search?q=sunny');
+    expect(await screen.findByRole('link', { name: 'Sunny days' })).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'query' })).toHaveValue('sunny');
+    expect(router.state.location.search).toBe('?query=sunny');
+    expect(router.state.historyAction).toBe('REPLACE');
     expect(server.sent('POST', SEARCH).map((r) => r.body)).toEqual([{ query: 'sunny' }]);
   });
 
   it('says when nothing matches', async () => {
     fakeApi(postsServer(posts).handlers);
-    renderRoute('/d/posts/search?q=snow');
+    renderRoute('/d/posts/search?query=snow');
     expect(await screen.findByText('No posts match “snow”.')).toHaveAttribute('role', 'status');
     expect(screen.queryByRole('list', { name: 'Results' })).toBeNull();
   });
 
-  it('sends nothing for an empty ?q= on load', async () => {
+  it('sends nothing for an empty ?query= on load', async () => {
     const server = fakeApi(postsServer(posts).handlers);
-    renderRoute('/d/posts/search?q=%20%20');
+    renderRoute('/d/posts/search?query=%20%20');
     await screen.findByRole('searchbox', { name: 'query' });
     await waitFor(() => expect(server.sent('GET', '/api/my/blogs/7')).toHaveLength(1));
     expect(server.sent('POST', SEARCH)).toEqual([]);

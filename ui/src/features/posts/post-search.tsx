@@ -6,9 +6,14 @@ import { useLoad } from '../../lib/use-load';
 import { searchPosts, type Post } from './api';
 import { PostCards } from './post-card';
 
-/** The query in the address (`?q=`), trimmed; empty when there is none. */
+/** The address keeps the query under the field's name, `query`. */
+const QUERY = 'query';
+/** Where addresses shared before kept it; still read, then moved to `query`. */
+const LEGACY_QUERY = 'q';
+
+/** The query in the address (`?query=`, else an older link's `?q=`), trimmed; empty when there is none. */
 export function queryFromParams(params: URLSearchParams): string {
-  return (params.get('q') ?? '').trim();
+  return (params.get(QUERY) ?? params.get(LEGACY_QUERY) ?? '').trim();
 }
 
 /**
@@ -28,13 +33,23 @@ export function PostSearch({ blogId }: { blogId: number }) {
   // The address changed (back/forward): the field follows it.
   useEffect(() => setInput(query), [query]);
 
+  // An older link's `?q=` becomes `?query=` in place; the query, and so the search, stay the same.
+  useEffect(() => {
+    if (!params.has(LEGACY_QUERY)) return;
+    const next = new URLSearchParams(params);
+    const legacy = next.get(LEGACY_QUERY) ?? '';
+    next.delete(LEGACY_QUERY);
+    if (!next.has(QUERY)) next.set(QUERY, legacy);
+    setParams(next, { replace: true });
+  }, [params, setParams]);
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const wanted = input.trim();
     if (wanted === '') return;
     // Searching again for the query already shown runs it again (posts may have changed).
     if (wanted === query) void search.reload();
-    else setParams({ q: wanted });
+    else setParams({ [QUERY]: wanted });
   };
 
   return (
