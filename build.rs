@@ -6,7 +6,7 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=SKIP_UI_BUILD");
-    for input in ["ui/src", "ui/package.json", "ui/package-lock.json", "ui/build.mjs", "ui/tsconfig.json"] {
+    for input in ["ui/src", "ui/public", "ui/package.json", "ui/package-lock.json", "ui/build.mjs", "ui/tsconfig.json"] {
         println!("cargo:rerun-if-changed={input}");
     }
     let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui");

@@ -2,6 +2,8 @@
 // Bundles the owner app (src/main.tsx) into dist/ for the quire binary to embed.
 //
 //   node ui/build.mjs           build dist/index.html + dist/assets/app-<hash>.{js,css}
+//                               + the tab icon (public/icon.svg) as dist/assets/icon-<hash>.svg
+//                               and dist/icon.svg (what the server answers /favicon.ico with)
 //   node ui/build.mjs --check   typecheck with `tsc --noEmit` first, then build
 //
 // Paths resolve relative to this file, so it runs from any working directory.
@@ -9,7 +11,8 @@
 // replaces it with the JSON config script that src/config/app-config.ts reads.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 const uiDir = path.dirname(fileURLToPath(import.meta.url));
 const distDir = path.join(uiDir, 'dist');
 const entry = path.join(uiDir, 'src', 'main.tsx');
+const iconSource = path.join(uiDir, 'public', 'icon.svg');
 const CONFIG_MARKER = '<!--QUIRE_CONFIG-->';
 
 function fail(message) {
@@ -115,6 +119,14 @@ const publicUrl = (outPath) => '/' + toPosix(path.relative(distDir, path.join(ui
 const jsUrl = publicUrl(jsPath);
 const cssUrl = publicUrl(cssPath);
 
+// The tab icon (the logo's page mark): content-hashed under assets/ for the <link>, and unhashed at
+// the root of dist/ for the server's /favicon.ico, which browsers request on their own.
+if (!existsSync(iconSource)) fail(`${iconSource} is missing`);
+const iconHash = createHash('sha256').update(readFileSync(iconSource)).digest('hex').slice(0, 8).toUpperCase();
+const iconUrl = `/assets/icon-${iconHash}.svg`;
+copyFileSync(iconSource, path.join(distDir, iconUrl));
+copyFileSync(iconSource, path.join(distDir, 'icon.svg'));
+
 const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -123,6 +135,7 @@ const html = `<!doctype html>
 <meta name="color-scheme" content="light">
 <meta name="description" content="Quire is a free blogging platform">
 <title>Quire</title>
+<link rel="icon" href="${iconUrl}" type="image/svg+xml">
 ${CONFIG_MARKER}
 <link rel="stylesheet" href="${cssUrl}">
 <script type="module" src="${jsUrl}"></script>

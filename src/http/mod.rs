@@ -48,6 +48,7 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
         .nest("/api", api::routes())
         .at("/d/signout", post(api::sessions::signout).get(ui::index))
         .at("/assets/*path", get(ui::asset))
+        .at("/favicon.ico", get(ui::favicon))
         .at("/media/:name", get(api::images::serve))
         .at("/healthz", get(healthz));
     if state.auth.local.is_some() {

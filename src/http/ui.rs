@@ -104,3 +104,18 @@ pub fn asset(req: &Request, Path(path): Path<String>) -> Result<Response, Error>
         .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
         .body(file.data.into_owned()))
 }
+
+/// `/favicon.ico`, which browsers ask for on their own: the app's SVG icon, revalidated daily.
+#[handler]
+pub fn favicon(req: &Request) -> Result<Response, Error> {
+    let file = Dist::get("icon.svg").ok_or_else(|| Error::not_found("path", "Not found"))?;
+    let etag = format!("\"{}\"", &hex::encode(file.metadata.sha256_hash())[..32]);
+    if req.header(header::IF_NONE_MATCH).is_some_and(|tag| tag == etag) {
+        return Ok(StatusCode::NOT_MODIFIED.with_header(header::ETAG, etag).into_response());
+    }
+    Ok(Response::builder()
+        .content_type("image/svg+xml")
+        .header(header::ETAG, etag)
+        .header(header::CACHE_CONTROL, "public, max-age=86400")
+        .body(file.data.into_owned()))
+}

@@ -48,7 +48,7 @@ async fn the_app_page_answers_304_to_its_etag_and_is_revalidated_each_time() {
 async fn bundle_assets_are_served_with_their_type_and_cached_for_a_year() {
     let app = TestApp::spawn().await;
     let html = app.get("/").await.text().await.unwrap();
-    let start = html.find("/assets/").expect("index.html references the bundle");
+    let start = html.find("/assets/app-").expect("index.html references the bundle");
     let end = start + html[start..].find('"').unwrap();
     let path = &html[start..end];
     let resp = app.get(path).await;
@@ -61,6 +61,28 @@ async fn bundle_assets_are_served_with_their_type_and_cached_for_a_year() {
     assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
     assert_eq!(app.get("/assets/missing.js").await.status(), 404);
     assert_eq!(app.get("/assets/../Cargo.toml").await.status(), 404);
+}
+
+#[tokio::test]
+async fn the_app_page_links_its_svg_icon_and_favicon_ico_answers_with_the_same_icon() {
+    let app = TestApp::spawn().await;
+    let html = app.get("/").await.text().await.unwrap();
+    let start = html.find(r#"<link rel="icon" href=""#).expect("index.html links its icon") + r#"<link rel="icon" href=""#.len();
+    let path = &html[start..start + html[start..].find('"').unwrap()];
+    assert!(path.starts_with("/assets/icon-") && path.ends_with(".svg"), "{path}");
+    let linked = app.get(path).await;
+    assert_eq!(linked.status(), 200, "{path}");
+    assert_eq!(linked.headers()[CONTENT_TYPE], "image/svg+xml");
+    let icon = linked.bytes().await.unwrap();
+
+    let favicon = app.get("/favicon.ico").await;
+    assert_eq!(favicon.status(), 200);
+    assert_eq!(favicon.headers()[CONTENT_TYPE], "image/svg+xml");
+    assert!(favicon.headers()[CACHE_CONTROL].to_str().unwrap().contains("max-age"));
+    let etag = favicon.headers()[ETAG].to_str().unwrap().to_owned();
+    assert_eq!(favicon.bytes().await.unwrap(), icon);
+    let again = app.client.get(format!("{}/favicon.ico", app.url)).header(IF_NONE_MATCH, etag).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
 }
 
 #[tokio::test]

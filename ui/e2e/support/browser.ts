@@ -24,7 +24,8 @@ const FAILED_RESOURCE = /^Failed to load resource: the server responded with a s
 /**
  * Collects script errors and console errors (CSP violations show up there) of `page` and of the
  * popups it opens, while they show the app's origin. Chromium logs every failed response as a
- * console error; those listed in `expected` (and the missing /favicon.ico) are not problems.
+ * console error; those listed in `expected` are not problems (the app has its icon, so a 404
+ * /favicon.ico is one).
  */
 export function watchForErrors(page: Page, expected: ExpectedStatus[] = []): string[] {
   const problems: string[] = [];
@@ -39,7 +40,6 @@ export function watchForErrors(page: Page, expected: ExpectedStatus[] = []): str
       if (message.type() !== 'error' || !isApp()) return;
       const url = message.location().url;
       const path = URL.parse(url)?.pathname ?? '';
-      if (path === '/favicon.ico') return;
       const failed = FAILED_RESOURCE.exec(message.text());
       if (failed && expected.some((e) => e.status === Number(failed[1]) && e.path === path)) return;
       problems.push(`console error at ${target.url()}: ${message.text()} (${url})`);
