@@ -231,3 +231,46 @@ test('the owner menu on a phone and on a desktop', async ({ page }) => {
 
   expect(problems).toEqual([]);
 });
+
+test('the Welcome screen says who is signed in, lines up, marks the whole address as wrong and fits a phone', async ({ page }) => {
+  const problems = watchForErrors(page, [SUBDOMAIN_REFUSED]);
+  await page.goto('/signup');
+  await signInWithLocalIssuer(page, 'Signup with Local', 'wrong-account@example.com');
+  const heading = page.getByRole('heading', { level: 1, name: 'Welcome' });
+  await expect(heading).toBeVisible();
+  await expect(page.getByText('Signed in as wrong-account@example.com')).toBeVisible();
+
+  const input = page.getByRole('textbox', { name: 'Preferred subdomain' });
+  const suffix = page.getByText(/^\.localhost:\d+$/);
+  const intro = page.getByText('Choose the subdomain');
+  const box = async (locator: typeof input) => {
+    const found = await locator.boundingBox();
+    if (!found) throw new Error('not visible');
+    return found;
+  };
+  const borderColor = (locator: typeof input) =>
+    locator.evaluate((element) => getComputedStyle(element).borderTopColor);
+
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    // Title, text and form start at the same left edge.
+    const left = (await box(input)).x;
+    expect(Math.abs((await box(heading)).x - left), `${size.width}`).toBeLessThan(2);
+    expect(Math.abs((await box(intro)).x - left), `${size.width}`).toBeLessThan(2);
+    // The suffix stays beside the input, on the same line.
+    expect(Math.abs((await box(suffix)).y - (await box(input)).y), `${size.width}`).toBeLessThan(2);
+    expect((await box(suffix)).x, `${size.width}`).toBeGreaterThan((await box(input)).x + 60);
+
+    await input.fill('ab');
+    await page.getByRole('button', { name: 'Signup' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Should be 3 to 63 characters long');
+    await page.getByRole('heading', { level: 1 }).click(); // focus off the input: its own focus ring aside
+    expect(await borderColor(suffix), `${size.width}`).toBe(await borderColor(input));
+    await input.fill('');
+  }
+
+  await page.getByRole('button', { name: 'Signout' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('button', { name: 'Login with Local' })).toBeEnabled();
+  expect(problems).toEqual([]);
+});

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, TextInput } from '../../components';
 import { ApiError } from '../../lib/api';
 import { createBlog } from './api';
@@ -9,13 +9,15 @@ export interface BlogCreationFormProps {
   host: string;
   /** Called once the blog exists (the owner area reloads the page). */
   onCreated: () => void;
+  /** Shown under the form: who is signed in, and the way out (the owner area's). */
+  children?: ReactNode;
 }
 
 /**
  * The blog-creation ('Welcome') screen: a signed-in user without a blog picks a subdomain. The rules
  * live on the server; the last message it sends shows under the input until the input changes.
  */
-export function BlogCreationForm({ host, onCreated }: BlogCreationFormProps) {
+export function BlogCreationForm({ host, onCreated, children }: BlogCreationFormProps) {
   const [subdomain, setSubdomain] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -57,6 +59,7 @@ export function BlogCreationForm({ host, onCreated }: BlogCreationFormProps) {
           Signup
         </Button>
       </form>
+      {children}
     </main>
   );
 }

@@ -95,6 +95,26 @@ describe('owner area', () => {
     expect(server.sent('GET', `/api/my/blogs/${alice.blog.id}`)).toEqual([]);
   });
 
+  it('tells a user without a blog which account is signed in and lets them sign out from the Welcome screen', async () => {
+    let signedInUser: typeof alice.user | null = alice.user;
+    const server = fakeApi({
+      'GET /api/session': () => json({ session: signedInUser && { user: signedInUser, blogId: null } }),
+      'POST /d/signout': () => {
+        signedInUser = null;
+        return json({});
+      },
+    });
+    const { user, router } = renderRoute('/d/posts');
+    expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
+    expect(screen.getByText('alice@example.com')).toBeInTheDocument();
+    expect(screen.getByText(/Signed in as/)).toHaveTextContent('Signed in as alice@example.com');
+    await user.click(screen.getByRole('button', { name: 'Signout' }));
+    expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(server.sent('POST', '/d/signout')).toHaveLength(1);
+    expect(server.sent('POST', '/api/my/blogs')).toEqual([]);
+  });
+
   it('says what went wrong when the blog cannot be loaded, and tries again on request', async () => {
     let failures = 1;
     fakeApi({

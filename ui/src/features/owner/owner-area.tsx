@@ -8,7 +8,7 @@ import { errorMessage } from '../../lib/error-message';
 import { reloadPage } from '../../lib/reload-page';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useLoad } from '../../lib/use-load';
-import { fetchSession, type User } from '../auth';
+import { fetchSession, useSignOut, type User } from '../auth';
 import { BlogCreationForm, fetchBlog, type Blog } from '../blogs';
 import { OwnerContext, type Owner } from './owner-context';
 import { OwnerShell } from './owner-shell';
@@ -61,7 +61,7 @@ export function OwnerArea() {
   if (load.status === 'failed') return <LoadFailed message={errorMessage(load.error)} onRetry={() => void load.reload()} />;
   switch (gate?.status) {
     case 'no-blog':
-      return <Welcome />;
+      return <Welcome user={gate.user} />;
     case 'ready':
       return (
         <OwnerContext.Provider value={owner}>
@@ -78,9 +78,22 @@ export function OwnerArea() {
   }
 }
 
-function Welcome() {
+/** Blog creation, with who is signed in and 'Signout' for someone who used the wrong account. */
+function Welcome({ user }: { user: User }) {
   useDocumentTitle('Welcome');
-  return <BlogCreationForm host={appConfig().host} onCreated={() => reloadPage()} />;
+  const { signOut, signingOut } = useSignOut();
+  return (
+    <BlogCreationForm host={appConfig().host} onCreated={() => reloadPage()}>
+      <div className="q-welcome__account">
+        <p>
+          Signed in as <strong>{user.email}</strong>
+        </p>
+        <Button variant="link" onClick={() => signOut()} loading={signingOut}>
+          Signout
+        </Button>
+      </div>
+    </BlogCreationForm>
+  );
 }
 
 function LoadFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
