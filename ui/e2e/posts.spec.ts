@@ -459,3 +459,48 @@ test('the local draft of a new post: a malformed one is removed, a good one come
 
   expect(problems).toEqual([]);
 });
+
+test('the editor shows when edit mode is on, keeps Remove quiet and fits Publish in the toolbar on a phone', async ({ page }) => {
+  const problems = watchForErrors(page);
+  await signUp(page, 'layout@example.com', 'layout');
+  await page.goto(at('/d/posts/new'));
+  const editBlocks = page.getByRole('button', { name: 'Edit blocks', exact: true });
+  const publish = page.getByRole('button', { name: 'Publish' });
+  const style = (locator: typeof editBlocks) =>
+    locator.evaluate((element) => {
+      const css = getComputedStyle(element);
+      return { background: css.backgroundColor, border: css.borderTopColor, color: css.color };
+    });
+  const danger = await page.evaluate(() => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--q-danger)';
+    document.body.append(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
+
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await expect(editBlocks).toHaveAttribute('aria-pressed', 'false');
+    const off = await style(editBlocks);
+    await editBlocks.click();
+    await expect(editBlocks).toHaveAttribute('aria-pressed', 'true');
+    await page.mouse.move(0, size.height - 1); // no hover on the button
+    expect(await style(editBlocks), `${size.width}: pressed looks different`).not.toEqual(off);
+
+    const remove = block(page, 1).getByRole('button', { name: 'Remove' });
+    await expect(remove).toBeVisible();
+    expect((await style(remove)).background, `${size.width}: Remove is no solid red button`).not.toBe(danger);
+
+    // Publish stays on the toolbar's row.
+    const row = await editBlocks.boundingBox();
+    const button = await publish.boundingBox();
+    expect(Math.abs((button?.y ?? 0) + (button?.height ?? 0) / 2 - ((row?.y ?? 0) + (row?.height ?? 0) / 2)), `${size.width}`).toBeLessThan(4);
+    expect((button?.x ?? 0) + (button?.width ?? 0), `${size.width}`).toBeLessThanOrEqual(size.width);
+
+    await editBlocks.click();
+    await expect(editBlocks).toHaveAttribute('aria-pressed', 'false');
+  }
+  expect(problems).toEqual([]);
+});

@@ -57,7 +57,7 @@ export function BlockEditor({ block, index, count, error, editing, onChange, onM
           <Button variant="secondary" data-control="down" disabled={index === count - 1} onClick={() => onMove(1)}>
             Move down
           </Button>
-          <Button variant="danger" data-control="remove" onClick={onRemove}>
+          <Button variant="secondary" className="q-block__remove" data-control="remove" onClick={onRemove}>
             Remove
           </Button>
         </div>

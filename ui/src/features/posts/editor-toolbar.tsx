@@ -25,7 +25,7 @@ export function EditorToolbar({
 }: EditorToolbarProps) {
   return (
     <div className="q-post-editor__toolbar">
-      <Button variant="secondary" aria-pressed={state.editing} onClick={onToggleEditing}>
+      <Button variant="secondary" className="q-post-editor__edit" aria-pressed={state.editing} onClick={onToggleEditing}>
         Edit blocks
       </Button>
       {showsDraftCheckbox(state) && (
@@ -33,11 +33,11 @@ export function EditorToolbar({
       )}
       <span className="q-post-editor__spacer" />
       {onDelete && (
-        <Button variant="danger" loading={deleting} disabled={saving} onClick={onDelete}>
+        <Button variant="danger" className="q-post-editor__delete" loading={deleting} disabled={saving} onClick={onDelete}>
           Delete
         </Button>
       )}
-      <Button type="submit" loading={saving} disabled={deleting || uploading}>
+      <Button type="submit" className="q-post-editor__submit" loading={saving} disabled={deleting || uploading}>
         {primaryLabel(state)}
       </Button>
     </div>
