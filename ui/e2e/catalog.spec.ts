@@ -227,3 +227,21 @@ test('the catalog is usable on a phone-sized screen', async ({ page }) => {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(375);
 });
+
+test('on a phone the catalog navigation shows that it scrolls, on the side where more links are', async ({ page }) => {
+  const problems = watchForErrors(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/catalog');
+  const strip = nav(page);
+  // The edge a link hides behind fades out (a CSS mask); the ends of the strip do not.
+  const fades = () => strip.evaluate((element) => getComputedStyle(element).maskImage || getComputedStyle(element).webkitMaskImage);
+  await expect.poll(fades).toMatch(/linear-gradient/);
+  const atStart = await fades();
+  await strip.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+  await expect.poll(fades).not.toBe(atStart);
+  await expect.poll(fades).toMatch(/linear-gradient/);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(fades).toBe('none');
+  expect(problems).toEqual([]);
+});

@@ -349,6 +349,24 @@ test('paging through 25 posts, searching, and deleting one', async ({ page }) =>
     await expect(pager.getByText('Page 3 of 3')).toBeVisible();
   });
 
+  await test.step('on a phone the pager keeps to one line and its buttons keep their names', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(at('/d/posts?p=2'));
+    await pager.scrollIntoViewIfNeeded();
+    const tops = [];
+    for (const name of ['First', 'Previous', 'Next', 'Last']) {
+      const button = pager.getByRole('button', { name, exact: true });
+      await expect(button).toBeVisible();
+      const box = await button.boundingBox();
+      tops.push(Math.round((box?.y ?? 0) + (box?.height ?? 0) / 2));
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+    }
+    const position = await pager.getByText('Page 2 of 3').boundingBox();
+    tops.push(Math.round((position?.y ?? 0) + (position?.height ?? 0) / 2));
+    expect(new Set(tops).size, `${tops}`).toBe(1);
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
   await test.step('search keeps the query in the address and opens the result', async () => {
     const searches = watchRequests(page, '/posts/search');
     await page.goto(at('/d/posts'));

@@ -179,7 +179,7 @@ test('the owner menu on a phone and on a desktop', async ({ page }) => {
   await signInWithLocalIssuer(page, 'Signup with Local', 'phone@example.com');
   await createBlog(page, 'phone-owner');
 
-  const toggle = page.getByRole('button', { name: 'Menu' });
+  const toggle = page.getByRole('button', { name: 'Menu', exact: true });
   const posts = menu(page).getByRole('link', { name: 'Posts', includeHidden: true });
 
   await test.step('phone: the hamburger opens a slide-in menu', async () => {
@@ -213,6 +213,18 @@ test('the owner menu on a phone and on a desktop', async ({ page }) => {
     await page.mouse.click(380, 400); // the backdrop, right of the menu
     await expect(menu(page)).toBeHidden();
 
+    // The menu's own close button, for those who do not think of the backdrop.
+    await toggle.click();
+    await expect(menu(page)).toBeVisible();
+    const close = menu(page).getByRole('button', { name: 'Close menu' });
+    await expect(close).toBeVisible();
+    const closeBox = await close.boundingBox();
+    expect(closeBox && closeBox.width >= 40 && closeBox.height >= 40).toBe(true); // a thumb-sized target
+    await close.click();
+    await expect(menu(page)).toBeHidden();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toBeFocused();
+
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
   });
@@ -221,6 +233,7 @@ test('the owner menu on a phone and on a desktop', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect(toggle).toBeHidden();
     await expect(menu(page)).toBeVisible();
+    await expect(menu(page).getByRole('button', { name: 'Close menu', includeHidden: true })).toBeHidden();
     const box = await menu(page).boundingBox();
     expect(box?.x).toBe(0);
     await posts.click();

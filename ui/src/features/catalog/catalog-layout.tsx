@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components';
 import { catalogDemos, paths } from '../../config/paths';
@@ -14,6 +14,7 @@ export function CatalogLayout() {
     const current = navRef.current?.querySelector<HTMLElement>('[aria-current="page"]');
     current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [pathname]);
+  const more = useHiddenSides(navRef);
 
   return (
     <div className="catalog">
@@ -25,7 +26,7 @@ export function CatalogLayout() {
           <Logo className="catalog__logo" />
           <span>Catalog</span>
         </Link>
-        <nav ref={navRef} aria-label="Component demos">
+        <nav ref={navRef} aria-label="Component demos" data-more={more ?? undefined}>
           <ul className="catalog__nav">
             {catalogDemos.map((demo) => (
               <li key={demo.slug}>
@@ -45,4 +46,32 @@ export function CatalogLayout() {
       </main>
     </div>
   );
+}
+
+type HiddenSides = 'start' | 'end' | 'both' | null;
+
+/**
+ * Which sides of a horizontally scrolling element have content scrolled out of view, kept up to date
+ * on scroll and resize. The catalog's phone strip fades those edges, so it shows that it scrolls.
+ */
+function useHiddenSides(ref: RefObject<HTMLElement | null>): HiddenSides {
+  const [sides, setSides] = useState<HiddenSides>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const update = () => {
+      const start = element.scrollLeft > 1;
+      const end = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
+      setSides(start && end ? 'both' : start ? 'start' : end ? 'end' : null);
+    };
+    update();
+    element.addEventListener('scroll', update, { passive: true });
+    const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(update) : null;
+    resize?.observe(element);
+    return () => {
+      element.removeEventListener('scroll', update);
+      resize?.disconnect();
+    };
+  }, [ref]);
+  return sides;
 }

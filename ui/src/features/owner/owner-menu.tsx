@@ -26,6 +26,8 @@ export interface OwnerMenuProps {
   open: boolean;
   /** Any entry was chosen. */
   onChoose: () => void;
+  /** The slid-in menu's own close button (phones only) was pressed. */
+  onClose: () => void;
   ref?: Ref<HTMLElement>;
 }
 
@@ -36,7 +38,7 @@ const isPlainClick = (event: MouseEvent<HTMLAnchorElement>) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /** The owner area's side menu. The current screen's entry is highlighted. */
-export function OwnerMenu({ id, blog, supportUrl, open, onChoose, ref }: OwnerMenuProps) {
+export function OwnerMenu({ id, blog, supportUrl, open, onChoose, onClose, ref }: OwnerMenuProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const { signOut } = useSignOut();
@@ -65,6 +67,9 @@ export function OwnerMenu({ id, blog, supportUrl, open, onChoose, ref }: OwnerMe
       <div className="q-owner-menu__brand">
         <Logo className="q-owner-menu__logo" />
         <span className="q-owner-menu__blog">{blog.name}</span>
+        <button type="button" className="q-owner-menu__close" aria-label="Close menu" onClick={onClose}>
+          <span aria-hidden="true">×</span>
+        </button>
       </div>
       <ul className="q-owner-menu__list">
         <li>

@@ -66,6 +66,10 @@ export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: strin
         supportUrl={supportUrl}
         open={menuOpen}
         onChoose={() => setMenuOpen(false)}
+        onClose={() => {
+          setMenuOpen(false);
+          toggleRef.current?.focus();
+        }}
       />
       <div className="q-owner__backdrop" hidden={!menuOpen} onClick={() => setMenuOpen(false)} />
       <main className="q-owner__main" inert={menuOpen || undefined}>

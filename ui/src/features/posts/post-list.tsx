@@ -79,6 +79,18 @@ export function PostList({ blogId }: { blogId: number }) {
   );
 }
 
+/** A pager button's face: the word, or on a phone just the arrow (the word stays its accessible name). */
+function PagerLabel({ icon, label }: { icon: string; label: string }) {
+  return (
+    <>
+      <span className="q-pager__icon" aria-hidden="true">
+        {icon}
+      </span>
+      <span className="q-pager__label">{label}</span>
+    </>
+  );
+}
+
 /** First, previous, next and last; only when there is more than one page. */
 export function Pager({ page, totalPages, onGo }: { page: number; totalPages: number; onGo: (page: number) => void }) {
   if (totalPages <= 1) return null;
@@ -87,19 +99,19 @@ export function Pager({ page, totalPages, onGo }: { page: number; totalPages: nu
   return (
     <nav className="q-pager" aria-label="Pages">
       <Button variant="secondary" disabled={first} onClick={() => onGo(1)}>
-        First
+        <PagerLabel icon="«" label="First" />
       </Button>
       <Button variant="secondary" disabled={first} onClick={() => onGo(page - 1)}>
-        Previous
+        <PagerLabel icon="‹" label="Previous" />
       </Button>
       <span className="q-pager__position">
         Page {page} of {totalPages}
       </span>
       <Button variant="secondary" disabled={last} onClick={() => onGo(page + 1)}>
-        Next
+        <PagerLabel icon="›" label="Next" />
       </Button>
       <Button variant="secondary" disabled={last} onClick={() => onGo(totalPages)}>
-        Last
+        <PagerLabel icon="»" label="Last" />
       </Button>
     </nav>
   );
