@@ -339,6 +339,14 @@ def main():
                   f"{mb(level(samples, 'VmRSS'))} (anonymous {mb(level(samples, 'RssAnon'))}, "
                   f"files {mb(level(samples, 'RssFile'))}; {mb(min(m['VmRSS'] for m in samples))} to "
                   f"{mb(max(m['VmRSS'] for m in samples))})")
+        # The curve in between tells a leak (steady climb) from caches filling up (a plateau).
+        tenth = elapsed / 10
+        curve = []
+        for i in range(10):
+            part = [m for t, m in soak.samples if i * tenth <= t < (i + 1) * tenth]
+            if part:
+                curve.append(f"{(i + 1) * tenth / 60:.1f} min {level(part, 'VmRSS') / 1024:.0f}")
+        print("server RSS over the soak (median per tenth, MB): " + ", ".join(curve))
         print(f"server peak RSS (VmHWM): {mb(memory(args.pid)['VmHWM'])}")
         growth = 100.0 * (level(last, "VmRSS") - level(first, "VmRSS")) / level(first, "VmRSS")
         print(f"RSS growth: {growth:+.1f} % (allowed {args.max_growth:g} %)")
