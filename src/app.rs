@@ -117,6 +117,10 @@ fn open_storage(data_dir: &DataDir) -> anyhow::Result<(Db, SearchIndex)> {
     let db = Db::open_and_migrate(data_dir)?;
     let index = SearchIndex::open(&data_dir.index()).context("opening the search index")?;
     let mut conn = crate::db::open_connection(db.path(), false)?;
+    let sized = crate::blogs::backfill_image_sizes(&conn, data_dir)?;
+    if sized > 0 {
+        tracing::info!(images = sized, "image sizes read");
+    }
     if let Some(count) = crate::blogs::index::sync(&index, &mut conn, false, false)? {
         tracing::info!(posts = count, "search index rebuilt from the database");
     }

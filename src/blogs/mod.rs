@@ -25,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::search::SearchIndex;
 pub use generations::PageGenerations;
 pub use posts::{PostInput, post_not_found};
+pub use uploads::backfill_image_sizes;
 
 /// The write path of every blog.
 pub struct Blogs {

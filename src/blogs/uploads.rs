@@ -23,6 +23,7 @@ impl Blogs {
         let hash = hex::encode(Sha256::digest(&bytes));
         let name = format!("{hash}.{}", kind.extension());
         let (path, size) = (self.data_dir.upload(&name), bytes.len());
+        let pixels = pixels(&bytes);
         // Checked before the file is written (a refused upload leaves nothing on disk), and
         // again by the writer connection as it records it (no two uploads pass on one place).
         let within = {
@@ -41,11 +42,34 @@ impl Blogs {
         self.db
             .write(move |conn| {
                 within(conn)?;
-                images::record(conn, user_id, &hash, kind.mime(), size)
+                images::record(conn, user_id, &hash, kind.mime(), size, pixels)
             })
             .await?;
         Ok(name)
     }
+}
+
+/// An image's width and height, read from its header; `None` when it can't be read.
+fn pixels(bytes: &[u8]) -> Option<(u32, u32)> {
+    let size = imagesize::blob_size(bytes).ok()?;
+    let (width, height) = (u32::try_from(size.width).ok()?, u32::try_from(size.height).ok()?);
+    (width > 0 && height > 0).then_some((width, height))
+}
+
+/// Reads the size of every uploaded image whose size is not recorded yet (uploaded before
+/// sizes were), from the first bytes of its file. Run at start, before serving; the files of
+/// a large site are read once.
+pub fn backfill_image_sizes(conn: &rusqlite::Connection, data_dir: &crate::data_dir::DataDir) -> Result<usize> {
+    let missing = images::without_size(conn)?;
+    for (hash, mime) in &missing {
+        let pixels = ImageType::from_mime(mime).and_then(|kind| {
+            let size = imagesize::size(data_dir.upload(&format!("{hash}.{}", kind.extension()))).ok()?;
+            let (width, height) = (u32::try_from(size.width).ok()?, u32::try_from(size.height).ok()?);
+            (width > 0 && height > 0).then_some((width, height))
+        });
+        images::set_size(conn, hash, pixels)?;
+    }
+    Ok(missing.len())
 }
 
 /// Writes the file once (same bytes, same name), through a temporary file and a rename.

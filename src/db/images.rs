@@ -1,15 +1,45 @@
 //! Who uploaded which image file.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::Error;
 
-/// Records that `user_id` uploaded the file with this hash (once per user and file).
-pub fn record(conn: &Connection, user_id: i64, hash: &str, mime: &str, size: usize) -> Result<(), Error> {
+/// Records that `user_id` uploaded the file with this hash (once per user and file), and its
+/// width and height in pixels (`None`: unreadable).
+pub fn record(conn: &Connection, user_id: i64, hash: &str, mime: &str, size: usize, pixels: Option<(u32, u32)>) -> Result<(), Error> {
+    let (width, height) = pixels.unwrap_or((0, 0));
     conn.execute(
-        "INSERT OR IGNORE INTO images (user_id, hash, mime, size) VALUES (?1, ?2, ?3, ?4)",
-        params![user_id, hash, mime, size as i64],
+        "INSERT OR IGNORE INTO images (user_id, hash, mime, size, width, height) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![user_id, hash, mime, size as i64, width, height],
     )?;
+    Ok(())
+}
+
+/// The width and height of the files with these hashes, where known.
+pub fn sizes(conn: &Connection, hashes: &[&str]) -> Result<HashMap<String, (u32, u32)>, Error> {
+    let mut query = conn.prepare_cached("SELECT width, height FROM images WHERE hash = ?1 AND width > 0 AND height > 0 LIMIT 1")?;
+    let mut sizes = HashMap::new();
+    for hash in hashes {
+        if let Some(size) = query.query_row([hash], |r| Ok((r.get(0)?, r.get(1)?))).optional()? {
+            sizes.insert((*hash).to_owned(), size);
+        }
+    }
+    Ok(sizes)
+}
+
+/// Files whose size was never read (uploaded before sizes were recorded): hash and MIME type.
+pub fn without_size(conn: &Connection) -> Result<Vec<(String, String)>, Error> {
+    let mut query = conn.prepare("SELECT DISTINCT hash, mime FROM images WHERE width IS NULL OR height IS NULL")?;
+    let rows = query.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Records the size of the file with this hash (`None`: unreadable, stored as 0).
+pub fn set_size(conn: &Connection, hash: &str, pixels: Option<(u32, u32)>) -> Result<(), Error> {
+    let (width, height) = pixels.unwrap_or((0, 0));
+    conn.execute("UPDATE images SET width = ?2, height = ?3 WHERE hash = ?1", params![hash, width, height])?;
     Ok(())
 }
 

@@ -37,6 +37,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0003_drop_auth_nonces.sql"),
         seed: None,
     },
+    Migration {
+        version: 5,
+        name: "image sizes; paragraphs become Markdown (old text escaped)",
+        sql: include_str!("migrations/0005_markdown_image_sizes.sql"),
+        seed: Some(super::paragraphs::escape_old_paragraphs),
+    },
 ];
 
 /// The schema version this binary writes.

@@ -10,6 +10,7 @@ pub mod blogs;
 pub mod favicons;
 pub mod images;
 pub mod migrate;
+pub mod paragraphs;
 pub mod posts;
 pub mod public;
 pub mod sessions;

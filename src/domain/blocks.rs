@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use strum::VariantNames;
 
 use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
+use crate::domain::markdown;
 use crate::domain::messages::Messages;
 
 /// Most blocks in one post.
@@ -21,6 +22,12 @@ pub const MAX_URL: usize = 2_048;
 
 /// What link block URLs start with.
 pub const LINK_PREFIXES: [&str; 2] = ["http://", "https://"];
+/// What URLs of links inside paragraphs (Markdown) start with.
+pub const MARKDOWN_LINK_PREFIXES: [&str; 3] = ["http://", "https://", "mailto:"];
+/// Longest image alt text, in characters.
+pub const MAX_ALT: usize = 1_000;
+/// Longest image caption, in characters.
+pub const MAX_CAPTION: usize = 2_000;
 /// The Spotify prefix rule.
 pub const SPOTIFY_PREFIX: &str = "https://open.spotify.com/";
 /// The tweet prefix rule (either host).
@@ -36,7 +43,7 @@ pub enum Block {
         /// Its text.
         text: String,
     },
-    /// Running text; line breaks are kept.
+    /// Running text in CommonMark (see `domain::markdown`); line breaks are kept.
     Paragraph {
         /// Its text.
         text: String,
@@ -49,10 +56,17 @@ pub enum Block {
         #[serde(default)]
         title: String,
     },
-    /// An uploaded image.
+    /// An uploaded image. Stored before alt texts and captions existed, its value was only
+    /// `{url}`: both default to empty.
     Image {
         /// Its URL on the image host.
         url: String,
+        /// What it shows, for readers who can't see it (empty: not described).
+        #[serde(default)]
+        alt: String,
+        /// Shown under it (empty: none).
+        #[serde(default)]
+        caption: String,
     },
     /// A Spotify track, album, playlist or episode.
     Spotify {
@@ -129,28 +143,38 @@ impl Body {
 
     /// The post's title: its first heading, else the start of its first paragraph.
     pub fn title(&self) -> String {
-        let first = |want_heading: bool| {
-            self.children.iter().find_map(|block| match block {
-                Block::Heading { text } if want_heading => Some(text.trim()),
-                Block::Paragraph { text } if !want_heading => Some(text.trim()),
-                _ => None,
-            })
+        let heading = self.children.iter().find_map(|block| match block {
+            Block::Heading { text } => Some(text.trim()),
+            _ => None,
+        });
+        let paragraph;
+        let title = match heading.filter(|t| !t.is_empty()) {
+            Some(heading) => heading,
+            None => {
+                paragraph = self.children.iter().find_map(|block| match block {
+                    Block::Paragraph { text } => Some(markdown::plain_text(text)),
+                    _ => None,
+                });
+                paragraph.as_deref().unwrap_or("").trim()
+            }
         };
-        let title = first(true).filter(|t| !t.is_empty()).or_else(|| first(false)).unwrap_or("");
         let title: String = title.lines().next().unwrap_or("").chars().take(120).collect();
         if title.is_empty() { "Untitled".to_owned() } else { title }
     }
 
-    /// All searchable text (headings, paragraphs, link texts), one block a line.
+    /// All searchable text (headings, paragraphs without their Markdown, link texts, image
+    /// alt texts and captions), one block a line.
     pub fn text(&self) -> String {
         let mut out = String::new();
         for block in &self.children {
             let text = match block {
-                Block::Heading { text } | Block::Paragraph { text } => text.as_str(),
-                Block::Link { title, .. } => title.as_str(),
+                Block::Heading { text } => text.clone(),
+                Block::Paragraph { text } => markdown::plain_text(text),
+                Block::Link { title, .. } => title.clone(),
+                Block::Image { alt, caption, .. } if !alt.is_empty() || !caption.is_empty() => format!("{alt}\n{caption}"),
                 _ => continue,
             };
-            out.push_str(text);
+            out.push_str(text.trim());
             out.push('\n');
         }
         out
@@ -165,7 +189,11 @@ impl Block {
             Block::Paragraph { text } => text_problem(text, MAX_PARAGRAPH),
             Block::Link { url, title } => url_problem(url, &LINK_PREFIXES, &LINK_PREFIXES.join(" or "))
                 .or_else(|| (title.chars().count() > MAX_URL).then(|| too_long(MAX_URL))),
-            Block::Image { url } => url_problem(url, &[rules.image_prefix.as_str()], &rules.image_prefix),
+            Block::Image { url, alt, caption } => url_problem(url, &[rules.image_prefix.as_str()], &rules.image_prefix)
+                .or_else(|| (alt.chars().count() > MAX_ALT).then(|| format!("The alt text should be at most {MAX_ALT} characters")))
+                .or_else(|| {
+                    (caption.chars().count() > MAX_CAPTION).then(|| format!("The caption should be at most {MAX_CAPTION} characters"))
+                }),
             Block::Spotify { url } => url_problem(url, &[SPOTIFY_PREFIX], SPOTIFY_PREFIX),
             Block::Tweet { url } => url_problem(url, &TWEET_PREFIXES, &TWEET_PREFIXES.join(" or ")),
         }
@@ -198,6 +226,12 @@ fn url_problem(url: &str, prefixes: &[&str], described: &str) -> Option<String> 
     None
 }
 
+/// Whether a link inside a paragraph may point at `url`: `http:`, `https:` or `mailto:`, with
+/// the link block's rules on length and characters.
+pub fn markdown_url_allowed(url: &str) -> bool {
+    url_problem(url, &MARKDOWN_LINK_PREFIXES, "").is_none()
+}
+
 fn too_long(max: usize) -> String {
     format!("Should be at most {max} characters")
 }
@@ -218,6 +252,8 @@ pub fn client_rules(rules: &Rules) -> Value {
         "maxHeading": MAX_HEADING,
         "maxParagraph": MAX_PARAGRAPH,
         "maxUrl": MAX_URL,
+        "maxAlt": MAX_ALT,
+        "maxCaption": MAX_CAPTION,
         "blockTypes": Block::VARIANTS,
         "linkPrefixes": LINK_PREFIXES,
         "spotifyPrefix": SPOTIFY_PREFIX,
@@ -292,13 +328,44 @@ mod tests {
             { "type": "heading", "value": { "text": "Hello" } },
             { "type": "paragraph", "value": { "text": "Line one\nLine two" } },
             { "type": "link", "value": { "url": "https://example.com", "title": "Example" } },
-            { "type": "image", "value": { "url": "http://localhost:8080/media/abc.png" } },
+            { "type": "image", "value": { "url": "http://localhost:8080/media/abc.png", "alt": "A cat", "caption": "Ours" } },
             { "type": "spotify", "value": { "url": "https://open.spotify.com/track/1" } },
             { "type": "tweet", "value": { "url": "https://x.com/a/status/1" } },
         ]});
         let body = Body::parse(&value, &rules()).unwrap();
         assert_eq!(serde_json::to_value(&body).unwrap(), value);
         assert_eq!(body.title(), "Hello");
+    }
+
+    #[test]
+    fn images_stored_as_a_url_alone_still_read_and_are_written_in_the_new_shape() {
+        let body = Body::from_json(r#"{"type":"root","children":[{"type":"image","value":{"url":"http://localhost:8080/media/a.png"}}]}"#).unwrap();
+        assert_eq!(body.children[0], Block::Image { url: "http://localhost:8080/media/a.png".into(), alt: String::new(), caption: String::new() });
+        assert_eq!(
+            serde_json::to_value(&body).unwrap()["children"][0]["value"],
+            json!({ "url": "http://localhost:8080/media/a.png", "alt": "", "caption": "" })
+        );
+    }
+
+    #[test]
+    fn alt_texts_and_captions_have_limits() {
+        let image = |alt: usize, caption: usize| {
+            json!({ "type": "image", "value": { "url": "http://localhost:8080/media/a.png", "alt": "a".repeat(alt), "caption": "c".repeat(caption) } })
+        };
+        let errors = errors_of(json!([image(1_001, 0), image(0, 2_001), image(1_000, 2_000)]));
+        assert_eq!(errors, vec![
+            ("children.0".into(), "The alt text should be at most 1000 characters".into()),
+            ("children.1".into(), "The caption should be at most 2000 characters".into()),
+        ]);
+    }
+
+    #[test]
+    fn search_text_has_no_markdown_and_includes_image_descriptions() {
+        let body = Body::from_blocks(vec![
+            Block::Paragraph { text: "Some **bold** and a [link](https://e.com/secret-url)".into() },
+            Block::Image { url: "x".into(), alt: "A red kite".into(), caption: "Over the hill".into() },
+        ]);
+        assert_eq!(body.text(), "Some bold and a link\nA red kite\nOver the hill\n");
     }
 
     #[test]
@@ -350,7 +417,11 @@ mod tests {
     fn titles_fall_back_to_the_first_paragraph_then_untitled() {
         let body = Body::from_blocks(vec![Block::Paragraph { text: "First line\nsecond".into() }]);
         assert_eq!(body.title(), "First line");
-        let body = Body::from_blocks(vec![Block::Image { url: "x".into() }]);
+        let body = Body::from_blocks(vec![Block::Image { url: "x".into(), alt: String::new(), caption: String::new() }]);
+        assert_eq!(body.title(), "Untitled");
+        let body = Body::from_blocks(vec![Block::Paragraph { text: "A **bold** [start](https://e.com)\nmore".into() }]);
+        assert_eq!(body.title(), "A bold start");
+        let body = Body::from_blocks(vec![Block::Image { url: "x".into(), alt: String::new(), caption: String::new() }]);
         assert_eq!(body.title(), "Untitled");
     }
 }

@@ -8,6 +8,7 @@ pub mod embed;
 pub mod identity;
 pub mod image;
 pub mod limits;
+pub mod markdown;
 pub mod messages;
 pub mod paging;
 pub mod post;

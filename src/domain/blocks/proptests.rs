@@ -119,7 +119,9 @@ fn valid_body() -> impl Strategy<Value = Value> {
         (path, "[a-zA-Z0-9 ]{0,30}").prop_map(|(path, title)| {
             json!({ "type": "link", "value": { "url": format!("https://e.com/{path}"), "title": title } })
         }),
-        path.prop_map(|path| json!({ "type": "image", "value": { "url": format!("{IMAGE_PREFIX}{path}") } })),
+        (path, "[a-zA-Z0-9 ]{0,30}", "[a-zA-Z0-9 ]{0,30}").prop_map(|(path, alt, caption)| {
+            json!({ "type": "image", "value": { "url": format!("{IMAGE_PREFIX}{path}"), "alt": alt, "caption": caption } })
+        }),
         path.prop_map(|path| json!({ "type": "spotify", "value": { "url": format!("{SPOTIFY_PREFIX}{path}") } })),
         path.prop_map(|path| json!({ "type": "tweet", "value": { "url": format!("{}{path}", TWEET_PREFIXES[1]) } })),
     ];

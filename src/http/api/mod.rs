@@ -6,6 +6,7 @@ pub mod favicons;
 pub mod images;
 pub mod json;
 pub mod posts;
+pub mod preview;
 pub mod sessions;
 pub mod social_accounts;
 pub mod themes;
@@ -33,6 +34,7 @@ pub fn routes() -> Route {
         .at("/my/social_accounts", post(social_accounts::create))
         .at("/my/blogs/:blog_id/posts", get(posts::list).post(posts::create))
         .at("/my/blogs/:blog_id/posts/search", post(posts::find))
+        .at("/my/blogs/:blog_id/preview", post(preview::preview))
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
         .at("/images", post(images::upload))
 }

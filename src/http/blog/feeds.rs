@@ -71,7 +71,7 @@ pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u6
 fn entry_html(post: &Post, url: &str, budget: &mut usize) -> Result<String, Error> {
     let body = parse_body(post)?;
     if post.body_json.len() <= ENTRY_HTML_MAX {
-        let html = templates::feed_html(&templates::block_views(&body).0);
+        let html = templates::feed_html(&templates::block_views(&body, &templates::ImageSizes::new()).0);
         if html.len() <= ENTRY_HTML_MAX.min(*budget) {
             *budget -= html.len();
             return Ok(html);

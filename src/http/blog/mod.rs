@@ -12,7 +12,7 @@
 mod cache;
 mod feeds;
 pub mod page_views;
-mod pages;
+pub mod pages;
 mod responses;
 mod routes;
 pub mod templates;

@@ -7,10 +7,12 @@ use poem::http::StatusCode;
 
 use super::cache::Page;
 use super::responses::html_page;
-use super::templates::{self, IndexPage, Layout, NotFoundPage, PostPage, SearchPage};
+use super::templates::{self, ImageSizes, IndexPage, Layout, NotFoundPage, PostPage, SearchPage};
+use crate::db::images;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::domain::blocks::{Block, Body};
+use crate::domain::image::ImageType;
 use crate::domain::{dates, embed};
 use crate::error::Error;
 use crate::http::state::AppState;
@@ -38,6 +40,41 @@ pub fn not_found(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
 /// A stored post's body.
 pub fn parse_body(post: &Post) -> Result<Body, Error> {
     Body::from_json(&post.body_json).map_err(Error::Internal)
+}
+
+/// The width and height of the body's images uploaded here (the only ones whose size Quire
+/// knows; an image elsewhere is shown without them).
+pub async fn image_sizes(state: &AppState, body: &Body) -> Result<ImageSizes, Error> {
+    let prefix = state.config.image_prefix();
+    let names: Vec<(String, String)> = body
+        .children
+        .iter()
+        .filter_map(|block| match block {
+            Block::Image { url, .. } => {
+                let name = url.strip_prefix(&prefix)?;
+                ImageType::of_stored_name(name)?;
+                Some((url.clone(), name.split_once('.')?.0.to_owned()))
+            }
+            _ => None,
+        })
+        .collect();
+    if names.is_empty() {
+        return Ok(ImageSizes::new());
+    }
+    let hashes: Vec<String> = names.iter().map(|(_, hash)| hash.clone()).collect();
+    let by_hash = state.db.read(move |conn| images::sizes(conn, &hashes.iter().map(String::as_str).collect::<Vec<_>>())).await?;
+    Ok(names.into_iter().filter_map(|(url, hash)| Some((url, *by_hash.get(&hash)?))).collect())
+}
+
+/// The HTML of a body's blocks as a post page shows them (without tweet scripts): the
+/// editor's preview.
+pub async fn blocks_html(state: &AppState, body: Body) -> Result<String, Error> {
+    let sizes = image_sizes(state, &body).await?;
+    off_runtime(move || {
+        let blocks = templates::block_views(&body, &sizes).0;
+        templates::BlocksFragment { blocks, rich_tweets: false }.render().map_err(|err| Error::Internal(err.into()))
+    })
+    .await
 }
 
 /// Runs `render` on the blocking pool. Parsing stored bodies, rendering, hashing and
@@ -113,9 +150,14 @@ pub async fn post(state: &AppState, blog: &PublicBlog, slug: &str, short_id: &st
     layout.title = format!("{} · {}", post.title, blog.name);
     layout.og_type = "article";
     let (config, blog) = (state.config.clone(), blog.clone());
-    off_runtime(move || {
+    let (post, body) = off_runtime(move || {
         let body = parse_body(&post)?;
-        let (blocks, toc) = templates::block_views(&body);
+        Ok((post, body))
+    })
+    .await?;
+    let sizes = image_sizes(state, &body).await?;
+    off_runtime(move || {
+        let (blocks, toc) = templates::block_views(&body, &sizes);
         let excerpt = templates::excerpt_of(&body, 160);
         if !excerpt.is_empty() {
             layout.description = excerpt;

@@ -1,26 +1,28 @@
 //! Template models and askama templates (`assets/templates/`; every value is escaped): what
 //! a blog and its posts look like to a template.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use askama::Template;
 
 use crate::db::posts::Post;
 use crate::db::public::PublicBlog;
 use crate::domain::blocks::{Block, Body};
-use crate::domain::{dates, embed};
+use crate::domain::{dates, embed, markdown};
 
 /// One block, ready for a template.
 #[derive(Debug, Clone)]
 pub enum BlockView {
     /// A section heading with its anchor.
     Heading { text: String, anchor: String },
-    /// A paragraph, one entry per line.
+    /// Plain text, one entry per line (a feed entry's excerpt).
     Paragraph { lines: Vec<String> },
+    /// A paragraph's Markdown, rendered (escaped) by `domain::markdown::to_html`.
+    Markdown { html: String },
     /// A link and its text (the URL when the text is empty).
     Link { url: String, text: String },
-    /// An image.
-    Image { url: String },
+    /// An image, with its width and height when known (uploads).
+    Image { url: String, alt: String, caption: String, size: Option<(u32, u32)> },
     /// A Spotify player and the original link.
     Spotify { embed: String, url: String },
     /// A tweet link.
@@ -166,6 +168,17 @@ pub struct Sitemap {
     pub entries: Vec<SitemapEntry>,
 }
 
+/// The blocks alone, as a post page shows them: what the editor's preview displays.
+#[derive(Template)]
+#[template(path = "blocks.html")]
+pub struct BlocksFragment {
+    pub blocks: Vec<BlockView>,
+    pub rich_tweets: bool,
+}
+
+/// Widths and heights of images by URL.
+pub type ImageSizes = HashMap<String, (u32, u32)>;
+
 #[derive(Template)]
 #[template(path = "feed_content.html")]
 struct FeedContent<'a> {
@@ -173,8 +186,9 @@ struct FeedContent<'a> {
 }
 
 /// The blocks of a body as views, and the table of contents of its headings. The first
-/// heading is the post's title (shown as the page's h1), so it is left out.
-pub fn block_views(body: &Body) -> (Vec<BlockView>, Vec<TocEntry>) {
+/// heading is the post's title (shown as the page's h1), so it is left out. Images get their
+/// size from `sizes` when it is known.
+pub fn block_views(body: &Body, sizes: &ImageSizes) -> (Vec<BlockView>, Vec<TocEntry>) {
     let mut used = HashSet::new();
     let mut views = Vec::with_capacity(body.children.len());
     let mut toc = Vec::new();
@@ -190,12 +204,14 @@ pub fn block_views(body: &Body) -> (Vec<BlockView>, Vec<TocEntry>) {
                 toc.push(TocEntry { anchor: anchor.clone(), text: text.clone() });
                 BlockView::Heading { text: text.clone(), anchor }
             }
-            Block::Paragraph { text } => BlockView::Paragraph { lines: text.lines().map(str::to_owned).collect() },
+            Block::Paragraph { text } => BlockView::Markdown { html: markdown::to_html(text) },
             Block::Link { url, title } => BlockView::Link {
                 url: url.clone(),
                 text: if title.trim().is_empty() { url.clone() } else { title.clone() },
             },
-            Block::Image { url } => BlockView::Image { url: url.clone() },
+            Block::Image { url, alt, caption } => {
+                BlockView::Image { url: url.clone(), alt: alt.clone(), caption: caption.clone(), size: sizes.get(url).copied() }
+            }
             Block::Spotify { url } => match embed::spotify_embed(url) {
                 Some(embed) => BlockView::Spotify { embed, url: url.clone() },
                 None => BlockView::Link { url: url.clone(), text: url.clone() },
@@ -217,7 +233,7 @@ pub fn excerpt_of(body: &Body, max: usize) -> String {
     body.children
         .iter()
         .find_map(|block| match block {
-            Block::Paragraph { text } => Some(embed::excerpt(text, max)),
+            Block::Paragraph { text } => Some(embed::excerpt(&markdown::plain_text(text), max)),
             _ => None,
         })
         .unwrap_or_default()

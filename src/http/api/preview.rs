@@ -1,0 +1,39 @@
+//! The editor's preview: a post's blocks rendered by the public pages' own renderer, before
+//! they are saved.
+
+use poem::handler;
+use poem::web::{Data, Json, Path};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::domain::blocks::Body;
+use crate::error::{Error, Result};
+use crate::http::api::json::JsonBody;
+use crate::http::blog::pages;
+use crate::http::session::SignedIn;
+use crate::http::state::AppState;
+
+/// `{body}`: the blocks as the editor holds them (the same shape a save sends).
+#[derive(Debug, Deserialize)]
+pub struct PreviewInput {
+    body: Value,
+}
+
+/// `{title, html}`: the title the post would get, and the HTML of its blocks as its public
+/// page shows them (its first heading is the title, so it is not repeated).
+#[derive(Serialize)]
+pub struct PreviewJson {
+    title: String,
+    html: String,
+}
+
+/// Renders the body it is sent, checked by the same rules as a save (a 422 when they fail).
+/// Nothing is stored.
+#[handler]
+pub async fn preview(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(input): JsonBody<PreviewInput>) -> Result<Json<PreviewJson>> {
+    state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    let body = Body::parse(&input.body, state.blogs.rules()).map_err(Error::Invalid)?;
+    let title = body.title();
+    let html = pages::blocks_html(&state, body).await?;
+    Ok(Json(PreviewJson { title, html }))
+}
