@@ -35,3 +35,50 @@ pub fn escape_old_paragraphs(tx: &Transaction) -> rusqlite::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+    use serde_json::json;
+
+    use crate::db::migrate::{self, MIGRATIONS};
+    use crate::domain::markdown;
+
+    #[test]
+    fn migration_5_escapes_old_paragraphs_so_they_render_as_before() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for m in MIGRATIONS.iter().filter(|m| m.version < 5) {
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(m.sql).unwrap();
+            if let Some(seed) = m.seed {
+                seed(&tx).unwrap();
+            }
+            tx.pragma_update(None, "user_version", m.version).unwrap();
+            tx.commit().unwrap();
+        }
+        conn.pragma_update(None, "foreign_keys", false).unwrap(); // posts without their blog and user
+        let old = "Prices: *only* $5 & up\n1. not a list\n> not a quote <b>";
+        let body = json!({ "type": "root", "children": [
+            { "type": "heading", "value": { "text": "*Stays*" } },
+            { "type": "paragraph", "value": { "text": old } },
+            { "type": "image", "value": { "url": "https://i.imgur.com/a.png" } },
+        ]});
+        conn.execute("INSERT INTO posts (blog_id, short_id, slug, title, body) VALUES (1, 'abcdefgh', 's', 't', ?1)", [body.to_string()])
+            .unwrap();
+        let plain = json!({ "type": "root", "children": [{ "type": "paragraph", "value": { "text": "Nothing to escape" } }] });
+        conn.execute("INSERT INTO posts (blog_id, short_id, slug, title, body) VALUES (1, 'bcdefghi', 's', 't', ?1)", [plain.to_string()])
+            .unwrap();
+
+        migrate::migrate(&mut conn).unwrap();
+
+        let stored: String = conn.query_row("SELECT body FROM posts WHERE short_id = 'abcdefgh'", [], |r| r.get(0)).unwrap();
+        let stored: serde_json::Value = serde_json::from_str(&stored).unwrap();
+        let text = stored["children"][1]["value"]["text"].as_str().unwrap();
+        assert_eq!(text, "Prices: \\*only\\* $5 & up\n1\\. not a list\n\\> not a quote \\<b>");
+        assert_eq!(markdown::to_html(text), "<p>Prices: *only* $5 &amp; up<br>1. not a list<br>&gt; not a quote &lt;b&gt;</p>\n");
+        assert_eq!(stored["children"][0], body["children"][0], "headings are not Markdown");
+        assert_eq!(stored["children"][2], body["children"][2], "other blocks are left as they were");
+        let untouched: String = conn.query_row("SELECT body FROM posts WHERE short_id = 'bcdefghi'", [], |r| r.get(0)).unwrap();
+        assert_eq!(untouched, plain.to_string());
+    }
+}

@@ -144,7 +144,7 @@ pub fn to_html(text: &str) -> String {
                 escape_into(&mut out, &code);
                 out.push_str("</code>");
             }
-            Event::SoftBreak | Event::HardBreak => out.push_str("<br>\n"),
+            Event::SoftBreak | Event::HardBreak => out.push_str("<br>"),
             Event::Rule => out.push_str("<hr>\n"),
             Event::InlineMath(text) | Event::DisplayMath(text) | Event::FootnoteReference(text) => escape_into(&mut out, &text),
             Event::TaskListMarker(_) => {}

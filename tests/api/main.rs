@@ -10,6 +10,7 @@ mod csrf;
 mod favicons;
 mod http;
 mod images;
+mod markdown;
 mod posts;
 mod remote_issuer;
 mod search;

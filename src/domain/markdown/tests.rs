@@ -18,7 +18,7 @@ fn each_construct_renders_to_its_tag() {
     assert_eq!(html("- one\n- two"), "<ul><li>one</li><li>two</li></ul>");
     assert_eq!(html("3. three\n4. four"), "<ol start=\"3\"><li>three</li><li>four</li></ol>");
     assert_eq!(html("1. one"), "<ol><li>one</li></ol>");
-    assert_eq!(html("> quoted\n> more"), "<blockquote><p>quoted<br>\nmore</p>\n</blockquote>");
+    assert_eq!(html("> quoted\n> more"), "<blockquote><p>quoted<br>more</p>\n</blockquote>");
     assert_eq!(html("```rust\nfn x() {}\n<b>\n```"), "<pre><code>fn x() {}\n&lt;b&gt;\n</code></pre>");
     assert_eq!(html("    indented"), "<pre><code>indented</code></pre>");
     assert_eq!(html("a\n\n---\n\nb"), "<p>a</p>\n<hr>\n<p>b</p>");
@@ -27,7 +27,7 @@ fn each_construct_renders_to_its_tag() {
 
 #[test]
 fn line_breaks_are_kept_as_written() {
-    assert_eq!(html("one\ntwo\nthree"), "<p>one<br>\ntwo<br>\nthree</p>");
+    assert_eq!(html("one\ntwo\nthree"), "<p>one<br>two<br>three</p>");
     assert_eq!(html("one\n\ntwo"), "<p>one</p>\n<p>two</p>");
 }
 
@@ -35,7 +35,7 @@ fn line_breaks_are_kept_as_written() {
 fn raw_html_is_shown_as_text() {
     assert_eq!(html("<script>alert(1)</script>"), "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>");
     assert_eq!(html("a <img src=x onerror=alert(1)> b"), "<p>a &lt;img src=x onerror=alert(1)&gt; b</p>");
-    assert_eq!(html("<div>\n<b>x</b>\n</div>"), "<p>&lt;div&gt;<br>\n&lt;b&gt;x&lt;/b&gt;<br>\n&lt;/div&gt;</p>");
+    assert_eq!(html("<div>\n<b>x</b>\n</div>"), "<p>&lt;div&gt;<br>&lt;b&gt;x&lt;/b&gt;<br>&lt;/div&gt;</p>");
     assert_eq!(html("&lt;script&gt; &amp; &#60;"), "<p>&lt;script&gt; &amp; &lt;</p>");
 }
 
