@@ -124,7 +124,7 @@ pub fn to_html(text: &str) -> String {
                         let lines: Vec<&str> = html_block.trim_end_matches('\n').split('\n').collect();
                         for (i, line) in lines.iter().enumerate() {
                             if i > 0 {
-                                out.push_str("<br>\n");
+                                out.push_str("<br>");
                             }
                             escape_into(&mut out, line);
                         }

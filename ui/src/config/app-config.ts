@@ -17,6 +17,10 @@ export interface BlockRules {
   maxParagraph: number;
   /** Longest URL or link text. */
   maxUrl: number;
+  /** Longest alt text of an image. */
+  maxAlt: number;
+  /** Longest caption of an image. */
+  maxCaption: number;
   /** Every block type the server takes, in the order the add-block dialog offers them. */
   blockTypes: string[];
   /** What link URLs start with (any of them). */
@@ -86,6 +90,8 @@ const RULE_FIELDS: { [Field in keyof BlockRules]: (value: unknown) => value is B
   maxHeading: isCount,
   maxParagraph: isCount,
   maxUrl: isCount,
+  maxAlt: isCount,
+  maxCaption: isCount,
   blockTypes: isTextList,
   linkPrefixes: isTextList,
   spotifyPrefix: isText,

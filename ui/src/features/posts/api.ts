@@ -8,7 +8,8 @@ export type Block =
   | { type: 'heading'; value: { text: string } }
   | { type: 'paragraph'; value: { text: string } }
   | { type: 'link'; value: { url: string; title: string } }
-  | { type: 'image'; value: { url: string } }
+  /** Images stored before alt texts and captions existed have neither; the editor writes both. */
+  | { type: 'image'; value: { url: string; alt?: string; caption?: string } }
   | { type: 'spotify'; value: { url: string } }
   | { type: 'tweet'; value: { url: string } };
 
@@ -88,6 +89,23 @@ export async function updatePost(blogId: number, shortId: string, input: PostInp
 /** Deletes a post for good. */
 export async function deletePost(blogId: number, shortId: string): Promise<void> {
   await api.delete(postPath(blogId, shortId));
+}
+
+/** What the preview call answers: the title the post would get and the HTML of its blocks. */
+export interface PostPreview {
+  title: string;
+  /**
+   * The blocks as the public page shows them, rendered by the server's own renderer (every
+   * string escaped, raw HTML shown as text, links only to http, https and mailto).
+   */
+  html: string;
+}
+
+/** Renders blocks as readers will see them, without saving them (a 422 lists the blocks' problems). */
+export async function previewPost(blogId: number, blocks: Block[], signal?: AbortSignal): Promise<PostPreview> {
+  const body: PostBody = { type: 'root', children: blocks };
+  const { data } = await api.post<PostPreview>(`/api/my/blogs/${blogId}/preview`, { body }, withSignal(signal));
+  return data;
 }
 
 /** Full-text search in the blog's posts; `query` must not be blank. */

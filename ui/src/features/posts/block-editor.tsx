@@ -19,6 +19,13 @@ export function isBlockType(type: string): type is BlockType {
   return Object.hasOwn(BLOCK_LABELS, type);
 }
 
+/** The one-line formatting hint under each paragraph. */
+export const MARKDOWN_HINT = 'Markdown: **bold**, _italic_, `code`, [link](https://…), - list, > quote, ``` code block';
+/** Under an image without alt text: a nudge, not a blocker. */
+export const ALT_MISSING = 'No alt text yet: describe the image for readers who cannot see it.';
+/** Under an image with alt text. */
+export const ALT_HINT = 'Read aloud to readers who cannot see the image.';
+
 /** Placeholder of the spotify block's URL input: a track link. */
 export const SPOTIFY_PLACEHOLDER = 'https://open.spotify.com/track/...';
 /** Placeholder of the tweet block's URL input: a status link. */
@@ -92,6 +99,7 @@ function BlockFields({
           value={block.value.text}
           onChange={(text) => onChange({ text })}
           error={error}
+          hint={MARKDOWN_HINT}
         />
       );
     case 'link': {
@@ -119,22 +127,43 @@ function BlockFields({
         </div>
       );
     }
-    case 'image':
+    case 'image': {
+      // One message per block: on the alt text or the caption when it is about them, else on the image.
+      const alt = block.value.alt ?? '';
+      const caption = block.value.caption ?? '';
+      const field = error?.startsWith('The alt text') ? 'alt' : error?.startsWith('The caption') ? 'caption' : 'image';
+      const altMissing = alt.trim() === '';
       return (
         <figure className="q-block__image">
           <figcaption className="q-field__label">Image</figcaption>
           {block.value.url ? (
-            <img className="q-block__thumbnail" src={block.value.url} alt="The uploaded image" />
+            <img className="q-block__thumbnail" src={block.value.url} alt={altMissing ? 'The uploaded image' : alt} />
           ) : (
             <div className="q-block__thumbnail q-block__thumbnail--empty">No image</div>
           )}
-          {error && (
+          {error && field === 'image' && (
             <p className="q-field__error" role="alert">
               {error}
             </p>
           )}
+          <TextInput
+            label="Alt text"
+            className={altMissing ? 'q-block__alt q-block__alt--missing' : 'q-block__alt'}
+            value={alt}
+            onChange={(value) => onChange({ alt: value })}
+            error={field === 'alt' ? error : undefined}
+            hint={altMissing ? ALT_MISSING : ALT_HINT}
+          />
+          <TextInput
+            label="Caption"
+            className="q-block__caption"
+            value={caption}
+            onChange={(value) => onChange({ caption: value })}
+            error={field === 'caption' ? error : undefined}
+          />
         </figure>
       );
+    }
     case 'spotify':
       return (
         <TextInput

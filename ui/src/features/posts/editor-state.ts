@@ -64,6 +64,7 @@ export function emptyBlock(type: BlockType): Block {
     case 'link':
       return { type, value: { url: '', title: '' } };
     case 'image':
+      return { type, value: { url: '', alt: '', caption: '' } };
     case 'spotify':
     case 'tweet':
       return { type, value: { url: '' } };

@@ -11,6 +11,9 @@ export interface EditorToolbarProps {
   deleting: boolean;
   /** An image is uploading: the post waits for it. */
   uploading: boolean;
+  /** The preview is showing (or being rendered). */
+  previewing: boolean;
+  onTogglePreview: () => void;
 }
 
 /** The editor's bar: 'Edit blocks', 'Mark as draft', 'Delete' and the submit button. */
@@ -22,11 +25,16 @@ export function EditorToolbar({
   saving,
   deleting,
   uploading,
+  previewing,
+  onTogglePreview,
 }: EditorToolbarProps) {
   return (
     <div className="q-post-editor__toolbar">
       <Button variant="secondary" className="q-post-editor__edit" aria-pressed={state.editing} onClick={onToggleEditing}>
         Edit blocks
+      </Button>
+      <Button variant="secondary" className="q-post-editor__preview" aria-pressed={previewing} onClick={onTogglePreview}>
+        Preview
       </Button>
       {showsDraftCheckbox(state) && (
         <Checkbox label="Mark as draft" checked={state.draft} onChange={onDraftChange} className="q-post-editor__draft" />

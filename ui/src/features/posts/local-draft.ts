@@ -21,6 +21,11 @@ const FIELDS: Record<BlockType, readonly string[]> = {
   tweet: ['url'],
 };
 
+/** Fields a value may lack (a draft kept before they existed): they start empty. */
+const OPTIONAL_FIELDS: Partial<Record<BlockType, readonly string[]>> = {
+  image: ['alt', 'caption'],
+};
+
 function parseBlock(raw: unknown): Block | null {
   if (!isObject(raw) || typeof raw.type !== 'string' || !isObject(raw.value)) return null;
   if (!Object.hasOwn(FIELDS, raw.type)) return null;
@@ -31,6 +36,11 @@ function parseBlock(raw: unknown): Block | null {
     const text = source[field];
     if (typeof text !== 'string') return null;
     value[field] = text;
+  }
+  for (const field of OPTIONAL_FIELDS[type] ?? []) {
+    const text = source[field];
+    if (text !== undefined && typeof text !== 'string') return null;
+    value[field] = text ?? '';
   }
   return { type, value } as Block;
 }

@@ -7,6 +7,7 @@ import { AddBlockModal } from './add-block-modal';
 import { BlockEditor } from './block-editor';
 import { EditorToolbar } from './editor-toolbar';
 import {
+  blocksOf,
   canInsert,
   contentOf,
   editorReducer,
@@ -17,6 +18,7 @@ import {
   type EditorState,
 } from './editor-state';
 import { loadLocalDraft, saveLocalDraft } from './local-draft';
+import { PostPreview, usePreview } from './post-preview';
 import { UploadStatus } from './upload-status';
 import { useBlockFocus } from './use-block-focus';
 import { useImageUpload } from './use-image-upload';
@@ -55,7 +57,7 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
     dispatch({
       type: 'insert',
       index: Math.min(index, state.blocks.length),
-      block: { type: 'image', value: { url: link } },
+      block: { type: 'image', value: { url: link, alt: '', caption: '' } },
     }),
   );
   const actions = usePostActions({
@@ -67,6 +69,8 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
     focusBlock,
     blocked: images.uploading,
   });
+
+  const preview = usePreview(blogId, (errors) => dispatch({ type: 'serverErrors', errors }));
 
   // Every change to a new post's blocks or draft flag goes to the local draft.
   useEffect(() => {
@@ -132,13 +136,21 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
         saving={actions.saving}
         deleting={actions.deleting}
         uploading={images.uploading}
+        previewing={preview.showing}
+        onTogglePreview={() => preview.toggle(blocksOf(state))}
       />
       {actions.formError && (
         <p className="q-post-editor__error" role="alert">
           {actions.formError}
         </p>
       )}
-      <div className="q-post-editor__blocks" ref={listRef}>
+      {preview.state.status === 'failed' && (
+        <p className="q-post-editor__error" role="alert">
+          {preview.state.message}
+        </p>
+      )}
+      <PostPreview state={preview.state} />
+      <div className="q-post-editor__blocks" ref={listRef} hidden={preview.showing}>
         {state.blocks.map((block, index) => (
           <Fragment key={block.key}>
             {addButton(index)}

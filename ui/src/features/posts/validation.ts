@@ -70,7 +70,14 @@ export function blockProblem(block: Block, rules: BlockRules): string | null {
         (length(block.value.title) > rules.maxUrl ? tooLong(rules.maxUrl) : null)
       );
     case 'image':
-      return urlProblem(block.value.url, [rules.imagePrefix], rules);
+      return (
+        urlProblem(block.value.url, [rules.imagePrefix], rules) ??
+        (length(block.value.alt ?? '') > rules.maxAlt
+          ? `The alt text should be at most ${rules.maxAlt} characters`
+          : length(block.value.caption ?? '') > rules.maxCaption
+            ? `The caption should be at most ${rules.maxCaption} characters`
+            : null)
+      );
     case 'spotify':
       return urlProblem(block.value.url, [rules.spotifyPrefix], rules);
     case 'tweet':
