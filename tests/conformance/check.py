@@ -22,6 +22,33 @@ import feedparser
 XSS = "<script>alert(1)</script><img src=x onerror=alert(2)> \"quotes\" & 'apostrophes'"
 
 
+# Every Markdown construct a paragraph may hold, and raw HTML that must show as text.
+MARKDOWN = """A **bold** word, an _emphasis_, `code`, [a link](https://example.com/a?b=1&c=2), <https://example.com>,
+![an image link](https://example.com/i.png) and [a bad link](javascript:alert(1)) on lines kept as written.
+
+- one
+- two
+  1. nested
+  2. ordered
+
+3. starts at three
+
+> a quote
+> > nested
+
+# a heading inside a paragraph
+
+---
+
+```rust
+let x = 1 < 2;
+```
+
+    indented code
+
+<div onclick="alert(1)">raw html block</div>
+"""
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -110,7 +137,10 @@ def main():
                 block("paragraph", text=f"First line {XSS}\nSecond line"),
                 block("heading", text="Links & embeds"),
                 block("link", url="https://example.com/?a=1&b=2", title=f"Example {XSS}"),
-                block("image", url=f"http://localhost:{port}/media/{'a' * 64}.png"),
+                block("paragraph", text=MARKDOWN),
+                block("paragraph", text="> " * 40 + "deep quote\n\n" + "- " * 40 + "deep list\n\n```\nunterminated <b>"),
+                block("image", url=f"http://localhost:{port}/media/{'a' * 64}.png", alt=f"An image {XSS}", caption=f"Its caption {XSS}"),
+                block("image", url=f"http://localhost:{port}/media/{'b' * 64}.png"),
                 block("spotify", url="https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC"),
                 block("tweet", url="https://x.com/quire/status/1234567890"),
             ]}

@@ -120,3 +120,72 @@ test('no blogger-typed string runs as script on any public page', async ({ page,
   expect(readerProblems).toEqual([]);
   expect(problems).toEqual([]);
 });
+
+// Markdown written to break out: links and images to script, entity-encoded schemes, raw HTML,
+// reference links, deep nesting and an unterminated fence.
+const MARKDOWN_PAYLOADS = [
+  '[a](javascript:alert(30))',
+  '[b](java&#x73;cript:alert(31))',
+  '[c](JaVaScRiPt:alert(32))',
+  '[d](&#106;avascript:alert(33))',
+  '![e](javascript:alert(34))',
+  '<javascript:alert(35)>',
+  '[f](<javascript:alert(36)>)',
+  '[g][ref]\n\n[ref]: javascript:alert(37)',
+  '[h](data:text/html;base64,PHNjcmlwdD5hbGVydCgzOCk8L3NjcmlwdD4=)',
+  'Inline <img src=x onerror=alert(39)> html and <script>alert(40)</script>',
+  '<div onmouseover="alert(41)">\n*block html*\n</div>',
+  `${'> '.repeat(500)}deep ${'- '.repeat(500)}deeper`,
+  '```\n<script>alert(42)</script>\nnever closed',
+  '[i](https://example.com/"onmouseover="alert(43))',
+];
+
+test('Markdown written to run script never does, on the blog or in the editor preview', async ({ page, baseURL }) => {
+  const problems = watchForErrors(page);
+  const port = new URL(baseURL ?? '').port;
+  await page.goto('/signup');
+  await signInWithLocalIssuer(page, 'Signup with Local', 'xss-markdown@example.com');
+  await createBlog(page, 'xssmd');
+  const blogId = (await page.context().cookies()).find((c) => c.name === 'blog_id')?.value;
+  const children = [
+    { type: 'heading', value: { text: 'Markdown payloads' } },
+    ...MARKDOWN_PAYLOADS.map((text) => ({ type: 'paragraph', value: { text } })),
+    { type: 'paragraph', value: { text: ALL } },
+  ];
+  const created = await ownerCall(page, page.request, 'POST', `/api/my/blogs/${blogId}/posts`, {
+    body: { type: 'root', children },
+    draft: false,
+  });
+  expect(created.status).toBe(201);
+  const safeHref = (href: string | null) => href === null || /^(https?:|mailto:|#|\/)/.test(href);
+
+  const reader = await page.context().newPage();
+  const readerProblems = watchForErrors(reader);
+  for (const url of [created.body.post.permalink as string, `http://xssmd.localhost:${port}/feed.xml`]) {
+    await reader.goto(url);
+    await reader.waitForLoadState('load');
+    await reader.waitForTimeout(50);
+    expect(await reader.evaluate(() => (window as unknown as { __xss: number }).__xss), url).toBe(0);
+  }
+  await reader.goto(created.body.post.permalink as string);
+  await expect(reader.locator('script')).toHaveCount(0);
+  await expect(reader.locator('article [onerror], article [onmouseover]')).toHaveCount(0);
+  for (const href of await reader.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
+    expect(safeHref(href), String(href)).toBe(true);
+  await reader.locator('article').hover();
+  expect(await reader.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
+
+  // The owner's editor inserts the server's rendering as HTML: nothing in it runs either.
+  await page.goto(`/d/posts/${created.body.post.shortId}/edit`);
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const preview = page.getByRole('article', { name: 'Preview' });
+  await expect(preview.getByRole('heading', { level: 1 })).toHaveText('Markdown payloads');
+  await preview.hover();
+  await page.waitForTimeout(50);
+  expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
+  await expect(preview.locator('script, [onerror], [onmouseover]')).toHaveCount(0);
+  for (const href of await preview.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
+    expect(safeHref(href), String(href)).toBe(true);
+  expect(readerProblems).toEqual([]);
+  expect(problems).toEqual([]);
+});
