@@ -18,14 +18,14 @@ pub fn escape_old_paragraphs(tx: &Transaction) -> rusqlite::Result<()> {
         let mut changed = false;
         if let Some(children) = body.get_mut("children").and_then(Value::as_array_mut) {
             for child in children.iter_mut().filter(|c| c.get("type").and_then(Value::as_str) == Some("paragraph")) {
-                if let Some(text) = child.pointer_mut("/value/text") {
-                    if let Some(old) = text.as_str() {
-                        let escaped = escape_plain(old);
-                        if escaped != old {
-                            *text = Value::String(escaped);
-                            changed = true;
-                        }
-                    }
+                let Some(text) = child.pointer_mut("/value/text") else { continue };
+                let escaped = match text.as_str() {
+                    Some(old) => escape_plain(old),
+                    None => continue,
+                };
+                if text.as_str() != Some(escaped.as_str()) {
+                    *text = Value::String(escaped);
+                    changed = true;
                 }
             }
         }

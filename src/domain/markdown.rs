@@ -166,10 +166,8 @@ pub fn plain_text(text: &str) -> String {
         match event {
             Event::Text(text) | Event::Code(text) | Event::Html(text) | Event::InlineHtml(text) => out.push_str(&text),
             Event::SoftBreak | Event::HardBreak => out.push('\n'),
-            Event::End(TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item | TagEnd::CodeBlock) => {
-                if !out.ends_with('\n') {
-                    out.push('\n');
-                }
+            Event::End(TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item | TagEnd::CodeBlock) if !out.ends_with('\n') => {
+                out.push('\n');
             }
             _ => {}
         }
@@ -191,8 +189,7 @@ pub fn escape_plain(text: &str) -> String {
         }
         let line = line.trim_start_matches([' ', '\t']);
         let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-        let mut chars = line.char_indices().peekable();
-        while let Some((at, c)) = chars.next() {
+        for (at, c) in line.char_indices() {
             let line_marker = (at == 0 && matches!(c, '#' | '>' | '-' | '+' | '=' | '~' | '|'))
                 || (digits > 0 && digits <= 9 && at == digits && matches!(c, '.' | ')'));
             let entity = c == '&' && starts_entity(&line[at + 1..]);
