@@ -49,7 +49,10 @@ describe('the local draft of a new post', () => {
         blocks: [{ type: 'image', value: { url: 'http://localhost:8080/media/a.png', extra: 1 }, key: 'b1' }],
         draft: false,
       }),
-    ).toEqual({ blocks: [{ type: 'image', value: { url: 'http://localhost:8080/media/a.png' } }], draft: false });
+    ).toEqual({
+      blocks: [{ type: 'image', value: { url: 'http://localhost:8080/media/a.png', alt: '', caption: '' } }],
+      draft: false,
+    });
   });
 
   it('is gone once cleared', () => {
