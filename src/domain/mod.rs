@@ -14,3 +14,4 @@ pub mod paging;
 pub mod post;
 pub mod proxies;
 pub mod subdomain;
+pub mod tags;
