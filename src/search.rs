@@ -16,7 +16,7 @@ use anyhow::Context;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
+    FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
@@ -45,6 +45,8 @@ pub struct PostDoc {
     pub title: String,
     /// Its searchable text.
     pub text: String,
+    /// Its tags (a search can be narrowed to one).
+    pub tags: Vec<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -54,6 +56,7 @@ struct Fields {
     published: Field,
     title: Field,
     body: Field,
+    tags: Field,
 }
 
 /// The open index. Its writer is opened on the first write and closed after a quiet spell
@@ -86,6 +89,9 @@ fn schema() -> (Schema, Fields) {
         published: builder.add_u64_field("published", INDEXED),
         title: builder.add_text_field("title", text.clone()),
         body: builder.add_text_field("body", text),
+        // Whole tags, untokenized. Adding a field changes the schema, and `open` starts a new
+        // index for another schema, so an older index is rebuilt from the database at start.
+        tags: builder.add_text_field("tags", STRING),
     };
     (builder.build(), fields)
 }
@@ -219,6 +225,11 @@ impl SearchIndex {
     /// in the title or the body. Nothing a user types runs a range, a wildcard or a field
     /// query; text with no word finds nothing.
     pub fn search(&self, blog_id: i64, query: &str, published_only: bool, limit: usize) -> anyhow::Result<Vec<i64>> {
+        self.search_tagged(blog_id, query, None, published_only, limit)
+    }
+
+    /// [`SearchIndex::search`] among the posts tagged `tag` when one is given.
+    pub fn search_tagged(&self, blog_id: i64, query: &str, tag: Option<&str>, published_only: bool, limit: usize) -> anyhow::Result<Vec<i64>> {
         let f = self.fields;
         let parts = self.query_parts(query)?;
         if parts.is_empty() {
@@ -230,6 +241,9 @@ impl SearchIndex {
         let mut clauses = vec![(Occur::Must, term(f.blog_id, blog_id as u64))];
         if published_only {
             clauses.push((Occur::Must, term(f.published, 1)));
+        }
+        if let Some(tag) = tag {
+            clauses.push((Occur::Must, Box::new(TermQuery::new(Term::from_field_text(f.tags, tag), IndexRecordOption::Basic))));
         }
         for words in &parts {
             let in_field = |field| -> Box<dyn Query> {
@@ -287,13 +301,17 @@ impl SearchIndex {
 
     fn document(&self, post: &PostDoc) -> TantivyDocument {
         let f = self.fields;
-        doc!(
+        let mut document = doc!(
             f.post_id => post.post_id as u64,
             f.blog_id => post.blog_id as u64,
             f.published => u64::from(post.published),
             f.title => post.title.as_str(),
             f.body => post.text.as_str(),
-        )
+        );
+        for tag in &post.tags {
+            document.add_text(f.tags, tag);
+        }
+        document
     }
 
     fn commit(&self, writer: &mut IndexWriter, payload: &str) -> anyhow::Result<()> {

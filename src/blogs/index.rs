@@ -20,6 +20,7 @@ pub fn doc(post: &Post, body: &Body) -> PostDoc {
         published: post.published_at.is_some(),
         title: post.title.clone(),
         text: body.text(),
+        tags: post.tags.clone(),
     }
 }
 

@@ -11,6 +11,7 @@
 
 pub mod generations;
 pub mod index;
+mod pages;
 mod posts;
 mod settings;
 mod uploads;

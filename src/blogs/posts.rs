@@ -9,14 +9,21 @@ use crate::db::posts::{self, Post, PostWrite};
 use crate::domain::blocks::Body;
 use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
 use crate::domain::post::slug;
+use crate::domain::tags;
 use crate::error::{Error, Result};
 
-/// A create or update as the client sends it: `{body: {type: "root", children}, draft}`.
+/// A create or update as the client sends it: `{body: {type: "root", children}, draft, tags, page}`.
 #[derive(Debug, Deserialize)]
 pub struct PostInput {
     body: Value,
     #[serde(default)]
     draft: bool,
+    /// Its tags as typed (checked and normalized by `domain::tags`).
+    #[serde(default)]
+    tags: Vec<String>,
+    /// Whether it is a page (About, Now, ...).
+    #[serde(default)]
+    page: bool,
 }
 
 /// A checked post, ready to store: the parsed body travels with what is written, so it is
@@ -83,13 +90,26 @@ impl Blogs {
 
     /// Validates the input against the block rules into what the store writes.
     fn check(&self, input: &PostInput) -> Result<Checked> {
-        let body = Body::parse(&input.body, &self.rules).map_err(Error::Invalid)?;
+        let (body, tags) = match (Body::parse(&input.body, &self.rules), tags::normalize(&input.tags)) {
+            (Ok(body), Ok(tags)) => (body, tags),
+            (Err(mut errors), Err(more)) => {
+                errors.0.extend(more.0);
+                return Err(Error::Invalid(errors));
+            }
+            (Err(errors), _) | (_, Err(errors)) => return Err(Error::Invalid(errors)),
+        };
         let title = body.title();
+        let slug = slug(&title);
+        if let Some(problem) = input.page.then(|| tags::page_slug_problem(&slug)).flatten() {
+            return Err(Error::invalid("page", problem));
+        }
         let write = PostWrite {
-            slug: slug(&title),
+            slug,
             title,
             body_json: serde_json::to_string(&body).map_err(|err| Error::Internal(err.into()))?,
             publish: !input.draft,
+            tags,
+            page: input.page,
         };
         Ok(Checked { body, write })
     }

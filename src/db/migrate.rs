@@ -43,6 +43,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0005_markdown_image_sizes.sql"),
         seed: Some(super::paragraphs::escape_old_paragraphs),
     },
+    Migration {
+        version: 6,
+        name: "post tags and pages",
+        sql: include_str!("migrations/0006_tags_and_pages.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

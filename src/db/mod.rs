@@ -10,10 +10,12 @@ pub mod blogs;
 pub mod favicons;
 pub mod images;
 pub mod migrate;
+pub mod pages;
 pub mod paragraphs;
 pub mod posts;
 pub mod public;
 pub mod sessions;
+pub mod tags;
 pub mod themes;
 pub mod users;
 

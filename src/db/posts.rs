@@ -27,6 +27,20 @@ pub struct Post {
     pub created_at: String,
     /// Last change.
     pub updated_at: String,
+    /// Its tags, in the order given (filled by [`super::tags::attach`]).
+    pub tags: Vec<String>,
+    /// Its place in the blog's navigation when it is a page (filled by [`super::tags::attach`]).
+    pub page_position: Option<i64>,
+}
+
+impl Post {
+    /// Its public path: `/{slug}` for a page, `/{slug}-{shortId}` for a post.
+    pub fn path(&self) -> String {
+        match self.page_position {
+            Some(_) => format!("/{}", self.slug),
+            None => format!("/{}-{}", self.slug, self.short_id),
+        }
+    }
 }
 
 /// What a create or update writes.
@@ -40,6 +54,10 @@ pub struct PostWrite {
     pub body_json: String,
     /// Publish now if not yet published (the draft flag is off).
     pub publish: bool,
+    /// Its tags, checked and normalized.
+    pub tags: Vec<String>,
+    /// Whether it is a page (shown at `/{slug}` and in the navigation).
+    pub page: bool,
 }
 
 /// The columns [`from_row`] reads, in order.
@@ -58,6 +76,8 @@ pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
         published_at: row.get(6)?,
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
+        tags: Vec::new(),
+        page_position: None,
     })
 }
 
@@ -92,7 +112,9 @@ pub fn create(conn: &mut Connection, blog_id: i64, write: &PostWrite) -> Result<
         }
     };
     let seq = bump_seq(&tx)?;
-    let post = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
+    let mut post = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
+    super::tags::write(&tx, &mut post, &write.tags)?;
+    super::pages::set(&tx, &mut post, write.page)?;
     tx.commit()?;
     Ok((post, seq))
 }
@@ -112,8 +134,10 @@ pub fn update(conn: &mut Connection, blog_id: i64, short_id: &str, write: &PostW
             from_row,
         )
         .optional()?;
-    let Some(post) = post else { return Ok(None) };
+    let Some(mut post) = post else { return Ok(None) };
     let seq = bump_seq(&tx)?;
+    super::tags::write(&tx, &mut post, &write.tags)?;
+    super::pages::set(&tx, &mut post, write.page)?;
     tx.commit()?;
     Ok(Some((post, seq)))
 }
@@ -132,9 +156,10 @@ pub fn delete(conn: &mut Connection, blog_id: i64, short_id: &str) -> Result<Opt
 
 /// One post of a blog.
 pub fn get(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
-    Ok(conn
+    let post = conn
         .query_row(&format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2"), params![blog_id, short_id], from_row)
-        .optional()?)
+        .optional()?;
+    Ok(super::tags::attached(conn, post)?)
 }
 
 /// Number of posts (drafts included) of a blog.
@@ -147,7 +172,8 @@ pub fn page(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
     ))?;
-    let posts = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    super::tags::attach(conn, &mut posts)?;
     Ok(posts)
 }
 
@@ -160,6 +186,7 @@ pub fn by_ids(conn: &Connection, blog_id: i64, ids: &[i64]) -> Result<Vec<Post>,
             posts.push(post);
         }
     }
+    super::tags::attach(conn, &mut posts)?;
     Ok(posts)
 }
 
@@ -173,7 +200,10 @@ pub fn for_each(conn: &Connection, mut each: impl FnMut(Post) -> anyhow::Result<
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM posts ORDER BY id"))?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
-        each(from_row(row)?)?;
+        let mut post = [from_row(row)?];
+        super::tags::attach(conn, &mut post)?;
+        let [post] = post;
+        each(post)?;
     }
     Ok(())
 }

@@ -2,7 +2,9 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::db::pages::{self, NavLink};
 use crate::db::posts::{COLUMNS, Post, from_row};
+use crate::db::tags;
 use crate::error::Error;
 
 /// A blog as its public pages need it.
@@ -24,6 +26,8 @@ pub struct PublicBlog {
     pub updated_at: String,
     /// Newest `updated_at` of its published posts, if any.
     pub posts_updated_at: Option<String>,
+    /// Its published pages, in navigation order.
+    pub pages: Vec<NavLink>,
 }
 
 impl PublicBlog {
@@ -52,6 +56,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     addons: Vec::new(),
                     updated_at: row.get(5)?,
                     posts_updated_at: row.get(6)?,
+                    pages: Vec::new(),
                 })
             },
         )
@@ -61,25 +66,30 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
         "SELECT a.slug FROM installations i JOIN addons a ON a.id = i.addon_id WHERE i.blog_id = ?1 ORDER BY a.position",
     )?;
     blog.addons = stmt.query_map([blog.id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+    blog.pages = pages::nav(conn, blog.id)?;
     Ok(Some(blog))
 }
 
-/// Number of published posts.
+/// Posts that are not pages (pages are in the navigation, not the index and feeds).
+const NOT_PAGE: &str = "NOT EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = posts.id)";
+
+/// Number of published posts (pages left out).
 pub fn count_published(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
     Ok(conn.query_row(
-        "SELECT count(*) FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL",
+        &format!("SELECT count(*) FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL AND {NOT_PAGE}"),
         [blog_id],
         |r| r.get(0),
     )?)
 }
 
-/// Published posts, newest first.
+/// Published posts (pages left out), newest first.
 pub fn published(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<Vec<Post>, Error> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
+        "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL AND {NOT_PAGE}
          ORDER BY published_at DESC, id DESC LIMIT ?2 OFFSET ?3"
     ))?;
-    let posts = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    tags::attach(conn, &mut posts)?;
     Ok(posts)
 }
 
@@ -92,18 +102,20 @@ pub struct SitemapPost {
     pub short_id: String,
     /// Last change.
     pub updated_at: String,
+    /// Whether it is a page (at `/{slug}`).
+    pub page: bool,
 }
 
 /// The newest `limit` published posts' slugs, short ids and change times, for the sitemap
 /// (their bodies are never read).
 pub fn sitemap_entries(conn: &Connection, blog_id: i64, limit: u64) -> Result<Vec<SitemapPost>, Error> {
     let mut stmt = conn.prepare_cached(
-        "SELECT slug, short_id, updated_at FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
+        "SELECT slug, short_id, updated_at, EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = posts.id) FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
          ORDER BY published_at DESC, id DESC LIMIT ?2",
     )?;
     let posts = stmt
         .query_map(params![blog_id, limit as i64], |row| {
-            Ok(SitemapPost { slug: row.get(0)?, short_id: row.get(1)?, updated_at: row.get(2)? })
+            Ok(SitemapPost { slug: row.get(0)?, short_id: row.get(1)?, updated_at: row.get(2)?, page: row.get(3)? })
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(posts)
@@ -111,13 +123,14 @@ pub fn sitemap_entries(conn: &Connection, blog_id: i64, limit: u64) -> Result<Ve
 
 /// A published post by short id.
 pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
-    Ok(conn
+    let post = conn
         .query_row(
             &format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2 AND published_at IS NOT NULL"),
             params![blog_id, short_id],
             from_row,
         )
-        .optional()?)
+        .optional()?;
+    tags::attached(conn, post)
 }
 
 /// Published posts with these row ids, in that order.
@@ -131,6 +144,7 @@ pub fn published_by_ids(conn: &Connection, blog_id: i64, ids: &[i64]) -> Result<
             posts.push(post);
         }
     }
+    tags::attach(conn, &mut posts)?;
     Ok(posts)
 }
 

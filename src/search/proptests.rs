@@ -52,6 +52,7 @@ fn index() -> (tempfile::TempDir, SearchIndex, HashMap<i64, (i64, bool)>) {
                     published,
                     title: format!("{} {}", words(0), words(1)),
                     text: format!("{} {} {} 2 9 a z", words(2), words(3), words(4)),
+                    tags: Vec::new(),
                 })?;
                 posts.insert(post_id, (blog_id, published));
             }

@@ -18,5 +18,6 @@ mod settings;
 mod sign_in;
 mod sign_in_limits;
 mod storage;
+mod tags_pages;
 mod themes;
 mod upload_props;

@@ -5,10 +5,12 @@ pub mod blogs;
 pub mod favicons;
 pub mod images;
 pub mod json;
+pub mod pages;
 pub mod posts;
 pub mod preview;
 pub mod sessions;
 pub mod social_accounts;
+pub mod tags;
 pub mod themes;
 
 use poem::{IntoResponse, Response, Route, get, post, put};
@@ -35,6 +37,8 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/posts", get(posts::list).post(posts::create))
         .at("/my/blogs/:blog_id/posts/search", post(posts::find))
         .at("/my/blogs/:blog_id/preview", post(preview::preview))
+        .at("/my/blogs/:blog_id/tags", get(tags::list))
+        .at("/my/blogs/:blog_id/pages", get(pages::list).put(pages::reorder))
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
         .at("/images", post(images::upload))
 }

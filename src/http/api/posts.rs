@@ -11,6 +11,7 @@ use crate::blogs::PostInput;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post};
+use crate::db::tags;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
@@ -31,6 +32,9 @@ const MAX_QUERY: usize = 500;
 #[derive(Debug, Deserialize)]
 pub struct SearchInput {
     query: String,
+    /// Only posts with this tag.
+    #[serde(default)]
+    tag: Option<String>,
 }
 
 /// The API shape of a post. The body is sent as stored (it was validated and normalized
@@ -45,6 +49,9 @@ pub struct PostJson<'a> {
     created_at: &'a str,
     updated_at: &'a str,
     body: &'a RawValue,
+    tags: &'a [String],
+    /// Whether it is a page (at `/{slug}`, in the blog's navigation).
+    page: bool,
     /// Page views (the post list only).
     #[serde(skip_serializing_if = "Option::is_none")]
     views: Option<i64>,
@@ -66,12 +73,14 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
     let body: &RawValue = serde_json::from_str(&post.body_json).map_err(|err| Error::Internal(err.into()))?;
     Ok(PostJson {
         short_id: &post.short_id,
-        permalink: format!("{}/{}-{}", config.blog_url(&blog.subdomain), post.slug, post.short_id),
+        permalink: format!("{}{}", config.blog_url(&blog.subdomain), post.path()),
         title: &post.title,
         published_at: &post.published_at,
         created_at: &post.created_at,
         updated_at: &post.updated_at,
         body,
+        tags: &post.tags,
+        page: post.page_position.is_some(),
         views: None,
     })
 }
@@ -85,14 +94,21 @@ fn posts_json<'a>(config: &Config, blog: &Blog, rows: &'a [Post]) -> Result<Vec<
 pub async fn list(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
+    let tag = super::tags::tag_param(req.uri().query())?;
     let id = blog.id;
     // Counted views are written every few seconds; write them now so the owner sees them all.
     state.site.page_views.flush(&state.db).await;
     let (page, rows, counts) = state
         .db
         .read(move |conn| {
-            let page = request.within(posts::count(conn, id)?).map_err(Error::BadRequest)?;
-            let rows = posts::page(conn, id, request.offset(), request.page_size)?;
+            let (page, rows) = match &tag {
+                None => (request.within(posts::count(conn, id)?), posts::page(conn, id, request.offset(), request.page_size)?),
+                Some(tag) => (
+                    request.within(tags::count_with_tag(conn, id, tag)?),
+                    tags::page_with_tag(conn, id, tag, request.offset(), request.page_size)?,
+                ),
+            };
+            let page = page.map_err(Error::BadRequest)?;
             let counts = posts::views(conn, &rows.iter().map(|p| p.id).collect::<Vec<_>>())?;
             Ok((page, rows, counts))
         })
@@ -154,9 +170,13 @@ pub async fn find(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Pa
     if query.chars().count() > MAX_QUERY {
         return Err(Error::invalid("query", format!("Should be at most {MAX_QUERY} characters")));
     }
+    let tag = match input.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        Some(tag) => Some(crate::domain::tags::tag(tag).map_err(|message| Error::invalid("tag", message))?),
+        None => None,
+    };
     let search = state.search.clone();
     let id = blog.id;
-    let ids = tokio::task::spawn_blocking(move || search.search(id, &query, false, SEARCH_LIMIT))
+    let ids = tokio::task::spawn_blocking(move || search.search_tagged(id, &query, tag.as_deref(), false, SEARCH_LIMIT))
         .await
         .map_err(|err| Error::Internal(err.into()))??;
     let rows = state.db.read(move |conn| posts::by_ids(conn, id, &ids)).await?;

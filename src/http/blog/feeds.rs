@@ -13,6 +13,7 @@ use super::pages::{newest_of, off_runtime, parse_body};
 use super::templates::{self, AtomFeed, BlockView, FeedEntry, RssFeed, Sitemap, SitemapEntry};
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
+use crate::db::tags;
 use crate::domain::dates;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
 use crate::error::Error;
@@ -28,18 +29,51 @@ const ENTRY_HTML_MAX: usize = 128 * 1024;
 const FEED_HTML_MAX: usize = 512 * 1024;
 /// Characters of an entry's excerpt.
 const EXCERPT_CHARS: usize = 500;
+/// Most tag pages a sitemap lists (by name), so that with the posts it stays well under the
+/// 50,000 addresses a sitemap may hold.
+const MAX_SITEMAP_TAGS: u64 = 5_000;
 
 /// The Atom (`rss` false) or RSS feed of the newest published posts, with full content while
 /// it fits (see the module's comment). Built off the async workers.
 pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
     let posts = state.db.read(move |conn| public::published(conn, id, 0, FEED_SIZE)).await?;
-    let (blog, blog_url) = (blog.clone(), state.config.blog_url(&blog.subdomain));
+    let blog_url = state.config.blog_url(&blog.subdomain);
+    let atom = AtomLinks { title: blog.name.clone(), home_url: format!("{blog_url}/"), self_url: format!("{blog_url}/feed.xml") };
+    render_feed(blog, blog_url, posts, rss, atom, generation).await
+}
+
+/// The Atom feed of the newest published posts tagged `tag` (a 404 when none is), with the
+/// limits of the blog's feed.
+pub async fn tag_feed(state: &AppState, blog: &PublicBlog, tag: &str, generation: u64) -> Result<Page, Error> {
+    let (id, wanted) = (blog.id, tag.to_owned());
+    let posts = state.db.read(move |conn| tags::published(conn, id, &wanted, 0, FEED_SIZE)).await?;
+    if posts.is_empty() {
+        return Ok(super::pages::not_found(state, blog, generation));
+    }
+    let blog_url = state.config.blog_url(&blog.subdomain);
+    let atom = AtomLinks {
+        title: format!("{} · {tag}", blog.name),
+        home_url: format!("{blog_url}/tags/{tag}"),
+        self_url: format!("{blog_url}/tags/{tag}/feed.xml"),
+    };
+    render_feed(blog, blog_url, posts, false, atom, generation).await
+}
+
+/// What names an Atom feed: its title, the page it follows and its own address.
+struct AtomLinks {
+    title: String,
+    home_url: String,
+    self_url: String,
+}
+
+async fn render_feed(blog: &PublicBlog, blog_url: String, posts: Vec<Post>, rss: bool, atom: AtomLinks, generation: u64) -> Result<Page, Error> {
+    let blog = blog.clone();
     off_runtime(move || {
         let mut budget = FEED_HTML_MAX;
         let mut entries = Vec::with_capacity(posts.len());
         for post in &posts {
-            let url = format!("{blog_url}/{}-{}", post.slug, post.short_id);
+            let url = format!("{blog_url}{}", post.path());
             let published = post.published_at.as_deref().unwrap_or(&post.created_at);
             entries.push(FeedEntry {
                 title: post.title.clone(),
@@ -54,7 +88,14 @@ pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u6
             let feed = RssFeed { blog_name: blog.name.clone(), blog_url, updated: dates::rfc2822(&newest), items: entries };
             (feed.render(), "application/rss+xml; charset=utf-8")
         } else {
-            let feed = AtomFeed { blog_name: blog.name.clone(), blog_url, updated: dates::iso(&newest), entries };
+            let feed = AtomFeed {
+                title: atom.title,
+                blog_name: blog.name.clone(),
+                home_url: atom.home_url,
+                self_url: atom.self_url,
+                updated: dates::iso(&newest),
+                entries,
+            };
             (feed.render(), "application/atom+xml; charset=utf-8")
         };
         let body = xml_safe(body.map_err(|err| Error::Internal(err.into()))?);
@@ -89,13 +130,21 @@ fn entry_html(post: &Post, url: &str, budget: &mut usize) -> Result<String, Erro
 /// Every published post's URL (the newest [`MAX_POSTS_PER_BLOG`]), read without their bodies.
 pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
-    let posts = state.db.read(move |conn| public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)).await?;
+    let (posts, tags) = state
+        .db
+        .read(move |conn| Ok((public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)?, tags::published_tags(conn, id, MAX_SITEMAP_TAGS)?)))
+        .await?;
     let blog_url = state.config.blog_url(&blog.subdomain);
     let lastmod = blog.posts_updated_at.as_deref().map(dates::day);
     off_runtime(move || {
+        let post_url = |post: &public::SitemapPost| match post.page {
+            true => format!("{blog_url}/{}", post.slug),
+            false => format!("{blog_url}/{}-{}", post.slug, post.short_id),
+        };
         let entries = posts
             .iter()
-            .map(|post| SitemapEntry { url: format!("{blog_url}/{}-{}", post.slug, post.short_id), updated: dates::day(&post.updated_at) })
+            .map(|post| SitemapEntry { url: post_url(post), updated: dates::day(&post.updated_at) })
+            .chain(tags.iter().map(|tag| SitemapEntry { url: format!("{blog_url}/tags/{}", tag.tag), updated: dates::day(&tag.updated_at) }))
             .collect();
         let xml = Sitemap { blog_url, lastmod, entries }.render().map_err(|err| Error::Internal(err.into()))?;
         Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml_safe(xml), generation))

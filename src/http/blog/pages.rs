@@ -7,10 +7,12 @@ use poem::http::StatusCode;
 
 use super::cache::Page;
 use super::responses::html_page;
-use super::templates::{self, ImageSizes, IndexPage, Layout, NotFoundPage, PostPage, SearchPage};
+use super::templates::{self, FeedLink, ImageSizes, IndexPage, Layout, NotFoundPage, PostPage, SearchPage, TagPage};
 use crate::db::images;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
+use crate::db::{pages, tags};
+use crate::domain::post::split_permalink;
 use crate::domain::blocks::{Block, Body};
 use crate::domain::image::ImageType;
 use crate::domain::{dates, embed};
@@ -133,14 +135,27 @@ pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation:
     .await
 }
 
-/// A published post; an old slug with the right short id redirects to the current one.
-pub async fn post(state: &AppState, blog: &PublicBlog, slug: &str, short_id: &str, generation: u64) -> Result<Page, Error> {
-    let (id, sid) = (blog.id, short_id.to_owned());
-    let Some(post) = state.db.read(move |conn| public::published_post(conn, id, &sid)).await? else {
+/// The published post or page at `/{segment}`: a post's `{slug}-{shortId}` (an old slug with
+/// the right short id redirects to the current address, as does a page's), else a page's
+/// `{slug}`.
+pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation: u64) -> Result<Page, Error> {
+    let (id, wanted) = (blog.id, segment.to_owned());
+    let found = state
+        .db
+        .read(move |conn| {
+            if let Some((_, short_id)) = split_permalink(&wanted) {
+                if let Some(post) = public::published_post(conn, id, short_id)? {
+                    return Ok(Some(post));
+                }
+            }
+            pages::published_page(conn, id, &wanted)
+        })
+        .await?;
+    let Some(post) = found else {
         return Ok(not_found(state, blog, generation));
     };
-    let path = format!("/{}-{}", post.slug, post.short_id);
-    if slug != post.slug {
+    let path = post.path();
+    if path[1..] != *segment {
         let mut page = Page::new(StatusCode::MOVED_PERMANENTLY, "text/plain; charset=utf-8", String::new(), generation);
         page.location = Some(path);
         return Ok(page);
@@ -174,6 +189,8 @@ pub async fn post(state: &AppState, blog: &PublicBlog, slug: &str, short_id: &st
             blocks,
             share: blog.has("share-buttons").then(|| templates::share_links(&url, &post.title)),
             rich_tweets: blog.has("rich-tweet-embeds"),
+            is_page: post.page_position.is_some(),
+            tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
         }
         .render()
         .map_err(|err| Error::Internal(err.into()))?;
@@ -185,14 +202,59 @@ pub async fn post(state: &AppState, blog: &PublicBlog, slug: &str, short_id: &st
     .await
 }
 
-/// Public search results for `?q=` (with the Search box addon); never cached.
+/// Page `number` of the newest published posts tagged `tag` (a 404 when none is, or past the
+/// last page).
+pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, generation: u64) -> Result<Page, Error> {
+    let (id, wanted) = (blog.id, tag.to_owned());
+    let (total, posts) = state
+        .db
+        .read(move |conn| {
+            let total = tags::count_published(conn, id, &wanted)?;
+            let posts = tags::published(conn, id, &wanted, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
+            Ok((total, posts))
+        })
+        .await?;
+    let pages = total.div_ceil(u64::from(PAGE_SIZE));
+    if number > pages {
+        return Ok(not_found(state, blog, generation));
+    }
+    let base = format!("/tags/{tag}");
+    let at = |n: u64| if n == 1 { base.clone() } else { format!("{base}?page={n}") };
+    let mut layout = layout(state, blog, &at(number));
+    layout.title = format!("Tagged {tag} · {}", blog.name);
+    if number > 1 {
+        layout.title = format!("Tagged {tag} · page {number} · {}", blog.name);
+    }
+    layout.description = format!("Posts tagged {tag} on {}", blog.name);
+    layout.tag_feed = Some(FeedLink { title: format!("{} · {tag} (Atom)", blog.name), path: format!("{base}/feed.xml") });
+    let (newer, older) = ((number > 1).then(|| at(number - 1)), (number < pages).then(|| at(number + 1)));
+    let (config, blog, tag) = (state.config.clone(), blog.clone(), tag.to_owned());
+    off_runtime(move || {
+        let reading_time = blog.has("reading-time");
+        let summaries = posts
+            .iter()
+            .map(|post| Ok(templates::summary(post, &parse_body(post)?, reading_time)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
+        let html = TagPage { layout, tag, posts: summaries, newer, older }.render().map_err(|err| Error::Internal(err.into()))?;
+        let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
+        rendered.last_modified = dates::http(newest_of(&blog.updated_at, newest));
+        Ok(rendered)
+    })
+    .await
+}
+
+/// Public search results for `?q=` (with the Search box addon), narrowed to the posts tagged
+/// `tag` when the query has one; never cached.
 pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, generation: u64) -> Result<Page, Error> {
     let params: HashMap<String, String> = serde_urlencoded::from_str(query.unwrap_or("")).unwrap_or_default();
     let q: String = params.get("q").map(|q| q.trim()).unwrap_or("").chars().take(200).collect();
+    // A tag that cannot be one matches nothing rather than being ignored.
+    let tag = params.get("tag").map(|t| t.trim()).filter(|t| !t.is_empty()).map(|t| crate::domain::tags::tag(t).unwrap_or_default());
     let mut results = Vec::new();
-    if !q.is_empty() {
-        let (search, id, text) = (state.search.clone(), blog.id, q.clone());
-        let ids = tokio::task::spawn_blocking(move || search.search(id, &text, true, SEARCH_LIMIT))
+    if !q.is_empty() && tag.as_deref() != Some("") {
+        let (search, id, text, within) = (state.search.clone(), blog.id, q.clone(), tag.clone());
+        let ids = tokio::task::spawn_blocking(move || search.search_tagged(id, &text, within.as_deref(), true, SEARCH_LIMIT))
             .await
             .map_err(|err| Error::Internal(err.into()))??;
         let posts = state.db.read(move |conn| public::published_by_ids(conn, id, &ids)).await?;
@@ -202,6 +264,7 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
     layout.title = format!("Search · {}", blog.name);
     layout.noindex = true;
     layout.query = q;
+    layout.search_tag = tag.unwrap_or_default();
     let html = SearchPage { layout, results }.render().map_err(|err| Error::Internal(err.into()))?;
     Ok(html_page(&state.config, blog, StatusCode::OK, html, generation))
 }

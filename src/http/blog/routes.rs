@@ -10,7 +10,7 @@ use poem::{Request, Response, Route, handler};
 use super::cache::Page;
 use super::{feeds, pages, responses};
 use crate::db::public::{self, PublicBlog};
-use crate::domain::post::split_permalink;
+use crate::domain::tags::is_tag;
 use crate::error::Error;
 use crate::http::state::AppState;
 
@@ -74,17 +74,39 @@ async fn render(state: &AppState, blog: &PublicBlog, path: &str, query: Option<&
             }
             None => Ok(pages::not_found(state, blog, generation)),
         },
-        _ => match split_permalink(path.trim_start_matches('/')) {
-            Some((slug, short_id)) if !path[1..].contains('/') => pages::post(state, blog, slug, short_id, generation).await,
-            _ => Ok(pages::not_found(state, blog, generation)),
+        _ if path.starts_with("/tags/") => match tag_path(path) {
+            Some((tag, false)) => match page_param(query) {
+                None => pages::tag(state, blog, tag, 1, generation).await,
+                Some(Ok(number)) => pages::tag(state, blog, tag, number, generation).await,
+                Some(Err(())) => Ok(pages::not_found(state, blog, generation)),
+            },
+            Some((tag, true)) => feeds::tag_feed(state, blog, tag, generation).await,
+            None => Ok(pages::not_found(state, blog, generation)),
         },
+        _ if path.len() > 1 && !path[1..].contains('/') => pages::post(state, blog, &path[1..], generation).await,
+        _ => Ok(pages::not_found(state, blog, generation)),
     }
+}
+
+/// The tag of a `/tags/{tag}` (false) or `/tags/{tag}/feed.xml` (true) path.
+fn tag_path(path: &str) -> Option<(&str, bool)> {
+    let rest = path.strip_prefix("/tags/")?;
+    let (tag, feed) = match rest.strip_suffix("/feed.xml") {
+        Some(tag) => (tag, true),
+        None => (rest, false),
+    };
+    is_tag(tag).then_some((tag, feed))
 }
 
 /// The cache key of a request, `None` for pages never cached (search results).
 fn cache_key(path: &str, query: Option<&str>) -> Option<String> {
     match path {
         "/search" => None,
+        _ if path.starts_with("/tags/") && !path.ends_with("/feed.xml") => Some(match page_param(query) {
+            Some(Ok(1)) | None => path.to_owned(),
+            Some(Ok(n)) => format!("{path}?page={n}"),
+            Some(Err(())) => format!("{path}?page=invalid"),
+        }),
         "/" => Some(match page_param(query) {
             Some(Ok(1)) | None => "/".to_owned(),
             Some(Ok(n)) => format!("/?page={n}"),

@@ -51,6 +51,26 @@ pub struct Layout {
     pub query: String,
     pub noindex: bool,
     pub app_url: String,
+    /// The blog's pages, in the navigation of every page.
+    pub nav: Vec<NavView>,
+    /// The Atom feed of the tag this page lists, if it lists one.
+    pub tag_feed: Option<FeedLink>,
+    /// The tag a search is narrowed to (empty for none).
+    pub search_tag: String,
+}
+
+/// A link of the blog's navigation.
+pub struct NavView {
+    pub title: String,
+    pub path: String,
+    /// Whether it is the page shown.
+    pub current: bool,
+}
+
+/// An alternate feed of a page.
+pub struct FeedLink {
+    pub title: String,
+    pub path: String,
 }
 
 impl Layout {
@@ -68,6 +88,16 @@ impl Layout {
             query: String::new(),
             noindex: false,
             app_url: app_url.to_owned(),
+            nav: blog
+                .pages
+                .iter()
+                .map(|page| {
+                    let page_path = format!("/{}", page.slug);
+                    NavView { title: page.title.clone(), current: page_path == path, path: page_path }
+                })
+                .collect(),
+            tag_feed: None,
+            search_tag: String::new(),
         }
     }
 }
@@ -80,6 +110,7 @@ pub struct Summary {
     pub published_human: String,
     pub reading_minutes: Option<u32>,
     pub excerpt: String,
+    pub tags: Vec<String>,
 }
 
 /// Share links under a post.
@@ -103,12 +134,26 @@ pub struct PostPage {
     pub share: Option<ShareLinks>,
     pub rich_tweets: bool,
     pub has_tweets: bool,
+    /// Its tags (none shown on a page).
+    pub tags: Vec<String>,
+    /// Whether it is a page: no date, no tags.
+    pub is_page: bool,
 }
 
 #[derive(Template)]
 #[template(path = "index.html")]
 pub struct IndexPage {
     pub layout: Layout,
+    pub posts: Vec<Summary>,
+    pub newer: Option<String>,
+    pub older: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "tag.html")]
+pub struct TagPage {
+    pub layout: Layout,
+    pub tag: String,
     pub posts: Vec<Summary>,
     pub newer: Option<String>,
     pub older: Option<String>,
@@ -139,8 +184,12 @@ pub struct FeedEntry {
 #[derive(Template)]
 #[template(path = "feed.xml")]
 pub struct AtomFeed {
+    pub title: String,
     pub blog_name: String,
-    pub blog_url: String,
+    /// The HTML page the feed follows (`{blog_url}/`, or a tag page).
+    pub home_url: String,
+    /// The feed's own URL.
+    pub self_url: String,
     pub updated: String,
     pub entries: Vec<FeedEntry>,
 }
@@ -244,11 +293,12 @@ pub fn summary(post: &Post, body: &Body, with_reading_time: bool) -> Summary {
     let published = post.published_at.as_deref().unwrap_or(&post.created_at);
     Summary {
         title: post.title.clone(),
-        path: format!("/{}-{}", post.slug, post.short_id),
+        path: post.path(),
         published_iso: dates::iso(published),
         published_human: dates::human(published),
         reading_minutes: with_reading_time.then(|| embed::reading_minutes(&body.text())),
         excerpt: excerpt_of(body, 200),
+        tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
     }
 }
 
