@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureRules } from '../test/block-rules-fixture';
+import { fixturePostRules } from '../test/tag-rules-fixture';
 import { readAppConfig } from './app-config';
 
 function inject(json: string) {
@@ -25,6 +26,7 @@ describe('readAppConfig', () => {
       imgurClientId: null,
       emojiCdn: 'https://cdn.example.com/emoji/',
       blockRules: fixtureRules(),
+      postRules: fixturePostRules(),
     };
     inject(JSON.stringify(sent));
     expect(readAppConfig()).toEqual(sent);
@@ -40,6 +42,7 @@ describe('readAppConfig', () => {
       imgurClientId: null,
       emojiCdn: null,
       blockRules: null,
+      postRules: null,
     });
   });
 

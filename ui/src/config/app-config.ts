@@ -37,6 +37,20 @@ export interface BlockRules {
   maxImageBytes: number;
 }
 
+/** The rules of a post's tags and of pages, as the server checks them (src/domain/tags.rs). */
+export interface PostRules {
+  /** Most tags on one post. */
+  maxTags: number;
+  /** Longest tag, in characters. */
+  maxTag: number;
+  /** Most pages one blog has. */
+  maxPages: number;
+  /** First path segments the blog answers itself, which no page may take. */
+  reservedPaths: string[];
+  /** A prefix of such paths. */
+  reservedPrefix: string;
+}
+
 /** Deployment settings the server hands to the app. */
 export interface AppConfig {
   /** Public host name with port when not 80/443, e.g. `localhost:8080`; blogs live at `{subdomain}.{host}`. */
@@ -58,6 +72,8 @@ export interface AppConfig {
    * The editor then refuses to start rather than check posts against rules of its own.
    */
   blockRules: BlockRules | null;
+  /** The server's tag and page rules; null when the page has none (the server still checks). */
+  postRules: PostRules | null;
 }
 
 /** The id of the script element the server injects. */
@@ -73,6 +89,7 @@ function defaults(location: Location): AppConfig {
     imgurClientId: null,
     emojiCdn: null,
     blockRules: null,
+    postRules: null,
   };
 }
 
@@ -139,6 +156,22 @@ export function readAppConfig(doc: Document = document): AppConfig {
     imgurClientId: optionalText(given.imgurClientId),
     emojiCdn: optionalText(given.emojiCdn),
     blockRules: readBlockRules(given.blockRules),
+    postRules: parsePostRules(given.postRules),
+  };
+}
+
+/** `value` as post rules when every field has its type; otherwise null. */
+export function parsePostRules(value: unknown): PostRules | null {
+  if (value === null || typeof value !== 'object') return null;
+  const given = value as Record<string, unknown>;
+  if (![given.maxTags, given.maxTag, given.maxPages].every(isCount)) return null;
+  if (!isTextList(given.reservedPaths) || !isText(given.reservedPrefix)) return null;
+  return {
+    maxTags: given.maxTags as number,
+    maxTag: given.maxTag as number,
+    maxPages: given.maxPages as number,
+    reservedPaths: given.reservedPaths,
+    reservedPrefix: given.reservedPrefix,
   };
 }
 

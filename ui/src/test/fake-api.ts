@@ -2,6 +2,7 @@
 // records every request. A request no handler claims gets a 404 (and shows up in `requests`).
 import { vi } from 'vitest';
 import { fixtureRules } from './block-rules-fixture';
+import { fixturePostRules } from './tag-rules-fixture';
 
 /** One request the app sent. */
 export interface SentRequest {
@@ -83,6 +84,6 @@ export function injectConfig(config: Record<string, unknown>): void {
   const script = document.createElement('script');
   script.id = 'quire-config';
   script.type = 'application/json';
-  script.textContent = JSON.stringify({ blockRules: fixtureRules(), ...config });
+  script.textContent = JSON.stringify({ blockRules: fixtureRules(), postRules: fixturePostRules(), ...config });
   document.head.append(script);
 }

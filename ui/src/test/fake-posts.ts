@@ -17,6 +17,8 @@ export function samplePost(n: number, overrides: Partial<Post> = {}): Post {
     createdAt: at,
     updatedAt: at,
     body: { type: 'root', children: [{ type: 'heading', value: { text: title } }] },
+    tags: [],
+    page: false,
     ...overrides,
   };
 }
@@ -53,7 +55,12 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
     return posts.find((p) => p.shortId === shortId);
   };
   const write = (request: SentRequest, existing?: Post): Post => {
-    const { body, draft } = request.body as { body: { children: Block[] }; draft: boolean };
+    const { body, draft, tags = [], page = false } = request.body as {
+      body: { children: Block[] };
+      draft: boolean;
+      tags?: string[];
+      page?: boolean;
+    };
     const now = new Date(Date.UTC(2026, 4, 4, 10, 0) + created * 1000).toISOString();
     const title = titleOf(body.children);
     const shortId = existing?.shortId ?? `new${String(++created).padStart(5, '0')}`;
@@ -65,17 +72,46 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
       body: { type: 'root', children: body.children },
+      tags: tags.map((t) => t.trim().toLowerCase()),
+      page,
     };
   };
+  const blogPath = `/api/my/blogs/${alice.blog.id}`;
+  const pageList = () =>
+    posts
+      .filter((p) => p.page)
+      .map((p) => ({ shortId: p.shortId, title: p.title, path: `/${p.title.toLowerCase()}`, published: p.publishedAt !== null }));
   const handlers: Record<string, Handler> = {
     ...signedIn(),
     [`GET ${base}`]: (request) => {
       const query = new URL(request.path, 'http://x').searchParams;
       const page = Number(query.get('page') ?? '1');
       const size = Number(query.get('page_size') ?? '10');
-      const pages = Math.max(1, Math.ceil(posts.length / size));
+      const tag = query.get('tag');
+      const listed = tag ? posts.filter((p) => p.tags.includes(tag)) : posts;
+      const pages = Math.max(1, Math.ceil(listed.length / size));
       if (page > pages) return errors(400, { page: `Should be from 1 to ${pages}` });
-      return paged({ posts: posts.slice((page - 1) * size, page * size) }, page, size, posts.length);
+      return paged({ posts: listed.slice((page - 1) * size, page * size) }, page, size, listed.length);
+    },
+    [`GET ${blogPath}/tags`]: () => {
+      const counts = new Map<string, number>();
+      for (const p of posts) for (const t of p.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+      const tags = [...counts].map(([name, n]) => ({ name, posts: n }));
+      tags.sort((a, b) => b.posts - a.posts || a.name.localeCompare(b.name));
+      return json({ tags });
+    },
+    [`GET ${blogPath}/pages`]: () => json({ pages: pageList() }),
+    [`PUT ${blogPath}/pages`]: (request) => {
+      const order = (request.body as { pages: string[] }).pages;
+      const current = pageList().map((p) => p.shortId);
+      if (order.length !== current.length || !current.every((id) => order.includes(id)))
+        return errors(422, { pages: "Should list each of the blog's pages once" });
+      const pagesInOrder = order.map((id) => posts.find((p) => p.shortId === id) as Post);
+      const slots = posts.flatMap((p, i) => (p.page ? [i] : []));
+      slots.forEach((slot, i) => {
+        posts[slot] = pagesInOrder[i] as Post;
+      });
+      return json({ pages: pageList() });
     },
     [`POST ${base}`]: (request) => {
       const post = write(request);

@@ -1,4 +1,4 @@
-import { PostList } from '../../features/posts';
+import { PagesPanel, PostList } from '../../features/posts';
 import { OwnerPage, useOwner } from '../../features/owner';
 
 /** `/d/posts`: the post list. */
@@ -7,6 +7,7 @@ export function PostsRoute() {
   return (
     <OwnerPage title="Posts">
       <PostList blogId={blog.id} />
+      <PagesPanel blogId={blog.id} />
     </OwnerPage>
   );
 }

@@ -33,12 +33,20 @@ export interface Post {
   createdAt: string;
   updatedAt: string;
   body: PostBody;
+  /** Its tags, e.g. `['rust', 'road-trip']`. */
+  tags: string[];
+  /** Whether it is a page (at `/{slug}`, in the blog's navigation, not in its index or feeds). */
+  page: boolean;
 }
 
 /** What create and update send: the blocks (as the post's body) and the draft flag. */
 export interface PostInput {
   blocks: Block[];
   draft: boolean;
+  /** Its tags (the server normalizes them); none when absent. */
+  tags?: string[];
+  /** Whether it is a page. */
+  page?: boolean;
 }
 
 /** Posts per page of the list. */
@@ -54,15 +62,15 @@ const postsPath = (blogId: number) => `/api/my/blogs/${blogId}/posts`;
 const postPath = (blogId: number, shortId: string) => `${postsPath(blogId)}/${encodeURIComponent(shortId)}`;
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 
-function payload({ blocks, draft }: PostInput) {
+function payload({ blocks, draft, tags = [], page = false }: PostInput) {
   const body: PostBody = { type: 'root', children: blocks };
-  return { body, draft };
+  return { body, draft, tags, page };
 }
 
 /** One page of the blog's posts. */
-export async function fetchPosts(blogId: number, page: number, signal?: AbortSignal): Promise<PostsPage> {
+export async function fetchPosts(blogId: number, page: number, signal?: AbortSignal, tag?: string): Promise<PostsPage> {
   const { data, headers } = await api.get<{ posts: Post[] }>(postsPath(blogId), {
-    query: { page, pageSize: POSTS_PAGE_SIZE },
+    query: { page, pageSize: POSTS_PAGE_SIZE, ...(tag ? { tag } : {}) },
     ...withSignal(signal),
   });
   return { posts: data.posts, paging: paging(headers) };

@@ -29,6 +29,8 @@ function post(overrides: Partial<Post> = {}, children: Block[] = [heading('Hello
     createdAt: '2026-05-04T10:00:00Z',
     updatedAt: '2026-05-04T10:00:00Z',
     body: { type: 'root', children },
+    tags: [],
+    page: false,
     ...overrides,
   };
 }

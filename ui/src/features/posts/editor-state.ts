@@ -28,6 +28,18 @@ export interface EditorState {
   savedRevision: number;
   /** Source of block keys. */
   nextKey: number;
+  /** The post's tags, as stored. */
+  tags: string[];
+  /** Whether it is a page. */
+  page: boolean;
+  /** Messages about the tags (`tags`) and the page flag (`page`). */
+  optionErrors: OptionErrors;
+}
+
+/** Messages about a post's tags and its page flag. */
+export interface OptionErrors {
+  tags?: string;
+  page?: string;
 }
 
 /** Blocks and the draft flag: what a local draft holds. */
@@ -46,6 +58,11 @@ export type EditorAction =
   /** Swaps two blocks; ignored unless both indices are in range. */
   | { type: 'swap'; from: number; to: number }
   | { type: 'setDraft'; draft: boolean }
+  /** Replaces the tags (already checked by the tag field). */
+  | { type: 'setTags'; tags: string[] }
+  | { type: 'setPage'; page: boolean }
+  /** Messages about the tags and the page flag (the editor's or the server's). */
+  | { type: 'optionErrors'; errors: OptionErrors }
   | { type: 'toggleEditing' }
   /** Submit: checks every block and shows the messages. */
   | { type: 'validate' }
@@ -87,6 +104,9 @@ function initial(blocks: readonly Block[], draft: boolean, rules: BlockRules, po
     revision: 0,
     savedRevision: 0,
     nextKey: blocks.length,
+    tags: post?.tags ?? [],
+    page: post?.page ?? false,
+    optionErrors: {},
   };
 }
 
@@ -194,6 +214,13 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'setDraft':
       if (action.draft === state.draft) return state;
       return changed(state, { draft: action.draft });
+    case 'setTags':
+      return changed(state, { tags: action.tags, optionErrors: { ...state.optionErrors, tags: undefined } });
+    case 'setPage':
+      if (action.page === state.page) return state;
+      return changed(state, { page: action.page, optionErrors: { ...state.optionErrors, page: undefined } });
+    case 'optionErrors':
+      return { ...state, optionErrors: action.errors };
     case 'toggleEditing':
       return { ...state, editing: !state.editing };
     case 'validate':
@@ -207,6 +234,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         publishedAt: action.post.publishedAt,
         draft: action.post.publishedAt === null ? state.draft : false,
         errors: {},
+        optionErrors: {},
+        tags: action.post.tags ?? state.tags,
+        page: action.post.page ?? state.page,
         savedRevision: state.revision,
       };
   }

@@ -3,5 +3,6 @@ import './posts.css';
 
 export { EditPost } from './edit-post';
 export { PostEditor } from './post-editor';
+export { PagesPanel } from './pages-panel';
 export { PostList } from './post-list';
 export { PostSearch } from './post-search';

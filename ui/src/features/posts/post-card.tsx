@@ -30,7 +30,17 @@ export function PostCard({ post }: { post: Post }) {
         ) : (
           <time dateTime={post.publishedAt}>{formatPublished(post.publishedAt)}</time>
         )}
+        {post.page && <span className="q-post-card__page"> · Page</span>}
       </p>
+      {post.tags && post.tags.length > 0 && (
+        <ul className="q-post-card__tags" aria-label={`Tags of ${post.title}`}>
+          {post.tags.map((tag) => (
+            <li key={tag}>
+              <Link to={`${paths.posts}?tag=${encodeURIComponent(tag)}`}>{tag}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
       {published && (
         <div className="q-post-card__actions">
           <a href={post.permalink} target="_blank" rel="noopener noreferrer" className="q-post-card__action">

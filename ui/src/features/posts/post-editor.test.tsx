@@ -250,6 +250,8 @@ describe('new post', () => {
           ],
         },
         draft: false,
+        tags: [],
+        page: false,
       },
     ]);
     expect(localStorage.getItem('new')).toBeNull();
@@ -353,6 +355,8 @@ describe('editing a post', () => {
           ],
         },
         draft: false,
+        tags: [],
+        page: false,
       },
     ]);
     expect(confirm).not.toHaveBeenCalled();

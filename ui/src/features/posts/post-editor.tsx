@@ -20,6 +20,7 @@ import {
 import { loadLocalDraft, saveLocalDraft } from './local-draft';
 import { PostPreview, usePreview } from './post-preview';
 import { UploadStatus } from './upload-status';
+import { PageToggle, TagField } from './tag-field';
 import { useBlockFocus } from './use-block-focus';
 import { useImageUpload } from './use-image-upload';
 import { usePostActions } from './use-post-actions';
@@ -33,7 +34,7 @@ export interface PostEditorProps {
   /** The post to edit; null for a new one. */
   post: Post | null;
   /** The image host's client ID and the server's block rules (without them the editor does not start). */
-  config: Pick<AppConfig, 'imgurClientId' | 'blockRules'>;
+  config: Pick<AppConfig, 'imgurClientId' | 'blockRules'> & Partial<Pick<AppConfig, 'postRules'>>;
 }
 
 function initialState(post: Post | null, rules: BlockRules): EditorState {
@@ -68,6 +69,7 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
     releaseLeaveWarning: leave.release,
     focusBlock,
     blocked: images.uploading,
+    postRules: config.postRules ?? null,
   });
 
   const preview = usePreview(blogId, (errors) => dispatch({ type: 'serverErrors', errors }));
@@ -150,6 +152,20 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
         </p>
       )}
       <PostPreview state={preview.state} />
+      <div className="q-post-editor__options">
+        <TagField
+          blogId={blogId}
+          tags={state.tags}
+          onChange={(tags) => dispatch({ type: 'setTags', tags })}
+          error={state.optionErrors.tags}
+          rules={config.postRules ?? null}
+        />
+        <PageToggle
+          page={state.page}
+          onChange={(page) => dispatch({ type: 'setPage', page })}
+          error={state.optionErrors.page}
+        />
+      </div>
       <div className="q-post-editor__blocks" ref={listRef} hidden={preview.showing}>
         {state.blocks.map((block, index) => (
           <Fragment key={block.key}>

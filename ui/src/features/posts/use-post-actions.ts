@@ -1,10 +1,12 @@
 import { useState, type Dispatch, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import type { PostRules } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { createPost, deletePost, updatePost, type Post } from './api';
-import { blocksOf, type EditorAction, type EditorState } from './editor-state';
+import { createPost, deletePost, updatePost, type Block, type Post } from './api';
+import { blocksOf, type EditorAction, type EditorState, type OptionErrors } from './editor-state';
+import { pageProblem } from './tags';
 import { clearLocalDraft } from './local-draft';
 import type { FocusRequest } from './use-block-focus';
 import { bodyProblem, hasErrors, validateBlocks, type BlockErrors } from './validation';
@@ -23,6 +25,8 @@ export interface PostActionsOptions {
   focusBlock: (request: FocusRequest) => void;
   /** An image is uploading: submitting waits for it. */
   blocked: boolean;
+  /** The server's tag and page rules, when the page config has them. */
+  postRules?: PostRules | null;
 }
 
 export interface PostActions {
@@ -36,19 +40,22 @@ export interface PostActions {
   remove: () => Promise<void>;
 }
 
-/** The server's refusal split into messages by block index (`children.N`) and the rest. */
-function serverMessages(error: unknown): { blocks: BlockErrors; other: string | null } {
+/** The server's refusal split into messages by block index (`children.N`), about the tags and page flag, and the rest. */
+function serverMessages(error: unknown): { blocks: BlockErrors; options: OptionErrors; other: string | null } {
   if (!(error instanceof ApiError))
-    return { blocks: {}, other: errorMessage(error) };
+    return { blocks: {}, options: {}, other: errorMessage(error) };
   const blocks: BlockErrors = {};
+  const options: OptionErrors = {};
   const other: string[] = [];
   for (const [field, messages] of Object.entries(error.fields)) {
     const match = /^children\.(\d+)$/.exec(field);
     if (match) blocks[Number(match[1])] = messages.join('\n');
+    else if (field === 'tags' || field.startsWith('tags.')) options.tags = messages.join('\n');
+    else if (field === 'page') options.page = messages.join('\n');
     else other.push(...messages);
   }
   if (Object.keys(error.fields).length === 0) other.push(...error.messages);
-  return { blocks, other: other.length > 0 ? other.join('\n') : null };
+  return { blocks, options, other: other.length > 0 ? other.join('\n') : null };
 }
 
 /**
@@ -64,6 +71,7 @@ export function usePostActions({
   releaseLeaveWarning,
   focusBlock,
   blocked,
+  postRules = null,
 }: PostActionsOptions): PostActions {
   const navigate = useNavigate();
   const [saving, setSaving] = useState(false);
@@ -86,14 +94,18 @@ export function usePostActions({
     const problem = bodyProblem(blocks, state.rules);
     dispatch({ type: 'validate' });
     setFormError(problem);
-    if (hasErrors(errors) || problem) {
+    const heading = blocks.find((b): b is Extract<Block, { type: 'heading' }> => b.type === 'heading');
+    const title = heading?.value.text.trim() ?? '';
+    const notPage = state.page && postRules ? pageProblem(title, postRules) : null;
+    if (notPage) dispatch({ type: 'optionErrors', errors: { page: notPage } });
+    if (hasErrors(errors) || problem || notPage) {
       const first = state.blocks[Math.min(...Object.keys(errors).map(Number))];
       if (first) focusBlock({ key: first.key });
       return;
     }
     setSaving(true);
     try {
-      const input = { blocks, draft: state.draft };
+      const input = { blocks, draft: state.draft, tags: state.tags, page: state.page };
       const saved =
         state.persisted && post ? await updatePost(blogId, post.shortId, input) : await createPost(blogId, input);
       dispatch({ type: 'saved', post: saved });
@@ -102,8 +114,9 @@ export function usePostActions({
     } catch (error) {
       // The screen stays as it is, so nothing typed is lost; the server's messages show where they belong.
       console.error('quire: saving the post failed', error);
-      const { blocks: blockErrors, other } = serverMessages(error);
+      const { blocks: blockErrors, options, other } = serverMessages(error);
       dispatch({ type: 'serverErrors', errors: blockErrors });
+      dispatch({ type: 'optionErrors', errors: options });
       setFormError(other);
       setSaving(false);
     }
