@@ -144,14 +144,20 @@ def main():
                 block("spotify", url="https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC"),
                 block("tweet", url="https://x.com/quire/status/1234567890"),
             ]}
-            post = owner.call("POST", f"/api/my/blogs/{blog_id}/posts", {"body": everything, "draft": False})["post"]
+            post = owner.call("POST", f"/api/my/blogs/{blog_id}/posts",
+                              {"body": everything, "draft": False, "tags": ["road-trip", "filler"]})["post"]
             for i in range(11):
                 owner.call("POST", f"/api/my/blogs/{blog_id}/posts", {"body": {"type": "root", "children": [
-                    block("heading", text=f"Filler {i}"), block("paragraph", text="Words for the search box.")]}, "draft": False})
+                    block("heading", text=f"Filler {i}"), block("paragraph", text="Words for the search box.")]},
+                    "draft": False, "tags": ["filler"]})
+            owner.call("POST", f"/api/my/blogs/{blog_id}/posts", {"body": {"type": "root", "children": [
+                block("heading", text="About"), block("paragraph", text=f"Who writes here {XSS}")]}, "draft": False, "page": True})
             host = f"conform.localhost:{port}"
             post_path = "/" + post["permalink"].rsplit("/", 1)[1]
             pages = {"front page": "/", "second page": "/?page=2", "post": post_path,
-                     "search results": "/search?q=words", "empty search": "/search", "not found": "/no-such-page"}
+                     "search results": "/search?q=words", "empty search": "/search", "not found": "/no-such-page",
+                     "tag page": "/tags/filler", "second tag page": "/tags/filler?page=2",
+                     "tag search": "/search?q=words&tag=filler", "page": "/about"}
             with tempfile.TemporaryDirectory() as out:
                 files = {}
                 for name, path in pages.items():
@@ -180,6 +186,12 @@ def main():
                 content = (feed.entries[-1].get("content") or [{"value": feed.entries[-1].get("summary", "")}])[0]["value"]
                 check(f"{path} keeps markup in content, escaped", "<p>First line" in content and "<script>" not in content,
                       content[:200])
+            status, body = fetch(port, host, "/tags/filler/feed.xml")
+            feed = feedparser.parse(body)
+            check("/tags/filler/feed.xml parses as atom10", status == 200 and not feed.bozo and feed.version == "atom10",
+                  f"status {status}, bozo {feed.bozo} {feed.get('bozo_exception')}, version {feed.version}")
+            check("/tags/filler/feed.xml holds the tagged posts, not the page", len(feed.entries) == 12
+                  and "About" not in [entry.title for entry in feed.entries], f"{len(feed.entries)} entries")
         finally:
             server.terminate()
             server.wait(timeout=15)
