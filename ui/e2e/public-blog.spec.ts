@@ -77,7 +77,13 @@ test('no blogger-typed string runs as script on any public page', async ({ page,
         { type: 'link', value: { url: 'https://example.com/safe', title: payload } },
       ],
     };
-    const created = await ownerCall(page, api, 'POST', `/api/my/blogs/${blogId}/posts`, { body, draft: false });
+    // The first few are pages: their titles are in the navigation of every page.
+    const created = await ownerCall(page, api, 'POST', `/api/my/blogs/${blogId}/posts`, {
+      body,
+      draft: false,
+      page: i < 3,
+      tags: ['xss', `payload-${i}`],
+    });
     expect(created.status).toBe(201);
     permalinks.push(created.body.post.permalink);
   }
@@ -98,6 +104,9 @@ test('no blogger-typed string runs as script on any public page', async ({ page,
     ...permalinks,
     `${blog}/search?q=${encodeURIComponent(ALL)}`,
     `${blog}/search?q=script`,
+    `${blog}/tags/xss`,
+    `${blog}/tags/xss?page=2`,
+    `${blog}/search?q=script&tag=xss`,
     `${blog}/no-such-page`,
   ];
   for (const url of pages) {
