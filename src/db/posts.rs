@@ -159,7 +159,7 @@ pub fn get(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Pos
     let post = conn
         .query_row(&format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2"), params![blog_id, short_id], from_row)
         .optional()?;
-    Ok(super::tags::attached(conn, post)?)
+    super::tags::attached(conn, post)
 }
 
 /// Number of posts (drafts included) of a blog.

@@ -143,10 +143,9 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
     let found = state
         .db
         .read(move |conn| {
-            if let Some((_, short_id)) = split_permalink(&wanted) {
-                if let Some(post) = public::published_post(conn, id, short_id)? {
-                    return Ok(Some(post));
-                }
+            let post = split_permalink(&wanted).map(|(_, short_id)| public::published_post(conn, id, short_id));
+            if let Some(post) = post.transpose()?.flatten() {
+                return Ok(Some(post));
             }
             pages::published_page(conn, id, &wanted)
         })
