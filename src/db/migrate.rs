@@ -38,15 +38,15 @@ pub const MIGRATIONS: &[Migration] = &[
         seed: None,
     },
     Migration {
-        version: 5,
+        version: 4,
         name: "image sizes; paragraphs become Markdown (old text escaped)",
-        sql: include_str!("migrations/0005_markdown_image_sizes.sql"),
+        sql: include_str!("migrations/0004_markdown_image_sizes.sql"),
         seed: Some(super::paragraphs::escape_old_paragraphs),
     },
     Migration {
-        version: 6,
+        version: 5,
         name: "post tags and pages",
-        sql: include_str!("migrations/0006_tags_and_pages.sql"),
+        sql: include_str!("migrations/0005_tags_and_pages.sql"),
         seed: None,
     },
 ];

@@ -1,4 +1,4 @@
-//! Paragraphs written before they were Markdown: migration 5 escapes their text once, so that
+//! Paragraphs written before they were Markdown: migration 4 escapes their text once, so that
 //! what a reader sees does not change (`domain::markdown::escape_plain`).
 
 use rusqlite::{Transaction, params};
@@ -45,9 +45,9 @@ mod tests {
     use crate::domain::markdown;
 
     #[test]
-    fn migration_5_escapes_old_paragraphs_so_they_render_as_before() {
+    fn migration_4_escapes_old_paragraphs_so_they_render_as_before() {
         let mut conn = Connection::open_in_memory().unwrap();
-        for m in MIGRATIONS.iter().filter(|m| m.version < 5) {
+        for m in MIGRATIONS.iter().filter(|m| m.version < 4) {
             let tx = conn.transaction().unwrap();
             tx.execute_batch(m.sql).unwrap();
             if let Some(seed) = m.seed {

@@ -177,7 +177,7 @@ pub fn plain_text(text: &str) -> String {
 }
 
 /// Plain `text` written so that, read as CommonMark, it shows the same characters on the same
-/// lines: paragraphs written before they were Markdown go through this once (migration 5).
+/// lines: paragraphs written before they were Markdown go through this once (migration 4).
 /// Only what would mean something is escaped (`\`, `` ` ``, `*`, `_`, `[`, `]`, `<`, an `&` that
 /// starts an entity, and markers at the start of a line); leading spaces are dropped (they
 /// never showed, and four of them would start a code block).
