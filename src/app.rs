@@ -58,13 +58,18 @@ impl App {
         let auth = Arc::new(Auth::from_config(&config)?);
         let generations = Arc::new(PageGenerations::default());
         let rules = Rules { image_prefix: config.image_prefix() };
-        let blogs = Blogs::new(db.clone(), search.clone(), generations.clone(), config.data_dir.clone(), rules);
+        let blogs = Arc::new(Blogs::new(db.clone(), search.clone(), generations.clone(), config.data_dir.clone(), rules));
+        // Before serving: the posts that came due while the server was down.
+        let published = blogs.publish_due().await?;
+        if published > 0 {
+            tracing::info!(posts = published, "scheduled posts that came due while stopped were published");
+        }
         Ok(App {
             acceptor,
             state: AppState {
                 config: Arc::new(config),
                 db,
-                blogs: Arc::new(blogs),
+                blogs,
                 search,
                 ui,
                 auth,
@@ -98,11 +103,13 @@ impl App {
                 let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(WRITER_IDLE)).await;
             }
         });
+        let scheduler = tokio::spawn(crate::blogs::schedule::run(self.state.blogs.clone()));
         let served = poem::Server::new_with_acceptor(self.acceptor)
             .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
             .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
             .await;
         flusher.abort();
+        scheduler.abort();
         self.state.site.page_views.flush(&self.state.db).await;
         let search = self.state.search.clone();
         let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;

@@ -82,6 +82,6 @@ pub(super) fn remove_blog(search: &SearchIndex, blog_id: i64, seq: i64) {
 /// Logs an index update that failed after its database write committed. Nothing is lost:
 /// the failure marked the index stale, so however many writes follow, its commits no longer
 /// record the database's sequence and the next start rebuilds it.
-fn log_failure(err: &anyhow::Error) {
+pub(super) fn log_failure(err: &anyhow::Error) {
     tracing::error!(error = format!("{err:#}"), "search index not updated; it is rebuilt at the next start");
 }

@@ -13,10 +13,14 @@ pub mod generations;
 pub mod index;
 mod pages;
 mod posts;
+mod previews;
+pub mod schedule;
 mod settings;
 mod uploads;
 
 use std::sync::Arc;
+
+use tokio::sync::Notify;
 
 use crate::data_dir::DataDir;
 use crate::db::Db;
@@ -27,6 +31,7 @@ use crate::search::SearchIndex;
 pub use generations::PageGenerations;
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;
+pub use previews::PreviewLink;
 
 /// The write path of every blog.
 pub struct Blogs {
@@ -35,12 +40,14 @@ pub struct Blogs {
     pages: Arc<PageGenerations>,
     data_dir: DataDir,
     rules: Rules,
+    /// Woken by every post write, so the scheduler sees a new or moved schedule at once.
+    schedule_changed: Notify,
 }
 
 impl Blogs {
     /// The write path over this database and index; `rules` are the deployment's block rules.
     pub fn new(db: Db, search: Arc<SearchIndex>, pages: Arc<PageGenerations>, data_dir: DataDir, rules: Rules) -> Blogs {
-        Blogs { db, search, pages, data_dir, rules }
+        Blogs { db, search, pages, data_dir, rules, schedule_changed: Notify::new() }
     }
 
     /// The block rules posts are checked against.

@@ -2,17 +2,21 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use time::OffsetDateTime;
 
 use super::{Blogs, index};
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
 use crate::domain::blocks::Body;
 use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
+use crate::domain::messages::Messages;
 use crate::domain::post::slug;
+use crate::domain::schedule;
 use crate::domain::tags;
 use crate::error::{Error, Result};
 
-/// A create or update as the client sends it: `{body: {type: "root", children}, draft, tags, page}`.
+/// A create or update as the client sends it: `{body: {type: "root", children}, draft, tags,
+/// page, publish_at}`.
 #[derive(Debug, Deserialize)]
 pub struct PostInput {
     body: Value,
@@ -24,6 +28,9 @@ pub struct PostInput {
     /// Whether it is a page (About, Now, ...).
     #[serde(default)]
     page: bool,
+    /// With the draft flag off: publish at this RFC 3339 time instead of now.
+    #[serde(default)]
+    publish_at: Option<String>,
 }
 
 /// A checked post, ready to store: the parsed body travels with what is written, so it is
@@ -54,6 +61,7 @@ impl Blogs {
             })
             .await?;
         self.pages.invalidate(&blog.subdomain);
+        self.schedule_changed.notify_one();
         Ok(post)
     }
 
@@ -71,6 +79,7 @@ impl Blogs {
             })
             .await?;
         self.pages.invalidate(&blog.subdomain);
+        self.schedule_changed.notify_one();
         Ok(post)
     }
 
@@ -90,13 +99,18 @@ impl Blogs {
 
     /// Validates the input against the block rules into what the store writes.
     fn check(&self, input: &PostInput) -> Result<Checked> {
-        let (body, tags) = match (Body::parse(&input.body, &self.rules), tags::normalize(&input.tags)) {
-            (Ok(body), Ok(tags)) => (body, tags),
-            (Err(mut errors), Err(more)) => {
-                errors.0.extend(more.0);
-                return Err(Error::Invalid(errors));
-            }
-            (Err(errors), _) | (_, Err(errors)) => return Err(Error::Invalid(errors)),
+        let publish_at = input
+            .publish_at
+            .as_deref()
+            .map(|raw| schedule::parse_publish_at(raw, OffsetDateTime::now_utc()))
+            .transpose()
+            .map_err(|message| Messages::one("publishAt", message));
+        let mut errors = Messages::default();
+        let body = Body::parse(&input.body, &self.rules).map_err(|more| errors.0.extend(more.0)).ok();
+        let tags = tags::normalize(&input.tags).map_err(|more| errors.0.extend(more.0)).ok();
+        let publish_at = publish_at.map_err(|more| errors.0.extend(more.0)).ok();
+        let (Some(body), Some(tags), Some(publish_at)) = (body, tags, publish_at) else {
+            return Err(Error::Invalid(errors));
         };
         let title = body.title();
         let slug = slug(&title);
@@ -110,6 +124,7 @@ impl Blogs {
             publish: !input.draft,
             tags,
             page: input.page,
+            publish_at,
         };
         Ok(Checked { body, write })
     }

@@ -49,6 +49,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0005_tags_and_pages.sql"),
         seed: None,
     },
+    Migration {
+        version: 6,
+        name: "scheduled posts and preview links",
+        sql: include_str!("migrations/0006_schedule_previews.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

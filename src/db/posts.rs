@@ -31,6 +31,8 @@ pub struct Post {
     pub tags: Vec<String>,
     /// Its place in the blog's navigation when it is a page (filled by [`super::tags::attach`]).
     pub page_position: Option<i64>,
+    /// When an unpublished post is to be published (see db/schedule.rs); `None` otherwise.
+    pub scheduled_at: Option<String>,
 }
 
 impl Post {
@@ -58,10 +60,12 @@ pub struct PostWrite {
     pub tags: Vec<String>,
     /// Whether it is a page (shown at `/{slug}` and in the navigation).
     pub page: bool,
+    /// With `publish`: publish at this stored time instead of now.
+    pub publish_at: Option<String>,
 }
 
 /// The columns [`from_row`] reads, in order.
-pub(crate) const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at";
+pub(crate) const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at";
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// A post from a row of [`COLUMNS`].
@@ -78,6 +82,7 @@ pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
         updated_at: row.get(8)?,
         tags: Vec::new(),
         page_position: None,
+        scheduled_at: row.get(9)?,
     })
 }
 
@@ -98,10 +103,10 @@ pub fn create(conn: &mut Connection, blog_id: i64, write: &PostWrite) -> Result<
     let id = loop {
         let inserted = tx.execute(
             &format!(
-                "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 THEN {NOW} END)"
+                "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at, scheduled_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 AND ?7 IS NULL THEN {NOW} END, CASE WHEN ?6 THEN ?7 END)"
             ),
-            params![blog_id, new_short_id(), write.slug, write.title, write.body_json, write.publish],
+            params![blog_id, new_short_id(), write.slug, write.title, write.body_json, write.publish, write.publish_at],
         );
         match inserted {
             Ok(_) => break tx.last_insert_rowid(),
@@ -119,18 +124,19 @@ pub fn create(conn: &mut Connection, blog_id: i64, write: &PostWrite) -> Result<
     Ok((post, seq))
 }
 
-/// Replaces a post's body; a first publish sets `published_at` once. `None` when the blog
-/// has no such post.
+/// Replaces a post's body; a first publish sets `published_at` once, or with a `publish_at`
+/// schedules it (the draft flag on drops a schedule). `None` when the blog has no such post.
 pub fn update(conn: &mut Connection, blog_id: i64, short_id: &str, write: &PostWrite) -> Result<Option<(Post, i64)>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let post = tx
         .query_row(
             &format!(
                 "UPDATE posts SET slug = ?3, title = ?4, body = ?5, updated_at = {NOW},
-                     published_at = CASE WHEN published_at IS NULL AND ?6 THEN {NOW} ELSE published_at END
+                     published_at = CASE WHEN published_at IS NULL AND ?6 AND ?7 IS NULL THEN {NOW} ELSE published_at END,
+                     scheduled_at = CASE WHEN published_at IS NULL AND ?6 THEN ?7 END
                  WHERE blog_id = ?1 AND short_id = ?2 RETURNING {COLUMNS}"
             ),
-            params![blog_id, short_id, write.slug, write.title, write.body_json, write.publish],
+            params![blog_id, short_id, write.slug, write.title, write.body_json, write.publish, write.publish_at],
             from_row,
         )
         .optional()?;

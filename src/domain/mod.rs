@@ -12,6 +12,8 @@ pub mod markdown;
 pub mod messages;
 pub mod paging;
 pub mod post;
+pub mod preview;
 pub mod proxies;
+pub mod schedule;
 pub mod subdomain;
 pub mod tags;

@@ -43,6 +43,7 @@ impl UiIndex {
             "emojiCdn": config.emoji_cdn,
             "blockRules": client_rules(&Rules { image_prefix: config.image_prefix() }),
             "postRules": crate::domain::tags::client_rules(),
+            "scheduleRules": crate::domain::schedule::client_rules(),
         });
         // Inside <script>, "<" could end the element early; JSON allows it escaped.
         let settings = settings.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");

@@ -8,6 +8,7 @@ pub mod json;
 pub mod pages;
 pub mod posts;
 pub mod preview;
+pub mod previews;
 pub mod sessions;
 pub mod social_accounts;
 pub mod tags;
@@ -40,6 +41,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/tags", get(tags::list))
         .at("/my/blogs/:blog_id/pages", get(pages::list).put(pages::reorder))
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
+        .at("/my/blogs/:blog_id/posts/:post_id/preview_link", get(previews::show).post(previews::create).delete(previews::revoke))
         .at("/images", post(images::upload))
 }
 

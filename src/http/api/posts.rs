@@ -46,6 +46,8 @@ pub struct PostJson<'a> {
     permalink: String,
     title: &'a str,
     published_at: &'a Option<String>,
+    /// When an unpublished post is to be published; null otherwise.
+    scheduled_at: &'a Option<String>,
     created_at: &'a str,
     updated_at: &'a str,
     body: &'a RawValue,
@@ -76,6 +78,7 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
         permalink: format!("{}{}", config.blog_url(&blog.subdomain), post.path()),
         title: &post.title,
         published_at: &post.published_at,
+        scheduled_at: &post.scheduled_at,
         created_at: &post.created_at,
         updated_at: &post.updated_at,
         body,

@@ -2,6 +2,7 @@
 //!
 //! - `routes`: the request path to the page that answers it, through the cache.
 //! - `pages`: the HTML pages (index, post, search, not found).
+//! - `previews`: a draft or scheduled post through its secret preview link (never cached).
 //! - `feeds`: Atom and RSS feeds, sitemap, robots.txt and the tab icon.
 //! - `responses`: a cached page as an HTTP answer (304, gzip, CSP, redirects).
 //! - `cache`: rendered pages in memory, per blog generation.
@@ -13,6 +14,7 @@ mod cache;
 mod feeds;
 pub mod page_views;
 pub mod pages;
+mod previews;
 mod responses;
 mod routes;
 pub mod templates;

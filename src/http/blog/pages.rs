@@ -159,10 +159,17 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
         page.location = Some(path);
         return Ok(page);
     }
+    render_post(state, blog, post, &path, false, generation).await
+}
+
+/// The page of `post` at `path`: its permalink, or (`preview`) its secret preview link, which
+/// is not indexed, shares nothing and counts no view.
+pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: &str, preview: bool, generation: u64) -> Result<Page, Error> {
     let url = format!("{}{path}", state.config.blog_url(&blog.subdomain));
-    let mut layout = layout(state, blog, &path);
+    let mut layout = layout(state, blog, path);
     layout.title = format!("{} · {}", post.title, blog.name);
     layout.og_type = "article";
+    layout.noindex = preview;
     let (config, blog) = (state.config.clone(), blog.clone());
     let (post, body) = off_runtime(move || {
         let body = parse_body(&post)?;
@@ -176,7 +183,7 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
         if !excerpt.is_empty() {
             layout.description = excerpt;
         }
-        let published = post.published_at.clone().unwrap_or_else(|| post.created_at.clone());
+        let published = post.published_at.clone().or_else(|| post.scheduled_at.clone()).unwrap_or_else(|| post.created_at.clone());
         let html = PostPage {
             layout,
             title: post.title.clone(),
@@ -186,7 +193,7 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
             toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
             has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
             blocks,
-            share: blog.has("share-buttons").then(|| templates::share_links(&url, &post.title)),
+            share: (blog.has("share-buttons") && !preview).then(|| templates::share_links(&url, &post.title)),
             rich_tweets: blog.has("rich-tweet-embeds"),
             is_page: post.page_position.is_some(),
             tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
@@ -195,7 +202,7 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
         .map_err(|err| Error::Internal(err.into()))?;
         let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
         page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
-        page.counts_view_of = blog.has("page-views").then_some(post.id);
+        page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
         Ok(page)
     })
     .await

@@ -8,7 +8,7 @@ use poem::web::Data;
 use poem::{Request, Response, Route, handler};
 
 use super::cache::Page;
-use super::{feeds, pages, responses};
+use super::{feeds, pages, previews, responses};
 use crate::db::public::{self, PublicBlog};
 use crate::domain::tags::is_tag;
 use crate::error::Error;
@@ -34,6 +34,9 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     }
     let site = &state.site;
     let path = req.uri().path();
+    if let Some(token) = path.strip_prefix("/preview/") {
+        return preview(&state, subdomain, token).await;
+    }
     let key = cache_key(path, req.uri().query());
     if let Some(key) = &key {
         if let Some(page) = site.cache.get(&subdomain, key) {
@@ -51,6 +54,16 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
         site.cache.put(&subdomain, key, page.clone()); // 200s only: see PageCache::put
     }
     Ok(responses::respond(req, site, &page))
+}
+
+/// A preview link's answer, never cached (see `previews`).
+async fn preview(state: &AppState, subdomain: String, token: &str) -> Result<Response, Error> {
+    let generation = state.site.cache.generation(&subdomain);
+    let lookup = subdomain.clone();
+    let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
+        return Ok(crate::http::pages::not_found("Blog not found", &format!("There is no blog at {subdomain}.{}.", state.config.host)));
+    };
+    previews::serve(state, &blog, token, generation).await
 }
 
 /// The page at `path` of `blog`.

@@ -1,0 +1,50 @@
+//! Scheduled posts coming due: moving `scheduled_at` to `published_at` (see
+//! blogs/schedule.rs, which runs it from the server's timer).
+
+use rusqlite::{Connection, params};
+
+use crate::db::posts::{COLUMNS, Post, bump_seq, from_row};
+use crate::error::Error;
+
+/// A post just published, with its blog's subdomain.
+pub type Published = (Post, String);
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/// Publishes every post whose scheduled time has come, at that time, in one transaction.
+/// Returns them with the subdomains of their blogs and the new change counter (`None` when
+/// nothing came due, so nothing was written).
+pub fn publish_due(conn: &mut Connection) -> Result<(Vec<Published>, Option<i64>), Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let posts: Vec<Post> = {
+        let mut stmt = tx.prepare_cached(&format!(
+            "UPDATE posts SET published_at = scheduled_at, scheduled_at = NULL, updated_at = {NOW}
+             WHERE scheduled_at IS NOT NULL AND scheduled_at <= {NOW} RETURNING {COLUMNS}"
+        ))?;
+        stmt.query_map([], from_row)?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    if posts.is_empty() {
+        return Ok((Vec::new(), None));
+    }
+    let mut with_blogs = Vec::with_capacity(posts.len());
+    {
+        let mut subdomain = tx.prepare_cached("SELECT subdomain FROM blogs WHERE id = ?1")?;
+        for post in posts {
+            let name: String = subdomain.query_row(params![post.blog_id], |r| r.get(0))?;
+            with_blogs.push((post, name));
+        }
+    }
+    let seq = bump_seq(&tx)?;
+    tx.commit()?;
+    Ok((with_blogs, Some(seq)))
+}
+
+/// The earliest scheduled time of any post, if one is waiting.
+pub fn next_due(conn: &Connection) -> Result<Option<String>, Error> {
+    Ok(conn.query_row(
+        "SELECT min(scheduled_at) FROM posts WHERE scheduled_at IS NOT NULL",
+        [],
+        |r| r.get(0),
+    )?)
+}
