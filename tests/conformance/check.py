@@ -6,6 +6,7 @@ cleanly in a real feed parser (feedparser) with the expected entries.
 Usage: check.py QUIRE_BIN VNU_JAR     (prints one line per check, then "N passed, N failed")
 """
 
+import datetime
 import http.cookiejar
 import json
 import os
@@ -152,9 +153,17 @@ def main():
                     "draft": False, "tags": ["filler"]})
             owner.call("POST", f"/api/my/blogs/{blog_id}/posts", {"body": {"type": "root", "children": [
                 block("heading", text="About"), block("paragraph", text=f"Who writes here {XSS}")]}, "draft": False, "page": True})
+            # A draft shown through its preview link, and a scheduled post: neither is in the feeds.
+            draft = owner.call("POST", f"/api/my/blogs/{blog_id}/posts", {"body": dict(everything, children=[
+                block("heading", text=f"Draft preview {XSS}"), *everything["children"][1:]]), "draft": True})["post"]
+            preview = owner.call("POST", f"/api/my/blogs/{blog_id}/posts/{draft['shortId']}/preview_link", {})["previewLink"]
+            later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            owner.call("POST", f"/api/my/blogs/{blog_id}/posts", {"body": {"type": "root", "children": [
+                block("heading", text="Scheduled for tomorrow")]}, "draft": False, "publish_at": later})
             host = f"conform.localhost:{port}"
             post_path = "/" + post["permalink"].rsplit("/", 1)[1]
-            pages = {"front page": "/", "second page": "/?page=2", "post": post_path,
+            preview_path = "/preview/" + preview["url"].rsplit("/", 1)[1]
+            pages = {"front page": "/", "second page": "/?page=2", "post": post_path, "preview link": preview_path,
                      "search results": "/search?q=words", "empty search": "/search", "not found": "/no-such-page",
                      "tag page": "/tags/filler", "second tag page": "/tags/filler?page=2",
                      "tag search": "/search?q=words&tag=filler", "page": "/about"}

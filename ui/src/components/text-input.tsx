@@ -7,7 +7,7 @@ export interface TextInputProps
     Omit<ComponentPropsWithRef<'input'>, 'value' | 'onChange' | 'prefix' | 'type' | 'children'> {
   value: string;
   onChange: (value: string, event: ChangeEvent<HTMLInputElement>) => void;
-  type?: 'text' | 'email' | 'url' | 'search' | 'password' | 'tel';
+  type?: 'text' | 'email' | 'url' | 'search' | 'password' | 'tel' | 'datetime-local';
   /** Text or element fixed before the input, e.g. `https://`. */
   prefix?: ReactNode;
   /** Text or element fixed after the input, e.g. `.localhost:8080` beside a subdomain. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureRules } from '../test/block-rules-fixture';
 import { fixturePostRules } from '../test/tag-rules-fixture';
+import { fixtureScheduleRules } from '../test/schedule-rules-fixture';
 import { readAppConfig } from './app-config';
 
 function inject(json: string) {
@@ -27,6 +28,7 @@ describe('readAppConfig', () => {
       emojiCdn: 'https://cdn.example.com/emoji/',
       blockRules: fixtureRules(),
       postRules: fixturePostRules(),
+      scheduleRules: fixtureScheduleRules(),
     };
     inject(JSON.stringify(sent));
     expect(readAppConfig()).toEqual(sent);
@@ -43,6 +45,7 @@ describe('readAppConfig', () => {
       emojiCdn: null,
       blockRules: null,
       postRules: null,
+      scheduleRules: null,
     });
   });
 

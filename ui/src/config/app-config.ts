@@ -51,6 +51,12 @@ export interface PostRules {
   reservedPrefix: string;
 }
 
+/** The rules of a post's scheduled publication time, as the server checks them (src/domain/schedule.rs). */
+export interface ScheduleRules {
+  /** How far ahead a post can be scheduled, in days. */
+  maxDaysAhead: number;
+}
+
 /** Deployment settings the server hands to the app. */
 export interface AppConfig {
   /** Public host name with port when not 80/443, e.g. `localhost:8080`; blogs live at `{subdomain}.{host}`. */
@@ -74,6 +80,8 @@ export interface AppConfig {
   blockRules: BlockRules | null;
   /** The server's tag and page rules; null when the page has none (the server still checks). */
   postRules: PostRules | null;
+  /** The server's scheduling rules; null hides scheduling (the editor then only publishes now). */
+  scheduleRules: ScheduleRules | null;
 }
 
 /** The id of the script element the server injects. */
@@ -90,6 +98,7 @@ function defaults(location: Location): AppConfig {
     emojiCdn: null,
     blockRules: null,
     postRules: null,
+    scheduleRules: null,
   };
 }
 
@@ -157,6 +166,7 @@ export function readAppConfig(doc: Document = document): AppConfig {
     emojiCdn: optionalText(given.emojiCdn),
     blockRules: readBlockRules(given.blockRules),
     postRules: parsePostRules(given.postRules),
+    scheduleRules: parseScheduleRules(given.scheduleRules),
   };
 }
 
@@ -179,6 +189,13 @@ function readBlockRules(value: unknown): BlockRules | null {
   const rules = parseBlockRules(value);
   if (rules === null && value !== undefined) console.warn('quire: blockRules in #quire-config is malformed; ignored');
   return rules;
+}
+
+/** `value` as scheduling rules when its field is a whole number from 1; otherwise null. */
+export function parseScheduleRules(value: unknown): ScheduleRules | null {
+  if (value === null || typeof value !== 'object') return null;
+  const { maxDaysAhead } = value as Record<string, unknown>;
+  return isCount(maxDaysAhead) ? { maxDaysAhead } : null;
 }
 
 let cached: AppConfig | undefined;

@@ -3,6 +3,7 @@
 import { vi } from 'vitest';
 import { fixtureRules } from './block-rules-fixture';
 import { fixturePostRules } from './tag-rules-fixture';
+import { fixtureScheduleRules } from './schedule-rules-fixture';
 
 /** One request the app sent. */
 export interface SentRequest {
@@ -84,6 +85,11 @@ export function injectConfig(config: Record<string, unknown>): void {
   const script = document.createElement('script');
   script.id = 'quire-config';
   script.type = 'application/json';
-  script.textContent = JSON.stringify({ blockRules: fixtureRules(), postRules: fixturePostRules(), ...config });
+  script.textContent = JSON.stringify({
+    blockRules: fixtureRules(),
+    postRules: fixturePostRules(),
+    scheduleRules: fixtureScheduleRules(),
+    ...config,
+  });
   document.head.append(script);
 }

@@ -14,6 +14,7 @@ export function samplePost(n: number, overrides: Partial<Post> = {}): Post {
     permalink: `${alice.blog.url}/post-number-${n}-${shortId}`,
     title,
     publishedAt: at,
+    scheduledAt: null,
     createdAt: at,
     updatedAt: at,
     body: { type: 'root', children: [{ type: 'heading', value: { text: title } }] },
@@ -55,11 +56,12 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
     return posts.find((p) => p.shortId === shortId);
   };
   const write = (request: SentRequest, existing?: Post): Post => {
-    const { body, draft, tags = [], page = false } = request.body as {
+    const { body, draft, tags = [], page = false, publish_at } = request.body as {
       body: { children: Block[] };
       draft: boolean;
       tags?: string[];
       page?: boolean;
+      publish_at?: string | null;
     };
     const now = new Date(Date.UTC(2026, 4, 4, 10, 0) + created * 1000).toISOString();
     const title = titleOf(body.children);
@@ -68,7 +70,8 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
       shortId,
       permalink: `${alice.blog.url}/post-${shortId}`,
       title,
-      publishedAt: existing?.publishedAt ?? (draft ? null : now),
+      publishedAt: existing?.publishedAt ?? (draft || publish_at ? null : now),
+      scheduledAt: existing?.publishedAt || draft ? null : (publish_at ?? null),
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
       body: { type: 'root', children: body.children },
@@ -140,10 +143,32 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
     posts[posts.indexOf(found)] = updated;
     return json({ post: updated });
   };
+  // Preview links: one per post, its URL shown once.
+  const links = new Map<string, string>();
+  const previewLink: Handler = (request) => {
+    const shortId = decodeURIComponent(request.path.split('/')[6] ?? '');
+    const found = posts.find((p) => p.shortId === shortId);
+    if (!found) return errors(404, { post: 'Post not found' });
+    if (request.method === 'GET') {
+      const createdAt = links.get(shortId);
+      return json({ previewLink: createdAt ? { createdAt } : null });
+    }
+    if (request.method === 'DELETE') {
+      links.delete(shortId);
+      return json({});
+    }
+    if (found.publishedAt) return errors(422, { previewLink: 'The post is published: share its permalink instead' });
+    const createdAt = new Date(Date.UTC(2026, 4, 4, 11, 0) + links.size * 1000).toISOString();
+    links.set(shortId, createdAt);
+    return json({ previewLink: { url: `${alice.blog.url}/preview/${'ab'.repeat(16)}${links.size}`, createdAt } }, 201);
+  };
   for (const post of initial) {
     for (const method of ['GET', 'PUT', 'DELETE']) {
       const key = `${method} ${base}/${post.shortId}`;
       handlers[key] ??= one;
+    }
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      handlers[`${method} ${base}/${post.shortId}/preview_link`] ??= previewLink;
     }
   }
   return { handlers, posts };

@@ -30,6 +30,8 @@ export interface Post {
   title: string;
   /** null while the post is a draft. */
   publishedAt: string | null;
+  /** When an unpublished post is to be published (UTC); null otherwise. */
+  scheduledAt: string | null;
   createdAt: string;
   updatedAt: string;
   body: PostBody;
@@ -39,7 +41,7 @@ export interface Post {
   page: boolean;
 }
 
-/** What create and update send: the blocks (as the post's body) and the draft flag. */
+/** What create and update send: the blocks (as the post's body), the draft flag and when to publish. */
 export interface PostInput {
   blocks: Block[];
   draft: boolean;
@@ -47,6 +49,8 @@ export interface PostInput {
   tags?: string[];
   /** Whether it is a page. */
   page?: boolean;
+  /** With the draft flag off, publish at this time (UTC, RFC 3339) instead of now. */
+  publishAt?: string | null;
 }
 
 /** Posts per page of the list. */
@@ -62,9 +66,10 @@ const postsPath = (blogId: number) => `/api/my/blogs/${blogId}/posts`;
 const postPath = (blogId: number, shortId: string) => `${postsPath(blogId)}/${encodeURIComponent(shortId)}`;
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 
-function payload({ blocks, draft, tags = [], page = false }: PostInput) {
+function payload({ blocks, draft, tags = [], page = false, publishAt = null }: PostInput) {
   const body: PostBody = { type: 'root', children: blocks };
-  return { body, draft, tags, page };
+  // publishAt is left out unless set: a save without it publishes now, as before scheduling existed.
+  return publishAt ? { body, draft, tags, page, publishAt } : { body, draft, tags, page };
 }
 
 /** One page of the blog's posts. */
@@ -120,6 +125,31 @@ export async function previewPost(blogId: number, blocks: Block[], signal?: Abor
 export async function searchPosts(blogId: number, query: string, signal?: AbortSignal): Promise<Post[]> {
   const { data } = await api.post<{ posts: Post[] }>(`${postsPath(blogId)}/search`, { query }, withSignal(signal));
   return data.posts;
+}
+
+/** A post's preview link: the URL only right after it is created (the server keeps only its hash). */
+export interface PreviewLink {
+  url?: string;
+  createdAt: string;
+}
+
+const previewPath = (blogId: number, shortId: string) => `${postPath(blogId, shortId)}/preview_link`;
+
+/** The post's preview link, if it has one (without its URL). */
+export async function fetchPreviewLink(blogId: number, shortId: string, signal?: AbortSignal): Promise<PreviewLink | null> {
+  const { data } = await api.get<{ previewLink: PreviewLink | null }>(previewPath(blogId, shortId), withSignal(signal));
+  return data.previewLink;
+}
+
+/** A new secret preview link for a draft or scheduled post, replacing its old one. */
+export async function createPreviewLink(blogId: number, shortId: string): Promise<PreviewLink> {
+  const { data } = await api.post<{ previewLink: PreviewLink }>(previewPath(blogId, shortId), {});
+  return data.previewLink;
+}
+
+/** Revokes the post's preview link: it answers 404 from then on. */
+export async function revokePreviewLink(blogId: number, shortId: string): Promise<void> {
+  await api.delete(previewPath(blogId, shortId));
 }
 
 /** The third-party image host's (Imgur's) upload endpoint. */

@@ -26,6 +26,7 @@ function post(overrides: Partial<Post> = {}, children: Block[] = [heading('Hello
     permalink: 'http://alice.localhost:8080/hello-ab12cd34',
     title: 'Hello',
     publishedAt: '2026-05-04T10:00:00Z',
+    scheduledAt: null,
     createdAt: '2026-05-04T10:00:00Z',
     updatedAt: '2026-05-04T10:00:00Z',
     body: { type: 'root', children },

@@ -2,6 +2,7 @@
 // No DOM, no network: the editor component dispatches, these functions decide.
 import type { BlockRules } from '../../config/app-config';
 import type { Block, BlockType, Post } from './api';
+import { isFutureInput, toLocalInput } from './schedule';
 import { hasErrors, validateBlocks, type BlockErrors } from './validation';
 
 /** A block in the editor: the stored block plus a key that follows it when blocks move. */
@@ -20,6 +21,8 @@ export interface EditorState {
   persisted: boolean;
   /** When the post was published; null for a draft or a post not saved yet. */
   publishedAt: string | null;
+  /** The date input's value: when to publish, in local time ('2030-01-31T09:00'); '' for now. */
+  publishAt: string;
   /** The server's block rules (the page config's `blockRules`). */
   rules: BlockRules;
   /** Counts the user's changes to blocks and the draft flag. */
@@ -63,6 +66,8 @@ export type EditorAction =
   | { type: 'setPage'; page: boolean }
   /** Messages about the tags and the page flag (the editor's or the server's). */
   | { type: 'optionErrors'; errors: OptionErrors }
+  /** The date input changed (a datetime-local value, '' when cleared). */
+  | { type: 'setPublishAt'; publishAt: string }
   | { type: 'toggleEditing' }
   /** Submit: checks every block and shows the messages. */
   | { type: 'validate' }
@@ -100,6 +105,7 @@ function initial(blocks: readonly Block[], draft: boolean, rules: BlockRules, po
     editing: false,
     persisted: post !== null,
     publishedAt: post?.publishedAt ?? null,
+    publishAt: post?.scheduledAt ? toLocalInput(post.scheduledAt) : '',
     rules,
     revision: 0,
     savedRevision: 0,
@@ -120,9 +126,12 @@ export function newPostState(rules: BlockRules, restored: EditorContent | null =
   return initial(blocks, restored?.draft ?? false, rules, null);
 }
 
-/** An existing post: its blocks; the draft flag is set while it is unpublished, so saving keeps it a draft. */
+/**
+ * An existing post: its blocks; the draft flag is set while it is unpublished and not scheduled,
+ * so saving keeps it a draft (and a scheduled post scheduled).
+ */
 export function existingPostState(post: Post, rules: BlockRules): EditorState {
-  return initial(post.body.children, post.publishedAt === null, rules, post);
+  return initial(post.body.children, post.publishedAt === null && !post.scheduledAt, rules, post);
 }
 
 /** The blocks as the server takes them (without the editor's keys). */
@@ -141,12 +150,17 @@ export function isDirty(state: EditorState): boolean {
 }
 
 /**
- * The primary button's label: 'Save' for a published post, 'Publish' when the save will publish it,
- * 'Save as Draft' for a new post kept a draft. A saved, unpublished post with 'Mark as draft' ticked
- * still says 'Publish' (the product's rule, kept as written; the save keeps it a draft).
+ * The primary button's label: 'Save' for a published post, 'Schedule' when the save will publish it
+ * at a time still to come, 'Publish' when it will publish it now, 'Save as Draft' for a new post kept
+ * a draft. A saved, unpublished post with 'Mark as draft' ticked still says 'Publish' (the product's
+ * rule, kept as written; the save keeps it a draft).
  */
-export function primaryLabel(state: Pick<EditorState, 'persisted' | 'publishedAt' | 'draft'>): string {
+export function primaryLabel(
+  state: Pick<EditorState, 'persisted' | 'publishedAt' | 'draft'> & Partial<Pick<EditorState, 'publishAt'>>,
+  now: Date = new Date(),
+): string {
   if (state.persisted && state.publishedAt !== null) return 'Save';
+  if (!state.draft && isFutureInput(state.publishAt ?? '', now)) return 'Schedule';
   if (state.persisted && !state.draft) return 'Publish';
   if (!state.persisted && state.draft) return 'Save as Draft';
   return 'Publish';
@@ -221,6 +235,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return changed(state, { page: action.page, optionErrors: { ...state.optionErrors, page: undefined } });
     case 'optionErrors':
       return { ...state, optionErrors: action.errors };
+    case 'setPublishAt':
+      if (action.publishAt === state.publishAt) return state;
+      return { ...state, publishAt: action.publishAt };
     case 'toggleEditing':
       return { ...state, editing: !state.editing };
     case 'validate':
@@ -232,6 +249,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         ...state,
         persisted: true,
         publishedAt: action.post.publishedAt,
+        publishAt: action.post.scheduledAt ? toLocalInput(action.post.scheduledAt) : '',
         draft: action.post.publishedAt === null ? state.draft : false,
         errors: {},
         optionErrors: {},

@@ -12,8 +12,8 @@ export function formatPublished(publishedAt: string): string {
 }
 
 /**
- * One post in the list or in search results: its title links to the editor; 'Draft' or
- * the publication date; a published post adds 'Read' (its permalink, new tab) and 'Share'.
+ * One post in the list or in search results: its title links to the editor; 'Draft',
+ * 'Scheduled' with the time it will be published, or the publication date; a published post adds 'Read' (its permalink, new tab) and 'Share'.
  */
 export function PostCard({ post }: { post: Post }) {
   const published = post.publishedAt !== null;
@@ -25,7 +25,11 @@ export function PostCard({ post }: { post: Post }) {
         </Link>
       </h2>
       <p className="q-post-card__meta">
-        {post.publishedAt === null ? (
+        {post.publishedAt === null && post.scheduledAt ? (
+          <span className="q-post-card__scheduled">
+            Scheduled <time dateTime={post.scheduledAt}>{formatPublished(post.scheduledAt)}</time>
+          </span>
+        ) : post.publishedAt === null ? (
           <span className="q-post-card__draft">Draft</span>
         ) : (
           <time dateTime={post.publishedAt}>{formatPublished(post.publishedAt)}</time>

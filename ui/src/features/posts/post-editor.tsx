@@ -23,6 +23,8 @@ import { UploadStatus } from './upload-status';
 import { PageToggle, TagField } from './tag-field';
 import { useBlockFocus } from './use-block-focus';
 import { useImageUpload } from './use-image-upload';
+import { PreviewLinkControl } from './preview-link';
+import { ScheduleField } from './schedule-field';
 import { usePostActions } from './use-post-actions';
 import { validationRules } from './validation';
 
@@ -33,8 +35,11 @@ export interface PostEditorProps {
   blogId: number;
   /** The post to edit; null for a new one. */
   post: Post | null;
-  /** The image host's client ID and the server's block rules (without them the editor does not start). */
-  config: Pick<AppConfig, 'imgurClientId' | 'blockRules'> & Partial<Pick<AppConfig, 'postRules'>>;
+  /**
+   * The image host's client ID and the server's block rules (without them the editor does not
+   * start); its tag and page rules; its scheduling rules (without them the editor only publishes now).
+   */
+  config: Pick<AppConfig, 'imgurClientId' | 'blockRules'> & Partial<Pick<AppConfig, 'postRules' | 'scheduleRules'>>;
 }
 
 function initialState(post: Post | null, rules: BlockRules): EditorState {
@@ -70,7 +75,9 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
     focusBlock,
     blocked: images.uploading,
     postRules: config.postRules ?? null,
+    scheduleRules: config.scheduleRules ?? null,
   });
+  const unpublished = state.publishedAt === null;
 
   const preview = usePreview(blogId, (errors) => dispatch({ type: 'serverErrors', errors }));
 
@@ -141,6 +148,19 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
         previewing={preview.showing}
         onTogglePreview={() => preview.toggle(blocksOf(state))}
       />
+      {unpublished && (config.scheduleRules || (state.persisted && post)) && (
+        <div className="q-post-editor__publishing">
+          {config.scheduleRules && (
+            <ScheduleField
+              value={state.publishAt}
+              onChange={(publishAt) => dispatch({ type: 'setPublishAt', publishAt })}
+              disabled={state.draft}
+              error={actions.publishAtError}
+            />
+          )}
+          {state.persisted && post && <PreviewLinkControl blogId={blogId} shortId={post.shortId} />}
+        </div>
+      )}
       {actions.formError && (
         <p className="q-post-editor__error" role="alert">
           {actions.formError}

@@ -1,6 +1,6 @@
 import { useState, type Dispatch, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import type { PostRules } from '../../config/app-config';
+import type { PostRules, ScheduleRules } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
@@ -8,6 +8,7 @@ import { createPost, deletePost, updatePost, type Block, type Post } from './api
 import { blocksOf, type EditorAction, type EditorState, type OptionErrors } from './editor-state';
 import { pageProblem } from './tags';
 import { clearLocalDraft } from './local-draft';
+import { checkPublishAt, parseLocalInput } from './schedule';
 import type { FocusRequest } from './use-block-focus';
 import { bodyProblem, hasErrors, validateBlocks, type BlockErrors } from './validation';
 
@@ -27,6 +28,8 @@ export interface PostActionsOptions {
   blocked: boolean;
   /** The server's tag and page rules, when the page config has them. */
   postRules?: PostRules | null;
+  /** The server's scheduling rules; null when the editor does not schedule. */
+  scheduleRules?: ScheduleRules | null;
 }
 
 export interface PostActions {
@@ -34,28 +37,48 @@ export interface PostActions {
   deleting: boolean;
   /** The message above the blocks: a body problem, the server's refusal not about one block, a failed delete. */
   formError: string | null;
+  /** The message under 'Publish at': the time is past, too far ahead, or refused by the server. */
+  publishAtError: string | null;
   /** Checks the blocks, then creates or updates the post and shows the list. */
   submit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
   /** Asks, deletes the post and shows the list. */
   remove: () => Promise<void>;
 }
 
-/** The server's refusal split into messages by block index (`children.N`), about the tags and page flag, and the rest. */
-function serverMessages(error: unknown): { blocks: BlockErrors; options: OptionErrors; other: string | null } {
+/** The server's refusal split into messages by block index (`children.N`), about the tags and page flag, about the time to publish at, and the rest. */
+function serverMessages(error: unknown): {
+  blocks: BlockErrors;
+  options: OptionErrors;
+  publishAt: string | null;
+  other: string | null;
+} {
   if (!(error instanceof ApiError))
-    return { blocks: {}, options: {}, other: errorMessage(error) };
+    return { blocks: {}, options: {}, publishAt: null, other: errorMessage(error) };
   const blocks: BlockErrors = {};
   const options: OptionErrors = {};
   const other: string[] = [];
+  let publishAt: string | null = null;
   for (const [field, messages] of Object.entries(error.fields)) {
     const match = /^children\.(\d+)$/.exec(field);
     if (match) blocks[Number(match[1])] = messages.join('\n');
     else if (field === 'tags' || field.startsWith('tags.')) options.tags = messages.join('\n');
     else if (field === 'page') options.page = messages.join('\n');
+    else if (field === 'publishAt') publishAt = messages.join('\n');
     else other.push(...messages);
   }
   if (Object.keys(error.fields).length === 0) other.push(...error.messages);
-  return { blocks, options, other: other.length > 0 ? other.join('\n') : null };
+  return { blocks, options, publishAt, other: other.length > 0 ? other.join('\n') : null };
+}
+
+/**
+ * The time the save sends: null to publish now (or for a draft, or a published post), else the
+ * date input's local time in UTC, or the message when it cannot be scheduled.
+ */
+function publishTime(state: EditorState, rules: ScheduleRules | null): { at: string | null; error: string | null } {
+  if (!rules || state.draft || state.publishedAt !== null || state.publishAt.trim() === '') return { at: null, error: null };
+  const at = parseLocalInput(state.publishAt);
+  const error = checkPublishAt(at, new Date(), rules);
+  return error || !at ? { at: null, error } : { at: at.toISOString(), error: null };
 }
 
 /**
@@ -72,11 +95,13 @@ export function usePostActions({
   focusBlock,
   blocked,
   postRules = null,
+  scheduleRules = null,
 }: PostActionsOptions): PostActions {
   const navigate = useNavigate();
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
+  const [publishAtError, setPublishAtError] = useState<string | null>(null);
   const busy = saving || deleting;
 
   /** Leaves the editor for the post list, at its top. */
@@ -92,20 +117,21 @@ export function usePostActions({
     const blocks = blocksOf(state);
     const errors = validateBlocks(blocks, state.rules);
     const problem = bodyProblem(blocks, state.rules);
+    const schedule = publishTime(state, scheduleRules);
     dispatch({ type: 'validate' });
     setFormError(problem);
     const heading = blocks.find((b): b is Extract<Block, { type: 'heading' }> => b.type === 'heading');
     const title = heading?.value.text.trim() ?? '';
     const notPage = state.page && postRules ? pageProblem(title, postRules) : null;
-    if (notPage) dispatch({ type: 'optionErrors', errors: { page: notPage } });
-    if (hasErrors(errors) || problem || notPage) {
+    setPublishAtError(schedule.error);
+    if (hasErrors(errors) || problem || notPage || schedule.error) {
       const first = state.blocks[Math.min(...Object.keys(errors).map(Number))];
       if (first) focusBlock({ key: first.key });
       return;
     }
     setSaving(true);
     try {
-      const input = { blocks, draft: state.draft, tags: state.tags, page: state.page };
+      const input = { blocks, draft: state.draft, tags: state.tags, page: state.page, publishAt: schedule.at };
       const saved =
         state.persisted && post ? await updatePost(blogId, post.shortId, input) : await createPost(blogId, input);
       dispatch({ type: 'saved', post: saved });
@@ -114,9 +140,10 @@ export function usePostActions({
     } catch (error) {
       // The screen stays as it is, so nothing typed is lost; the server's messages show where they belong.
       console.error('quire: saving the post failed', error);
-      const { blocks: blockErrors, options, other } = serverMessages(error);
+      const { blocks: blockErrors, options, publishAt, other } = serverMessages(error);
       dispatch({ type: 'serverErrors', errors: blockErrors });
       dispatch({ type: 'optionErrors', errors: options });
+      setPublishAtError(publishAt);
       setFormError(other);
       setSaving(false);
     }
@@ -136,5 +163,5 @@ export function usePostActions({
     }
   };
 
-  return { saving, deleting, formError, submit, remove };
+  return { saving, deleting, formError, publishAtError, submit, remove };
 }
