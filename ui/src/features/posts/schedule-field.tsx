@@ -1,4 +1,5 @@
 import { TextInput } from '../../components';
+import { hasSeconds } from './schedule';
 
 export interface ScheduleFieldProps {
   /** A datetime-local value in the owner's time zone; '' publishes now. */
@@ -19,6 +20,7 @@ export function ScheduleField({ value, onChange, disabled, error }: ScheduleFiel
       hint={disabled ? 'Drafts are not scheduled.' : 'Optional. Your local time; leave it empty to publish now.'}
       className="q-post-editor__schedule"
       value={value}
+      step={hasSeconds(value) ? 1 : 60}
       onChange={onChange}
       disabled={disabled}
       error={error}

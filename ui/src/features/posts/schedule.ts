@@ -16,7 +16,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** A datetime-local value ('2030-01-31T09:00', the browser's time zone) as a time; null when blank or not one. */
 export function parseLocalInput(value: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/.exec(value.trim());
   if (!match) return null;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
   const date = new Date(year!, month! - 1, day!, hour!, minute!, second!);
@@ -24,12 +24,19 @@ export function parseLocalInput(value: string): Date | null {
   return date.getDate() === day && date.getMonth() === month! - 1 ? date : null;
 }
 
-/** A time as a datetime-local value in the browser's time zone, to the minute. */
+/**
+ * A time as a datetime-local value in the browser's time zone: to the minute, or to the second
+ * when it has seconds (cutting them would move a scheduled time earlier, maybe into the past).
+ */
 export function toLocalInput(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  const minutes = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return date.getSeconds() === 0 ? minutes : `${minutes}:${pad(date.getSeconds())}`;
 }
+
+/** Whether a datetime-local value holds seconds (its input then steps by the second). */
+export const hasSeconds = (value: string): boolean => /T\d{2}:\d{2}:\d{2}/.test(value);
 
 /** The server's check of a time to publish at, seen at `now`: the message, or null when it is fine. */
 export function checkPublishAt(at: Date | null, now: Date, rules: ScheduleRules): string | null {
