@@ -44,11 +44,12 @@ pub fn post_by_token(
         .map(|c| format!("p.{c}"))
         .collect::<Vec<_>>()
         .join(", ");
-    Ok(conn
+    let post = conn
         .query_row(
             &format!("SELECT {columns} FROM preview_links l JOIN posts p ON p.id = l.post_id WHERE l.token_hash = ?1 AND p.blog_id = ?2"),
             params![token_hash, blog_id],
             from_row,
         )
-        .optional()?)
+        .optional()?;
+    crate::db::tags::attached(conn, post) // the preview shows its tags as the page will
 }

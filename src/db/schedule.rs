@@ -16,7 +16,7 @@ const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 /// nothing came due, so nothing was written).
 pub fn publish_due(conn: &mut Connection) -> Result<(Vec<Published>, Option<i64>), Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let posts: Vec<Post> = {
+    let mut posts: Vec<Post> = {
         let mut stmt = tx.prepare_cached(&format!(
             "UPDATE posts SET published_at = scheduled_at, scheduled_at = NULL, updated_at = {NOW}
              WHERE scheduled_at IS NOT NULL AND scheduled_at <= {NOW} RETURNING {COLUMNS}"
@@ -27,6 +27,7 @@ pub fn publish_due(conn: &mut Connection) -> Result<(Vec<Published>, Option<i64>
     if posts.is_empty() {
         return Ok((Vec::new(), None));
     }
+    super::tags::attach(&tx, &mut posts)?; // the index keeps their tags
     let mut with_blogs = Vec::with_capacity(posts.len());
     {
         let mut subdomain = tx.prepare_cached("SELECT subdomain FROM blogs WHERE id = ?1")?;

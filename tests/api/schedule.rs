@@ -404,3 +404,20 @@ async fn a_published_post_ignores_a_schedule() {
     assert_eq!(updated["publishedAt"], post["publishedAt"]);
     assert_eq!(updated["scheduledAt"], Value::Null);
 }
+
+#[tokio::test]
+async fn a_scheduled_post_keeps_its_tags_when_the_timer_publishes_it() {
+    let (app, alice, blog) = alice_blog().await;
+    let addon = alice.post(&format!("/api/my/blogs/{blog}/addons/7/installation"), json!({})).await;
+    assert_eq!(addon.status(), 200);
+    let body = json!({ "body": simple_body("Balloon notes", "Words for later."), "draft": false,
+                       "publish_at": at(time::Duration::seconds(2)), "tags": ["balloons"] });
+    let resp = alice.post(&format!("/api/my/blogs/{blog}/posts"), body).await;
+    assert_eq!(resp.status(), 201);
+    assert!(
+        eventually(Duration::from_secs(6), || async { public(&app, "/tags/balloons").await.contains("Balloon notes") }).await,
+        "the tag page lists it once published"
+    );
+    let post_page = public(&app, "/search?q=balloon&tag=balloons").await;
+    assert!(post_page.contains("Balloon notes"), "search within its tag finds it: {post_page}");
+}
