@@ -123,6 +123,7 @@ export function usePostActions({
     const heading = blocks.find((b): b is Extract<Block, { type: 'heading' }> => b.type === 'heading');
     const title = heading?.value.text.trim() ?? '';
     const notPage = state.page && postRules ? pageProblem(title, postRules) : null;
+    if (notPage) dispatch({ type: 'optionErrors', errors: { page: notPage } });
     setPublishAtError(schedule.error);
     if (hasErrors(errors) || problem || notPage || schedule.error) {
       const first = state.blocks[Math.min(...Object.keys(errors).map(Number))];
