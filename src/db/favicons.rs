@@ -28,6 +28,15 @@ pub fn page(conn: &Connection, offset: u64, limit: u32) -> Result<Vec<Favicon>, 
     Ok(favicons)
 }
 
+/// Every favicon with its English name, in Unicode order.
+pub fn all_named(conn: &Connection) -> Result<Vec<(Favicon, String)>, Error> {
+    let mut stmt = conn.prepare_cached("SELECT id, code, name FROM favicons ORDER BY id")?;
+    let favicons = stmt
+        .query_map([], |row| Ok((Favicon { id: row.get(0)?, code: row.get(1)? }, row.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(favicons)
+}
+
 /// The twemoji file name of an emoji: its code points in lowercase hex joined by `-`,
 /// without U+FE0F unless the sequence has a zero-width joiner.
 pub fn twemoji_code(emoji: &str) -> String {

@@ -20,6 +20,8 @@ pub struct PublicBlog {
     pub theme: String,
     /// The tab icon's emoji.
     pub favicon: String,
+    /// The tab icon's code (lowercase hex code points joined by `-`).
+    pub favicon_code: String,
     /// Slugs of the installed addons.
     pub addons: Vec<String>,
     /// Last settings change.
@@ -42,7 +44,8 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
     let found = conn
         .query_row(
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
-                    (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL)
+                    (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
+                    f.code
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              WHERE b.subdomain = ?1",
             [subdomain],
@@ -53,6 +56,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     name: row.get(2)?,
                     theme: row.get(3)?,
                     favicon: row.get(4)?,
+                    favicon_code: row.get(7)?,
                     addons: Vec::new(),
                     updated_at: row.get(5)?,
                     posts_updated_at: row.get(6)?,

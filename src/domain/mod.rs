@@ -5,6 +5,7 @@ pub mod blocks;
 pub mod blog_name;
 pub mod dates;
 pub mod embed;
+pub mod emoji;
 pub mod identity;
 pub mod image;
 pub mod limits;

@@ -32,3 +32,9 @@ pub fn is_from_this_machine(req: &Request) -> bool {
     });
     peer_is_loopback && hops_are_loopback
 }
+
+/// Whether the client takes a gzipped body (`Accept-Encoding: gzip`, not `gzip;q=0`).
+pub fn accepts_gzip(req: &Request) -> bool {
+    req.header(poem::http::header::ACCEPT_ENCODING)
+        .is_some_and(|v| v.split(',').any(|enc| enc.trim() == "gzip" || enc.trim().starts_with("gzip;") && !enc.contains("q=0")))
+}

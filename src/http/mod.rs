@@ -9,6 +9,7 @@ pub mod client;
 pub mod cookies;
 pub mod csrf;
 pub mod dev_idp;
+pub mod emoji;
 pub mod hosts;
 pub mod middleware;
 pub mod pages;
@@ -49,6 +50,7 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
         .at("/d/signout", post(api::sessions::signout).get(ui::index))
         .at("/assets/*path", get(ui::asset))
         .at("/favicon.ico", get(ui::favicon))
+        .at("/emoji/:version/:file", get(emoji::image))
         .at("/media/:name", get(api::images::serve))
         .at("/healthz", get(healthz));
     if state.auth.local.is_some() {

@@ -41,6 +41,7 @@ impl UiIndex {
             "supportUrl": config.support_url,
             "imgurClientId": config.imgur_client_id,
             "emojiCdn": config.emoji_cdn,
+            "emojiImages": crate::http::emoji::images_prefix(),
             "blockRules": client_rules(&Rules { image_prefix: config.image_prefix() }),
             "postRules": crate::domain::tags::client_rules(),
             "scheduleRules": crate::domain::schedule::client_rules(),

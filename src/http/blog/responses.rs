@@ -8,6 +8,7 @@ use super::BlogSite;
 use super::cache::Page;
 use crate::config::Config;
 use crate::db::public::PublicBlog;
+use crate::http::client::accepts_gzip;
 
 /// An HTML page of `blog` with the policy its addons need: no script at all, unless rich
 /// tweet embeds are installed (then only Twitter's).
@@ -61,10 +62,7 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
         return builder.status(StatusCode::NOT_MODIFIED).finish();
     }
     let builder = builder.status(page.status).content_type(page.content_type);
-    let accepts_gzip = req
-        .header(header::ACCEPT_ENCODING)
-        .is_some_and(|v| v.split(',').any(|enc| enc.trim() == "gzip" || enc.trim().starts_with("gzip;") && !enc.contains("q=0")));
-    match (&page.gzip, accepts_gzip) {
+    match (&page.gzip, accepts_gzip(req)) {
         (Some(gzip), true) => builder.header(header::CONTENT_ENCODING, "gzip").body(gzip.clone()),
         _ => builder.body(page.body.clone()),
     }
