@@ -71,8 +71,10 @@ export interface AppConfig {
   supportUrl: string | null;
   /** Image host client ID; null means uploads go to this server. */
   imgurClientId: string | null;
-  /** Emoji image CDN prefix for the favicon picker; null means the server's own SVGs. */
+  /** Emoji image CDN prefix for the icon picker and preview; null means the server's own images. */
   emojiCdn: string | null;
+  /** Where the server's own emoji images are, e.g. `/emoji/15.0.0/`; null when its build has none (then text). */
+  emojiImages: string | null;
   /**
    * The server's block rules; null when the page has none (a server bug, or a bare static server).
    * The editor then refuses to start rather than check posts against rules of its own.
@@ -96,6 +98,7 @@ function defaults(location: Location): AppConfig {
     supportUrl: null,
     imgurClientId: null,
     emojiCdn: null,
+    emojiImages: null,
     blockRules: null,
     postRules: null,
     scheduleRules: null,
@@ -164,6 +167,7 @@ export function readAppConfig(doc: Document = document): AppConfig {
     supportUrl: optionalText(given.supportUrl),
     imgurClientId: optionalText(given.imgurClientId),
     emojiCdn: optionalText(given.emojiCdn),
+    emojiImages: optionalText(given.emojiImages),
     blockRules: readBlockRules(given.blockRules),
     postRules: parsePostRules(given.postRules),
     scheduleRules: parseScheduleRules(given.scheduleRules),

@@ -41,10 +41,10 @@ export async function setTheme(blogId: number, themeId: number): Promise<Blog> {
   return data.blog;
 }
 
-/** One page of the icons (pages start at 1). */
-export async function fetchFavicons(page: number, signal?: AbortSignal): Promise<FaviconPage> {
+/** One page of the icons (pages start at 1); with a `search`, of those it finds by name or keyword. */
+export async function fetchFavicons(page: number, signal?: AbortSignal, search = ''): Promise<FaviconPage> {
   const { data, headers } = await api.get<{ favicons: Favicon[] }>('/api/favicons', {
-    query: { page, pageSize: FAVICONS_PAGE_SIZE },
+    query: { page, pageSize: FAVICONS_PAGE_SIZE, ...(search ? { query: search } : {}) },
     ...(signal ? { signal } : {}),
   });
   return { favicons: data.favicons, paging: paging(headers) };

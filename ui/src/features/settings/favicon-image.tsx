@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { appConfig } from '../../config/app-config';
 import { cx } from '../../lib/cx';
 import type { Favicon } from '../blogs';
@@ -12,23 +13,35 @@ export function emojiOf(code: string): string {
   return String.fromCodePoint(...points);
 }
 
+/** Where the image of an emoji is: the emoji CDN (--emoji-cdn) or the server's own set; null for none. */
+export function emojiImageUrl(code: string): string | null {
+  const { emojiCdn, emojiImages } = appConfig();
+  const prefix = emojiCdn ?? emojiImages;
+  return prefix ? `${prefix}${code}.svg` : null;
+}
+
 /**
- * One tab icon: the emoji drawn as text by default, or the emoji CDN's image of it when the server
- * was started with --emoji-cdn. Its accessible name is the emoji itself.
+ * One tab icon: the image of the emoji (the server's Twemoji set, or the emoji CDN's when the
+ * server was started with --emoji-cdn), so it looks the same whatever fonts the browser has. An
+ * emoji the set has no image of (one newer than the set) is drawn as text. Its accessible name
+ * is the emoji itself.
  */
 export function FaviconImage({ favicon, className }: { favicon: Favicon; className?: string }) {
   const emoji = emojiOf(favicon.code);
-  const cdn = appConfig().emojiCdn;
-  if (cdn) {
+  const src = emojiImageUrl(favicon.code);
+  // The image that did not load, so a later code's image is tried again.
+  const [missing, setMissing] = useState<string | null>(null);
+  if (src && src !== missing) {
     return (
       <img
         className={cx('q-favicon', 'q-favicon--image', className)}
-        src={`${cdn}${favicon.code}.svg`}
+        src={src}
         alt={emoji}
         width={32}
         height={32}
         loading="lazy"
         decoding="async"
+        onError={() => setMissing(src)}
       />
     );
   }

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import { Button, Modal, Spinner } from '../../components';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Button, Modal, Spinner, TextInput } from '../../components';
 import type { Favicon } from '../blogs';
 import { FaviconImage } from './favicon-image';
 import type { FaviconPages } from './use-favicon-pages';
@@ -21,7 +21,13 @@ export interface IconPickerProps {
   error: string | null;
 }
 
-/** The tab-icon picker: a modal grid of icons, loaded page by page on scroll (there are thousands). */
+/** How long typing pauses before the search runs. */
+export const SEARCH_DELAY_MS = 250;
+
+/**
+ * The tab-icon picker: a modal grid of icons, loaded page by page on scroll (there are
+ * thousands), a search over their names and keywords, and the blog's icon marked.
+ */
 export function IconPicker({ open, onClose, ...grid }: IconPickerProps) {
   return (
     <Modal open={open} onClose={onClose} title="Choose a tab icon" size="large" className="q-icon-picker">
@@ -30,8 +36,34 @@ export function IconPicker({ open, onClose, ...grid }: IconPickerProps) {
   );
 }
 
+/** The search field: runs the search once typing pauses. */
+function IconSearch({ pages }: { pages: FaviconPages }) {
+  const [text, setText] = useState(pages.query);
+  const { query, search } = pages;
+  useEffect(() => {
+    const wanted = text.trim();
+    if (wanted === query) return;
+    const timer = setTimeout(() => search(wanted), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, query, search]);
+  return (
+    <TextInput
+      type="search"
+      label="Search icons"
+      hideLabel
+      placeholder="Search icons, e.g. cat, heart, rocket"
+      className="q-icon-picker__search"
+      value={text}
+      onChange={setText}
+      autoComplete="off"
+      spellCheck={false}
+    />
+  );
+}
+
 function IconGrid({ pages, current, onPick, saving, error }: Omit<IconPickerProps, 'open' | 'onClose'>) {
-  const { icons, nextPage, loading, failure, loadMore } = pages;
+  const { icons, nextPage, loading, failure, loadMore, query } = pages;
+  const currentId = `q-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}-current`;
   const sentinel = useRef<HTMLDivElement>(null);
   const bottomInView = useVisible(sentinel, icons.length);
 
@@ -52,7 +84,19 @@ function IconGrid({ pages, current, onPick, saving, error }: Omit<IconPickerProp
           {error}
         </p>
       )}
-      <ul className="q-icon-grid" aria-label="Icons">
+      <div className="q-icon-picker__bar">
+        <IconSearch pages={pages} />
+        <p className="q-icon-picker__current">
+          <span id={currentId}>Current icon</span>
+          <FaviconImage favicon={current} />
+        </p>
+      </div>
+      {!loading && !loadFailure && query !== '' && icons.length === 0 && (
+        <p className="q-icon-picker__empty" role="status">
+          No icons match “{query}”.
+        </p>
+      )}
+      <ul className="q-icon-grid" aria-label={query ? `Icons matching ${query}` : 'Icons'}>
         {icons.map((favicon) => {
           const isCurrent = favicon.id === current.id;
           return (
@@ -62,6 +106,7 @@ function IconGrid({ pages, current, onPick, saving, error }: Omit<IconPickerProp
                 className="q-icon-grid__item"
                 data-code={favicon.code}
                 aria-current={isCurrent || undefined}
+                aria-describedby={isCurrent ? currentId : undefined}
                 onClick={() => {
                   if (!saving) onPick(favicon);
                 }}

@@ -13,49 +13,62 @@ export interface FaviconPages {
   failure: unknown;
   /** Loads `nextPage`, unless a page is loading or there is none left. */
   loadMore: () => void;
+  /** The search the icons answer; '' for every icon. */
+  query: string;
+  /** Starts over with the icons a search finds ('' for every icon), from its first page. */
+  search: (query: string) => void;
 }
 
 interface Loaded {
+  query: string;
   icons: Favicon[];
   nextPage: number | null;
 }
 
 /**
  * The icon list, one page at a time (docs/api.md, 'Themes and favicons'): page 1 first, then the
- * page after the `pageNumber` the server answered, until `totalPages`.
+ * page after the `pageNumber` the server answered, until `totalPages`. A search is paged the
+ * same way, from its own page 1.
  */
 export function useFaviconPages(): FaviconPages {
+  const [query, setQuery] = useState('');
   // The page asked for last; null until the picker wants icons.
-  const [page, setPage] = useState<number | null>(null);
+  const [wanted, setWanted] = useState<{ query: string; page: number } | null>(null);
   const load = useLoad<Loaded>(
-    page === null
+    wanted === null
       ? null
       : async (signal, loaded) => {
-          const { favicons, paging } = await fetchFavicons(page, signal);
-          const current = paging.pageNumber > 0 ? paging.pageNumber : page;
+          const { favicons, paging } = await fetchFavicons(wanted.page, signal, wanted.query);
+          const current = paging.pageNumber > 0 ? paging.pageNumber : wanted.page;
+          // The pages before of the same search stay: each page's icons are added to them.
+          const before = loaded?.query === wanted.query ? loaded.icons : [];
           return {
-            // The pages before stay: each page's icons are added to them.
-            icons: [...(loaded?.icons ?? []), ...favicons],
+            query: wanted.query,
+            icons: [...before, ...favicons],
             nextPage: current < paging.totalPages && favicons.length > 0 ? current + 1 : null,
           };
         },
-    [page],
+    [wanted],
   );
   const loading = load.status === 'loading';
-  const nextPage = load.lastData ? load.lastData.nextPage : 1;
+  // What was loaded for another search is not shown, and this one starts at page 1.
+  const loaded = load.lastData?.query === query ? load.lastData : undefined;
+  const nextPage = loaded ? loaded.nextPage : 1;
 
   const loadMore = () => {
     if (nextPage === null || loading) return;
-    if (nextPage !== page) setPage(nextPage);
+    if (wanted?.query !== query || wanted.page !== nextPage) setWanted({ query, page: nextPage });
     // Asked for already: again only after it failed ('Try again'), not while its load starts.
     else if (load.status === 'failed') void load.reload();
   };
 
   return {
-    icons: load.lastData?.icons ?? [],
+    icons: loaded?.icons ?? [],
     nextPage,
     loading,
     failure: load.status === 'failed' ? load.error : null,
     loadMore,
+    query,
+    search: setQuery,
   };
 }
