@@ -3,6 +3,7 @@
 use rusqlite::{Connection, Transaction, params};
 use serde::Serialize;
 
+use crate::domain::emoji;
 use crate::error::Error;
 
 /// A favicon as the API shows it.
@@ -37,45 +38,14 @@ pub fn all_named(conn: &Connection) -> Result<Vec<(Favicon, String)>, Error> {
     Ok(favicons)
 }
 
-/// The twemoji file name of an emoji: its code points in lowercase hex joined by `-`,
-/// without U+FE0F unless the sequence has a zero-width joiner.
-pub fn twemoji_code(emoji: &str) -> String {
-    let keep_fe0f = emoji.contains('\u{200D}');
-    emoji
-        .chars()
-        .filter(|&c| keep_fe0f || c != '\u{FE0F}')
-        .map(|c| format!("{:x}", c as u32))
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
 /// Inserts every emoji (skin-tone variants after their base) in Unicode order.
 pub fn seed(tx: &Transaction) -> rusqlite::Result<()> {
     let mut insert = tx.prepare(
         "INSERT OR IGNORE INTO favicons (code, emoji, name, emoji_group) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    for base in emojis::iter() {
-        let variants: Vec<&emojis::Emoji> = match base.skin_tones() {
-            Some(tones) => tones.collect(),
-            None => vec![base],
-        };
-        for emoji in variants {
-            let group = format!("{:?}", emoji.group());
-            insert.execute(params![twemoji_code(emoji.as_str()), emoji.as_str(), emoji.name(), group])?;
-        }
+    for emoji in emoji::all() {
+        let group = format!("{:?}", emoji.group());
+        insert.execute(params![emoji::code_of(emoji.as_str()), emoji.as_str(), emoji.name(), group])?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::twemoji_code;
-
-    #[test]
-    fn codes_follow_twemoji_file_names() {
-        assert_eq!(twemoji_code("😀"), "1f600");
-        assert_eq!(twemoji_code("❤️"), "2764");
-        assert_eq!(twemoji_code("👍🏽"), "1f44d-1f3fd");
-        assert_eq!(twemoji_code("🏳️‍🌈"), "1f3f3-fe0f-200d-1f308");
-    }
 }

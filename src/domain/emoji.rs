@@ -6,7 +6,9 @@
 //! names of Twemoji (`1f44d-1f3fd` for 👍🏽). A code the set has no image for (an emoji newer
 //! than the set) has none here, and is drawn as text where it is shown.
 
+use std::collections::HashMap;
 use std::io::Read;
+use std::sync::OnceLock;
 
 mod data {
     include!(concat!(env!("OUT_DIR"), "/emoji_data.rs"));
@@ -37,6 +39,43 @@ pub fn image_svg(code: &str) -> Option<String> {
     let mut svg = String::new();
     flate2::read::GzDecoder::new(image_gzip(code)?).read_to_string(&mut svg).ok()?;
     Some(svg)
+}
+
+/// The code of an emoji: its code points in lowercase hex joined by `-`, without U+FE0F unless
+/// the sequence has a zero-width joiner (the Twemoji file names).
+pub fn code_of(emoji: &str) -> String {
+    let keep_fe0f = emoji.contains('\u{200D}');
+    emoji.chars().filter(|&c| keep_fe0f || c != '\u{FE0F}').map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join("-")
+}
+
+/// Every emoji of the Unicode set (skin-tone variants after their base), in Unicode order: the
+/// tab icons a blog can have.
+pub fn all() -> impl Iterator<Item = &'static emojis::Emoji> {
+    emojis::iter().flat_map(|base| match base.skin_tones() {
+        Some(tones) => tones.collect(),
+        None => vec![base],
+    })
+}
+
+/// The emoji with this code, if it is one of [`all`].
+pub fn by_code(code: &str) -> Option<&'static str> {
+    static BY_CODE: OnceLock<HashMap<String, &'static str>> = OnceLock::new();
+    BY_CODE.get_or_init(|| all().map(|emoji| (code_of(emoji.as_str()), emoji.as_str())).collect()).get(code).copied()
+}
+
+/// An SVG that draws `emoji` as text, with the fonts of whoever looks at it: for an emoji the
+/// image set has no picture of.
+pub fn text_svg(emoji: &str) -> String {
+    let escaped: String = emoji.chars().filter(|c| !matches!(c, '<' | '>' | '&' | '"' | '\'')).collect();
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"><text x=\"50\" y=\".9em\" font-size=\"85\" text-anchor=\"middle\">{escaped}</text></svg>"
+    )
+}
+
+/// The picture of the emoji with this code: its image, or the emoji as text when the set has
+/// none of it; `None` when the code is no emoji of [`all`].
+pub fn svg(code: &str) -> Option<String> {
+    image_svg(code).or_else(|| by_code(code).map(text_svg))
 }
 
 /// An icon search: the words of a query, lowercased; each must begin a word of an emoji's
@@ -134,6 +173,25 @@ mod tests {
     fn emoji_newer_than_the_set_have_no_image() {
         // 🐦‍🔥 (phoenix) came with Emoji 15.1, after Twemoji 15.0.
         assert_eq!(image_gzip("1f426-200d-1f525"), None);
+    }
+
+    #[test]
+    fn codes_follow_twemoji_file_names() {
+        assert_eq!(code_of("😀"), "1f600");
+        assert_eq!(code_of("❤️"), "2764");
+        assert_eq!(code_of("👍🏽"), "1f44d-1f3fd");
+        assert_eq!(code_of("🏳️‍🌈"), "1f3f3-fe0f-200d-1f308");
+        assert_eq!(by_code("1f44d-1f3fd"), Some("👍🏽"));
+        assert_eq!(by_code("1f600-1f600"), None);
+    }
+
+    #[test]
+    fn an_emoji_without_an_image_is_drawn_as_text_and_a_code_of_no_emoji_not_at_all() {
+        let phoenix = svg("1f426-200d-1f525").expect("🐦‍🔥 is an emoji");
+        assert!(phoenix.contains("<text") && phoenix.contains("🐦\u{200d}🔥"), "{phoenix}");
+        assert_eq!(svg("1f600"), image_svg("1f600"));
+        assert_eq!(svg("zz"), None);
+        assert_eq!(text_svg("<a>&\"'"), text_svg("a"));
     }
 
     #[test]

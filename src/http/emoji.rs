@@ -18,7 +18,8 @@ pub fn images_prefix() -> Option<String> {
     (!version.is_empty()).then(|| format!("/emoji/{version}/"))
 }
 
-/// One emoji's SVG: gzipped as stored when the client takes gzip, else unpacked.
+/// One emoji's SVG: gzipped as stored when the client takes gzip, else unpacked. An emoji the
+/// set has no image of (one newer than the set) is drawn as text; a code of no emoji is a 404.
 #[handler]
 pub fn image(req: &Request, Path((version, file)): Path<(String, String)>) -> Result<Response, Error> {
     let not_found = || Error::not_found("path", "Not found");
@@ -26,13 +27,16 @@ pub fn image(req: &Request, Path((version, file)): Path<(String, String)>) -> Re
     if version != emoji::images_version() {
         return Err(not_found());
     }
-    let gzip = emoji::image_gzip(code).ok_or_else(not_found)?;
     let builder = Response::builder()
         .content_type("image/svg+xml")
         .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
         .header(header::VARY, "Accept-Encoding")
         // Opened on its own, the image may run nothing and load nothing.
         .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
+    let Some(gzip) = emoji::image_gzip(code) else {
+        let emoji = emoji::by_code(code).ok_or_else(not_found)?;
+        return Ok(builder.body(emoji::text_svg(emoji)));
+    };
     if accepts_gzip(req) {
         return Ok(builder.header(header::CONTENT_ENCODING, "gzip").body(gzip));
     }

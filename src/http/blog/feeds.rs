@@ -17,7 +17,6 @@ use crate::db::tags;
 use crate::domain::{dates, emoji};
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
 use crate::error::Error;
-use crate::http::pages::escape;
 use crate::http::state::AppState;
 
 /// Posts in a feed.
@@ -174,12 +173,7 @@ pub fn robots(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
 /// The blog's emoji as its tab icon: the embedded image of it, so every reader sees the same
 /// picture whatever their fonts; the emoji as text when the image set has none for it.
 pub fn favicon(blog: &PublicBlog, generation: u64) -> Page {
-    let svg = emoji::image_svg(&blog.favicon_code).unwrap_or_else(|| {
-        format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100 100\"><text x=\"50\" y=\".9em\" font-size=\"85\" text-anchor=\"middle\">{}</text></svg>",
-            escape(&blog.favicon)
-        )
-    });
+    let svg = emoji::svg(&blog.favicon_code).unwrap_or_else(|| emoji::text_svg(&blog.favicon));
     Page::new(StatusCode::OK, "image/svg+xml", svg, generation)
 }
 
