@@ -8,9 +8,14 @@ import { ownQuire } from './support/own-quire';
 
 const app = ownQuire();
 
-/** Whether `image` is an <img> that has loaded a picture (not a broken image, not text). */
-async function loadedImage(image: Locator): Promise<boolean> {
-  return image.evaluate((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0);
+/** Waits until `image` is an <img> that has loaded a picture (not a broken image, not text). */
+async function expectLoadedImage(image: Locator): Promise<void> {
+  await expect(image).toBeVisible({ timeout: 15_000 });
+  await expect
+    .poll(() => image.evaluate((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0), {
+      timeout: 15_000,
+    })
+    .toBe(true);
 }
 
 async function openSettings(page: Page, baseUrl: string): Promise<void> {
@@ -30,19 +35,19 @@ test('the picker draws icons from the embedded images, finds them by name and ke
   const tabIcon = page.getByRole('group', { name: 'Tab Icon' });
   const preview = tabIcon.getByRole('img', { name: '📝' });
   await expect(preview).toHaveAttribute('src', /^\/emoji\/[^/]+\/1f4dd\.svg$/);
-  await expect.poll(() => loadedImage(preview)).toBe(true);
+  await expectLoadedImage(preview);
 
   await tabIcon.getByRole('button', { name: 'Change' }).click();
   const dialog = page.getByRole('dialog', { name: 'Choose a tab icon' });
   const grinning = dialog.getByRole('list', { name: 'Icons' }).getByRole('button', { name: '😀' });
-  await expect.poll(() => loadedImage(grinning.getByRole('img'))).toBe(true);
+  await expectLoadedImage(grinning.locator('img'));
   await expect(dialog.getByText('Current icon')).toBeVisible();
 
   const search = dialog.getByRole('searchbox', { name: 'Search icons' });
   await search.fill('cat');
   const cats = dialog.getByRole('list', { name: 'Icons matching cat' });
   for (const cat of ['🐱', '🐈', '😺']) {
-    await expect.poll(() => loadedImage(cats.getByRole('button', { name: cat, exact: true }).getByRole('img'))).toBe(true);
+    await expectLoadedImage(cats.getByRole('button', { name: cat, exact: true }).locator('img'));
   }
   expect(await cats.getByRole('listitem').count()).toBeLessThan(100);
 
@@ -66,11 +71,12 @@ test('the picker draws icons from the embedded images, finds them by name and ke
   await cats.getByRole('button', { name: '🐈', exact: true }).click();
   await expect(dialog).toHaveCount(0);
   const chosen = tabIcon.getByRole('img', { name: '🐈' });
-  await expect.poll(() => loadedImage(chosen)).toBe(true);
+  await expectLoadedImage(chosen);
   const image = await page.request.get(`${baseUrl}${await chosen.getAttribute('src')}`);
-  const favicon = await page.request.get(`http://iris.localhost:${port}/favicon.svg`);
-  expect(favicon.headers()['content-type']).toBe('image/svg+xml');
-  const svg = await favicon.text();
+  const reader = await page.context().newPage();
+  const favicon = await reader.goto(`http://iris.localhost:${port}/favicon.svg`);
+  expect(favicon?.headers()['content-type']).toBe('image/svg+xml');
+  const svg = (await favicon?.text()) ?? '';
   expect(svg).toBe(await image.text());
   expect(svg).toContain('<path');
   expect(svg).not.toContain('<text');
