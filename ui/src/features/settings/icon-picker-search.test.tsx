@@ -52,7 +52,10 @@ describe('icon picker with the embedded emoji images', () => {
     const dialog = await openPicker(user);
     const first = faviconsOf(1)[0]!;
     const button = await within(dialog).findByRole('button', { name: emojiOf(first.code) });
-    expect(within(button).getByRole('img')).toHaveAttribute('src', `${IMAGES}${first.code}.svg`);
+    expect(button.querySelector('img')).toHaveAttribute('src', `${IMAGES}${first.code}.svg`);
+    // Twemoji's licence asks for a credit where its graphics show.
+    expect(within(dialog).getByRole('link', { name: 'CC-BY 4.0' })).toHaveAttribute('href', 'https://creativecommons.org/licenses/by/4.0/');
+    expect(within(dialog).getByText(/Emoji graphics:/)).toHaveTextContent('Twemoji, © Twitter, Inc and other contributors');
   });
 
   it('draws an emoji as text when its image does not load (newer than the set)', () => {

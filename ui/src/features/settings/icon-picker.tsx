@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button, Modal, Spinner, TextInput } from '../../components';
+import { appConfig } from '../../config/app-config';
 import type { Favicon } from '../blogs';
 import { FaviconImage } from './favicon-image';
 import type { FaviconPages } from './use-favicon-pages';
@@ -29,8 +30,16 @@ export const SEARCH_DELAY_MS = 250;
  * thousands), a search over their names and keywords, and the blog's icon marked.
  */
 export function IconPicker({ open, onClose, ...grid }: IconPickerProps) {
+  const { emojiCdn, emojiImages } = appConfig();
+  // The server's own images are Twemoji's, whose licence (CC-BY 4.0) asks for this credit.
+  const credit = emojiCdn === null && emojiImages !== null && (
+    <p className="q-icon-picker__credit">
+      Emoji graphics: <a href="https://github.com/jdecked/twemoji">Twemoji</a>, © Twitter, Inc and other contributors,{' '}
+      <a href="https://creativecommons.org/licenses/by/4.0/">CC-BY 4.0</a>
+    </p>
+  );
   return (
-    <Modal open={open} onClose={onClose} title="Choose a tab icon" size="large" className="q-icon-picker">
+    <Modal open={open} onClose={onClose} title="Choose a tab icon" size="large" className="q-icon-picker" footer={credit || undefined}>
       <IconGrid {...grid} />
     </Modal>
   );
