@@ -1,19 +1,20 @@
-//! Writing a blog's settings: creation, name, theme, tab icon, addons, and deleting the
-//! whole account.
+//! Writing a blog's settings: creation, name, theme, tab icon, time zone, addons, and
+//! deleting the whole account.
 
 use super::{Blogs, index};
 use crate::db::addons::{self, Addon};
 use crate::db::blogs::{self, Blog, Created};
 use crate::domain::blog_name;
 use crate::domain::subdomain::Subdomain;
+use crate::domain::time_zone::TimeZone;
 use crate::error::{Error, Result};
 
 impl Blogs {
-    /// Creates the user's one blog on `subdomain`.
-    pub async fn create_blog(&self, user_id: i64, subdomain: Subdomain) -> Result<Blog> {
+    /// Creates the user's one blog on `subdomain`, showing dates in `time_zone`.
+    pub async fn create_blog(&self, user_id: i64, subdomain: Subdomain, time_zone: TimeZone) -> Result<Blog> {
         let blog = self
             .db
-            .write(move |conn| match blogs::create(conn, user_id, &subdomain)? {
+            .write(move |conn| match blogs::create(conn, user_id, &subdomain, time_zone)? {
                 Created::Blog(blog) => Ok(blog),
                 Created::UserHasOne => Err(Error::invalid("subdomain", "You already have a blog")),
                 Created::Taken => Err(Error::invalid(
@@ -51,6 +52,15 @@ impl Blogs {
         if !self.db.write(move |conn| blogs::set_favicon(conn, id, favicon_id)).await? {
             return Err(Error::invalid("faviconId", "There is no such icon"));
         }
+        self.pages.invalidate(&blog.subdomain);
+        Ok(())
+    }
+
+    /// Chooses the zone the blog's public dates are shown in (an IANA name, `raw_zone`).
+    pub async fn set_time_zone(&self, blog: &Blog, raw_zone: &str) -> Result<()> {
+        let zone = TimeZone::parse(raw_zone).map_err(|message| Error::invalid("timeZone", message))?;
+        let id = blog.id;
+        self.db.write(move |conn| blogs::set_time_zone(conn, id, zone)).await?;
         self.pages.invalidate(&blog.subdomain);
         Ok(())
     }

@@ -5,6 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::db::favicons::Favicon;
 use crate::db::themes::Theme;
 use crate::domain::subdomain::Subdomain;
+use crate::domain::time_zone::TimeZone;
 use crate::error::Error;
 
 /// The icon of a new blog: 📝.
@@ -25,9 +26,11 @@ pub struct Blog {
     pub theme: Theme,
     /// Chosen tab icon.
     pub favicon: Favicon,
+    /// The zone its public dates are shown in.
+    pub time_zone: TimeZone,
 }
 
-const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code
+const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code, b.time_zone
     FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id";
 
 fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
@@ -38,6 +41,7 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
         name: row.get(3)?,
         theme: Theme { id: row.get(4)?, name: row.get(5)? },
         favicon: Favicon { id: row.get(6)?, code: row.get(7)? },
+        time_zone: TimeZone::from_stored(&row.get::<_, String>(8)?),
     })
 }
 
@@ -63,8 +67,9 @@ pub enum Created {
     Taken,
 }
 
-/// Creates the user's one blog on `subdomain`, named after it, with the first theme.
-pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain) -> Result<Created, Error> {
+/// Creates the user's one blog on `subdomain`, named after it, with the first theme, showing
+/// dates in `time_zone`.
+pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain, time_zone: TimeZone) -> Result<Created, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if id_of_user(&tx, user_id)?.is_some() {
         return Ok(Created::UserHasOne);
@@ -79,11 +84,12 @@ pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain) -> Res
         return Ok(Created::Taken);
     }
     tx.execute(
-        "INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id)
+        "INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
          VALUES (?1, ?2, ?2,
                  (SELECT id FROM themes ORDER BY position, id LIMIT 1),
-                 COALESCE((SELECT id FROM favicons WHERE code = ?3), (SELECT min(id) FROM favicons)))",
-        params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE],
+                 COALESCE((SELECT id FROM favicons WHERE code = ?3), (SELECT min(id) FROM favicons)),
+                 ?4)",
+        params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE, time_zone.name()],
     )?;
     let blog = tx.query_row(&format!("{SELECT} WHERE b.id = ?1"), [tx.last_insert_rowid()], from_row)?;
     tx.commit()?;
@@ -127,6 +133,12 @@ pub fn set_favicon(conn: &Connection, blog_id: i64, favicon_id: i64) -> Result<b
         touch(conn, blog_id)?;
     }
     Ok(changed > 0)
+}
+
+/// Sets the zone the blog's public dates are shown in.
+pub fn set_time_zone(conn: &Connection, blog_id: i64, time_zone: TimeZone) -> Result<(), Error> {
+    conn.execute("UPDATE blogs SET time_zone = ?2 WHERE id = ?1", params![blog_id, time_zone.name()])?;
+    touch(conn, blog_id)
 }
 
 /// What deleting an account leaves for the caller to clean outside the database.

@@ -55,6 +55,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0006_schedule_previews.sql"),
         seed: None,
     },
+    Migration {
+        version: 7,
+        name: "a time zone for each blog",
+        sql: include_str!("migrations/0007_blog_time_zone.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -5,6 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::db::pages::{self, NavLink};
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::db::tags;
+use crate::domain::time_zone::TimeZone;
 use crate::error::Error;
 
 /// A blog as its public pages need it.
@@ -22,6 +23,8 @@ pub struct PublicBlog {
     pub favicon: String,
     /// The tab icon's code (lowercase hex code points joined by `-`).
     pub favicon_code: String,
+    /// The zone its dates are shown in.
+    pub time_zone: TimeZone,
     /// Slugs of the installed addons.
     pub addons: Vec<String>,
     /// Last settings change.
@@ -45,7 +48,8 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
         .query_row(
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
-                    f.code
+                    f.code,
+                    b.time_zone
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              WHERE b.subdomain = ?1",
             [subdomain],
@@ -57,6 +61,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     theme: row.get(3)?,
                     favicon: row.get(4)?,
                     favicon_code: row.get(7)?,
+                    time_zone: TimeZone::from_stored(&row.get::<_, String>(8)?),
                     addons: Vec::new(),
                     updated_at: row.get(5)?,
                     posts_updated_at: row.get(6)?,

@@ -18,3 +18,4 @@ pub mod proxies;
 pub mod schedule;
 pub mod subdomain;
 pub mod tags;
+pub mod time_zone;

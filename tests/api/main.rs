@@ -23,4 +23,5 @@ mod sign_in_limits;
 mod storage;
 mod tags_pages;
 mod themes;
+mod time_zones;
 mod upload_props;

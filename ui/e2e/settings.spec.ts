@@ -187,6 +187,48 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
   expect(readerProblems).toEqual([]);
 });
 
+/** The day `zone`'s clocks show now, as the public blog writes it ("15 March 2026"). */
+function todayIn(zone: string): string {
+  return new Date().toLocaleDateString('en-GB', { timeZone: zone, day: 'numeric', month: 'long', year: 'numeric' });
+}
+
+test.describe('in a browser east of the date line', () => {
+  // UTC+14: the blog's zone comes from here. Pago Pago, UTC-11, is always on another day.
+  test.use({ timezoneId: 'Pacific/Kiritimati' });
+
+  test("the blog takes the browser's time zone, and Settings changes the public dates", async ({ page, context }) => {
+    const problems = watchForErrors(page);
+    const { baseUrl, port } = app();
+    await signUpAndOpenSettings(page, baseUrl, 'kiri@example.com', 'kiri');
+    const zone = panel(page, 'Blog').getByRole('combobox', { name: 'Time Zone' });
+    await expect(zone).toHaveValue('Pacific/Kiritimati');
+
+    const blogId = await blogIdOf(page);
+    const created = await ownerCall(page, 'POST', `${baseUrl}/api/my/blogs/${blogId}/posts`, {
+      body: { type: 'root', children: [{ type: 'heading', value: { text: 'Dawn on the atoll' } }] },
+      draft: false,
+    });
+    expect(created.status).toBe(201);
+    const reader = await context.newPage();
+    const readerProblems = watchForErrors(reader);
+    await reader.goto(`http://kiri.localhost:${port}/`);
+    await expect(reader.locator('article time')).toHaveText(todayIn('Pacific/Kiritimati'));
+
+    await zone.selectOption('Pacific/Pago_Pago');
+    const form = panel(page, 'Blog').locator('form').filter({ has: page.getByRole('combobox', { name: 'Time Zone' }) });
+    await save(form.getByRole('button', { name: 'Save' }), form.getByRole('button', { name: 'Saved' }));
+    await reader.reload();
+    await expect(reader.locator('article time')).toHaveText(todayIn('Pacific/Pago_Pago'));
+    await reader.goto(created.body.post.permalink);
+    await expect(reader.locator('main time')).toHaveText(todayIn('Pacific/Pago_Pago'));
+
+    await page.reload();
+    await expect(panel(page, 'Blog').getByRole('combobox', { name: 'Time Zone' })).toHaveValue('Pacific/Pago_Pago');
+    expect(problems).toEqual([]);
+    expect(readerProblems).toEqual([]);
+  });
+});
+
 test('deleting the account takes the blog away and retires its subdomain', async ({ page, context }) => {
   test.setTimeout(90_000);
   const { baseUrl, port } = app();

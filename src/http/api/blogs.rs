@@ -1,4 +1,4 @@
-//! The owner's blog: create, show, rename, theme, tab icon, and "Delete Account". Every
+//! The owner's blog: create, show, rename, theme, tab icon, time zone, and "Delete Account". Every
 //! change goes through the write path ([`crate::blogs::Blogs`]).
 
 use poem::http::{StatusCode, header};
@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::users::{self, SocialAccount};
 use crate::domain::subdomain::Subdomain;
+use crate::domain::time_zone::TimeZone;
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
 use crate::http::cookies;
@@ -21,13 +22,19 @@ use crate::http::state::AppState;
 #[derive(Debug, Deserialize)]
 pub struct CreateBlog {
     subdomain: String,
+    /// The owner's browser's zone; UTC when absent.
+    time_zone: Option<String>,
 }
 
 /// Creates the caller's one blog.
 #[handler]
 pub async fn create(signed_in: SignedIn, state: Data<&AppState>, JsonBody(body): JsonBody<CreateBlog>) -> Result<Response> {
     let subdomain = Subdomain::parse(&body.subdomain).map_err(|err| Error::invalid("subdomain", err.message()))?;
-    let blog = state.blogs.create_blog(signed_in.user.id, subdomain).await?;
+    let time_zone = match body.time_zone.as_deref() {
+        None => TimeZone::UTC,
+        Some(raw) => TimeZone::parse(raw).map_err(|message| Error::invalid("timeZone", message))?,
+    };
+    let blog = state.blogs.create_blog(signed_in.user.id, subdomain, time_zone).await?;
     let cookie = cookies::set(BLOG_COOKIE, &blog.id.to_string(), false, state.config.https, Some(cookies::LONG_MAX_AGE));
     Ok(blog_answer(&state, &signed_in, &blog)
         .await?
@@ -85,6 +92,20 @@ pub async fn set_favicon(signed_in: SignedIn, state: Data<&AppState>, Path(blog_
     changed_blog_answer(&state, &signed_in, &blog_id).await
 }
 
+/// `PUT .../time_zone` body.
+#[derive(Debug, Deserialize)]
+pub struct ChooseTimeZone {
+    time_zone: String,
+}
+
+/// Chooses the zone the blog's public dates are shown in.
+#[handler]
+pub async fn set_time_zone(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<ChooseTimeZone>) -> Result<Json<Value>> {
+    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    state.blogs.set_time_zone(&blog, &body.time_zone).await?;
+    changed_blog_answer(&state, &signed_in, &blog_id).await
+}
+
 /// "Delete Account": the write path removes everything; the answer clears the cookies.
 #[handler]
 pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Response> {
@@ -120,6 +141,7 @@ fn blog_json(config: &Config, blog: &Blog, accounts: &[SocialAccount]) -> Value 
             "name": blog.name,
             "theme": blog.theme,
             "favicon": blog.favicon,
+            "timeZone": blog.time_zone.name(),
             "socialAccounts": accounts,
         }
     })

@@ -13,6 +13,7 @@ pub mod sessions;
 pub mod social_accounts;
 pub mod tags;
 pub mod themes;
+pub mod time_zones;
 
 use poem::{IntoResponse, Response, Route, get, post, put};
 
@@ -23,6 +24,7 @@ pub fn routes() -> Route {
     Route::new()
         .at("/themes", get(themes::list))
         .at("/favicons", get(favicons::list))
+        .at("/time_zones", get(time_zones::list))
         .at("/auth/nonce", post(sessions::nonce))
         .at("/sessions", post(sessions::create))
         .at("/session", get(sessions::current))
@@ -31,6 +33,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id", get(blogs::show).put(blogs::update).delete(blogs::delete))
         .at("/my/blogs/:blog_id/theme", put(blogs::set_theme))
         .at("/my/blogs/:blog_id/favicon", put(blogs::set_favicon))
+        .at("/my/blogs/:blog_id/time_zone", put(blogs::set_time_zone))
         .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
         .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
         .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))

@@ -118,7 +118,7 @@ pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation:
         let reading_time = blog.has("reading-time");
         let summaries = posts
             .iter()
-            .map(|post| Ok(templates::summary(post, &parse_body(post)?, reading_time)))
+            .map(|post| Ok(templates::summary(&blog, post, &parse_body(post)?, reading_time)))
             .collect::<Result<Vec<_>, Error>>()?;
         let html = IndexPage {
             layout,
@@ -187,8 +187,8 @@ pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: 
         let html = PostPage {
             layout,
             title: post.title.clone(),
-            published_iso: dates::iso(&published),
-            published_human: dates::human(&published),
+            published_iso: dates::iso_in(&published, &blog.time_zone),
+            published_human: dates::human(&published, &blog.time_zone),
             reading_minutes: blog.has("reading-time").then(|| embed::reading_minutes(&body.text())),
             toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
             has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
@@ -264,7 +264,8 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
             .await
             .map_err(|err| Error::Internal(err.into()))??;
         let posts = state.db.read(move |conn| public::published_by_ids(conn, id, &ids)).await?;
-        results = off_runtime(move || posts.iter().map(|post| Ok(templates::summary(post, &parse_body(post)?, false))).collect()).await?;
+        let blog = blog.clone();
+        results = off_runtime(move || posts.iter().map(|post| Ok(templates::summary(&blog, post, &parse_body(post)?, false))).collect()).await?;
     }
     let mut layout = layout(state, blog, "/search");
     layout.title = format!("Search · {}", blog.name);

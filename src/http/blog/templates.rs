@@ -288,14 +288,14 @@ pub fn excerpt_of(body: &Body, max: usize) -> String {
         .unwrap_or_default()
 }
 
-/// A post as a list entry.
-pub fn summary(post: &Post, body: &Body, with_reading_time: bool) -> Summary {
+/// A post as a list entry of `blog`.
+pub fn summary(blog: &PublicBlog, post: &Post, body: &Body, with_reading_time: bool) -> Summary {
     let published = post.published_at.as_deref().unwrap_or(&post.created_at);
     Summary {
         title: post.title.clone(),
         path: post.path(),
-        published_iso: dates::iso(published),
-        published_human: dates::human(published),
+        published_iso: dates::iso_in(published, &blog.time_zone),
+        published_human: dates::human(published, &blog.time_zone),
         reading_minutes: with_reading_time.then(|| embed::reading_minutes(&body.text())),
         excerpt: excerpt_of(body, 200),
         tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },

@@ -63,6 +63,7 @@ export const alice = {
     name: 'Alice writes',
     theme: { id: 1, name: 'Default' },
     favicon: { id: 3, code: '1f4dd' },
+    timeZone: 'UTC',
     socialAccounts: [{ id: 1, provider: 'Local', email: 'alice@example.com', createdAt: '2026-01-01T00:00:00Z' }],
   },
 };

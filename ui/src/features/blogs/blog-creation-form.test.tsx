@@ -1,14 +1,27 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { errors, fakeApi, json, alice } from '../../test/fake-api';
 import { BlogCreationForm } from './blog-creation-form';
 
-/** The server's subdomain rules, as far as these tests need them. */
+const realResolvedOptions = Intl.DateTimeFormat.prototype.resolvedOptions;
+
+/** Makes the browser say it is in `zone`, as Intl reports the system's zone. */
+function browserIn(zone: string) {
+  const real = realResolvedOptions;
+  vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockImplementation(function (this: Intl.DateTimeFormat) {
+    return { ...real.call(this), timeZone: zone };
+  });
+}
+
+/** The server's subdomain and time-zone rules, as far as these tests need them. */
 function blogServer() {
   return fakeApi({
     'POST /api/my/blogs': (request) => {
-      const { subdomain } = request.body as { subdomain: string };
+      const { subdomain, time_zone: timeZone } = request.body as { subdomain: string; time_zone?: string };
+      if (timeZone === 'Mars/Olympus_Mons') {
+        return errors(422, { timeZone: 'Unknown time zone: choose one from the list, such as Europe/Paris' });
+      }
       if (subdomain.length < 3) return errors(422, { subdomain: 'Should be 3 to 63 characters long' });
       if (subdomain === 'www') return errors(422, { subdomain: 'This subdomain is reserved' });
       if (subdomain === 'Bad_Name') {
@@ -33,6 +46,8 @@ function renderForm() {
 }
 
 describe('blog-creation screen', () => {
+  beforeEach(() => browserIn('Asia/Tokyo'));
+
   it('asks for a subdomain with the URL pattern beside the input', () => {
     blogServer();
     const { input } = renderForm();
@@ -65,9 +80,9 @@ describe('blog-creation screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This subdomain is reserved');
 
     expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([
-      { subdomain: 'ab' },
-      { subdomain: 'Bad_Name' },
-      { subdomain: 'www' },
+      { subdomain: 'ab', time_zone: 'Asia/Tokyo' },
+      { subdomain: 'Bad_Name', time_zone: 'Asia/Tokyo' },
+      { subdomain: 'www', time_zone: 'Asia/Tokyo' },
     ]);
     expect(onCreated).not.toHaveBeenCalled();
   });
@@ -78,7 +93,21 @@ describe('blog-creation screen', () => {
     await user.type(input, 'alice');
     await user.click(submit);
     await vi.waitFor(() => expect(onCreated).toHaveBeenCalledOnce());
-    expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([{ subdomain: 'alice' }]);
+    expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([{ subdomain: 'alice', time_zone: 'Asia/Tokyo' }]);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("creates the blog in UTC when the server does not know the browser's time zone", async () => {
+    browserIn('Mars/Olympus_Mons');
+    const server = blogServer();
+    const { user, input, submit, onCreated } = renderForm();
+    await user.type(input, 'alice');
+    await user.click(submit);
+    await vi.waitFor(() => expect(onCreated).toHaveBeenCalledOnce());
+    expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([
+      { subdomain: 'alice', time_zone: 'Mars/Olympus_Mons' },
+      { subdomain: 'alice' },
+    ]);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
-// The calls behind the settings screen (docs/api.md, 'The blog', 'Addons', 'Themes and
-// favicons'): rename, theme, tab icon, addons, connecting a social account and deleting the
-// account.
+// The calls behind the settings screen (docs/api.md, 'The blog', 'Addons', 'Themes, favicons
+// and time zones'): rename, theme, time zone, tab icon, addons, connecting a social account and
+// deleting the account.
 import { api, paging, type Paging } from '../../lib/api';
 import type { Blog, Favicon, SocialAccount, Theme } from '../blogs';
 
@@ -38,6 +38,18 @@ export async function fetchThemes(signal?: AbortSignal): Promise<Theme[]> {
 /** Switches the public blog to another theme; a 422 carries the message under `themeId`. */
 export async function setTheme(blogId: number, themeId: number): Promise<Blog> {
   const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/theme`, { themeId });
+  return data.blog;
+}
+
+/** Every IANA time zone the server offers, e.g. `Europe/Paris`, in alphabetical order. */
+export async function fetchTimeZones(signal?: AbortSignal): Promise<string[]> {
+  const { data } = await api.get<{ timeZones: string[] }>('/api/time_zones', signal ? { signal } : {});
+  return data.timeZones;
+}
+
+/** Shows the public blog's dates in `timeZone`; a 422 carries the message under `timeZone`. */
+export async function setTimeZone(blogId: number, timeZone: string): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/time_zone`, { timeZone });
   return data.blog;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Button, Panel, Select, TextInput } from '../../components';
 import { useLoad } from '../../lib/use-load';
 import type { Blog, Favicon, Theme } from '../blogs';
@@ -6,8 +6,10 @@ import { fetchThemes, renameBlog, setFavicon, setTheme } from './api';
 import { FaviconImage } from './favicon-image';
 import { IconPicker } from './icon-picker';
 import { SaveButton } from './save-button';
+import { TimeZoneForm } from './time-zone-form';
 import { useFaviconPages } from './use-favicon-pages';
 import { failureText, useSaveAction } from './use-save-action';
+import { refresh, useSavedValue } from './use-saved-value';
 
 export interface BlogPanelProps {
   blog: Blog;
@@ -15,47 +17,18 @@ export interface BlogPanelProps {
   reloadBlog: () => Promise<Blog>;
 }
 
-/** The owner area refreshes in the background; a failure there changes nothing on this screen. */
-function refresh(reloadBlog: () => Promise<Blog>): void {
-  reloadBlog().catch((error: unknown) => console.warn('quire: reloading the blog failed', error));
-}
-
-/** The 'Blog' panel: name, theme and tab icon, each saved on its own. */
+/** The 'Blog' panel: name, theme, time zone and tab icon, each saved on its own. */
 export function BlogPanel({ blog, reloadBlog }: BlogPanelProps) {
   return (
     <Panel title="Blog">
       <div className="q-settings__stack">
         <NameForm blog={blog} reloadBlog={reloadBlog} />
         <ThemeForm blog={blog} reloadBlog={reloadBlog} />
+        <TimeZoneForm blog={blog} reloadBlog={reloadBlog} />
         <TabIcon blog={blog} reloadBlog={reloadBlog} />
       </div>
     </Panel>
   );
-}
-
-/**
- * One value of the Blog panel saved with its own button: the value shown, `change` for its input
- * (which also forgets the last failure, so the message goes once the owner edits), and `submit`,
- * which sends it with `send` and shows what the server answered (`send` resolves with it).
- */
-function useSavedValue(initial: string, send: (value: string) => Promise<string>, reloadBlog: () => Promise<Blog>) {
-  const [value, setValue] = useState(initial);
-  const save = useSaveAction();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    void save.run(async () => {
-      setValue(await send(value));
-      refresh(reloadBlog);
-    });
-  };
-
-  const change = (next: string) => {
-    setValue(next);
-    if (save.failure) save.reset();
-  };
-
-  return { value, change, submit, save };
 }
 
 function NameForm({ blog, reloadBlog }: BlogPanelProps) {

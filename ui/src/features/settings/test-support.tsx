@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { useCallback, useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import { alice, fakeApi, json, type Handler } from '../../test/fake-api';
+import { alice, errors, fakeApi, json, type Handler } from '../../test/fake-api';
 import { fetchBlog, type Blog } from '../blogs';
 import { SettingsScreen } from './settings-screen';
 
@@ -16,6 +16,9 @@ export const themes = [
   { id: 3, name: 'Mono' },
   { id: 4, name: 'Dark' },
 ];
+
+/** The zones the fake server offers (the real one offers several hundred). */
+export const timeZones = ['America/New_York', 'Asia/Tokyo', 'Europe/Paris', 'UTC'];
 
 /** `count` icons of `page` with distinct codes (page 2, index 5 -> code `1f305`). */
 export function faviconsOf(page: number, count = 3) {
@@ -60,6 +63,15 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
       const id = (request.body as { favicon_id: number }).favicon_id;
       const page = Math.floor(id / 1000);
       state.blog = { ...state.blog, favicon: faviconsOf(page).find((f) => f.id === id) ?? state.blog.favicon };
+      return json({ blog: state.blog });
+    },
+    'GET /api/time_zones': () => json({ timeZones }),
+    [`PUT ${path}/time_zone`]: (request) => {
+      const zone = (request.body as { time_zone: string }).time_zone;
+      if (!timeZones.includes(zone)) {
+        return errors(422, { timeZone: 'Unknown time zone: choose one from the list, such as Europe/Paris' });
+      }
+      state.blog = { ...state.blog, timeZone: zone };
       return json({ blog: state.blog });
     },
     [`GET ${path}/addons/installed`]: () => json({ addons: [] }),
