@@ -242,6 +242,28 @@ test('the owner menu on a phone and on a desktop', async ({ page }) => {
     await expect(posts).toHaveAttribute('aria-current', 'page');
   });
 
+  await test.step('back to phone width: the menu is put away at once, never seen sliding out', async () => {
+    // Every frame for a while, wherever the window is phone-sized: is any of the menu on screen?
+    await page.evaluate(() => {
+      const nav = document.querySelector('nav[aria-label="Menu"]');
+      const seen: string[] = [];
+      (window as unknown as { menuSeen: string[] }).menuSeen = seen;
+      const start = performance.now();
+      const sample = () => {
+        const right = nav?.getBoundingClientRect().right ?? 0;
+        const shown = nav !== null && getComputedStyle(nav).visibility !== 'hidden' && right > 0;
+        if (window.innerWidth < 768 && shown) seen.push(`${Math.round(performance.now() - start)} ms: right edge at ${right}px`);
+        if (performance.now() - start < 1500) requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(1600);
+    expect(await page.evaluate(() => (window as unknown as { menuSeen: string[] }).menuSeen)).toEqual([]);
+    await expect(toggle).toBeVisible();
+    await expect(menu(page)).toBeHidden();
+  });
+
   expect(problems).toEqual([]);
 });
 

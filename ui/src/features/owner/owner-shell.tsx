@@ -1,6 +1,8 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components';
+import { cx } from '../../lib/cx';
 import type { Blog } from '../blogs';
 import { OwnerMenu, reloadCount } from './owner-menu';
 import './owner.css';
@@ -16,11 +18,33 @@ const WIDE = '(min-width: 48rem)';
 export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: string | null }) {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  // The menu slides in and out only when the owner opens or closes it: see `q-owner--sliding`.
+  const [sliding, setSliding] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLElement>(null);
 
+  const showMenu = (open: boolean) => {
+    setSliding(true);
+    setMenuOpen(open);
+  };
+
   // Any navigation closes the slide-in menu.
   useEffect(() => setMenuOpen(false), [location.key]);
+
+  // Across the phone/desktop width, the menu goes where the new width puts it without sliding (the
+  // class goes before the browser styles the new width, hence flushSync); grown wide, it is fixed
+  // and nothing is left to close.
+  useEffect(() => {
+    const wide = typeof window.matchMedia === 'function' ? window.matchMedia(WIDE) : null;
+    if (!wide) return;
+    const onChange = () =>
+      flushSync(() => {
+        setSliding(false);
+        if (wide.matches) setMenuOpen(false);
+      });
+    wide.addEventListener('change', onChange);
+    return () => wide.removeEventListener('change', onChange);
+  }, []);
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -30,21 +54,12 @@ export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: strin
       setMenuOpen(false);
       toggleRef.current?.focus();
     };
-    // Grown past phone width while open: the menu is fixed now, nothing to close.
-    const wide = typeof window.matchMedia === 'function' ? window.matchMedia(WIDE) : null;
-    const onWide = () => {
-      if (wide?.matches) setMenuOpen(false);
-    };
     document.addEventListener('keydown', onKeyDown);
-    wide?.addEventListener('change', onWide);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      wide?.removeEventListener('change', onWide);
-    };
+    return () => document.removeEventListener('keydown', onKeyDown);
   }, [menuOpen]);
 
   return (
-    <div className="q-owner">
+    <div className={cx('q-owner', sliding && 'q-owner--sliding')}>
       <header className="q-owner__bar">
         <button
           ref={toggleRef}
@@ -52,7 +67,7 @@ export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: strin
           className="q-owner__toggle"
           aria-expanded={menuOpen}
           aria-controls={MENU_ID}
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={() => showMenu(!menuOpen)}
         >
           <span className="q-owner__toggle-icon" aria-hidden="true" />
           <span className="q-visually-hidden">Menu</span>
