@@ -135,3 +135,19 @@ async fn changing_the_time_zone_changes_the_cached_public_pages() {
     alice.send(Method::PUT, &format!("/api/my/blogs/{}/time_zone", blog["id"]), json!({ "time_zone": "America/New_York" })).await;
     assert!(public_page(&app, "alice", &post).await.contains(r#"<time datetime="2026-03-14T19:30:00-04:00">14 March 2026</time>"#));
 }
+
+#[tokio::test]
+async fn tag_pages_show_dates_in_the_blogs_time_zone_too() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let tokyo = create_blog(&alice, "alice@example.com", "alice", json!({ "time_zone": "Asia/Tokyo" })).await;
+    let blog_id = tokyo["id"].as_i64().unwrap();
+    let resp = alice
+        .post(&format!("/api/my/blogs/{blog_id}/posts"), json!({ "body": simple_body("Tokyo night", "Late."), "draft": false, "tags": ["night"] }))
+        .await;
+    assert_eq!(resp.status(), 201);
+    let short_id = resp.json::<Value>().await.unwrap()["post"]["shortId"].as_str().unwrap().to_owned();
+    app.db().execute("UPDATE posts SET published_at = ?1 WHERE short_id = ?2", [LATE_EVENING_UTC, short_id.as_str()]).unwrap();
+    let html = public_page(&app, "alice", "/tags/night").await;
+    assert!(html.contains(r#"<time datetime="2026-03-15T08:30:00+09:00">15 March 2026</time>"#), "{html}");
+}

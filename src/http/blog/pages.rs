@@ -239,7 +239,7 @@ pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, ge
         let reading_time = blog.has("reading-time");
         let summaries = posts
             .iter()
-            .map(|post| Ok(templates::summary(post, &parse_body(post)?, reading_time)))
+            .map(|post| Ok(templates::summary(&blog, post, &parse_body(post)?, reading_time)))
             .collect::<Result<Vec<_>, Error>>()?;
         let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
         let html = TagPage { layout, tag, posts: summaries, newer, older }.render().map_err(|err| Error::Internal(err.into()))?;
