@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{Browser, TestApp, errors_of};
 
-/// Where the owner app is told the images are (`emojiImages` in its config), e.g. `/emoji/15.0.0/`.
+/// Where the owner app is told the images are (`emojiImages` in its config), e.g. `/emoji/16.0.1/`.
 async fn images_prefix(app: &TestApp) -> String {
     let html = app.get("/").await.text().await.unwrap();
     let start = html.find(r#"<script id="quire-config" type="application/json">"#).expect("config script") + 50;
@@ -45,21 +45,28 @@ async fn a_blogs_tab_icon_is_the_embedded_image_of_its_emoji_not_text() {
     alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, "1f431") })).await;
     let cat = tab_icon(&app).await.text().await.unwrap();
     assert_eq!(cat, app.get(&format!("{}1f431.svg", images_prefix(&app).await)).await.text().await.unwrap());
+
+    // Emoji of Unicode 15.1 and 16.0 are images too: 🐦‍🔥 (phoenix) and 🫩 (face with bags under eyes).
+    for code in ["1f426-200d-1f525", "1fae9"] {
+        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, code) })).await;
+        let svg = tab_icon(&app).await.text().await.unwrap();
+        assert!(svg.contains("<path") && !svg.contains("<text"), "{code}: {svg}");
+    }
 }
 
 #[tokio::test]
 async fn an_emoji_newer_than_the_image_set_is_drawn_as_text() {
     let (app, alice, blog) = alice_blog().await;
-    // 🐦‍🔥 (phoenix, Emoji 15.1) is a favicon, but Twemoji 15.0 has no image of it.
-    let phoenix = "1f426-200d-1f525";
-    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, phoenix) })).await;
+    // 🫪 (distorted face, Emoji 17.0) is a favicon, but Twemoji 16.0 has no image of it.
+    let distorted = "1faea";
+    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, distorted) })).await;
     assert_eq!(resp.status(), 200);
     let icon = tab_icon(&app).await;
     assert_eq!(icon.status(), 200);
     let svg = icon.text().await.unwrap();
-    assert!(svg.contains("<text") && svg.contains("🐦\u{200d}🔥"), "{svg}");
+    assert!(svg.contains("<text") && svg.contains('\u{1faea}'), "{svg}");
     // The picker's image of it is the same text, so it shows without a failed request.
-    let image = app.get(&format!("{}{phoenix}.svg", images_prefix(&app).await)).await;
+    let image = app.get(&format!("{}{distorted}.svg", images_prefix(&app).await)).await;
     assert_eq!(image.status(), 200);
     assert_eq!(image.headers()["content-type"], "image/svg+xml");
     assert_eq!(image.text().await.unwrap(), svg);

@@ -26,7 +26,7 @@ describe('readAppConfig', () => {
       supportUrl: 'https://ko-fi.com/quire',
       imgurClientId: null,
       emojiCdn: 'https://cdn.example.com/emoji/',
-      emojiImages: '/emoji/15.0.0/',
+      emojiImages: '/emoji/16.0.1/',
       blockRules: fixtureRules(),
       postRules: fixturePostRules(),
       scheduleRules: fixtureScheduleRules(),

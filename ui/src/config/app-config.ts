@@ -73,7 +73,7 @@ export interface AppConfig {
   imgurClientId: string | null;
   /** Emoji image CDN prefix for the icon picker and preview; null means the server's own images. */
   emojiCdn: string | null;
-  /** Where the server's own emoji images are, e.g. `/emoji/15.0.0/`; null when its build has none (then text). */
+  /** Where the server's own emoji images are, e.g. `/emoji/16.0.1/`; null when its build has none (then text). */
   emojiImages: string | null;
   /**
    * The server's block rules; null when the page has none (a server bug, or a bare static server).

@@ -6,7 +6,7 @@ import { alice, injectConfig } from '../../test/fake-api';
 import { emojiOf } from './favicon-image';
 import { faviconsOf, FakeIntersectionObserver, pagedJson, renderSettings, settingsServer } from './test-support';
 
-const IMAGES = '/emoji/15.0.0/';
+const IMAGES = '/emoji/16.0.1/';
 const tabIcon = () => screen.getByRole('group', { name: 'Tab Icon' });
 const faviconRequests = (server: ReturnType<typeof settingsServer>) =>
   server.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/favicons')).map((r) => r.path);
@@ -56,6 +56,8 @@ describe('icon picker with the embedded emoji images', () => {
     // Twemoji's licence asks for a credit where its graphics show.
     expect(within(dialog).getByRole('link', { name: 'CC-BY 4.0' })).toHaveAttribute('href', 'https://creativecommons.org/licenses/by/4.0/');
     expect(within(dialog).getByText(/Emoji graphics:/)).toHaveTextContent('Twemoji, © Twitter, Inc and other contributors');
+    // The images are those of Discord's maintained Twemoji, so the credit links there.
+    expect(within(dialog).getByRole('link', { name: 'Twemoji' })).toHaveAttribute('href', 'https://github.com/discord/twemoji');
   });
 
   it('draws an emoji as text when its image does not load (newer than the set)', () => {

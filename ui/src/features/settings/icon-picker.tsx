@@ -31,10 +31,11 @@ export const SEARCH_DELAY_MS = 250;
  */
 export function IconPicker({ open, onClose, ...grid }: IconPickerProps) {
   const { emojiCdn, emojiImages } = appConfig();
-  // The server's own images are Twemoji's, whose licence (CC-BY 4.0) asks for this credit.
+  // The server's own images are Twemoji's (Discord's maintained fork), whose licence (CC-BY 4.0)
+  // asks for this credit.
   const credit = emojiCdn === null && emojiImages !== null && (
     <p className="q-icon-picker__credit">
-      Emoji graphics: <a href="https://github.com/jdecked/twemoji">Twemoji</a>, © Twitter, Inc and other contributors,{' '}
+      Emoji graphics: <a href="https://github.com/discord/twemoji">Twemoji</a>, © Twitter, Inc and other contributors,{' '}
       <a href="https://creativecommons.org/licenses/by/4.0/">CC-BY 4.0</a>
     </p>
   );
