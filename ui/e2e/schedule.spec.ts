@@ -2,18 +2,9 @@
 // server: the post appears on the public blog when its time comes (the server's timer, no
 // request needed), and a signed-out browser reads a draft through its preview link until the
 // link is revoked.
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { keepTrafficLocal, watchForErrors } from './support/browser';
+import { expect, test, type Page } from '@playwright/test';
+import { keepTrafficLocal, localDateTime, signedOutContext, watchForErrors } from './support/browser';
 import { createBlog, signInWithLocalIssuer } from './support/flows';
-
-/** A datetime-local value (the browser's time zone) `ms` from now, to the second. */
-async function localIn(page: Page, ms: number): Promise<string> {
-  return page.evaluate((offset) => {
-    const d = new Date(Date.now() + offset);
-    const p = (n: number) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-  }, ms);
-}
 
 async function writePost(page: Page, title: string, text: string): Promise<void> {
   await page.getByRole('link', { name: 'New Post' }).click();
@@ -28,13 +19,6 @@ async function createPreviewLink(page: Page): Promise<string> {
   const address = region.getByRole('textbox', { name: 'Preview link address' });
   await expect(address).toHaveValue(/\/preview\/[0-9a-f]{64}$/);
   return address.inputValue();
-}
-
-/** A fresh, signed-out browser context. */
-async function stranger(browser: Browser) {
-  const context = await browser.newContext();
-  await keepTrafficLocal(context);
-  return context;
 }
 
 test('a scheduled post appears on the blog at its time, and a preview link shows drafts to a signed-out reader', async ({
@@ -55,14 +39,14 @@ test('a scheduled post appears on the blog at its time, and a preview link shows
   await test.step('schedule a post a few seconds ahead', async () => {
     await writePost(page, 'Written for later', 'These words wait for their time.');
     const publishAt = page.getByLabel('Publish at');
-    await publishAt.fill(await localIn(page, 15_000));
+    await publishAt.fill(await localDateTime(page, new Date(Date.now() + 15_000)));
     await page.getByRole('button', { name: 'Schedule' }).click();
     await expect(page).toHaveURL(/\/d\/posts$/);
     const card = page.getByRole('article').filter({ hasText: 'Written for later' });
     await expect(card.getByText(/^Scheduled/)).toBeVisible();
   });
 
-  const reader = await stranger(browser);
+  const reader = await signedOutContext(browser);
   const readerPage = await reader.newPage();
 
   await test.step('a signed-out reader reads it through its preview link, and the blog does not show it yet', async () => {

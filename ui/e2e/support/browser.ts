@@ -1,6 +1,6 @@
 // What every end-to-end test wants from the browser: no traffic off this machine, and a failure
 // for any script error, console error or Content-Security-Policy violation in the app's pages.
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 
 const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\]|[a-z0-9-]+\.localhost)$/i;
 
@@ -50,4 +50,20 @@ export function watchForErrors(page: Page, expected: ExpectedStatus[] = []): str
     if (popup !== page) watch(popup);
   });
   return problems;
+}
+
+/** A fresh, signed-out browser context (a reader's) whose traffic stays on this machine. */
+export async function signedOutContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await keepTrafficLocal(context);
+  return context;
+}
+
+/** `at` as an `<input type="datetime-local">` value in the time zone of `page`, to the second. */
+export function localDateTime(page: Page, at: Date): Promise<string> {
+  return page.evaluate((ms) => {
+    const d = new Date(ms);
+    const p = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  }, at.getTime());
 }
