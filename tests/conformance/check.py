@@ -6,6 +6,7 @@ cleanly in a real feed parser (feedparser) with the expected entries.
 Usage: check.py QUIRE_BIN VNU_JAR     (prints one line per check, then "N passed, N failed")
 """
 
+import base64
 import datetime
 import http.cookiejar
 import json
@@ -75,6 +76,16 @@ class Client:
         with self.opener.open(request, timeout=10) as response:
             return json.load(response)
 
+    def upload(self, name, data):
+        """Uploads an image as the owner app does (multipart field `image`); returns its link."""
+        boundary = "quire-conformance-boundary"
+        body = (f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="{name}"\r\n'
+                f"Content-Type: application/octet-stream\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "CSRF-Token": self.cookie("csrf_token") or ""}
+        request = urllib.request.Request(self.base + "/api/images", data=body, method="POST", headers=headers)
+        with self.opener.open(request, timeout=10) as response:
+            return json.load(response)["data"]["link"]
+
     def sign_up(self, email, subdomain):
         self.opener.open(self.base + "/", timeout=10).read()
         nonce = self.call("POST", "/api/auth/nonce", {})["nonce"]
@@ -108,6 +119,10 @@ def block(kind, **value):
     return {"type": kind, "value": value}
 
 
+# A 4×3 red PNG.
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGM4YaMBRww4OQAZ7g4RX8PtlgAAAABJRU5ErkJggg==")
+
+
 def main():
     quire_bin, vnu_jar = sys.argv[1], sys.argv[2]
     results = []
@@ -133,6 +148,8 @@ def main():
             owner.call("PUT", f"/api/my/blogs/{blog_id}", {"name": f"Conformance {XSS}"})
             for addon in owner.call("GET", f"/api/my/blogs/{blog_id}/addons/uninstalled")["addons"]:
                 owner.call("POST", f"/api/my/blogs/{blog_id}/addons/{addon['id']}/installation", {})
+            # An uploaded image: its width and height are known, so its <img> carries them.
+            uploaded = owner.upload("boat.png", PNG)
             everything = {"type": "root", "children": [
                 block("heading", text=f"Every block {XSS}"),
                 block("paragraph", text=f"First line {XSS}\nSecond line"),
@@ -142,6 +159,7 @@ def main():
                 block("paragraph", text="> " * 40 + "deep quote\n\n" + "- " * 40 + "deep list\n\n```\nunterminated <b>"),
                 block("image", url=f"http://localhost:{port}/media/{'a' * 64}.png", alt=f"An image {XSS}", caption=f"Its caption {XSS}"),
                 block("image", url=f"http://localhost:{port}/media/{'b' * 64}.png"),
+                block("image", url=uploaded, alt="A red boat", caption="At the quay, 4 by 3"),
                 block("spotify", url="https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC"),
                 block("tweet", url="https://x.com/quire/status/1234567890"),
             ]}
@@ -173,6 +191,10 @@ def main():
                     status, body = fetch(port, host, path)
                     expected = 404 if name == "not found" else 200
                     check(f"{name} answers {expected}", status == expected, f"got {status}")
+                    if name in ("post", "preview link"):
+                        sized = f'<img src="{uploaded}" alt="A red boat" width="4" height="3"'.encode()
+                        check(f"{name} gives the uploaded image its size", sized in body,
+                              body[body.find(b"A red boat") - 200:][:400].decode(errors="replace"))
                     file = os.path.join(out, name.replace(" ", "-") + ".html")
                     with open(file, "wb") as f:
                         f.write(body)
