@@ -27,10 +27,10 @@ test('a formatted paragraph and a described image, previewed, published and read
   });
 
   await test.step('Preview shows what readers will see', async () => {
-    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
     const preview = page.getByRole('article', { name: 'Preview' });
     await expectHarbourPost(preview);
-    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
     await expect(preview).toHaveCount(0);
     await expect(block(page, 2).getByRole('textbox', { name: 'Paragraph' })).toHaveValue(PARAGRAPH);
   });
