@@ -28,6 +28,9 @@ const blogUrl = (pathname: string) => `http://journey.localhost:${new URL(app().
  */
 const AHEAD_MS = Number(process.env.QUIRE_E2E_SCHEDULE_AHEAD_MS ?? 120_000);
 
+/** How long a save may take before the editor leaves for the list (a shared, busy machine is slow). */
+const SAVED = { timeout: 15_000 };
+
 // The owner's browser is five hours or so off UTC: the time typed is local, the wire is UTC.
 test.use({ timezoneId: 'America/New_York' });
 
@@ -77,7 +80,7 @@ test('a formatted, described, tagged post is previewed, shared before it is publ
     await page.getByLabel('Publish at').fill(await localDateTime(page, due));
     await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-    await expect(page).toHaveURL(at('/d/posts'));
+    await expect(page).toHaveURL(at('/d/posts'), SAVED);
     const card = page.getByRole('article').filter({ hasText: TITLE });
     const when = card.locator('.q-post-card__scheduled');
     await expect(when).toHaveText(/^Scheduled /);
@@ -140,7 +143,7 @@ test('a formatted, described, tagged post is previewed, shared before it is publ
     await block(page, 2).getByRole('textbox', { name: 'Paragraph' }).fill('I write about *boats*.');
     await page.getByRole('checkbox', { name: 'Show as a page' }).check();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
-    await expect(page).toHaveURL(at('/d/posts'));
+    await expect(page).toHaveURL(at('/d/posts'), SAVED);
 
     await readerPage.goto(blogUrl('/'));
     const nav = readerPage.getByRole('navigation', { name: 'Pages' });
@@ -158,7 +161,7 @@ test('a formatted, described, tagged post is previewed, shared before it is publ
     await block(page, 2).getByRole('textbox', { name: 'Paragraph' }).fill('Not ready.');
     await page.getByRole('checkbox', { name: 'Mark as draft' }).check();
     await page.getByRole('button', { name: 'Save as Draft' }).click();
-    await expect(page).toHaveURL(at('/d/posts'));
+    await expect(page).toHaveURL(at('/d/posts'), SAVED);
     await page.getByRole('link', { name: 'Half a thought' }).click();
     const region = page.getByRole('region', { name: 'Preview link' });
     await region.getByRole('button', { name: 'Create preview link' }).click();
