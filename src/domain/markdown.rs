@@ -15,6 +15,7 @@
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use crate::domain::blocks::markdown_url_allowed;
+use crate::domain::html::escape_into;
 
 /// Most block quotes and lists shown inside one another; deeper ones are flattened.
 pub const MAX_NESTING: usize = 16;
@@ -209,19 +210,6 @@ fn starts_entity(rest: &str) -> bool {
     len > 0 && name[len..].starts_with(';')
 }
 
-/// Escapes `text` for HTML text and attribute values.
-fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,7 @@ pub mod blog_name;
 pub mod dates;
 pub mod embed;
 pub mod emoji;
+pub mod html;
 pub mod identity;
 pub mod image;
 pub mod limits;

@@ -116,10 +116,7 @@ pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation:
     let (config, blog) = (state.config.clone(), blog.clone());
     off_runtime(move || {
         let reading_time = blog.has("reading-time");
-        let summaries = posts
-            .iter()
-            .map(|post| Ok(templates::summary(&blog, post, &parse_body(post)?, reading_time)))
-            .collect::<Result<Vec<_>, Error>>()?;
+        let summaries = summaries(&blog, &posts, reading_time)?;
         let html = IndexPage {
             layout,
             posts: summaries,
@@ -237,10 +234,7 @@ pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, ge
     let (config, blog, tag) = (state.config.clone(), blog.clone(), tag.to_owned());
     off_runtime(move || {
         let reading_time = blog.has("reading-time");
-        let summaries = posts
-            .iter()
-            .map(|post| Ok(templates::summary(&blog, post, &parse_body(post)?, reading_time)))
-            .collect::<Result<Vec<_>, Error>>()?;
+        let summaries = summaries(&blog, &posts, reading_time)?;
         let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
         let html = TagPage { layout, tag, posts: summaries, newer, older }.render().map_err(|err| Error::Internal(err.into()))?;
         let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
@@ -265,7 +259,7 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
             .map_err(|err| Error::Internal(err.into()))??;
         let posts = state.db.read(move |conn| public::published_by_ids(conn, id, &ids)).await?;
         let blog = blog.clone();
-        results = off_runtime(move || posts.iter().map(|post| Ok(templates::summary(&blog, post, &parse_body(post)?, false))).collect()).await?;
+        results = off_runtime(move || summaries(&blog, &posts, false)).await?;
     }
     let mut layout = layout(state, blog, "/search");
     layout.title = format!("Search · {}", blog.name);
@@ -274,4 +268,9 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
     layout.search_tag = tag.unwrap_or_default();
     let html = SearchPage { layout, results }.render().map_err(|err| Error::Internal(err.into()))?;
     Ok(html_page(&state.config, blog, StatusCode::OK, html, generation))
+}
+
+/// The listing entries of `posts` (index, tag and search pages), each body parsed once.
+fn summaries(blog: &PublicBlog, posts: &[Post], with_reading_time: bool) -> Result<Vec<templates::Summary>, Error> {
+    posts.iter().map(|post| Ok(templates::summary(blog, post, &parse_body(post)?, with_reading_time))).collect()
 }
