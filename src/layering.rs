@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("auth", 2),
     ("db", 2),
     ("search", 2),
+    ("portable", 2),
     ("blogs", 3),
     ("http", 4),
     ("app", 5),

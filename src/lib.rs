@@ -14,6 +14,7 @@ pub mod error;
 pub mod http;
 #[cfg(test)]
 mod layering;
+pub mod portable;
 pub mod progress;
 pub mod reindex;
 pub mod search;

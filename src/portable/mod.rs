@@ -1,0 +1,8 @@
+//! Blogs in portable form: reading other platforms' exports (and Quire's own archive) into
+//! [`model`] values before anything is written, and the formats Quire exports.
+//!
+//! This layer parses files and converts markup; it neither writes the database nor fetches
+//! anything over the network. Importing (`blogs/`) turns [`model::Post`]s into posts through
+//! the one write path, downloading remote images with the guarded fetcher.
+
+pub mod model;
