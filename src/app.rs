@@ -13,6 +13,7 @@ use crate::blogs::{Blogs, PageGenerations};
 use crate::config::Config;
 use crate::data_dir::{DataDir, DataDirLock};
 use crate::db::Db;
+use crate::fetch::Fetcher;
 use crate::domain::blocks::Rules;
 use crate::http;
 use crate::http::blog::BlogSite;
@@ -54,6 +55,13 @@ impl App {
             config.host = format!("{name}:{port}");
         }
         let acceptor = TcpAcceptor::from_std(listener)?;
+        if config.fetch_allow_loopback {
+            tracing::warn!(
+                "test-only: requests to URLs others chose (imported images, federation) may reach this machine's \
+                 loopback addresses (127.0.0.0/8, ::1); never run a real server like this"
+            );
+        }
+        let fetcher = Fetcher::new(&config)?;
         let ui = Arc::new(UiIndex::render(&config)?);
         let auth = Arc::new(Auth::from_config(&config)?);
         let generations = Arc::new(PageGenerations::default());
@@ -74,6 +82,7 @@ impl App {
                 ui,
                 auth,
                 site: Arc::new(BlogSite::new(generations)),
+                fetcher,
             },
             port,
             _lock: lock,

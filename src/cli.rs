@@ -109,6 +109,28 @@ pub struct ServeArgs {
     /// [default: 127.0.0.0/8 and ::1, proxies on this machine]
     #[arg(long = "trusted-proxy", env = "QUIRE_TRUSTED_PROXY", value_delimiter = ',', value_name = "ADDR_OR_CIDR")]
     pub trusted_proxies: Vec<String>,
+
+    /// FOR TESTS ONLY, and only in debug builds (a release binary has no such flag): let the
+    /// requests Quire makes to URLs others chose (imported images, federation) reach this
+    /// machine's loopback addresses, 127.0.0.0/8 and ::1, so a test can serve them locally.
+    /// Never other private addresses. Needs a loopback --listen; no environment variable sets it.
+    #[cfg(debug_assertions)]
+    #[arg(long = "test-only-fetch-loopback")]
+    pub test_only_fetch_loopback: bool,
+}
+
+impl ServeArgs {
+    /// Whether `--test-only-fetch-loopback` was given.
+    #[cfg(debug_assertions)]
+    pub fn fetch_allow_loopback(&self) -> bool {
+        self.test_only_fetch_loopback
+    }
+
+    /// Never, in a release build: it has no such flag.
+    #[cfg(not(debug_assertions))]
+    pub fn fetch_allow_loopback(&self) -> bool {
+        false
+    }
 }
 
 /// Flags of `quire migrate`.

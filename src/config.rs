@@ -2,6 +2,7 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use url::Host;
@@ -12,6 +13,9 @@ use crate::domain::proxies::TrustedProxies;
 
 /// Google's issuer, the default sign-in provider.
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
+
+/// How long a request to another server (an imported image, a federation call) may take in all.
+pub const FETCH_DEADLINE: Duration = Duration::from_secs(20);
 
 /// Settings of a running server, checked once at start.
 #[derive(Debug, Clone)]
@@ -38,6 +42,13 @@ pub struct Config {
     pub emoji_cdn: Option<String>,
     /// Peers whose `X-Forwarded-For` names the client.
     pub trusted_proxies: TrustedProxies,
+    /// Test-only: requests to URLs others chose may reach 127.0.0.0/8 and ::1 (never another
+    /// private address). Set by in-process tests, or by `serve --test-only-fetch-loopback`,
+    /// which exists only in debug builds and only with a loopback `listen`.
+    pub fetch_allow_loopback: bool,
+    /// How long one such request may take, from DNS to the body's last byte ([`FETCH_DEADLINE`];
+    /// tests shorten it).
+    pub fetch_deadline: Duration,
 }
 
 impl Config {
@@ -78,6 +89,14 @@ impl Config {
                 }
             }
         }
+        let fetch_allow_loopback = args.fetch_allow_loopback();
+        if fetch_allow_loopback && !args.listen.ip().is_loopback() {
+            bail!(
+                "--test-only-fetch-loopback lets the server reach services on this machine, so it is for tests \
+                 on a loopback address only: listen on 127.0.0.1 or [::1], not {}",
+                args.listen
+            );
+        }
         let trusted_proxies = match args.trusted_proxies.as_slice() {
             [] => TrustedProxies::loopback(),
             values => TrustedProxies::parse(values).map_err(|invalid| anyhow!("--trusted-proxy {invalid}"))?,
@@ -94,6 +113,8 @@ impl Config {
             support_url: args.support_url.clone(),
             emoji_cdn: args.emoji_cdn.clone(),
             trusted_proxies,
+            fetch_allow_loopback,
+            fetch_deadline: FETCH_DEADLINE,
         })
     }
 
@@ -111,6 +132,8 @@ impl Config {
             support_url: None,
             emoji_cdn: None,
             trusted_proxies: TrustedProxies::loopback(),
+            fetch_allow_loopback: false,
+            fetch_deadline: FETCH_DEADLINE,
         }
     }
 
@@ -222,6 +245,26 @@ mod tests {
         }
         let provider = ["--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
         assert!(Config::from_serve_args(&serve_args(&provider)).is_ok(), "a real provider may listen anywhere");
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    fn the_test_only_loopback_allowance_needs_the_flag_and_a_loopback_listen_address() {
+        assert!(!Config::from_serve_args(&serve_args(&[])).unwrap().fetch_allow_loopback, "off by default");
+        for listen in ["127.0.0.1:8080", "[::1]:8080"] {
+            let config = Config::from_serve_args(&serve_args(&["--test-only-fetch-loopback", "--listen", listen]));
+            assert!(config.unwrap().fetch_allow_loopback, "{listen}");
+        }
+        let public = ["--test-only-fetch-loopback", "--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
+        let err = Config::from_serve_args(&serve_args(&public)).unwrap_err().to_string();
+        assert!(err.starts_with("--test-only-fetch-loopback") && err.contains("0.0.0.0:8080"), "{err}");
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn a_release_build_has_no_loopback_allowance_flag() {
+        let err = Cli::try_parse_from(["quire", "serve", "--test-only-fetch-loopback"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!   app, backup, reindex          commands and the server's assembly
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
-//!         auth, db, search        sign-in, storage, the search index
+//!         auth, db, search,       sign-in, storage, the search index,
+//!         portable, fetch         exports read into blocks, requests to other servers
 //!           error, config, cli, data_dir, progress
 //!             domain              rules and value types
 //! ```
@@ -28,6 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("db", 2),
     ("search", 2),
     ("portable", 2),
+    ("fetch", 2),
     ("blogs", 3),
     ("http", 4),
     ("app", 5),

@@ -1,6 +1,7 @@
 //! The bottom layer: Quire's rules and value types, with no SQL, no HTTP and no I/O.
 //! Everything else may use it; it uses nothing else of Quire's.
 
+pub mod addresses;
 pub mod blocks;
 pub mod blog_name;
 pub mod dates;

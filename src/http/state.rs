@@ -6,6 +6,7 @@ use crate::auth::Auth;
 use crate::blogs::Blogs;
 use crate::config::Config;
 use crate::db::Db;
+use crate::fetch::Fetcher;
 use crate::http::blog::BlogSite;
 use crate::http::ui::UiIndex;
 use crate::search::SearchIndex;
@@ -27,4 +28,6 @@ pub struct AppState {
     pub auth: Arc<Auth>,
     /// The public blogs: page cache, themes, page-view counts.
     pub site: Arc<BlogSite>,
+    /// The one client for requests to URLs others chose (imports, federation).
+    pub fetcher: Fetcher,
 }
