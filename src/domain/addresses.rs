@@ -148,9 +148,10 @@ pub fn embedded_ipv4(ip: Ipv6Addr) -> Vec<Ipv4Addr> {
     let bits = u128::from(ip);
     let low = Ipv4Addr::from(bits as u32);
     let within = |net: u128, len: u8| prefix_v6(bits, len) == prefix_v6(net, len);
-    if within(0xffff << 32, 96) || (within(0, 96) && ip != Ipv6Addr::UNSPECIFIED && ip != Ipv6Addr::LOCALHOST) {
-        vec![low]
-    } else if within(0x64_ff9b << 96, 96) {
+    let mapped = within(0xffff << 32, 96);
+    let compatible = within(0, 96) && ip != Ipv6Addr::UNSPECIFIED && ip != Ipv6Addr::LOCALHOST;
+    let nat64 = within(0x64_ff9b << 96, 96);
+    if mapped || compatible || nat64 {
         vec![low]
     } else if within(0x2002 << 112, 16) {
         vec![Ipv4Addr::from((bits >> 80) as u32)]

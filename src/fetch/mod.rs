@@ -183,10 +183,10 @@ impl Request {
     /// in the Accept header unless one was given.
     pub fn accept(mut self, media_types: &[&str]) -> Request {
         self.accept = media_types.iter().map(|media_type| media_type.to_ascii_lowercase()).collect();
-        if !self.headers.contains_key(ACCEPT) {
-            if let Ok(value) = HeaderValue::from_str(&media_types.join(", ")) {
-                self.headers.insert(ACCEPT, value);
-            }
+        if !self.headers.contains_key(ACCEPT)
+            && let Ok(value) = HeaderValue::from_str(&media_types.join(", "))
+        {
+            self.headers.insert(ACCEPT, value);
         }
         self
     }

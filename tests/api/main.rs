@@ -9,6 +9,7 @@ mod cli;
 mod csrf;
 mod emoji;
 mod favicons;
+mod fetch;
 mod http;
 mod images;
 mod markdown;
