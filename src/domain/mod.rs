@@ -13,6 +13,7 @@ pub mod image;
 pub mod limits;
 pub mod markdown;
 pub mod messages;
+pub mod old_paths;
 pub mod paging;
 pub mod post;
 pub mod preview;

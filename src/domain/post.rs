@@ -5,7 +5,7 @@ const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 /// Length of a short id (36^8, about 2.8e12 ids).
 pub const SHORT_ID_LEN: usize = 8;
 /// Longest slug.
-const MAX_SLUG: usize = 60;
+pub const MAX_SLUG: usize = 60;
 
 /// A new random short id.
 pub fn new_short_id() -> String {
@@ -30,6 +30,12 @@ pub fn slug(title: &str) -> String {
         }
     }
     if cut.is_empty() { "post".to_owned() } else { cut.to_owned() }
+}
+
+/// Whether `s` is a slug exactly as [`slug`] makes them (lowercase ASCII words joined by single
+/// hyphens, at most 60 characters): an imported post keeps its own slug when it is one.
+pub fn is_slug(s: &str) -> bool {
+    !s.is_empty() && slug(s) == s
 }
 
 /// Splits a permalink path segment `{slug}-{shortId}` into its parts.
@@ -57,6 +63,16 @@ mod tests {
         assert_eq!(slug("!!!"), "post");
         let long = slug(&"word ".repeat(40));
         assert!(long.len() <= 60 && !long.ends_with('-'), "{long}");
+    }
+
+    #[test]
+    fn only_slugs_as_made_here_are_slugs() {
+        for good in ["hello-world", "2015", "a", &"a".repeat(60)] {
+            assert!(is_slug(good), "{good}");
+        }
+        for bad in ["", "Hello", "a--b", "-a", "a-", "crème", "a b", "a_b", &"a".repeat(61)] {
+            assert!(!is_slug(bad), "{bad}");
+        }
     }
 
     #[test]

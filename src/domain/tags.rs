@@ -13,6 +13,7 @@
 use serde_json::{Value, json};
 
 use crate::domain::messages::Messages;
+use crate::domain::post::MAX_SLUG;
 
 /// Most tags on one post.
 pub const MAX_TAGS: usize = 10;
@@ -74,6 +75,48 @@ pub fn tag(given: &str) -> Result<String, String> {
         return Err("Should not start or end with a hyphen or have two in a row".to_owned());
     }
     Ok(tag)
+}
+
+/// A tag or category of another platform ("Road Trip", "Café", "C++") as a Quire tag: words
+/// joined by hyphens, accented and other letters transliterated to ASCII (`road-trip`,
+/// `cafe`, `c`), cut at a hyphen to [`MAX_TAG`] characters. `None` when nothing is left.
+/// Internal tags (see [`is_internal`]) are the caller's to leave out.
+pub fn from_source(given: &str) -> Option<String> {
+    let full = slug::slugify(given);
+    let mut cut = full.as_str();
+    if cut.len() > MAX_TAG {
+        cut = &cut[..MAX_TAG]; // slugify's output is ASCII
+        if let Some(at) = cut.rfind('-') {
+            cut = &cut[..at];
+        }
+    }
+    tag(cut).ok()
+}
+
+/// Whether another platform's tag is one of its internal tags (Ghost's `#hidden`), which
+/// readers never saw and an import leaves out.
+pub fn is_internal(given: &str) -> bool {
+    given.trim_start().starts_with('#')
+}
+
+/// The address an imported page takes when it asks for `/{wanted}`: `wanted` itself when it
+/// is free, `page-{wanted}` when the blog answers that address itself, then the first of
+/// `-2`, `-3`, ... that no other page has (`taken`), each within [`MAX_SLUG`] characters
+/// (a page's address is its slug).
+pub fn free_page_address(wanted: &str, mut taken: impl FnMut(&str) -> bool) -> String {
+    let base = if is_reserved(wanted) { format!("page-{wanted}") } else { wanted.to_owned() };
+    let within = |s: &str, room: usize| s[..s.len().min(room)].trim_end_matches('-').to_owned();
+    let first = within(&base, MAX_SLUG);
+    if !taken(&first) {
+        return first;
+    }
+    (2..)
+        .map(|n: u64| {
+            let suffix = format!("-{n}");
+            format!("{}{suffix}", within(&base, MAX_SLUG - suffix.len()))
+        })
+        .find(|candidate| !taken(candidate))
+        .expect("a blog has finitely many pages")
 }
 
 /// Whether `s` is a tag exactly as stored (for the `/tags/{tag}` path).
@@ -192,6 +235,32 @@ mod tests {
     fn is_tag_takes_only_stored_forms() {
         assert!(is_tag("road-trip"));
         assert!(!is_tag("Road-Trip") && !is_tag(" rust") && !is_tag("a--b"));
+    }
+
+    #[test]
+    fn other_platforms_tags_become_tags_by_transliteration() {
+        let cases = [("Road Trip", "road-trip"), ("Café", "cafe"), ("Écriture", "ecriture"), ("  Rust ", "rust"), ("C++", "c"), ("RoadTrip", "roadtrip")];
+        for (given, want) in cases {
+            assert_eq!(from_source(given).as_deref(), Some(want), "{given}");
+        }
+        assert_eq!(from_source("!!!"), None);
+        assert_eq!(from_source(""), None);
+        let long = from_source(&"word ".repeat(20)).unwrap();
+        assert!(long.len() <= MAX_TAG && is_tag(&long), "{long}");
+        assert!(is_internal("#hidden") && is_internal(" #x") && !is_internal("c#"));
+    }
+
+    #[test]
+    fn imported_pages_take_a_free_address() {
+        assert_eq!(free_page_address("about", |_| false), "about");
+        assert_eq!(free_page_address("about", |s| s == "about"), "about-2");
+        assert_eq!(free_page_address("about", |s| s == "about" || s == "about-2"), "about-3");
+        assert_eq!(free_page_address("search", |_| false), "page-search");
+        assert_eq!(free_page_address("theme-dark", |_| false), "page-theme-dark");
+        let long = "a".repeat(60);
+        let taken = free_page_address(&long, |s| s == long);
+        assert_eq!(taken.len(), 60);
+        assert!(taken.ends_with("-2"));
     }
 
     #[test]

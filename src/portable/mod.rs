@@ -5,4 +5,7 @@
 //! anything over the network. Importing (`blogs/`) turns [`model::Post`]s into posts through
 //! the one write path, downloading remote images with the guarded fetcher.
 
+pub mod files;
 pub mod model;
+pub mod normalize;
+pub mod report;
