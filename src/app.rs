@@ -94,6 +94,12 @@ impl App {
         self.port
     }
 
+    /// What the server's handlers share: the write path, the fetcher, ... (for in-process
+    /// tools and tests that act as a handler would, such as an import).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
     /// The owner app's URL.
     pub fn url(&self) -> String {
         self.state.config.app_url()

@@ -69,8 +69,8 @@ impl Error {
         }
     }
 
-    /// The JSON body; a 500 names only the request id, which is in the log beside the cause.
-    pub fn body(&self, request_id: &str) -> Value {
+    /// The messages the client is told; `None` for a fault of ours, whose cause is never told.
+    pub fn messages(&self) -> Option<&Messages> {
         match self {
             Error::BadRequest(m)
             | Error::Unauthorized(m)
@@ -79,12 +79,16 @@ impl Error {
             | Error::TooLarge(m)
             | Error::Invalid(m)
             | Error::RateLimited(m)
-            | Error::Upstream(m) => m.to_json(),
-            Error::Internal(_) => Messages::one(
-                "server",
-                format!("Something went wrong on our side (request id {request_id})"),
-            )
-            .to_json(),
+            | Error::Upstream(m) => Some(m),
+            Error::Internal(_) => None,
+        }
+    }
+
+    /// The JSON body; a 500 names only the request id, which is in the log beside the cause.
+    pub fn body(&self, request_id: &str) -> Value {
+        match self.messages() {
+            Some(m) => m.to_json(),
+            None => Messages::one("server", format!("Something went wrong on our side (request id {request_id})")).to_json(),
         }
     }
 

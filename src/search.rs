@@ -129,9 +129,16 @@ impl SearchIndex {
 
     /// Adds or replaces one post, then commits at `seq`.
     pub fn upsert(&self, post: &PostDoc, seq: i64) -> anyhow::Result<()> {
+        self.upsert_many(std::slice::from_ref(post), seq)
+    }
+
+    /// Adds or replaces many posts (an import's batch), then commits once at `seq`.
+    pub fn upsert_many(&self, posts: &[PostDoc], seq: i64) -> anyhow::Result<()> {
         self.update(seq, false, |writer| {
-            writer.delete_term(Term::from_field_u64(self.fields.post_id, post.post_id as u64));
-            writer.add_document(self.document(post))?;
+            for post in posts {
+                writer.delete_term(Term::from_field_u64(self.fields.post_id, post.post_id as u64));
+                writer.add_document(self.document(post))?;
+            }
             Ok(())
         })
     }

@@ -65,6 +65,14 @@ pub(super) fn upsert(search: &SearchIndex, post: &Post, body: &Body, seq: i64) {
     }
 }
 
+/// Indexes the posts of an import's batch after its database write committed, in one index
+/// commit at the database's new sequence `seq`.
+pub(super) fn upsert_many(search: &SearchIndex, docs: &[PostDoc], seq: i64) {
+    if let Err(err) = search.upsert_many(docs, seq) {
+        log_failure(&err);
+    }
+}
+
 /// Removes a deleted post (row id `post_id`) at the database's new sequence `seq`.
 pub(super) fn remove(search: &SearchIndex, post_id: i64, seq: i64) {
     if let Err(err) = search.remove(post_id, seq) {

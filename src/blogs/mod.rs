@@ -10,6 +10,7 @@
 //! custom-domain cache keys, ...) is added here once: see docs/architecture.md.
 
 pub mod generations;
+mod imports;
 pub mod index;
 mod pages;
 mod posts;
@@ -29,6 +30,7 @@ use crate::domain::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
 pub use generations::PageGenerations;
+pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;
 pub use previews::PreviewLink;

@@ -1,6 +1,6 @@
 //! Favicons: the Unicode emoji set, in Unicode's order, seeded by the first migration.
 
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
 
 use crate::domain::emoji;
@@ -18,6 +18,11 @@ pub struct Favicon {
 /// Number of favicons.
 pub fn count(conn: &Connection) -> Result<u64, Error> {
     Ok(conn.query_row("SELECT count(*) FROM favicons", [], |row| row.get(0))?)
+}
+
+/// The id of the favicon with `code`, if there is one.
+pub fn id_of_code(conn: &Connection, code: &str) -> Result<Option<i64>, Error> {
+    Ok(conn.query_row("SELECT id FROM favicons WHERE code = ?1", [code], |row| row.get(0)).optional()?)
 }
 
 /// One page of favicons in Unicode order.

@@ -99,29 +99,39 @@ pub fn seq(conn: &Connection) -> Result<i64, Error> {
 /// Creates a post with a fresh short id; returns it and the new change counter.
 pub fn create(conn: &mut Connection, blog_id: i64, write: &PostWrite) -> Result<(Post, i64), Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let mut attempts = 0;
-    let id = loop {
-        let inserted = tx.execute(
+    let id = with_fresh_short_id(&tx, |short_id| {
+        tx.execute(
             &format!(
                 "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at, scheduled_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 AND ?7 IS NULL THEN {NOW} END, CASE WHEN ?6 THEN ?7 END)"
             ),
-            params![blog_id, new_short_id(), write.slug, write.title, write.body_json, write.publish, write.publish_at],
-        );
-        match inserted {
-            Ok(_) => break tx.last_insert_rowid(),
-            Err(rusqlite::Error::SqliteFailure(err, _)) if err.code == ErrorCode::ConstraintViolation && attempts < 5 => {
-                attempts += 1;
-            }
-            Err(err) => return Err(err.into()),
-        }
-    };
+            params![blog_id, short_id, write.slug, write.title, write.body_json, write.publish, write.publish_at],
+        )
+    })?;
     let seq = bump_seq(&tx)?;
     let mut post = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
     super::tags::write(&tx, &mut post, &write.tags)?;
     super::pages::set(&tx, &mut post, write.page)?;
     tx.commit()?;
     Ok((post, seq))
+}
+
+/// Runs `insert` (a post's INSERT) with a new random short id, again with another while the
+/// id is taken (a few times: a clash is one in trillions); returns the new row's id.
+pub(crate) fn with_fresh_short_id(
+    conn: &Connection,
+    mut insert: impl FnMut(&str) -> rusqlite::Result<usize>,
+) -> Result<i64, Error> {
+    let mut attempts = 0;
+    loop {
+        match insert(&new_short_id()) {
+            Ok(_) => return Ok(conn.last_insert_rowid()),
+            Err(rusqlite::Error::SqliteFailure(err, _)) if err.code == ErrorCode::ConstraintViolation && attempts < 5 => {
+                attempts += 1;
+            }
+            Err(err) => return Err(err.into()),
+        }
+    }
 }
 
 /// Replaces a post's body; a first publish sets `published_at` once, or with a `publish_at`

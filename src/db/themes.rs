@@ -1,6 +1,6 @@
 //! Themes: the blog's look, seeded by the first migration.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::error::Error;
@@ -21,4 +21,9 @@ pub fn list(conn: &Connection) -> Result<Vec<Theme>, Error> {
         .query_map([], |row| Ok(Theme { id: row.get(0)?, name: row.get(1)? }))?
         .collect::<rusqlite::Result<_>>()?;
     Ok(themes)
+}
+
+/// The id of the theme with `slug` (`default`, `serif`, ...), if there is one.
+pub fn id_of_slug(conn: &Connection, slug: &str) -> Result<Option<i64>, Error> {
+    Ok(conn.query_row("SELECT id FROM themes WHERE slug = ?1", [slug], |row| row.get(0)).optional()?)
 }

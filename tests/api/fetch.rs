@@ -18,10 +18,10 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::helpers::{quire_command, s};
 
 /// A 1×1 PNG.
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa7\x35\x81\x84\0\0\0\0IEND\xaeB`\x82";
+pub(crate) const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa7\x35\x81\x84\0\0\0\0IEND\xaeB`\x82";
 
 /// What the test server answers for a path.
-enum Reply {
+pub(crate) enum Reply {
     /// 200 with this type and body.
     Body(&'static str, Vec<u8>),
     /// 302 to this URL.
@@ -44,14 +44,14 @@ struct Seen {
 }
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 that counts every connection made to it.
-struct Origin {
+pub(crate) struct Origin {
     port: u16,
     connections: Arc<AtomicUsize>,
     seen: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl Origin {
-    async fn start(route: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Origin {
+    pub(crate) async fn start(route: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Origin {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let connections = Arc::new(AtomicUsize::new(0));
@@ -70,11 +70,11 @@ impl Origin {
         Origin { port, connections, seen }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 
-    fn connections(&self) -> usize {
+    pub(crate) fn connections(&self) -> usize {
         self.connections.load(Ordering::SeqCst)
     }
 

@@ -8,6 +8,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use quire::http::state::AppState;
 use quire::{App, Config};
 use reqwest::cookie::{CookieStore, Jar};
 use reqwest::header::HOST;
@@ -27,6 +28,8 @@ pub struct TestApp {
     pub browser: Browser,
     /// The data directory (deleted when the test ends).
     pub dir: Arc<TempDir>,
+    /// The running server's shared state (its write path, its fetcher).
+    pub state: AppState,
     shutdown: Option<oneshot::Sender<()>>,
     running: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
 }
@@ -62,13 +65,14 @@ impl TestApp {
         adjust(&mut config);
         let app = App::build(config).await.expect("app builds");
         let port = app.port();
+        let state = app.state().clone();
         let (tx, rx) = oneshot::channel::<()>();
         let running = tokio::spawn(app.run(async {
             let _ = rx.await;
         }));
         let url = format!("http://localhost:{port}");
         let browser = Browser::new(&url, port);
-        TestApp { client: browser.client.clone(), browser, url, port, dir, shutdown: Some(tx), running: Some(running) }
+        TestApp { client: browser.client.clone(), browser, url, port, dir, state, shutdown: Some(tx), running: Some(running) }
     }
 
     /// Stops the server and waits until it has let go of the data directory; returns the

@@ -11,6 +11,7 @@ mod emoji;
 mod favicons;
 mod fetch;
 mod http;
+mod imports;
 mod images;
 mod markdown;
 mod posts;

@@ -10,6 +10,8 @@ use poem::{Request, Response, Route, handler};
 use super::cache::Page;
 use super::{feeds, pages, previews, responses};
 use crate::db::public::{self, PublicBlog};
+use crate::db::redirects;
+use crate::domain::old_paths;
 use crate::domain::tags::is_tag;
 use crate::error::Error;
 use crate::http::state::AppState;
@@ -37,8 +39,11 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     if let Some(token) = path.strip_prefix("/preview/") {
         return preview(&state, subdomain, token).await;
     }
-    let key = cache_key(path, req.uri().query());
-    if let Some(key) = &key {
+    let query = req.uri().query();
+    // `/?p=123` may be an old address of an imported post: not the index page cached for `/`.
+    let names_an_item = path == "/" && old_paths::names_an_item(query);
+    let key = cache_key(path, query);
+    if let Some(key) = key.as_ref().filter(|_| !names_an_item) {
         if let Some(page) = site.cache.get(&subdomain, key) {
             return Ok(responses::respond(req, site, &page));
         }
@@ -49,7 +54,15 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
         return Ok(crate::http::pages::not_found("Blog not found", &format!("There is no blog at {subdomain}.{}.", state.config.host)));
     };
-    let page = Arc::new(render(&state, &blog, path, req.uri().query(), generation).await?);
+    if names_an_item && let Some(location) = old_address(&state, &blog, path, query).await? {
+        return Ok(responses::redirect(&location));
+    }
+    let page = Arc::new(render(&state, &blog, path, query, generation).await?);
+    // A path the blog has no page at may be an old address of an imported post. The redirect
+    // is worked out on each request, never cached: its path is whatever a visitor typed.
+    if page.status == StatusCode::NOT_FOUND && let Some(location) = old_address(&state, &blog, path, query).await? {
+        return Ok(responses::redirect(&location));
+    }
     if let Some(key) = &key {
         site.cache.put(&subdomain, key, page.clone()); // 200s only: see PageCache::put
     }
@@ -64,6 +77,14 @@ async fn preview(state: &AppState, subdomain: String, token: &str) -> Result<Res
         return Ok(crate::http::pages::not_found("Blog not found", &format!("There is no blog at {subdomain}.{}.", state.config.host)));
     };
     previews::serve(state, &blog, token, generation).await
+}
+
+/// Where the imported post or page that had the old address `path` (with `query`) is now,
+/// if it had one and is published (see `domain::old_paths`).
+async fn old_address(state: &AppState, blog: &PublicBlog, path: &str, query: Option<&str>) -> Result<Option<String>, Error> {
+    let Some(key) = old_paths::request_key(path, query) else { return Ok(None) };
+    let blog_id = blog.id;
+    state.db.read(move |conn| redirects::target(conn, blog_id, &key)).await
 }
 
 /// The page at `path` of `blog`.
