@@ -37,7 +37,8 @@ use crate::portable::report::{EXPORT_ITEM, Report, SETTINGS_ITEM};
 
 /// Posts written per transaction and per search-index commit, unless told otherwise. Each
 /// commit costs a disk flush of the database and of the index, so batches make a large import
-/// fast (2,000 posts in a debug build: 6 posts/s one by one, 140 by 20, 440 by 100, 920 by 500).
+/// fast (2,000 posts in a debug build: 35 posts/s one by one, 530 by 20, 2,500 by 100, 3,000 by
+/// 200, 3,100 by 500; docs/import.md).
 pub const BATCH: usize = 200;
 /// A batch ends early once its posts' text reaches this many bytes, so a batch of long posts
 /// holds a bounded amount of memory.
@@ -106,6 +107,9 @@ struct Run<'a> {
     tags: HashSet<String>,
     /// Items not written because the blog is full.
     over_limit: u64,
+    /// Why no image can be stored any more (the account's upload limit reached, or images kept
+    /// on Imgur): later images are not downloaded.
+    no_uploads: Option<String>,
 }
 
 impl Blogs {
@@ -133,7 +137,8 @@ impl Blogs {
         }
         self.apply_settings(blog, &read.settings, &mut report).await?;
         let (total, format, read) = (read.expected_items, read.format, Arc::new(read));
-        let mut run = Run { fetcher, files, format, report, images: HashMap::new(), tags: HashSet::new(), over_limit: 0 };
+        let (images, tags) = (HashMap::new(), HashSet::new());
+        let mut run = Run { fetcher, files, format, report, images, tags, over_limit: 0, no_uploads: None };
         let mut done = 0;
         let mut posts = Some(posts);
         loop {
@@ -290,21 +295,22 @@ impl Blogs {
 
     /// Fetches each of `urls` (at most [`IMAGE_DOWNLOADS`] at once) and stores what it gets
     /// through the upload path (same bytes, one file; the account's upload limit holds),
-    /// recording in `run` the stored URL or why there is none.
+    /// recording in `run` the stored URL or why there is none. Once nothing can be stored, the
+    /// rest is not downloaded.
     async fn fetch_images(&self, user_id: i64, urls: Vec<String>, run: &mut Run<'_>) -> Result<()> {
         let prefix = self.rules.image_prefix.clone();
         if !prefix.ends_with("/media/") {
-            for url in urls {
-                run.images.insert(url, Err("this server keeps images on Imgur, where an import cannot upload".to_owned()));
-            }
-            return Ok(());
+            run.no_uploads = Some("this server keeps images on Imgur, where an import cannot upload".to_owned());
         }
         let mut pending = urls.into_iter();
         let mut running = JoinSet::new();
         loop {
             while running.len() < IMAGE_DOWNLOADS {
                 let Some(url) = pending.next() else { break };
-                running.spawn(download(run.fetcher.clone(), run.files.clone(), url));
+                match &run.no_uploads {
+                    Some(reason) => drop(run.images.insert(url, Err(reason.clone()))),
+                    None => drop(running.spawn(download(run.fetcher.clone(), run.files.clone(), url))),
+                }
             }
             let Some(finished) = running.join_next().await else { break };
             let (url, got) = finished.map_err(internal)?;
@@ -314,7 +320,15 @@ impl Blogs {
                         run.report.images += 1;
                         Ok(format!("{prefix}{name}"))
                     }
-                    Err(err) => Err(reason(err)),
+                    Err(err) => {
+                        let full = err.messages().is_some_and(|m| m.0.iter().any(|(_, said)| *said == limits::too_many_uploads()));
+                        let reason = reason(err);
+                        if full {
+                            // No later image can be stored: they are not downloaded for nothing.
+                            run.no_uploads = Some(reason.clone());
+                        }
+                        Err(reason)
+                    }
                 },
                 Err(reason) => Err(reason),
             };

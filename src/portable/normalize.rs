@@ -30,6 +30,14 @@ use crate::domain::schedule::{self, MAX_DAYS_AHEAD};
 use crate::domain::tags::{self, MAX_TAGS};
 use crate::domain::old_paths;
 
+/// Most lines one item adds to the report (an export can hold thousands of broken embeds in
+/// one post): the rest are counted in one last line.
+pub const MAX_ITEM_LINES: usize = 50;
+/// Most old addresses one item keeps (a post has a handful); the rest are reported.
+pub const MAX_OLD_PATHS: usize = 50;
+/// Tags past the tenth named in the report line that says they were left out.
+const TAGS_NAMED: usize = 10;
+
 /// The key under which an item is remembered as imported into a blog: the same item of the
 /// same export (same system, same old site, same source id) has the same key however often
 /// it is read, so importing a file again skips what is there.
@@ -60,11 +68,20 @@ pub fn item_name(post: &Post) -> String {
 pub fn normalize(post: &mut Post, now: OffsetDateTime) -> Vec<String> {
     let mut lines = std::mem::take(&mut post.notes);
     post.title = clean_title(&post.title);
+    if chars(&post.title) > MAX_HEADING {
+        post.title = cut(&post.title, MAX_HEADING);
+        lines.push(format!("the title was cut to {MAX_HEADING} characters"));
+    }
     post.blocks = blocks(&post.title, std::mem::take(&mut post.blocks), &mut lines);
     post.tags = imported_tags(&post.tags, &mut lines);
     post.slug = imported_slug(post, &mut lines);
     post.old_paths = redirect_keys(&post.old_paths, &mut lines);
     dates(post, now, &mut lines);
+    if lines.len() > MAX_ITEM_LINES {
+        let more = lines.len() - MAX_ITEM_LINES;
+        lines.truncate(MAX_ITEM_LINES);
+        lines.push(format!("and {more} more changes like these"));
+    }
     lines
 }
 
@@ -296,7 +313,7 @@ fn imported_tags(given: &[String], lines: &mut Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // The source's name that gave each tag in `out`, to tell a real merge from a repeat.
     let mut named_by: Vec<String> = Vec::new();
-    let mut over: Vec<String> = Vec::new();
+    let (mut over, mut unnamed): (Vec<String>, usize) = (Vec::new(), 0);
     for raw in given {
         let trimmed = raw.trim();
         if trimmed.is_empty() {
@@ -317,8 +334,11 @@ fn imported_tags(given: &[String], lines: &mut Vec<String>) -> Vec<String> {
             continue;
         }
         if out.len() == MAX_TAGS {
-            if !over.contains(&tag) {
+            if over.contains(&tag) {
+            } else if over.len() < TAGS_NAMED {
                 over.push(tag);
+            } else {
+                unnamed += 1;
             }
             continue;
         }
@@ -329,7 +349,8 @@ fn imported_tags(given: &[String], lines: &mut Vec<String>) -> Vec<String> {
         named_by.push(trimmed.to_owned());
     }
     if !over.is_empty() {
-        lines.push(format!("a post has at most {MAX_TAGS} tags: {} left out", over.join(", ")));
+        let more = if unnamed > 0 { format!(" and {unnamed} more") } else { String::new() };
+        lines.push(format!("a post has at most {MAX_TAGS} tags: {}{more} left out", over.join(", ")));
     }
     out
 }
@@ -358,15 +379,20 @@ fn imported_slug(post: &mut Post, lines: &mut Vec<String>) -> String {
 /// The old paths as redirect keys, each once.
 fn redirect_keys(given: &[String], lines: &mut Vec<String>) -> Vec<String> {
     let mut keys: Vec<String> = Vec::new();
+    let mut over = 0;
     for path in given {
         match old_paths::key(path) {
-            Some(key) if !keys.contains(&key) => keys.push(key),
-            Some(_) => {}
+            Some(key) if keys.contains(&key) => {}
+            Some(_) if keys.len() == MAX_OLD_PATHS => over += 1,
+            Some(key) => keys.push(key),
             None => {
                 let path = cut(path, 200);
                 lines.push(format!("the old address \"{path}\" cannot be redirected: it is not a path of an item on the old site"));
             }
         }
+    }
+    if over > 0 {
+        lines.push(format!("{over} more old addresses were not kept: an item keeps at most {MAX_OLD_PATHS}"));
     }
     keys
 }
@@ -574,6 +600,22 @@ mod tests {
         undated.published_at = None;
         assert_eq!(normalize(&mut undated, NOW), strings(&["no publication date: published at the time of the import"]));
         assert_eq!(undated.published_at, Some(NOW));
+    }
+
+    #[test]
+    fn what_an_item_adds_to_the_report_is_bounded() {
+        let mut p = post(&"t".repeat(MAX_HEADING + 5), (0..200).map(|n| Block::Tweet { url: format!("x{n}") }).collect());
+        p.tags = (0..1000).map(|n| format!("t{n}")).collect();
+        p.old_paths = (0..200).map(|n| format!("/p{n}")).collect();
+        let lines = normalize(&mut p, NOW);
+        assert_eq!(lines.len(), MAX_ITEM_LINES + 1);
+        assert_eq!(lines[0], "the title was cut to 300 characters");
+        assert_eq!(lines[MAX_ITEM_LINES], "and 153 more changes like these");
+        assert_eq!(p.old_paths.len(), MAX_OLD_PATHS);
+        let mut tagged = post("T", vec![]);
+        tagged.tags = (0..1000).map(|n| format!("t{n}")).collect();
+        let tags = normalize(&mut tagged, NOW);
+        assert_eq!(tags, strings(&["a post has at most 10 tags: t10, t11, t12, t13, t14, t15, t16, t17, t18, t19 and 980 more left out"]));
     }
 
     #[test]

@@ -7,6 +7,11 @@ use serde::{Deserialize, Serialize};
 /// still makes a report the owner app can show (the rest are counted in `linesOmitted`).
 pub const MAX_LINES: usize = 5_000;
 
+/// Longest item name in a line, in characters.
+pub const MAX_ITEM: usize = 300;
+/// Longest message in a line, in characters (a reader's error may quote a whole file).
+pub const MAX_MESSAGE: usize = 1_000;
+
 /// The item of lines about the export as a whole (what its reader could not carry over).
 pub const EXPORT_ITEM: &str = "The export";
 /// The item of lines about the blog's settings.
@@ -49,10 +54,11 @@ pub struct Line {
 }
 
 impl Report {
-    /// Adds a line (or counts it, past [`MAX_LINES`]).
+    /// Adds a line (or counts it, past [`MAX_LINES`]); an item's name is cut to
+    /// [`MAX_ITEM`] characters, a message to [`MAX_MESSAGE`].
     pub fn line(&mut self, item: &str, message: impl Into<String>) {
         if self.lines.len() < MAX_LINES {
-            self.lines.push(Line { item: item.to_owned(), message: message.into() });
+            self.lines.push(Line { item: cut(item, MAX_ITEM), message: cut(&message.into(), MAX_MESSAGE) });
         } else {
             self.lines_omitted += 1;
         }
@@ -62,6 +68,14 @@ impl Report {
     pub fn skip(&mut self, item: &str, reason: impl Into<String>) {
         self.skipped += 1;
         self.line(item, reason);
+    }
+}
+
+/// `text` cut to `max` characters, with an ellipsis when it was longer.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
     }
 }
 
@@ -77,8 +91,14 @@ mod tests {
         }
         report.skip("Bye", "already imported");
         assert_eq!((report.lines.len(), report.lines_omitted, report.skipped), (MAX_LINES, 4, 1));
+        report.line(&"i".repeat(MAX_ITEM + 1), "m".repeat(MAX_MESSAGE + 1));
+        assert_eq!(report.lines_omitted, 5, "past the last line");
+        let mut one = Report::default();
+        one.line(&"i".repeat(MAX_ITEM + 1), "m".repeat(MAX_MESSAGE + 1));
+        assert_eq!((one.lines[0].item.chars().count(), one.lines[0].message.chars().count()), (MAX_ITEM + 1, MAX_MESSAGE + 1));
+        assert!(one.lines[0].message.ends_with("m…"));
         let json = serde_json::to_value(&report).unwrap();
-        assert_eq!(json["linesOmitted"], 4);
+        assert_eq!(json["linesOmitted"], 5);
         assert_eq!(json["lines"][0], serde_json::json!({ "item": "Hello", "message": "change 0" }));
     }
 }
