@@ -156,6 +156,28 @@ mod tests {
     }
 
     #[test]
+    fn every_old_path_of_the_import_fixtures_has_a_key() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import");
+        let mut seen = 0;
+        for system in ["wordpress", "ghost", "writefreely", "bearblog", "hugo", "jekyll", "obsidian"] {
+            let text = std::fs::read_to_string(dir.join(system).join("expected.json")).expect("the fixture's expected.json");
+            let expected: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for item in expected["items"].as_array().unwrap() {
+                for path in item["old_paths"].as_array().into_iter().flatten() {
+                    let path = path.as_str().unwrap();
+                    let key = key(path).unwrap_or_else(|| panic!("{system}: {path}"));
+                    assert!(!key.ends_with('/'), "{key}");
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 50, "{seen}");
+        // Hugo's Unicode slug, as its site links it and as a browser may send it.
+        let encoded = "/2024/01/cr%C3%A8me-br%C3%BBl%C3%A9e-emoji-and-%D7%A9%D7%9C%D7%95%D7%9D/";
+        assert_eq!(key("/2024/01/crème-brûlée-emoji-and-שלום/"), key(encoded));
+    }
+
+    #[test]
     fn keys_hold_no_character_that_needs_quoting() {
         let key = key("/<script>\"x\"`{}|\\^ é?p=<b>").unwrap();
         assert!(key.bytes().all(|b| b.is_ascii_graphic() && !b"<>\"`{}|\\^ ".contains(&b)), "{key}");

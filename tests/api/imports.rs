@@ -22,7 +22,7 @@ use serde_json::Value;
 use time::macros::datetime;
 
 use crate::fetch::{Origin, PNG, Reply};
-use crate::helpers::{Browser, TestApp};
+use crate::helpers::{Browser, TestApp, quire, s, stderr};
 
 /// A server with alice's blog `alice`.
 struct Importing {
@@ -517,6 +517,38 @@ async fn deleting_the_account_removes_what_imports_stored() {
     let resp = blog.alice.send(Method::DELETE, &format!("/api/my/blogs/{}", blog.blog_id), serde_json::json!({})).await;
     assert_eq!(resp.status(), 200);
     assert_eq!((blog.app.count("imported_items"), blog.app.count("redirects")), (0, 0));
+}
+
+#[tokio::test]
+async fn a_backup_carries_what_imports_stored_and_its_restore_answers_the_old_addresses() {
+    let origin = image_origin().await;
+    let blog = Importing::start(|config| config.fetch_allow_loopback = true).await;
+    let mut post = item("1", "Photos");
+    post.blocks.push(image(&origin.url("/harbour.png"), "The harbour"));
+    post.old_paths = vec!["/2015/03/photos/".into()];
+    blog.import(vec![post.clone()]).await;
+    let target = path_of(&blog.posts().await["Photos"]);
+    let (user_id, blog_id) = (blog.blog.user_id, blog.blog_id);
+    let dir = blog.app.stop().await;
+
+    let archive = dir.path().with_extension("tar");
+    let out = quire(&["backup", "--data-dir", s(dir.path()), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let restored = Arc::new(tempfile::tempdir().unwrap());
+    let out = quire(&["restore", "--data-dir", s(restored.path()), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let _ = std::fs::remove_file(&archive);
+
+    let app = TestApp::spawn_in(restored, |config| config.fetch_allow_loopback = true).await;
+    let resp = app.get_with_host(&format!("alice.localhost:{}", app.port), "/2015/03/photos").await;
+    assert_eq!((resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()), (301, target.as_str()));
+    let page = app.get_with_host(&format!("alice.localhost:{}", app.port), &target).await.text().await.unwrap();
+    let name = page.split("/media/").nth(1).and_then(|rest| rest.split('"').next()).expect("the image on the page").to_owned();
+    assert_eq!(app.get(&format!("/media/{name}")).await.bytes().await.unwrap().as_ref(), PNG);
+    let restored_blog = blog_of(&app, blog_id).await;
+    assert_eq!(restored_blog.user_id, user_id);
+    let again = import_into(&app, &restored_blog, wordpress(), vec![post], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
+    assert_eq!((again.posts, again.skipped), (0, 1), "the restored blog remembers what was imported");
 }
 
 /// Post `n` of a generated export: five paragraphs, two tags (one of twenty, and one they all
