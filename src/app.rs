@@ -21,7 +21,8 @@ use crate::http::state::AppState;
 use crate::http::ui::UiIndex;
 use crate::search::SearchIndex;
 
-/// How often counted page views are written (and an idle index writer closed).
+/// How often counted page views are written (and an idle index writer closed, and the cached
+/// pages of old generations freed).
 const VIEW_FLUSH_INTERVAL: Duration = Duration::from_secs(10);
 /// How long the search index writer stays open after the last write.
 const WRITER_IDLE: Duration = Duration::from_secs(30);
@@ -108,6 +109,7 @@ impl App {
             loop {
                 every.tick().await;
                 state.site.page_views.flush(&state.db).await;
+                state.site.sweep_stale_pages();
                 let search = state.search.clone();
                 let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(WRITER_IDLE)).await;
             }

@@ -41,4 +41,9 @@ impl BlogSite {
     pub fn new(generations: Arc<PageGenerations>) -> BlogSite {
         BlogSite { cache: PageCache::new(generations), page_views: ViewCounter::default(), themes: Themes::default() }
     }
+
+    /// Frees the cached pages no request can be served again (see [`PageCache::sweep`]).
+    pub fn sweep_stale_pages(&self) {
+        self.cache.sweep();
+    }
 }
