@@ -61,6 +61,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0007_blog_time_zone.sql"),
         seed: None,
     },
+    Migration {
+        version: 8,
+        name: "background jobs (exports)",
+        sql: include_str!("migrations/0008_jobs.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -7,8 +7,10 @@
 
 pub mod addons;
 pub mod blogs;
+pub mod exports;
 pub mod favicons;
 pub mod images;
+pub mod jobs;
 pub mod migrate;
 pub mod pages;
 pub mod paragraphs;

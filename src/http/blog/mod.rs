@@ -9,6 +9,7 @@
 //! - `templates`: template models and askama templates (`assets/templates/`).
 //! - `themes`: the theme stylesheets.
 //! - `page_views`: the Page views addon's counter.
+//! - `static_site`: the public pages rendered to files, for the static site export.
 
 mod cache;
 mod feeds;
@@ -17,6 +18,7 @@ pub mod pages;
 mod previews;
 mod responses;
 mod routes;
+pub mod static_site;
 pub mod templates;
 mod themes;
 
