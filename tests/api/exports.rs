@@ -551,3 +551,86 @@ async fn quire_export_writes_each_format_while_the_server_runs_and_says_what_is_
     let output = quire(&["export", "--data-dir", data, "--blog", "alice", s(&out.path().join("alice-archive.zip"))]);
     assert!(stderr(&output).contains("already exists"), "{}", stderr(&output));
 }
+
+/// `quire serve` (the real binary) on `dir` at `port`, killed when dropped.
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find_map(|line| line.strip_prefix("VmRSS:")).unwrap();
+    line.trim().trim_end_matches("kB").trim().parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_two_thousand_post_blog_exports_while_the_servers_memory_stays_bounded() {
+    use std::io::BufRead;
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let port = app.port;
+    let dir = app.stop().await;
+    // 2,000 posts of 40 KB each (80 MB of text), written straight into the database; the search
+    // counter is left alone, so the server does not re-index them at start.
+    {
+        let mut db = rusqlite::Connection::open(dir.path().join("quire.db")).unwrap();
+        let tx = db.transaction().unwrap();
+        let mut insert = tx
+            .prepare("INSERT INTO posts (blog_id, short_id, slug, title, body, published_at) VALUES (?1, ?2, ?3, ?4, ?5, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))")
+            .unwrap();
+        for n in 0..2_000u32 {
+            let words: String = (0..3_000u32).map(|w| format!("w{} ", (w * 7919 + n * 104_729) % 100_000)).collect::<String>();
+            let text = words.chars().take(19_500).collect::<String>();
+            let body = json!({ "type": "root", "children": [
+                { "type": "heading", "value": { "text": format!("Post {n}") } },
+                { "type": "paragraph", "value": { "text": text } },
+                { "type": "paragraph", "value": { "text": text.chars().rev().collect::<String>() } },
+            ] });
+            insert.execute(rusqlite::params![blog, format!("p{n:07}"), format!("post-{n}"), format!("Post {n}"), body.to_string()]).unwrap();
+        }
+        drop(insert);
+        tx.commit().unwrap();
+    }
+    let mut child = crate::helpers::quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
+        .args(["--data-dir", s(dir.path())])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let served = Served(child);
+    let pid = served.0.id();
+    assert_eq!(alice.get(&format!("/api/my/blogs/{blog}/exports")).await.status(), 200, "alice is still signed in");
+    let before = resident_kib(pid);
+
+    let export = start(&alice, blog, "archive").await;
+    let id = export["id"].as_i64().unwrap();
+    let mut peak = before;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let export = loop {
+        peak = peak.max(resident_kib(pid));
+        let export = alice.get(&format!("/api/my/blogs/{blog}/exports/{id}")).await.json::<Value>().await.unwrap()["export"].clone();
+        if export["state"] == "done" || export["state"] == "failed" {
+            break export;
+        }
+        assert!(Instant::now() < deadline, "the export ends: {export}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(export["state"], "done", "{export}");
+    assert_eq!(export["progress"], json!({ "done": 2_000, "total": 2_000 }));
+    let growth_mib = (peak.saturating_sub(before)) / 1024;
+    eprintln!("resident before the export {} MiB, at most {} MiB during it (+{growth_mib} MiB)", before / 1024, peak / 1024);
+    assert!(growth_mib < 40, "80 MB of posts exported with +{growth_mib} MiB resident: the export streams");
+    let resp = alice.get(export["downloadUrl"].as_str().unwrap()).await;
+    let zip = Unzipped::of(&resp.bytes().await.unwrap());
+    assert_eq!(zip.json("quire-archive.json")["counts"]["posts"], 2_000);
+    assert_eq!(zip.json("posts/p0001999.json")["title"], "Post 1999");
+    drop(served);
+}
