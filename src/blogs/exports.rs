@@ -234,10 +234,9 @@ fn write_markdown<W: Write + Seek>(
         zip.text(&format!("{folder}index.md"), item.document(upload).as_bytes())?;
         let mut added = HashSet::new();
         for block in &body.children {
-            if let Block::Image { url, .. } = block {
-                if let Some(name) = upload(url).filter(|name| added.insert(name.clone())) {
-                    add_upload(zip, data_dir, &format!("{folder}{name}"), &name)?;
-                }
+            let Block::Image { url, .. } = block else { continue };
+            if let Some(name) = upload(url).filter(|name| added.insert(name.clone())) {
+                add_upload(zip, data_dir, &format!("{folder}{name}"), &name)?;
             }
         }
         done += 1;

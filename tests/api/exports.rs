@@ -320,6 +320,19 @@ async fn markdown_has_front_matter_images_beside_the_posts_and_hugo_builds_every
     assert!(std::fs::read_to_string(hello_page.join("index.html")).unwrap().contains(&format!("src=\"{png_name}\"")));
     assert_eq!(std::fs::read(hello_page.join(png_name)).unwrap(), PNG, "hugo copies the image beside its post");
     assert!(std::fs::read_to_string(site.path().join("public/pages/about/index.html")).unwrap().contains("<h1>About</h1>"));
+
+    // Jekyll, when it is there: each post is built at its folder's address, its image beside it.
+    if std::process::Command::new("jekyll").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        let source = tempfile::tempdir().unwrap();
+        zip.unpack(source.path());
+        let out = source.path().join("_site");
+        let built = std::process::Command::new("jekyll").args(["build", "--quiet", "-s", s(source.path()), "-d", s(&out)]).output().unwrap();
+        assert!(built.status.success(), "jekyll builds the export: {}", stderr(&built));
+        let folder = hello.trim_end_matches("/index.md");
+        let html = std::fs::read_to_string(out.join(folder).join("index.html")).unwrap();
+        assert!(html.contains(&format!("src=\"{png_name}\"")) && html.contains("<em>Markdown</em>"), "{html}");
+        assert_eq!(std::fs::read(out.join(folder).join(png_name)).unwrap(), PNG);
+    }
 }
 
 /// Every `href` and `src` value of an HTML page.

@@ -229,7 +229,6 @@ pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: 
 
 /// The HTML of `post` (its `body` parsed, its images' `sizes`) at `path`; a `preview` is not
 /// indexed and shares nothing.
-#[allow(clippy::too_many_arguments)]
 pub fn post_html(look: Look<'_>, blog: &PublicBlog, post: &Post, body: &Body, sizes: &ImageSizes, path: &str, preview: bool) -> Result<String, Error> {
     let url = format!("{}{path}", look.config.blog_url(&blog.subdomain));
     let mut layout = look.layout(blog, path);
