@@ -144,6 +144,7 @@ export function ImportExportPanel({ blogId }: { blogId: number }) {
           </ul>
         )}
       </section>
+      {/* The Import section goes here: the same job list, fed by the import calls. */}
     </Panel>
   );
 }
