@@ -70,7 +70,7 @@ impl Blogs {
     pub async fn delete_export(&self, blog: &Blog, raw_id: &str) -> Result<()> {
         let id: i64 = raw_id.parse().map_err(|_| job_not_found())?;
         let blog_id = blog.id;
-        let job = self.db.write(move |conn| jobs::delete(conn, blog_id, id)).await?.ok_or_else(job_not_found)?;
+        let job = self.db.write(move |conn| jobs::delete(conn, blog_id, EXPORT, id)).await?.ok_or_else(job_not_found)?;
         if let Some(file) = job.result_file {
             self.remove_job_file(&file);
         }

@@ -174,10 +174,14 @@ pub fn fail(conn: &Connection, id: i64, attempt: i64, message: &str) -> Result<b
     Ok(changed > 0)
 }
 
-/// Deletes one job of the blog; returns it (its file is the caller's to remove).
-pub fn delete(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Job>, Error> {
+/// Deletes one job of `kind` of the blog; returns it (its file is the caller's to remove).
+pub fn delete(conn: &Connection, blog_id: i64, kind: &str, id: i64) -> Result<Option<Job>, Error> {
     Ok(conn
-        .query_row(&format!("DELETE FROM jobs WHERE id = ?1 AND blog_id = ?2 RETURNING {COLUMNS}"), params![id, blog_id], from_row)
+        .query_row(
+            &format!("DELETE FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3 RETURNING {COLUMNS}"),
+            params![id, blog_id, kind],
+            from_row,
+        )
         .optional()?)
 }
 
