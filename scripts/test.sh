@@ -2,7 +2,7 @@
 # Runs every Quire test: Rust (unit + integration, real SQLite and HTTP), the owner app's
 # component tests (Vitest), end-to-end tests in headless Chromium against the real binary, and
 # the public pages through the Nu HTML Checker and a real feed parser.
-# Installs what it needs on a fresh Debian machine (npm packages, Debian's chromium and Java,
+# Installs what it needs on a fresh Debian machine (npm packages, Debian's chromium, hugo and Java,
 # PyPI's feedparser in a venv) when missing.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
@@ -20,6 +20,14 @@ if [ ! -x /usr/bin/chromium ]; then
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null \
     || { echo "could not install chromium (apt-get install chromium)"; exit 1; }
+fi
+
+if ! command -v hugo >/dev/null; then
+  step "installing Debian's hugo (it builds a Markdown export in tests/api/exports.rs)"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq hugo >/dev/null \
+    || { echo "could not install hugo (apt-get install hugo)"; exit 1; }
 fi
 
 if ! command -v java >/dev/null; then

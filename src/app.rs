@@ -17,11 +17,13 @@ use crate::fetch::Fetcher;
 use crate::domain::blocks::Rules;
 use crate::http;
 use crate::http::blog::BlogSite;
+use crate::http::blog::static_site::StaticSite;
 use crate::http::state::AppState;
 use crate::http::ui::UiIndex;
 use crate::search::SearchIndex;
 
-/// How often counted page views are written (and an idle index writer closed).
+/// How often counted page views are written (and an idle index writer closed, and the cached
+/// pages of old generations freed).
 const VIEW_FLUSH_INTERVAL: Duration = Duration::from_secs(10);
 /// How long the search index writer stays open after the last write.
 const WRITER_IDLE: Duration = Duration::from_secs(30);
@@ -72,6 +74,8 @@ impl App {
         if published > 0 {
             tracing::info!(posts = published, "scheduled posts that came due while stopped were published");
         }
+        // Before the job runner starts: jobs a stopped server was running start over.
+        blogs.recover_jobs().await?;
         Ok(App {
             acceptor,
             state: AppState {
@@ -114,17 +118,21 @@ impl App {
             loop {
                 every.tick().await;
                 state.site.page_views.flush(&state.db).await;
+                state.site.sweep_stale_pages();
                 let search = state.search.clone();
                 let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(WRITER_IDLE)).await;
             }
         });
         let scheduler = tokio::spawn(crate::blogs::schedule::run(self.state.blogs.clone()));
+        let site = Arc::new(StaticSite::new(self.state.config.as_ref().clone()));
+        let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site));
         let served = poem::Server::new_with_acceptor(self.acceptor)
             .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
             .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
             .await;
         flusher.abort();
         scheduler.abort();
+        jobs.abort();
         self.state.site.page_views.flush(&self.state.db).await;
         let search = self.state.search.clone();
         let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;

@@ -2,7 +2,9 @@
 //!
 //! A backup is one tar file: `quire-backup.json` (what made it), `quire.db` (a consistent
 //! snapshot taken with SQLite's online backup API, safe while `serve` writes) and
-//! `uploads/`. The search index is not included: it is rebuilt from the database.
+//! `uploads/`. The search index is not included: it is rebuilt from the database. Nor is
+//! `exports/`: exports are made from the database and live a day at most; after a restore the
+//! next start forgets finished exports whose file is gone (`Blogs::recover_jobs`).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read};

@@ -40,6 +40,12 @@ pub enum Command {
     /// Rebuild the search index from the database (stop `quire serve` first; it also
     /// rebuilds a missing or stale index by itself at start).
     Reindex(DataDirArg),
+    /// Export one blog to OUT (a .zip file): a Quire archive, Markdown files or its static site.
+    ///
+    /// Safe while `quire serve` runs (it only reads, one consistent snapshot). OUT must not
+    /// exist yet. Give the --host (and --https) the server uses, so the static site's feeds
+    /// and canonical links name the blog's address.
+    Export(ExportArgs),
 }
 
 /// The data directory flag, shared by every subcommand.
@@ -151,6 +157,34 @@ pub struct BackupArgs {
     pub data_dir: DataDirArg,
 
     /// Backup file to write (must not exist), e.g. quire-2026-11-22.tar.
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+}
+
+/// Flags of `quire export`.
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// The subdomain of the blog to export.
+    #[arg(long = "blog", value_name = "SUBDOMAIN")]
+    pub blog: String,
+
+    /// What to write: archive (everything, for any Quire), markdown (files with front matter
+    /// for Hugo, Zola or Jekyll) or site (the public pages, for any static host).
+    #[arg(long, default_value = "archive", value_parser = ["archive", "markdown", "site"])]
+    pub format: String,
+
+    /// The server's public host name, as `quire serve --host` has it.
+    #[arg(long, env = "QUIRE_HOST", default_value = "localhost:8080", value_name = "HOST[:PORT]")]
+    pub host: String,
+
+    /// The server's public URLs use https (as `quire serve --https`).
+    #[arg(long, env = "QUIRE_HTTPS")]
+    pub https: bool,
+
+    /// The file to write (must not exist), e.g. alice.quire.zip.
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
 }

@@ -205,7 +205,7 @@ fn is_loopback_http(url: &str) -> bool {
 
 /// Drops the scheme's default port (`:443` with https, `:80` without): browsers leave it out
 /// of the Host and Origin headers, so the app's origin must not name it either.
-fn without_default_port(host: String, https: bool) -> String {
+pub fn without_default_port(host: String, https: bool) -> String {
     let default = if https { ":443" } else { ":80" };
     match host.strip_suffix(default) {
         Some(name) => name.to_owned(),

@@ -4,6 +4,7 @@
 //! quire.db           SQLite (WAL): the only source of truth
 //! index/             the search index, derived from quire.db
 //! uploads/           uploaded images, named by content hash
+//! exports/           exports being written or waiting to be downloaded (a day at most)
 //! dev-idp-key.pem    the local issuer's signing key (only when it is used)
 //! quire.lock         held by the process using the directory
 //! replaced-<time>/   the data a `quire restore` replaced, kept until the admin removes it
@@ -21,6 +22,8 @@ pub const DB_FILE: &str = "quire.db";
 pub const INDEX_DIR: &str = "index";
 /// The uploads folder's name.
 pub const UPLOADS_DIR: &str = "uploads";
+/// The exports folder's name.
+pub const EXPORTS_DIR: &str = "exports";
 /// The lock file's name.
 pub const LOCK_FILE: &str = "quire.lock";
 /// What the names of the folders holding the data a restore replaced begin with.
@@ -69,6 +72,16 @@ impl DataDir {
     /// One uploaded file, by its stored name.
     pub fn upload(&self, name: &str) -> PathBuf {
         self.uploads().join(name)
+    }
+
+    /// The folder of export files (written by background jobs, removed after a day).
+    pub fn exports(&self) -> PathBuf {
+        self.root.join(EXPORTS_DIR)
+    }
+
+    /// One file of the exports folder, by its name.
+    pub fn export(&self, name: &str) -> PathBuf {
+        self.exports().join(name)
     }
 
     /// The local issuer's signing key.

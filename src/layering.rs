@@ -2,11 +2,11 @@
 //!
 //! ```text
 //! main, lib
-//!   app, backup, reindex          commands and the server's assembly
+//!   app, backup, export, reindex  commands and the server's assembly
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
-//!         portable, fetch         exports read into blocks, requests to other servers
+//!         portable, fetch         other platforms' exports, Quire's export formats, requests to other servers
 //!           error, config, cli, data_dir, progress
 //!             domain              rules and value types
 //! ```
@@ -34,6 +34,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("http", 4),
     ("app", 5),
     ("backup", 5),
+    ("export", 5),
     ("reindex", 5),
     ("lib", 6),
     ("layering", 6),

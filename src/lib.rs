@@ -11,6 +11,7 @@ pub mod data_dir;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod export;
 pub mod fetch;
 pub mod http;
 #[cfg(test)]

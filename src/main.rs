@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use quire::cli::{Cli, Command};
+use quire::blogs::exports::ExportFormat;
 use quire::{App, Config, backup, db};
 
 // jemalloc instead of glibc's malloc: under the server's many worker and blocking threads glibc
@@ -42,6 +43,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Backup(args) => backup::backup(&args.data_dir.dir(), &args.out),
         Command::Restore(args) => backup::restore(&args.data_dir.dir(), &args.backup, args.force),
         Command::Reindex(args) => quire::reindex::run_command(&args.dir()),
+        Command::Export(args) => {
+            let format = ExportFormat::parse(&args.format).ok_or_else(|| anyhow::anyhow!("--format {}", ExportFormat::unknown()))?;
+            let host = quire::config::parse_host(&args.host).map_err(|err| anyhow::anyhow!("--host {:?}: {err}", args.host))?;
+            let host = quire::config::without_default_port(host, args.https);
+            let mut config = Config::local(args.data_dir.data_dir.as_path(), ([127, 0, 0, 1], 0).into(), &host);
+            config.https = args.https;
+            quire::export::run_command(&args.data_dir.dir(), &args.blog, format, &args.out, config)
+        }
     }
 }
 

@@ -73,6 +73,13 @@ impl Progress {
         }
     }
 
+    /// Records that `done` in all are done.
+    pub fn reach(&mut self, done: u64) {
+        if done > self.done {
+            self.add(done - self.done);
+        }
+    }
+
     /// Ends the report.
     pub fn finish(self) {
         match self.bar {

@@ -1,5 +1,6 @@
 //! The one write path. Every change to what a blog shows (its posts, name, theme, icon,
-//! addons, uploads, the account itself) goes through [`Blogs`], which does, in one place:
+//! addons, uploads, the account itself, its background jobs) goes through [`Blogs`], which
+//! does, in one place:
 //!
 //! 1. the database write (one SQLite transaction),
 //! 2. the search index update, inside the database writer's closure,
@@ -9,9 +10,11 @@
 //! never touch the index or the page cache. A new side effect of writes (federation delivery,
 //! custom-domain cache keys, ...) is added here once: see docs/architecture.md.
 
+pub mod exports;
 pub mod generations;
 mod imports;
 pub mod index;
+pub mod jobs;
 mod pages;
 mod posts;
 mod previews;
@@ -44,12 +47,14 @@ pub struct Blogs {
     rules: Rules,
     /// Woken by every post write, so the scheduler sees a new or moved schedule at once.
     schedule_changed: Notify,
+    /// Woken when a job is queued or ends, so the job runner looks for work at once.
+    jobs_changed: Notify,
 }
 
 impl Blogs {
     /// The write path over this database and index; `rules` are the deployment's block rules.
     pub fn new(db: Db, search: Arc<SearchIndex>, pages: Arc<PageGenerations>, data_dir: DataDir, rules: Rules) -> Blogs {
-        Blogs { db, search, pages, data_dir, rules, schedule_changed: Notify::new() }
+        Blogs { db, search, pages, data_dir, rules, schedule_changed: Notify::new(), jobs_changed: Notify::new() }
     }
 
     /// The block rules posts are checked against.

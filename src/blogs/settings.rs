@@ -4,6 +4,7 @@
 use super::{Blogs, index};
 use crate::db::addons::{self, Addon};
 use crate::db::blogs::{self, Blog, Created};
+use crate::db::jobs;
 use crate::domain::blog_name;
 use crate::domain::subdomain::Subdomain;
 use crate::domain::time_zone::TimeZone;
@@ -87,12 +88,14 @@ impl Blogs {
     }
 
     /// "Delete Account": removes the blog, its posts (and their search entries), images,
-    /// installations, the user, their social accounts and sessions, and the upload files no
-    /// one else uses; retires the subdomain for good.
+    /// installations, jobs and export files, the user, their social accounts and sessions, and
+    /// the upload files no one else uses; retires the subdomain for good.
     pub async fn delete_account(&self, blog: &Blog) -> Result<()> {
         let (search, data_dir, doomed) = (self.search.clone(), self.data_dir.clone(), blog.clone());
-        self.db
+        let exports = self
+            .db
             .write(move |conn| {
+                let exports = jobs::files_of_blog(conn, doomed.id)?;
                 let deleted = blogs::delete_account(conn, &doomed)?;
                 index::remove_blog(&search, doomed.id, deleted.seq); // in the writer's closure: see create_post
                 for file in deleted.orphaned_files {
@@ -100,9 +103,13 @@ impl Blogs {
                         tracing::warn!(%file, error = %err, "could not remove an upload of a deleted account");
                     }
                 }
-                Ok(())
+                Ok(exports)
             })
             .await?;
+        // A job still running notices that its row is gone and removes its own file.
+        for file in exports {
+            self.remove_job_file(&file);
+        }
         self.pages.invalidate(&blog.subdomain);
         Ok(())
     }

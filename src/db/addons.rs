@@ -34,6 +34,15 @@ pub fn list(conn: &Connection, blog_id: i64, installed: bool) -> Result<Vec<Addo
     Ok(addons)
 }
 
+/// The slugs of the blog's installed addons, in display order.
+pub fn installed_slugs(conn: &Connection, blog_id: i64) -> Result<Vec<String>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.slug FROM installations i JOIN addons a ON a.id = i.addon_id WHERE i.blog_id = ?1 ORDER BY a.position, a.id",
+    )?;
+    let slugs = stmt.query_map([blog_id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+    Ok(slugs)
+}
+
 /// One addon.
 pub fn get(conn: &Connection, addon_id: i64) -> Result<Option<Addon>, Error> {
     Ok(conn

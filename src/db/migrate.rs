@@ -61,8 +61,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0007_blog_time_zone.sql"),
         seed: None,
     },
-    // 8 is the background jobs table, written on another branch; until the two meet, this
-    // list has a gap, which `migrate` tolerates (it applies every version above the file's).
+    Migration {
+        version: 8,
+        name: "background jobs (exports)",
+        sql: include_str!("migrations/0008_jobs.sql"),
+        seed: None,
+    },
     Migration {
         version: 9,
         name: "imported items and the redirects of their old addresses",

@@ -7,9 +7,11 @@
 
 pub mod addons;
 pub mod blogs;
+pub mod exports;
 pub mod favicons;
 pub mod images;
 pub mod imports;
+pub mod jobs;
 pub mod migrate;
 pub mod pages;
 pub mod paragraphs;

@@ -71,10 +71,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
         )
         .optional()?;
     let Some(mut blog) = found else { return Ok(None) };
-    let mut stmt = conn.prepare_cached(
-        "SELECT a.slug FROM installations i JOIN addons a ON a.id = i.addon_id WHERE i.blog_id = ?1 ORDER BY a.position",
-    )?;
-    blog.addons = stmt.query_map([blog.id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+    blog.addons = super::addons::installed_slugs(conn, blog.id)?;
     blog.pages = pages::nav(conn, blog.id)?;
     Ok(Some(blog))
 }

@@ -436,6 +436,28 @@ async fn old_addresses_answer_301_to_the_post_and_real_pages_win() {
 }
 
 #[tokio::test]
+async fn an_archive_export_carries_the_old_addresses_and_they_import_again() {
+    let blog = Importing::start(|_| {}).await;
+    let mut hello = item("12", "Hello");
+    hello.old_paths = vec!["/2015/03/hello/".into(), "/?p=12".into(), "/cr%c3%a8me/".into()];
+    blog.import(vec![hello]).await;
+    let short = blog.posts().await["Hello"]["shortId"].as_str().unwrap().to_owned();
+    let (_, zip) = crate::exports::exported(&blog.alice, blog.blog_id, "archive").await;
+    let old = zip.json(&format!("posts/{short}.json"))["oldPaths"].clone();
+    assert_eq!(old, serde_json::json!(["/2015/03/hello", "/?p=12", "/cr%C3%A8me"]));
+
+    // As a reader of the archive hands them back, into another blog: the same addresses.
+    let bob = blog.app.new_browser();
+    let bob_blog = blog_of(&blog.app, bob.sign_up_with_blog("bob@example.com", "bob").await).await;
+    let mut again = item(&short, "Hello");
+    again.old_paths = serde_json::from_value(old).unwrap();
+    let report = import_into(&blog.app, &bob_blog, wordpress(), vec![again], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
+    assert_eq!((report.redirects, report.lines.len()), (3, 0), "{:?}", report.lines);
+    let resp = blog.app.get_with_host(&format!("bob.localhost:{}", blog.app.port), "/crème/").await;
+    assert_eq!(resp.status(), 301);
+}
+
+#[tokio::test]
 async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
     let blog = Importing::start(|_| {}).await;
     let archive = || Read {

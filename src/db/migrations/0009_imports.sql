@@ -1,5 +1,4 @@
--- Imports (blogs/imports.rs). Version 8 is left to the background jobs table, on another
--- branch when this was written.
+-- Imports (blogs/imports.rs).
 --
 -- Each item an import wrote, under the key of the export item it came from (system, old
 -- site, source id), so importing the same file again, or again after a crash, skips it. A

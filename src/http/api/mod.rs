@@ -2,6 +2,7 @@
 
 pub mod addons;
 pub mod blogs;
+pub mod exports;
 pub mod favicons;
 pub mod images;
 pub mod json;
@@ -37,6 +38,9 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
         .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
         .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))
+        .at("/my/blogs/:blog_id/exports", get(exports::list).post(exports::create))
+        .at("/my/blogs/:blog_id/exports/:export_id", get(exports::show).delete(exports::delete))
+        .at("/my/blogs/:blog_id/exports/:export_id/download", get(exports::download))
         .at("/my/social_accounts", post(social_accounts::create))
         .at("/my/blogs/:blog_id/posts", get(posts::list).post(posts::create))
         .at("/my/blogs/:blog_id/posts/search", post(posts::find))

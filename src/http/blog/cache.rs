@@ -138,6 +138,14 @@ impl PageCache {
         (page.generation == self.generation(subdomain)).then_some(page)
     }
 
+    /// Drops every page rendered for a generation that is no longer its blog's. Such a page is
+    /// never served again, but the cache would keep it until its room was needed, so a busy
+    /// blog's old pages would fill the whole capacity: swept, the cache holds what can be
+    /// served and no more.
+    pub fn sweep(&self) {
+        self.pages.retain(|(subdomain, _), page| page.generation == self.generation(subdomain));
+    }
+
     /// What the cached pages weigh, in bytes.
     #[cfg(test)]
     pub fn weight(&self) -> u64 {
@@ -177,6 +185,23 @@ mod tests {
         assert!(cache.get("alice", "/").is_some(), "another blog's change does not matter");
         generations.invalidate("alice");
         assert!(cache.get("alice", "/").is_none());
+    }
+
+    #[test]
+    fn a_sweep_drops_the_pages_of_old_generations_only() {
+        let generations = Arc::new(PageGenerations::default());
+        let cache = PageCache::new(generations.clone());
+        let page = |subdomain: &str| Arc::new(Page::new(StatusCode::OK, "text/html", "x".repeat(2000), cache.generation(subdomain)));
+        cache.put("alice", "/", page("alice"));
+        cache.put("alice", "/post-abcd2345", page("alice"));
+        cache.put("bob", "/", page("bob"));
+        let both = cache.weight();
+        cache.sweep();
+        assert_eq!(cache.weight(), both, "current pages stay");
+        generations.invalidate("alice");
+        cache.sweep();
+        assert!(cache.weight() < both / 2, "alice's old pages are gone: {} of {both}", cache.weight());
+        assert!(cache.get("bob", "/").is_some());
     }
 
     #[test]

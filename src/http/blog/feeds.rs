@@ -11,6 +11,7 @@ use poem::http::StatusCode;
 use super::cache::Page;
 use super::pages::{newest_of, off_runtime, parse_body};
 use super::templates::{self, AtomFeed, BlockView, FeedEntry, RssFeed, Sitemap, SitemapEntry};
+use crate::config::Config;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::tags;
@@ -20,7 +21,7 @@ use crate::error::Error;
 use crate::http::state::AppState;
 
 /// Posts in a feed.
-const FEED_SIZE: u32 = 20;
+pub const FEED_SIZE: u32 = 20;
 /// Most bytes of HTML one entry carries in full; a longer post gets an excerpt.
 const ENTRY_HTML_MAX: usize = 128 * 1024;
 /// Most bytes of HTML a feed's entries carry in full together; the entries past it get an
@@ -37,9 +38,7 @@ const MAX_SITEMAP_TAGS: u64 = 5_000;
 pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
     let posts = state.db.read(move |conn| public::published(conn, id, 0, FEED_SIZE)).await?;
-    let blog_url = state.config.blog_url(&blog.subdomain);
-    let atom = AtomLinks { title: blog.name.clone(), home_url: format!("{blog_url}/"), self_url: format!("{blog_url}/feed.xml") };
-    render_feed(blog, blog_url, posts, rss, atom, generation).await
+    render_feed(blog, state.config.blog_url(&blog.subdomain), posts, rss, AtomLinks::blog(&state.config, blog), generation).await
 }
 
 /// The Atom feed of the newest published posts tagged `tag` (a 404 when none is), with the
@@ -50,59 +49,78 @@ pub async fn tag_feed(state: &AppState, blog: &PublicBlog, tag: &str, generation
     if posts.is_empty() {
         return Ok(super::pages::not_found(state, blog, generation));
     }
-    let blog_url = state.config.blog_url(&blog.subdomain);
-    let atom = AtomLinks {
-        title: format!("{} · {tag}", blog.name),
-        home_url: format!("{blog_url}/tags/{tag}"),
-        self_url: format!("{blog_url}/tags/{tag}/feed.xml"),
-    };
-    render_feed(blog, blog_url, posts, false, atom, generation).await
+    render_feed(blog, state.config.blog_url(&blog.subdomain), posts, false, AtomLinks::tag(&state.config, blog, tag), generation).await
 }
 
 /// What names an Atom feed: its title, the page it follows and its own address.
-struct AtomLinks {
+pub struct AtomLinks {
     title: String,
     home_url: String,
     self_url: String,
 }
 
+impl AtomLinks {
+    /// The blog's feed.
+    pub fn blog(config: &Config, blog: &PublicBlog) -> AtomLinks {
+        let blog_url = config.blog_url(&blog.subdomain);
+        AtomLinks { title: blog.name.clone(), home_url: format!("{blog_url}/"), self_url: format!("{blog_url}/feed.xml") }
+    }
+
+    /// The feed of the posts tagged `tag`.
+    pub fn tag(config: &Config, blog: &PublicBlog, tag: &str) -> AtomLinks {
+        let blog_url = config.blog_url(&blog.subdomain);
+        AtomLinks {
+            title: format!("{} · {tag}", blog.name),
+            home_url: format!("{blog_url}/tags/{tag}"),
+            self_url: format!("{blog_url}/tags/{tag}/feed.xml"),
+        }
+    }
+}
+
 async fn render_feed(blog: &PublicBlog, blog_url: String, posts: Vec<Post>, rss: bool, atom: AtomLinks, generation: u64) -> Result<Page, Error> {
     let blog = blog.clone();
     off_runtime(move || {
-        let mut budget = FEED_HTML_MAX;
-        let mut entries = Vec::with_capacity(posts.len());
-        for post in &posts {
-            let url = format!("{blog_url}{}", post.path());
-            let published = post.published_at.as_deref().unwrap_or(&post.created_at);
-            entries.push(FeedEntry {
-                title: post.title.clone(),
-                published: if rss { dates::rfc2822(published) } else { dates::iso(published) },
-                updated: dates::iso(&post.updated_at),
-                html: entry_html(post, &url, &mut budget)?,
-                url,
-            });
-        }
-        let newest = newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()).to_owned();
-        let (body, content_type) = if rss {
-            let feed = RssFeed { blog_name: blog.name.clone(), blog_url, updated: dates::rfc2822(&newest), items: entries };
-            (feed.render(), "application/rss+xml; charset=utf-8")
-        } else {
-            let feed = AtomFeed {
-                title: atom.title,
-                blog_name: blog.name.clone(),
-                home_url: atom.home_url,
-                self_url: atom.self_url,
-                updated: dates::iso(&newest),
-                entries,
-            };
-            (feed.render(), "application/atom+xml; charset=utf-8")
-        };
-        let body = xml_safe(body.map_err(|err| Error::Internal(err.into()))?);
+        let (body, content_type, newest) = feed_xml(&blog, &blog_url, &posts, rss, atom)?;
         let mut page = Page::new(StatusCode::OK, content_type, body, generation);
         page.last_modified = dates::http(&newest);
         Ok(page)
     })
     .await
+}
+
+/// A feed of `posts` (RSS, or Atom named by `atom`) with its content type and the time of its
+/// newest change.
+pub fn feed_xml(blog: &PublicBlog, blog_url: &str, posts: &[Post], rss: bool, atom: AtomLinks) -> Result<(String, &'static str, String), Error> {
+    let mut budget = FEED_HTML_MAX;
+    let mut entries = Vec::with_capacity(posts.len());
+    for post in posts {
+        let url = format!("{blog_url}{}", post.path());
+        let published = post.published_at.as_deref().unwrap_or(&post.created_at);
+        entries.push(FeedEntry {
+            title: post.title.clone(),
+            published: if rss { dates::rfc2822(published) } else { dates::iso(published) },
+            updated: dates::iso(&post.updated_at),
+            html: entry_html(post, &url, &mut budget)?,
+            url,
+        });
+    }
+    let newest = newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()).to_owned();
+    let (body, content_type) = if rss {
+        let feed = RssFeed { blog_name: blog.name.clone(), blog_url: blog_url.to_owned(), updated: dates::rfc2822(&newest), items: entries };
+        (feed.render(), "application/rss+xml; charset=utf-8")
+    } else {
+        let feed = AtomFeed {
+            title: atom.title,
+            blog_name: blog.name.clone(),
+            home_url: atom.home_url,
+            self_url: atom.self_url,
+            updated: dates::iso(&newest),
+            entries,
+        };
+        (feed.render(), "application/atom+xml; charset=utf-8")
+    };
+    let body = xml_safe(body.map_err(|err| Error::Internal(err.into()))?);
+    Ok((body, content_type, newest))
 }
 
 /// A post's content for its feed entry: in full if it is short enough and fits what is left

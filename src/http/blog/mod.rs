@@ -9,6 +9,7 @@
 //! - `templates`: template models and askama templates (`assets/templates/`).
 //! - `themes`: the theme stylesheets.
 //! - `page_views`: the Page views addon's counter.
+//! - `static_site`: the public pages rendered to files, for the static site export.
 
 mod cache;
 mod feeds;
@@ -17,6 +18,7 @@ pub mod pages;
 mod previews;
 mod responses;
 mod routes;
+pub mod static_site;
 pub mod templates;
 mod themes;
 
@@ -40,5 +42,10 @@ impl BlogSite {
     /// The site over the write path's blog generations (which decide what is cached).
     pub fn new(generations: Arc<PageGenerations>) -> BlogSite {
         BlogSite { cache: PageCache::new(generations), page_views: ViewCounter::default(), themes: Themes::default() }
+    }
+
+    /// Frees the cached pages no request can be served again (see [`PageCache::sweep`]).
+    pub fn sweep_stale_pages(&self) {
+        self.cache.sweep();
     }
 }

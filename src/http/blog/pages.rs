@@ -8,6 +8,8 @@ use poem::http::StatusCode;
 use super::cache::Page;
 use super::responses::html_page;
 use super::templates::{self, FeedLink, ImageSizes, IndexPage, Layout, NotFoundPage, PostPage, SearchPage, TagPage};
+use super::themes::Themes;
+use crate::config::Config;
 use crate::db::images;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
@@ -20,23 +22,49 @@ use crate::error::Error;
 use crate::http::state::AppState;
 
 /// Posts per index page.
-const PAGE_SIZE: u32 = 10;
+pub const PAGE_SIZE: u32 = 10;
 /// Public search results.
 const SEARCH_LIMIT: usize = 20;
 
+/// What renders a blog's pages besides their data: the deployment's addresses and the theme
+/// stylesheets. The live pages and the static site export (`static_site.rs`) render with it.
+#[derive(Clone, Copy)]
+pub struct Look<'a> {
+    /// The deployment's settings (the app's and the blogs' addresses).
+    pub config: &'a Config,
+    /// The theme stylesheets.
+    pub themes: &'a Themes,
+}
+
+impl<'a> Look<'a> {
+    /// The look of the live site.
+    pub fn of(state: &'a AppState) -> Look<'a> {
+        Look { config: &state.config, themes: &state.site.themes }
+    }
+
+    /// The layout every page of `blog` at `path` shares.
+    pub fn layout(self, blog: &PublicBlog, path: &str) -> Layout {
+        let theme = self.themes.by_slug(&blog.theme);
+        Layout::new(blog, theme.path.clone(), &self.config.app_url(), &self.config.blog_url(&blog.subdomain), path)
+    }
+}
+
 /// The layout every page of `blog` at `path` shares.
 pub fn layout(state: &AppState, blog: &PublicBlog, path: &str) -> Layout {
-    let theme = state.site.themes.by_slug(&blog.theme);
-    Layout::new(blog, theme.path.clone(), &state.config.app_url(), &state.config.blog_url(&blog.subdomain), path)
+    Look::of(state).layout(blog, path)
 }
 
 /// The blog's themed 404 page.
 pub fn not_found(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
-    let mut layout = layout(state, blog, "/");
+    html_page(&state.config, blog, StatusCode::NOT_FOUND, not_found_html(Look::of(state), blog), generation)
+}
+
+/// The HTML of the blog's 404 page.
+pub fn not_found_html(look: Look<'_>, blog: &PublicBlog) -> String {
+    let mut layout = look.layout(blog, "/");
     layout.title = format!("Page not found · {}", blog.name);
     layout.noindex = true;
-    let html = NotFoundPage { layout }.render().unwrap_or_default();
-    html_page(&state.config, blog, StatusCode::NOT_FOUND, html, generation)
+    NotFoundPage { layout }.render().unwrap_or_default()
 }
 
 /// A stored post's body.
@@ -47,8 +75,22 @@ pub fn parse_body(post: &Post) -> Result<Body, Error> {
 /// The width and height of the body's images uploaded here (the only ones whose size Quire
 /// knows; an image elsewhere is shown without them).
 pub async fn image_sizes(state: &AppState, body: &Body) -> Result<ImageSizes, Error> {
-    let prefix = state.config.image_prefix();
-    let names: Vec<(String, String)> = body
+    let names = upload_hashes(&state.config, body);
+    if names.is_empty() {
+        return Ok(ImageSizes::new());
+    }
+    state.db.read(move |conn| sizes_of(conn, names)).await
+}
+
+/// [`image_sizes`] read with `conn`.
+pub fn image_sizes_in(conn: &rusqlite::Connection, config: &Config, body: &Body) -> Result<ImageSizes, Error> {
+    sizes_of(conn, upload_hashes(config, body))
+}
+
+/// The URLs of the body's images uploaded here, with their files' hashes.
+fn upload_hashes(config: &Config, body: &Body) -> Vec<(String, String)> {
+    let prefix = config.image_prefix();
+    body
         .children
         .iter()
         .filter_map(|block| match block {
@@ -59,13 +101,16 @@ pub async fn image_sizes(state: &AppState, body: &Body) -> Result<ImageSizes, Er
             }
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+fn sizes_of(conn: &rusqlite::Connection, names: Vec<(String, String)>) -> Result<ImageSizes, Error> {
     if names.is_empty() {
         return Ok(ImageSizes::new());
     }
-    let hashes: Vec<String> = names.iter().map(|(_, hash)| hash.clone()).collect();
-    let by_hash = state.db.read(move |conn| images::sizes(conn, &hashes.iter().map(String::as_str).collect::<Vec<_>>())).await?;
-    Ok(names.into_iter().filter_map(|(url, hash)| Some((url, *by_hash.get(&hash)?))).collect())
+    let hashes: Vec<&str> = names.iter().map(|(_, hash)| hash.as_str()).collect();
+    let by_hash = images::sizes(conn, &hashes)?;
+    Ok(names.iter().filter_map(|(url, hash)| Some((url.clone(), *by_hash.get(hash)?))).collect())
 }
 
 /// The HTML of a body's blocks as a post page shows them (without tweet scripts): the
@@ -108,28 +153,31 @@ pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation:
     if number > pages {
         return Ok(not_found(state, blog, generation));
     }
-    let path = if number == 1 { "/".to_owned() } else { format!("/?page={number}") };
-    let mut layout = layout(state, blog, &path);
-    if number > 1 {
-        layout.title = format!("{} · page {number}", blog.name);
-    }
-    let (config, blog) = (state.config.clone(), blog.clone());
+    let (config, site, blog) = (state.config.clone(), state.site.clone(), blog.clone());
     off_runtime(move || {
-        let reading_time = blog.has("reading-time");
-        let summaries = summaries(&blog, &posts, reading_time)?;
-        let html = IndexPage {
-            layout,
-            posts: summaries,
-            newer: (number > 1).then(|| if number == 2 { "/".to_owned() } else { format!("/?page={}", number - 1) }),
-            older: (number < pages).then(|| format!("/?page={}", number + 1)),
-        }
-        .render()
-        .map_err(|err| Error::Internal(err.into()))?;
+        let html = index_html(Look { config: &config, themes: &site.themes }, &blog, &posts, number, pages)?;
         let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
         rendered.last_modified = dates::http(newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()));
         Ok(rendered)
     })
     .await
+}
+
+/// The HTML of index page `number` of `pages`, listing `posts`.
+pub fn index_html(look: Look<'_>, blog: &PublicBlog, posts: &[Post], number: u64, pages: u64) -> Result<String, Error> {
+    let path = if number == 1 { "/".to_owned() } else { format!("/?page={number}") };
+    let mut layout = look.layout(blog, &path);
+    if number > 1 {
+        layout.title = format!("{} · page {number}", blog.name);
+    }
+    IndexPage {
+        layout,
+        posts: summaries(blog, posts, blog.has("reading-time"))?,
+        newer: (number > 1).then(|| if number == 2 { "/".to_owned() } else { format!("/?page={}", number - 1) }),
+        older: (number < pages).then(|| format!("/?page={}", number + 1)),
+    }
+    .render()
+    .map_err(|err| Error::Internal(err.into()))
 }
 
 /// The published post or page at `/{segment}`: a post's `{slug}-{shortId}` (an old slug with
@@ -162,12 +210,7 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
 /// The page of `post` at `path`: its permalink, or (`preview`) its secret preview link, which
 /// is not indexed, shares nothing and counts no view.
 pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: &str, preview: bool, generation: u64) -> Result<Page, Error> {
-    let url = format!("{}{path}", state.config.blog_url(&blog.subdomain));
-    let mut layout = layout(state, blog, path);
-    layout.title = format!("{} · {}", post.title, blog.name);
-    layout.og_type = "article";
-    layout.noindex = preview;
-    let (config, blog) = (state.config.clone(), blog.clone());
+    let (config, site, blog, path) = (state.config.clone(), state.site.clone(), blog.clone(), path.to_owned());
     let (post, body) = off_runtime(move || {
         let body = parse_body(&post)?;
         Ok((post, body))
@@ -175,34 +218,45 @@ pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: 
     .await?;
     let sizes = image_sizes(state, &body).await?;
     off_runtime(move || {
-        let (blocks, toc) = templates::block_views(&body, &sizes);
-        let excerpt = templates::excerpt_of(&body, 160);
-        if !excerpt.is_empty() {
-            layout.description = excerpt;
-        }
-        let published = post.published_at.clone().or_else(|| post.scheduled_at.clone()).unwrap_or_else(|| post.created_at.clone());
-        let html = PostPage {
-            layout,
-            title: post.title.clone(),
-            published_iso: dates::iso_in(&published, &blog.time_zone),
-            published_human: dates::human(&published, &blog.time_zone),
-            reading_minutes: blog.has("reading-time").then(|| embed::reading_minutes(&body.text())),
-            toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
-            has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
-            blocks,
-            share: (blog.has("share-buttons") && !preview).then(|| templates::share_links(&url, &post.title)),
-            rich_tweets: blog.has("rich-tweet-embeds"),
-            is_page: post.page_position.is_some(),
-            tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
-        }
-        .render()
-        .map_err(|err| Error::Internal(err.into()))?;
+        let html = post_html(Look { config: &config, themes: &site.themes }, &blog, &post, &body, &sizes, &path, preview)?;
         let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
         page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
         page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
         Ok(page)
     })
     .await
+}
+
+/// The HTML of `post` (its `body` parsed, its images' `sizes`) at `path`; a `preview` is not
+/// indexed and shares nothing.
+pub fn post_html(look: Look<'_>, blog: &PublicBlog, post: &Post, body: &Body, sizes: &ImageSizes, path: &str, preview: bool) -> Result<String, Error> {
+    let url = format!("{}{path}", look.config.blog_url(&blog.subdomain));
+    let mut layout = look.layout(blog, path);
+    layout.title = format!("{} · {}", post.title, blog.name);
+    layout.og_type = "article";
+    layout.noindex = preview;
+    let (blocks, toc) = templates::block_views(body, sizes);
+    let excerpt = templates::excerpt_of(body, 160);
+    if !excerpt.is_empty() {
+        layout.description = excerpt;
+    }
+    let published = post.published_at.as_deref().or(post.scheduled_at.as_deref()).unwrap_or(&post.created_at);
+    PostPage {
+        layout,
+        title: post.title.clone(),
+        published_iso: dates::iso_in(published, &blog.time_zone),
+        published_human: dates::human(published, &blog.time_zone),
+        reading_minutes: blog.has("reading-time").then(|| embed::reading_minutes(&body.text())),
+        toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
+        has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
+        blocks,
+        share: (blog.has("share-buttons") && !preview).then(|| templates::share_links(&url, &post.title)),
+        rich_tweets: blog.has("rich-tweet-embeds"),
+        is_page: post.page_position.is_some(),
+        tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
+    }
+    .render()
+    .map_err(|err| Error::Internal(err.into()))
 }
 
 /// Page `number` of the newest published posts tagged `tag` (a 404 when none is, or past the
@@ -221,9 +275,22 @@ pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, ge
     if number > pages {
         return Ok(not_found(state, blog, generation));
     }
+    let (config, site, blog, tag) = (state.config.clone(), state.site.clone(), blog.clone(), tag.to_owned());
+    off_runtime(move || {
+        let html = tag_html(Look { config: &config, themes: &site.themes }, &blog, &tag, &posts, number, pages)?;
+        let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
+        let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
+        rendered.last_modified = dates::http(newest_of(&blog.updated_at, newest));
+        Ok(rendered)
+    })
+    .await
+}
+
+/// The HTML of page `number` of `pages` of the posts tagged `tag`, listing `posts`.
+pub fn tag_html(look: Look<'_>, blog: &PublicBlog, tag: &str, posts: &[Post], number: u64, pages: u64) -> Result<String, Error> {
     let base = format!("/tags/{tag}");
     let at = |n: u64| if n == 1 { base.clone() } else { format!("{base}?page={n}") };
-    let mut layout = layout(state, blog, &at(number));
+    let mut layout = look.layout(blog, &at(number));
     layout.title = format!("Tagged {tag} · {}", blog.name);
     if number > 1 {
         layout.title = format!("Tagged {tag} · page {number} · {}", blog.name);
@@ -231,17 +298,8 @@ pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, ge
     layout.description = format!("Posts tagged {tag} on {}", blog.name);
     layout.tag_feed = Some(FeedLink { title: format!("{} · {tag} (Atom)", blog.name), path: format!("{base}/feed.xml") });
     let (newer, older) = ((number > 1).then(|| at(number - 1)), (number < pages).then(|| at(number + 1)));
-    let (config, blog, tag) = (state.config.clone(), blog.clone(), tag.to_owned());
-    off_runtime(move || {
-        let reading_time = blog.has("reading-time");
-        let summaries = summaries(&blog, &posts, reading_time)?;
-        let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
-        let html = TagPage { layout, tag, posts: summaries, newer, older }.render().map_err(|err| Error::Internal(err.into()))?;
-        let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
-        rendered.last_modified = dates::http(newest_of(&blog.updated_at, newest));
-        Ok(rendered)
-    })
-    .await
+    let posts = summaries(blog, posts, blog.has("reading-time"))?;
+    TagPage { layout, tag: tag.to_owned(), posts, newer, older }.render().map_err(|err| Error::Internal(err.into()))
 }
 
 /// Public search results for `?q=` (with the Search box addon), narrowed to the posts tagged

@@ -97,3 +97,47 @@ export async function connectSocialAccount(idToken: string): Promise<SocialAccou
 export async function deleteAccount(blogId: number): Promise<void> {
   await api.delete(blogPath(blogId));
 }
+
+/** What an export makes (docs/api.md, 'Exports'). */
+export type ExportFormat = 'archive' | 'markdown' | 'site';
+
+/** A background job's state: waiting, under way, finished, or failed with a message. */
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** An export of the blog, as the server lists it. */
+export interface BlogExport {
+  id: number;
+  format: ExportFormat;
+  state: JobState;
+  /** Posts, pages and images written so far, of `total` (0 while unknown). */
+  progress: { done: number; total: number };
+  /** The file's size in bytes, once done. */
+  size: number | null;
+  /** The name the download is offered under, e.g. `alice-20261122.quire.zip`. */
+  fileName: string;
+  /** Where to download it, once done. */
+  downloadUrl: string | null;
+  /** Why it failed. */
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  /** When the file is removed (a day after it is done). */
+  expiresAt: string | null;
+}
+
+/** The blog's exports, newest first. */
+export async function fetchExports(blogId: number, signal?: AbortSignal): Promise<BlogExport[]> {
+  const { data } = await api.get<{ exports: BlogExport[] }>(`${blogPath(blogId)}/exports`, signal ? { signal } : {});
+  return data.exports;
+}
+
+/** Starts an export; a 422 says why not (another one under way, an unknown format). */
+export async function startExport(blogId: number, format: ExportFormat): Promise<BlogExport> {
+  const { data } = await api.post<{ export: BlogExport }>(`${blogPath(blogId)}/exports`, { format });
+  return data.export;
+}
+
+/** Deletes an export and its file (a running one stops). */
+export async function deleteExport(blogId: number, exportId: number): Promise<void> {
+  await api.delete(`${blogPath(blogId)}/exports/${exportId}`);
+}

@@ -4,6 +4,7 @@ import type { Blog } from '../blogs';
 import { AccountPanel } from './account-panel';
 import { AddonsPanel } from './addons-panel';
 import { BlogPanel } from './blog-panel';
+import { ImportExportPanel } from './import-export-panel';
 import { SocialAccountsPanel } from './social-accounts-panel';
 import './settings.css';
 
@@ -15,7 +16,7 @@ export interface SettingsScreenProps {
   providerName: string;
 }
 
-/** The settings screen's panels: Blog, Social Accounts, Addons and Account. */
+/** The settings screen's panels: Blog, Social Accounts, Addons, Import and export, and Account. */
 export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScreenProps) {
   const navigate = useNavigate();
   return (
@@ -23,6 +24,7 @@ export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScree
       <BlogPanel blog={blog} reloadBlog={reloadBlog} />
       <SocialAccountsPanel blog={blog} providerName={providerName} reloadBlog={reloadBlog} />
       <AddonsPanel blogId={blog.id} />
+      <ImportExportPanel blogId={blog.id} />
       <AccountPanel blogId={blog.id} onDeleted={() => navigate(paths.landing, { replace: true })} />
     </div>
   );

@@ -76,6 +76,7 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
     },
     [`GET ${path}/addons/installed`]: () => json({ addons: [] }),
     [`GET ${path}/addons/uninstalled`]: () => json({ addons: [] }),
+    [`GET ${path}/exports`]: () => json({ exports: [] }),
     ...overrides,
   });
   return { ...server, state };

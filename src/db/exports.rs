@@ -1,0 +1,91 @@
+//! What exports read: a blog's settings as an archive carries them, its posts in creation order
+//! a page at a time (never the whole blog at once), and the images its owner uploaded.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::db::posts::{COLUMNS, Post, from_row};
+use crate::domain::image::ImageType;
+use crate::error::Error;
+use crate::portable::archive::ArchiveBlog;
+
+/// A blog's settings as an archive carries them, with the ids that find the rest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlogSettings {
+    /// Blog id.
+    pub id: i64,
+    /// Its owner.
+    pub user_id: i64,
+    /// Its settings, by the names that mean the same on any Quire.
+    pub settings: ArchiveBlog,
+}
+
+/// The settings of the blog on `subdomain`.
+pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSettings>, Error> {
+    let found = conn
+        .query_row(
+            "SELECT b.id, b.user_id, b.subdomain, b.name, t.slug, f.code, b.time_zone, b.created_at
+             FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id WHERE b.subdomain = ?1",
+            [subdomain],
+            |r| {
+                let settings = ArchiveBlog {
+                    subdomain: r.get(2)?,
+                    name: r.get(3)?,
+                    theme: r.get(4)?,
+                    icon: r.get(5)?,
+                    addons: Vec::new(),
+                    time_zone: r.get(6)?,
+                    created_at: r.get(7)?,
+                };
+                Ok(BlogSettings { id: r.get(0)?, user_id: r.get(1)?, settings })
+            },
+        )
+        .optional()?;
+    let Some(mut blog) = found else { return Ok(None) };
+    blog.settings.addons = super::addons::installed_slugs(conn, blog.id)?;
+    Ok(Some(blog))
+}
+
+/// The subdomain of blog `blog_id`.
+pub fn subdomain_of(conn: &Connection, blog_id: i64) -> Result<Option<String>, Error> {
+    Ok(conn.query_row("SELECT subdomain FROM blogs WHERE id = ?1", [blog_id], |r| r.get(0)).optional()?)
+}
+
+/// How many posts and how many pages the blog has, drafts included.
+pub fn counts(conn: &Connection, blog_id: i64) -> Result<(u64, u64), Error> {
+    Ok(conn.query_row(
+        "SELECT count(*), (SELECT count(*) FROM post_pages WHERE blog_id = ?1) FROM posts WHERE blog_id = ?1",
+        [blog_id],
+        |r| Ok((r.get::<_, u64>(0)? - r.get::<_, u64>(1)?, r.get(1)?)),
+    )?)
+}
+
+/// Where a walk through a blog's posts in creation order stands: the last post it read.
+pub type After = Option<(String, i64)>;
+
+/// The next `limit` posts and pages of the blog after `after`, in creation order (oldest
+/// first), with their tags and page places. A post written meanwhile is read in its new form;
+/// none is read twice.
+pub fn posts_after(conn: &Connection, blog_id: i64, after: &After, limit: u32) -> Result<Vec<Post>, Error> {
+    let (created, id) = after.clone().unwrap_or_default();
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND (?2 = 0 OR created_at > ?3 OR (created_at = ?3 AND id > ?2))
+         ORDER BY created_at, id LIMIT ?4"
+    ))?;
+    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, id, created, limit], from_row)?.collect::<rusqlite::Result<_>>()?;
+    super::tags::attach(conn, &mut posts)?;
+    Ok(posts)
+}
+
+/// The stored names (`<hash>.<ext>`, as under `/media/`) of every image `user_id` uploaded.
+pub fn image_names(conn: &Connection, user_id: i64) -> Result<Vec<String>, Error> {
+    let mut stmt = conn.prepare_cached("SELECT hash, mime FROM images WHERE user_id = ?1 ORDER BY id")?;
+    let rows = stmt.query_map([user_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let mut names = Vec::new();
+    for row in rows {
+        let (hash, mime) = row?;
+        if let Some(kind) = ImageType::from_mime(&mime) {
+            names.push(format!("{hash}.{}", kind.extension()));
+        }
+    }
+    Ok(names)
+}
