@@ -54,7 +54,7 @@ pub enum Outcome {
     /// how many old addresses now lead to it.
     Written {
         /// The stored post.
-        post: Post,
+        post: Box<Post>,
         /// Changes made while writing it (a page's address taken, the pages full, an old
         /// address that leads to another post), one sentence each.
         changes: Vec<String>,
@@ -174,7 +174,7 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
             changes.push(format!("the old address {key} already leads to another post: not redirected here"));
         }
     }
-    Ok(Outcome::Written { post, changes, redirects: recorded })
+    Ok(Outcome::Written { post: Box::new(post), changes, redirects: recorded })
 }
 
 /// `short_id` when no post (of any blog) has it.

@@ -43,10 +43,10 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     // `/?p=123` may be an old address of an imported post: not the index page cached for `/`.
     let names_an_item = path == "/" && old_paths::names_an_item(query);
     let key = cache_key(path, query);
-    if let Some(key) = key.as_ref().filter(|_| !names_an_item) {
-        if let Some(page) = site.cache.get(&subdomain, key) {
-            return Ok(responses::respond(req, site, &page));
-        }
+    if let Some(key) = key.as_ref().filter(|_| !names_an_item)
+        && let Some(page) = site.cache.get(&subdomain, key)
+    {
+        return Ok(responses::respond(req, site, &page));
     }
     // Read before the database, so a render racing a write is stored under the old generation.
     let generation = site.cache.generation(&subdomain);
