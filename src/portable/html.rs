@@ -970,4 +970,4 @@ fn prefix_lines(content: &str, prefix: &str, blank: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -21,6 +21,7 @@ mod embeds;
 pub mod html;
 mod links;
 pub mod markdown;
+pub mod markdown_blocks;
 pub mod model;
 mod notes;
 pub mod zip_out;
