@@ -836,7 +836,7 @@ fn push_raw(out: &mut String, markdown: &str) {
     out.push_str(markdown);
 }
 
-fn escaped(text: &str) -> String {
+pub(crate) fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     push_escaped(&mut out, text);
     out

@@ -20,17 +20,27 @@
 //! export never sits in memory whole; JSON and CSV exports are parsed whole, under a byte cap.
 //! Markup becomes blocks in [`html`] (HTML, through a real HTML5 parser) and [`markdown_blocks`].
 //! docs/import.md lists what each source element becomes and what is reported.
+//!
+//! [`open`] sniffs a file's format ([`detect`]) and hands it to its reader, which answers the
+//! export's header ([`model::Read`]) and an iterator of its items ([`Items`]). Readers stream:
+//! a WordPress file is read with an XML pull parser, a zip one entry at a time, so a large
+//! export never sits in memory whole; JSON and CSV exports are parsed whole, under a byte cap.
+//! Markup becomes blocks in [`html`] (HTML, through a real HTML5 parser) and [`markdown_blocks`].
+//! docs/import.md lists what each source element becomes and what is reported.
 
 pub mod archive;
 mod builder;
 mod dates;
 mod embeds;
+mod front_matter;
 pub mod html;
 mod links;
 pub mod markdown;
 pub mod markdown_blocks;
+pub mod markdown_zip;
 pub mod model;
 mod notes;
+pub mod safe_zip;
 pub mod wordpress;
 pub mod zip_out;
 
