@@ -33,6 +33,7 @@ mod builder;
 mod dates;
 mod embeds;
 mod front_matter;
+pub mod ghost;
 pub mod html;
 mod links;
 pub mod markdown;
