@@ -314,7 +314,7 @@ fn attribute(start: &BytesStart, name: &str) -> String {
         .attributes()
         .flatten()
         .find(|a| a.key.as_ref() == name)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+        .and_then(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok().map(|v| v.into_owned()))
         .unwrap_or_default()
 }
 
