@@ -1,23 +1,28 @@
 //! Dates as exports write them: RFC 3339 (`2015-01-12T10:00:00.000Z`), WordPress's
 //! `2015-01-12 10:00:00`, Jekyll's `2015-01-12 10:00:00 +0200`, a bare day, RFC 2822, or
-//! milliseconds since 1970. A time without an offset is taken as UTC.
+//! milliseconds since 1970. A time without an offset is in the zone given (the site's), else
+//! UTC. Every time is answered in UTC.
 
 use time::format_description::well_known::{Rfc2822, Rfc3339};
 use time::macros::format_description;
 use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
+use crate::domain::time_zone::TimeZone;
+
 /// `text` read as a date and time, or `None` when it is none of the shapes above (or is
 /// WordPress's "no date", `0000-00-00 00:00:00`).
 pub(crate) fn parse(text: &str) -> Option<OffsetDateTime> {
+    parse_in(text, None)
+}
+
+/// [`parse`], a time without an offset being local time in `zone`.
+pub(crate) fn parse_in(text: &str, zone: Option<&TimeZone>) -> Option<OffsetDateTime> {
     let text = text.trim();
     if text.is_empty() || text.starts_with("0000-00-00") {
         return None;
     }
-    if let Ok(at) = OffsetDateTime::parse(text, &Rfc3339) {
-        return Some(at);
-    }
-    if let Ok(at) = OffsetDateTime::parse(text, &Rfc2822) {
-        return Some(at);
+    if let Ok(at) = OffsetDateTime::parse(text, &Rfc3339).or_else(|_| OffsetDateTime::parse(text, &Rfc2822)) {
+        return Some(at.to_offset(UtcOffset::UTC));
     }
     if text.len() >= 11 && text.bytes().all(|b| b.is_ascii_digit()) {
         return from_millis(text.parse().ok()?);
@@ -28,18 +33,28 @@ pub(crate) fn parse(text: &str) -> Option<OffsetDateTime> {
     let date = Date::parse(day, format_description!("[year]-[month]-[day]")).ok()?;
     let rest = rest.trim();
     if rest.is_empty() {
-        return Some(date.midnight().assume_utc());
+        return Some(local(date.midnight(), zone));
     }
     let (clock, offset) = split_offset(rest);
     let clock = clock.split('.').next().unwrap_or(clock);
     let time = Time::parse(clock, format_description!("[hour]:[minute]:[second]"))
         .or_else(|_| Time::parse(clock, format_description!("[hour]:[minute]")))
         .ok()?;
-    let offset = match offset {
-        Some(offset) => parse_offset(offset)?,
-        None => UtcOffset::UTC,
-    };
-    Some(PrimitiveDateTime::new(date, time).assume_offset(offset).to_offset(UtcOffset::UTC))
+    let at = PrimitiveDateTime::new(date, time);
+    match offset {
+        Some(offset) => Some(at.assume_offset(parse_offset(offset)?).to_offset(UtcOffset::UTC)),
+        None => Some(local(at, zone)),
+    }
+}
+
+/// A local time in `zone` (UTC when none) as UTC. The offset is the one in force at that
+/// moment, found by asking twice (around a change of offset the first guess may be off).
+fn local(at: PrimitiveDateTime, zone: Option<&TimeZone>) -> OffsetDateTime {
+    let as_utc = at.assume_utc();
+    let Some(zone) = zone else { return as_utc };
+    let first = i64::from(zone.offset_at(as_utc.unix_timestamp()));
+    let second = i64::from(zone.offset_at(as_utc.unix_timestamp() - first));
+    as_utc - time::Duration::seconds(second)
 }
 
 /// Milliseconds since 1970 (older Ghost exports).
@@ -95,6 +110,10 @@ mod tests {
         assert_eq!(parse("0000-00-00 00:00:00"), None);
         assert_eq!(parse("yesterday"), None);
         assert_eq!(parse("2015-13-45"), None);
+        let paris = TimeZone::parse("Europe/Paris").unwrap();
+        assert_eq!(parse_in("2022-03-01T00:30:00", Some(&paris)), Some(datetime!(2022-02-28 23:30 UTC)));
+        assert_eq!(parse_in("2021-06-05 16:00", Some(&paris)), Some(datetime!(2021-06-05 14:00 UTC)));
+        assert_eq!(parse_in("2021-06-05T16:00:00Z", Some(&paris)), Some(datetime!(2021-06-05 16:00 UTC)), "an offset wins");
         assert_eq!(parse(""), None);
     }
 }

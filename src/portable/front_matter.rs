@@ -9,6 +9,7 @@ use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::TScalarStyle;
 
 use super::dates;
+use crate::domain::time_zone::TimeZone;
 
 /// Longest front matter read, in bytes.
 const MAX_BYTES: usize = 256 * 1024;
@@ -32,6 +33,13 @@ pub(crate) fn split(text: &str) -> Result<(FrontMatter, &str), String> {
     };
     let fields = fields.into_iter().map(|(k, v)| (k.to_lowercase(), v)).collect();
     Ok((FrontMatter(fields), body))
+}
+
+/// A site's settings file (`_config.yml`, `hugo.toml`, `config.toml`): YAML, or TOML when
+/// `toml`, read with the same guards as front matter.
+pub(crate) fn config(text: &str, toml: bool) -> Result<FrontMatter, String> {
+    let fields = if toml { self::toml(text)? } else { yaml(text)? };
+    Ok(FrontMatter(fields.into_iter().map(|(k, v)| (k.to_lowercase(), v)).collect()))
 }
 
 /// `text` cut at a front matter fenced by `fence` lines: its inside and what follows.
@@ -206,9 +214,17 @@ impl FrontMatter {
         }
     }
 
-    /// A date field.
-    pub(crate) fn date(&self, key: &str) -> Option<OffsetDateTime> {
-        self.text(key).and_then(|text| dates::parse(&text))
+    /// A date field, local times in `zone`.
+    pub(crate) fn date(&self, key: &str, zone: Option<&TimeZone>) -> Option<OffsetDateTime> {
+        self.text(key).and_then(|text| dates::parse_in(&text, zone))
+    }
+
+    /// A table field (Hugo's `[permalinks]`), its keys lowercased.
+    pub(crate) fn table(&self, key: &str) -> FrontMatter {
+        match self.get(key) {
+            Some(Value::Object(map)) => FrontMatter(map.iter().map(|(k, v)| (k.to_lowercase(), v.clone())).collect()),
+            _ => FrontMatter::default(),
+        }
     }
 
     /// A field inside a table (`[taxonomies]` in Zola: `taxonomies.tags`).
@@ -231,7 +247,7 @@ mod tests {
         let (fm, body) = split("---\ntitle: \"Hello: world\"\ndate: 2019-01-02 10:00:00 +0200\ndraft: true\ntags: [rust, \"web dev\"]\ncategories:\n  - Travel\nSlug: hi\n---\n# Body\n").unwrap();
         assert_eq!(body, "# Body\n");
         assert_eq!(fm.text("title").as_deref(), Some("Hello: world"));
-        assert_eq!(fm.date("date"), Some(datetime!(2019-01-02 08:00 UTC)));
+        assert_eq!(fm.date("date", None), Some(datetime!(2019-01-02 08:00 UTC)));
         assert_eq!(fm.flag("draft"), Some(true));
         assert_eq!(fm.list("tags"), ["rust", "web dev"]);
         assert_eq!(fm.list("categories"), ["Travel"]);
@@ -239,7 +255,7 @@ mod tests {
 
         let (fm, body) = split("+++\ntitle = \"T\"\ndate = 2019-01-02T10:00:00Z\n[taxonomies]\ntags = [\"a\"]\n+++\nBody").unwrap();
         assert_eq!(body, "Body");
-        assert_eq!(fm.date("date"), Some(datetime!(2019-01-02 10:00 UTC)));
+        assert_eq!(fm.date("date", None), Some(datetime!(2019-01-02 10:00 UTC)));
         assert_eq!(fm.nested_list("taxonomies", "tags"), ["a"]);
 
         let (fm, body) = split("{\n\"title\": \"J\", \"tags\": [\"x\"]\n}\nBody").unwrap();

@@ -90,6 +90,10 @@ pub fn to_blocks(source: &str, base: &Base) -> Converted {
                     }
                     (Kind::Flow, _) => {
                         let text = apply(source, frame.range.clone(), &frame.rewrites);
+                        if matches!(end, TagEnd::Paragraph) && caption_of_image(&text, &mut out.lifted) {
+                            out.flush_lifted();
+                            continue;
+                        }
                         let lone = matches!(end, TagEnd::Paragraph).then(|| lone_url(text.trim())).flatten();
                         match lone.and_then(|url| embeds::lone_url(&url)) {
                             Some((block, note)) => {
@@ -153,6 +157,22 @@ pub fn to_blocks(source: &str, base: &Base) -> Converted {
         out.notes.add("HTML tags inside text were removed (their text was kept)");
     }
     out.finish()
+}
+
+/// Whether `text`, what is left of a paragraph once its one image was cut out, is an
+/// emphasised line under it (`![A kite](kite.jpg)` then `*Over the hill*`, the caption as
+/// Jekyll, Obsidian and WriteFreely posts write it); if so it becomes the image's caption.
+fn caption_of_image(text: &str, lifted: &mut [Block]) -> bool {
+    let line = text.trim();
+    let emphasised = (line.starts_with('*') && line.ends_with('*') && !line.starts_with("**"))
+        || (line.starts_with('_') && line.ends_with('_') && !line.starts_with("__"));
+    match lifted {
+        [Block::Image { caption, .. }] if caption.is_empty() && emphasised && line.len() > 2 && !line.contains('\n') => {
+            *caption = crate::domain::markdown::plain_text(line);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// An element being read: a top-level block, a link or image inside one, or another
@@ -281,6 +301,16 @@ mod tests {
         let got = to_blocks("![gone](missing.png)", &Base::none());
         assert_eq!(got.blocks, []);
         assert_eq!(got.notes, ["An image at missing.png could not be located"]);
+    }
+
+    #[test]
+    fn an_emphasised_line_under_an_image_is_its_caption() {
+        let got = to_blocks("![A kite](https://e.com/k.jpg)\n*Over the hill.*\n\n![b](https://e.com/b.jpg)\n\n*Just emphasis.*", &Base::none());
+        assert_eq!(got.blocks, [
+            Block::Image { url: "https://e.com/k.jpg".into(), alt: "A kite".into(), caption: "Over the hill.".into() },
+            Block::Image { url: "https://e.com/b.jpg".into(), alt: "b".into(), caption: String::new() },
+            para("*Just emphasis.*"),
+        ]);
     }
 
     #[test]

@@ -29,6 +29,7 @@ use super::model::{Format, Kind, Post, Read as Header, Settings, State};
 use super::notes::{Notes, count};
 use super::safe_zip::SafeZip;
 use super::{Base, Export, Options, Problem, Unreadable, markdown_blocks};
+use crate::domain::time_zone::TimeZone;
 
 /// Largest Markdown file read.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
@@ -36,14 +37,14 @@ pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders of a site's sources that hold templates or tooling, not posts.
 const SKIPPED_FOLDERS: &[&str] = &[
     "archetypes", "themes", "layouts", "_layouts", "_includes", "node_modules", ".obsidian", ".github", ".git", "templates",
-    "vendor", ".trash",
+    "vendor", ".trash", "public", "_site", "resources",
 ];
 /// Files that describe the site rather than being part of it.
 const SKIPPED_FILES: &[&str] = &["readme.md", "license.md", "changelog.md", "contributing.md", "code_of_conduct.md"];
 
 /// Reads a zip of Markdown files. Refuses a zip with none, or one [`SafeZip`] refuses.
 pub fn read<R: Read + Seek + Send + 'static>(input: R, options: &Options) -> Result<Export, Unreadable> {
-    let zip = SafeZip::open(input)?;
+    let mut zip = SafeZip::open(input)?;
     let mut notes = Notes::default();
     let mut files = Vec::new();
     let mut sections = 0;
@@ -68,6 +69,7 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R, options: &Options) -> Res
     if sections > 0 {
         notes.add(format!("{} not imported (their lists are made by Quire)", count(sections, "section index page", "section index pages")));
     }
+    let site = Site::read(&mut zip, options);
     let names: HashSet<String> = zip.names().iter().cloned().collect();
     let mut by_file_name: HashMap<String, String> = HashMap::new();
     for name in zip.names() {
@@ -80,7 +82,7 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R, options: &Options) -> Res
         expected_items: Some(files.len() as u64),
         notes: notes.into_lines(),
     };
-    let items = ItemsOf { zip, files: files.into_iter(), names, by_file_name, site: options.site_url.clone(), now: OffsetDateTime::now_utc() };
+    let items = ItemsOf { zip, files: files.into_iter(), names, by_file_name, site, now: OffsetDateTime::now_utc() };
     Ok(Export { read: header, items: Box::new(items) })
 }
 
@@ -94,8 +96,52 @@ struct ItemsOf<R> {
     files: std::vec::IntoIter<String>,
     names: HashSet<String>,
     by_file_name: HashMap<String, String>,
-    site: Option<url::Url>,
+    site: Site,
     now: OffsetDateTime,
+}
+
+/// What the site's own settings file says (Jekyll's `_config.yml`, Hugo's `hugo.toml` or
+/// `config.toml`, Zola's `config.toml`), and where it sits.
+#[derive(Default)]
+struct Site {
+    /// The folder holding the settings file (`harbour-notes/`), empty at the zip's root.
+    root: String,
+    jekyll: bool,
+    zone: Option<TimeZone>,
+    /// Jekyll's `permalink`.
+    permalink: Option<String>,
+    /// Hugo's `[permalinks]`, by section.
+    permalinks: FrontMatter,
+    url: Option<url::Url>,
+}
+
+impl Site {
+    fn read<R: Read + Seek>(zip: &mut SafeZip<R>, options: &Options) -> Site {
+        const CONFIGS: [(&str, bool); 6] =
+            [("_config.yml", false), ("hugo.toml", true), ("config.toml", true), ("hugo.yaml", false), ("config.yaml", false), ("config.yml", false)];
+        let found = zip.names().iter().filter_map(|name| {
+            let (dir, file) = name.rsplit_once('/').map_or(("", name.as_str()), |(d, f)| (d, f));
+            let depth = if dir.is_empty() { 0 } else { dir.split('/').count() };
+            CONFIGS.iter().find(|(config, _)| *config == file).filter(|_| depth <= 1).map(|(config, toml)| (name.clone(), dir.to_owned(), *config, *toml))
+        }).min_by_key(|(name, ..)| name.len());
+        let mut site = Site { url: options.site_url.clone(), ..Site::default() };
+        let zone_name = |fm: &FrontMatter| fm.text("timezone").or_else(|| fm.text("time_zone"));
+        if let Some((name, dir, file, toml)) = found {
+            site.root = if dir.is_empty() { dir } else { format!("{dir}/") };
+            site.jekyll = file == "_config.yml";
+            let settings = zip.read(&name, 256 * 1024).ok().and_then(|bytes| String::from_utf8(bytes).ok()).and_then(|text| front_matter::config(&text, toml).ok()).unwrap_or_default();
+            site.zone = zone_name(&settings).and_then(|z| TimeZone::parse(&z).ok());
+            site.permalink = settings.text("permalink");
+            site.permalinks = settings.table("permalinks");
+        }
+        if !site.jekyll {
+            site.jekyll = zip.names().iter().any(|n| n.contains("_posts/"));
+        }
+        if site.zone.is_none() {
+            site.zone = options.time_zone.as_deref().and_then(|z| TimeZone::parse(z).ok());
+        }
+        site
+    }
 }
 
 impl<R: Read + Seek> Iterator for ItemsOf<R> {
@@ -119,15 +165,72 @@ impl<R: Read + Seek> Iterator for ItemsOf<R> {
 }
 
 impl<R> ItemsOf<R> {
+    /// The address the generator gave the file: Jekyll's `permalink` pattern (its default
+    /// `/:categories/:year/:month/:day/:title.html`), Hugo's `[permalinks]` for the section
+    /// (else `/section/slug/`); dates in the site's zone.
+    fn default_path(&self, path: &Path, slug: &str, title: &str, date: Option<OffsetDateTime>, fm: &FrontMatter, kind: Kind) -> Option<String> {
+        let local = date.map(|at| at.to_offset(time::UtcOffset::from_whole_seconds(self.site.zone.as_ref().map_or(0, |z| z.offset_at(at.unix_timestamp()))).unwrap_or(time::UtcOffset::UTC)));
+        let fill = |pattern: &str, section: &str| -> Option<String> {
+            let mut out = pattern.to_owned();
+            if pattern.contains(":year") || pattern.contains(":month") || pattern.contains(":day") {
+                let at = local?;
+                out = out.replace(":year", &format!("{:04}", at.year())).replace(":month", &format!("{:02}", at.month() as u8)).replace(":day", &format!("{:02}", at.day()));
+            }
+            let categories: Vec<String> = fm.list("categories").iter().map(|c| urlize(c)).collect();
+            let named_slug = fm.text("slug").map(|s| urlize(&s)).unwrap_or_else(|| urlize(title));
+            let urlized_title = urlize(title);
+            out = out
+                .replace(":categories", &categories.join("/"))
+                .replace(":output_ext", ".html")
+                .replace(":sections", section)
+                .replace(":section", section)
+                .replace(":filename", &path.slug)
+                .replace(":contentbasename", &path.slug)
+                .replace(":slug", if self.site.jekyll { slug } else { &named_slug })
+                .replace(":title", if self.site.jekyll { slug } else { &urlized_title });
+            while out.contains("//") {
+                out = out.replace("//", "/");
+            }
+            let encoded = url::Url::parse("http://x/").ok()?.join(&out).ok()?;
+            Some(encoded.path().to_owned())
+        };
+        if self.site.jekyll {
+            if kind == Kind::Page {
+                return Some(format!("/{}.html", path.slug));
+            }
+            let pattern = match self.site.permalink.as_deref() {
+                None | Some("date") => "/:categories/:year/:month/:day/:title:output_ext",
+                Some("pretty") => "/:categories/:year/:month/:day/:title/",
+                Some("ordinal" | "none") => "/:categories/:title:output_ext",
+                Some(pattern) => pattern,
+            };
+            return fill(pattern, "");
+        }
+        let at = path.folders.iter().position(|f| f == "content")?;
+        let mut sections: Vec<&str> = path.folders[at + 1..].iter().map(String::as_str).collect();
+        if path.stem.eq_ignore_ascii_case("index") {
+            sections.pop();
+        }
+        let section = sections.first().copied().unwrap_or("");
+        match self.site.permalinks.text(section).or_else(|| self.site.permalinks.text("page").filter(|_| kind == Kind::Page)) {
+            Some(pattern) => fill(&pattern, section),
+            None => {
+                let prefix: String = sections.iter().map(|s| format!("/{s}")).collect();
+                Some(format!("{prefix}/{slug}/"))
+            }
+        }
+    }
+
     fn post(&self, name: &str, text: &str) -> Result<Post, Problem> {
         let (fm, body) = front_matter::split(text)
             .map_err(|why| Problem::item(name, "", format!("Its front matter could not be read: {why}")))?;
         let path = Path::of(name);
         let mut notes = Notes::default();
-        let title = fm.text("title").unwrap_or_else(|| path.stem.replace(['-', '_'], " "));
+        let title = fm.text("title").unwrap_or_else(|| path.stem.clone());
         let slug = fm.text("slug").unwrap_or_else(|| path.slug.clone());
-        let date = fm.date("date").or(path.date);
-        let published = match (date, fm.date("publishdate").or_else(|| fm.date("publish_date"))) {
+        let zone = self.site.zone.as_ref();
+        let date = fm.date("date", zone).or(path.date);
+        let published = match (date, fm.date("publishdate", zone).or_else(|| fm.date("publish_date", zone))) {
             (Some(date), Some(later)) if later > date => Some(later),
             (date, later) => date.or(later),
         };
@@ -135,18 +238,24 @@ impl<R> ItemsOf<R> {
             || fm.flag("published") == Some(false)
             || fm.flag("publish") == Some(false)
             || path.in_folder(&["_drafts", "drafts"]);
+        let layout = fm.text("type").or_else(|| fm.text("layout")).unwrap_or_default().to_ascii_lowercase();
+        // Jekyll makes every file outside `_posts` and `_drafts` a page.
+        let jekyll_page = self.site.jekyll && !path.in_folder(&["_posts", "_drafts"]);
+        let kind = if layout == "page" || jekyll_page || path.in_folder(&["pages", "_pages"]) || path.directly_in_content() {
+            Kind::Page
+        } else {
+            Kind::Post
+        };
         let state = match published {
             _ if draft => State::Draft,
             Some(at) if at > self.now => State::Scheduled,
             Some(_) => State::Published,
-            None if fm.flag("publish") == Some(true) => State::Published,
+            None if fm.flag("publish") == Some(true) || kind == Kind::Page => State::Published,
             None => {
                 notes.add("It has no date: imported as a draft");
                 State::Draft
             }
         };
-        let layout = fm.text("type").or_else(|| fm.text("layout")).unwrap_or_default().to_ascii_lowercase();
-        let kind = if layout == "page" || path.in_folder(&["pages", "_pages"]) || path.directly_in_content() { Kind::Page } else { Kind::Post };
         let mut tags = Vec::new();
         for tag in fm.list("tags").into_iter().chain(fm.list("categories")).chain(fm.nested_list("taxonomies", "tags")).chain(fm.nested_list("taxonomies", "categories")) {
             if !tags.contains(&tag) {
@@ -156,7 +265,7 @@ impl<R> ItemsOf<R> {
         let mut old_paths: Vec<String> = Vec::new();
         let explicit: Vec<String> = fm.list("aliases").into_iter().chain(fm.list("redirect_from")).chain(fm.text("url")).chain(fm.text("permalink")).collect();
         let replaced = fm.text("url").into_iter().chain(fm.text("permalink")).any(|p| !p.contains(':'));
-        let derived = if replaced { None } else { path.default_path(&slug, date, &fm) };
+        let derived = if replaced { None } else { self.default_path(&path, &slug, &title, date, &fm, kind) };
         for old in explicit.into_iter().chain(derived) {
             if old.contains(':') || old.contains("{{") {
                 continue; // a pattern (`/:year/:title/`) or a template, not a path
@@ -170,8 +279,9 @@ impl<R> ItemsOf<R> {
         let dir = path.dir.clone();
         let names = &self.names;
         let by_file_name = &self.by_file_name;
-        let resolve = move |src: &str| find_file(src, &dir, names, by_file_name);
-        let converted = markdown_blocks::to_blocks(&source, &Base::with_files(self.site.as_ref(), &resolve));
+        let root = &self.site.root;
+        let resolve = move |src: &str| find_file(src, &dir, root, names, by_file_name);
+        let converted = markdown_blocks::to_blocks(&source, &Base::with_files(self.site.url.as_ref(), &resolve));
         notes.extend(converted.notes);
         Ok(Post {
             source_id: name.to_owned(),
@@ -182,7 +292,7 @@ impl<R> ItemsOf<R> {
             state,
             created_at: date,
             published_at: if state == State::Draft { None } else { published },
-            updated_at: fm.date("lastmod").or_else(|| fm.date("updated")).or_else(|| fm.date("last_modified_at")),
+            updated_at: fm.date("lastmod", zone).or_else(|| fm.date("updated", zone)).or_else(|| fm.date("last_modified_at", zone)),
             tags,
             old_paths,
             page_position: if kind == Kind::Page { fm.text("weight").or_else(|| fm.text("nav_order")).and_then(|w| w.parse().ok()) } else { None },
@@ -227,37 +337,24 @@ impl Path {
         let content = self.folders.iter().position(|f| f == "content");
         content.is_some_and(|at| at + 1 == self.folders.len() || (at + 2 == self.folders.len() && self.stem.eq_ignore_ascii_case("index")))
     }
-
-    /// The address the generator gave the file by default.
-    fn default_path(&self, slug: &str, date: Option<OffsetDateTime>, fm: &FrontMatter) -> Option<String> {
-        if let Some(at) = self.folders.iter().position(|f| f == "_posts") {
-            let date = date?;
-            let mut categories: Vec<String> = fm.list("categories").iter().map(|c| c.to_lowercase().replace(' ', "-")).collect();
-            categories.extend(self.folders[..at].iter().cloned());
-            let prefix: String = categories.iter().map(|c| format!("/{c}")).collect();
-            return Some(format!("{prefix}/{:04}/{:02}/{:02}/{slug}.html", date.year(), date.month() as u8, date.day()));
-        }
-        let at = self.folders.iter().position(|f| f == "content")?;
-        let mut section: Vec<&str> = self.folders[at + 1..].iter().map(String::as_str).collect();
-        if self.stem.eq_ignore_ascii_case("index") {
-            section.pop();
-        }
-        let prefix: String = section.iter().map(|s| format!("/{s}")).collect();
-        Some(format!("{prefix}/{slug}/"))
-    }
 }
 
 /// The zip path of an image written as `src` in a file of folder `dir`, as `file:<path>`.
-fn find_file(src: &str, dir: &str, names: &HashSet<String>, by_file_name: &HashMap<String, String>) -> Option<String> {
+fn find_file(src: &str, dir: &str, site_root: &str, names: &HashSet<String>, by_file_name: &HashMap<String, String>) -> Option<String> {
     let src = src.split(['?', '#']).next().unwrap_or(src);
     let src = percent_decoded(src);
     let mut candidates = Vec::new();
     if let Some(rooted) = src.strip_prefix('/') {
-        // The site's root: the folder holding `content/` or `_posts/`, else the zip's root.
+        // The site's root: the folder of its settings file, else the one holding `content/`
+        // or `_posts/`, else the zip's root.
         let parts: Vec<&str> = dir.split('/').collect();
-        let root = parts.iter().position(|p| matches!(*p, "content" | "_posts" | "_drafts" | "_pages")).map_or(String::new(), |at| {
-            parts[..at].iter().map(|p| format!("{p}/")).collect()
-        });
+        let root = if !site_root.is_empty() {
+            site_root.to_owned()
+        } else {
+            parts.iter().position(|p| matches!(*p, "content" | "_posts" | "_drafts" | "_pages")).map_or(String::new(), |at| {
+                parts[..at].iter().map(|p| format!("{p}/")).collect()
+            })
+        };
         candidates.extend([format!("{root}{rooted}"), format!("{root}static/{rooted}"), format!("{root}assets/{rooted}")].map(Some));
     } else {
         candidates.push(normalize(&format!("{dir}/{src}")));
@@ -425,6 +522,20 @@ fn quoted(text: &str) -> (String, &str) {
     }
 }
 
+/// Hugo's `urlize`: lowercased, spaces to hyphens, punctuation other than `-`, `_` and `.`
+/// dropped (letters of every script kept).
+fn urlize(text: &str) -> String {
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Obsidian's links: `![[image.png|300]]` → an image, `[[Note|text]]` → `text`.
 fn wikilinks(line: &str) -> String {
     if !line.contains("[[") {
@@ -439,7 +550,9 @@ fn wikilinks(line: &str) -> String {
         let inner = &rest[open + 2..close];
         let (target, label) = inner.split_once('|').unwrap_or((inner, ""));
         if embed {
-            out.push_str(&format!("![](<{}>)", target.trim().replace(['<', '>'], "")));
+            // `![[image.png|300]]` gives a width, `![[image.png|text]]` its description.
+            let alt = if label.trim().bytes().all(|b| b.is_ascii_digit() || b == b'x') { "" } else { label.trim() };
+            out.push_str(&format!("![{}](<{}>)", super::html::escaped(alt), target.trim().replace(['<', '>'], "")));
         } else {
             let text = if label.is_empty() { target.split('#').next().unwrap_or(target) } else { label };
             out.push_str(&super::html::escaped(text.trim()));

@@ -33,6 +33,8 @@ mod builder;
 mod dates;
 pub mod detect;
 mod embeds;
+#[cfg(test)]
+mod fixtures;
 mod front_matter;
 pub mod ghost;
 pub mod html;
@@ -121,6 +123,9 @@ pub struct Options {
     /// images and links relative to the site (`__GHOST_URL__/content/images/...`) without
     /// saying where it was; WordPress and the Markdown zips use it when the file names none.
     pub site_url: Option<url::Url>,
+    /// The IANA zone of times written without an offset (an Obsidian note's `date`), when the
+    /// file's own settings (a Jekyll or Hugo site's) don't name one. UTC when neither does.
+    pub time_zone: Option<String>,
 }
 
 /// A body converted to blocks, with what could not be carried over.

@@ -48,7 +48,7 @@ fn post(id: &str, status: &str, body: Value) -> Value {
 }
 
 fn read_all(bytes: Vec<u8>, site: Option<&str>) -> (Read, Vec<Post>) {
-    let options = Options { site_url: site.map(|s| Url::parse(s).unwrap()) };
+    let options = Options { site_url: site.map(|s| Url::parse(s).unwrap()), time_zone: None };
     let export = read(std::io::Cursor::new(bytes), &options).unwrap();
     (export.read, export.items.map(Result::unwrap).collect())
 }

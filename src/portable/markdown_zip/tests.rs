@@ -51,31 +51,39 @@ fn a_hugo_site_gives_posts_pages_tags_old_paths_and_images_from_the_zip() {
 #[test]
 fn jekyll_names_give_dates_and_slugs_and_drafts_stay_drafts() {
     let got = posts(&[
-        ("_posts/2015-01-12-hello-world.md", "---\nlayout: post\ntitle: Hello\ncategories: news\n---\n{% highlight ruby %}\nputs 1\n{% endhighlight %}\n"),
-        ("_drafts/unfinished.md", "---\ntitle: Later\n---\nSoon.\n"),
-        ("_posts/2015-02-01-hidden.md", "---\ntitle: Hidden\npublished: false\n---\nx\n"),
-        ("about.md", "---\nlayout: page\ntitle: About\npermalink: /about/\n---\nMe.\n"),
-        ("notes/Idea.md", "Just a note with [[Other Note|a link]] and ![[diagram.png]]\n"),
-        ("attachments/diagram.png", "png"),
-        ("2999-01-01-future.md", "---\ntitle: Future\ndate: 2999-01-01\n---\nx\n"),
+        ("site/_config.yml", "title: Site\ntimezone: Europe/Paris\npermalink: /:year/:month/:title/\n"),
+        ("site/_posts/2015-01-12-hello-world.md", "---\nlayout: post\ntitle: Hello\ncategories: news\ndate: 2015-01-12 00:30:00\n---\n{% highlight ruby %}\nputs 1\n{% endhighlight %}\n"),
+        ("site/_drafts/unfinished.md", "---\ntitle: Later\n---\nSoon.\n"),
+        ("site/_posts/2015-02-01-hidden.md", "---\ntitle: Hidden\npublished: false\n---\nx\n"),
+        ("site/about.md", "---\nlayout: default\ntitle: About\npermalink: /about/\n---\nMe.\n"),
+        ("site/_posts/2999-01-01-future.md", "---\ntitle: Future\n---\nx\n"),
+        ("site/index.md", "---\nlayout: home\n---\n"),
     ]);
     let summary: Vec<(&str, &str, State, Kind)> = got.iter().map(|p| (p.title.as_str(), p.slug.as_str(), p.state, p.kind)).collect();
     assert_eq!(summary, [
         ("Hello", "hello-world", State::Published, Kind::Post),
         ("Later", "unfinished", State::Draft, Kind::Post),
         ("Hidden", "hidden", State::Draft, Kind::Post),
-        ("About", "about", State::Draft, Kind::Page),
-        ("Idea", "Idea", State::Draft, Kind::Post),
+        ("About", "about", State::Published, Kind::Page),
         ("Future", "future", State::Scheduled, Kind::Post),
     ]);
-    assert_eq!(got[0].published_at, Some(datetime!(2015-01-12 0:00 UTC)));
-    assert_eq!(got[0].old_paths, ["/news/2015/01/12/hello-world.html"]);
+    assert_eq!(got[0].published_at, Some(datetime!(2015-01-11 23:30 UTC)), "local times are in the site's zone");
+    assert_eq!(got[0].old_paths, ["/2015/01/hello-world/"], "the site's permalink, with the local date");
     assert_eq!(got[0].blocks, [Block::Paragraph { text: "```ruby\nputs 1\n```".into() }]);
     assert_eq!(got[3].old_paths, ["/about/"]);
-    assert_eq!(got[4].notes, ["It has no date: imported as a draft"]);
-    assert_eq!(got[4].blocks, [
-        Block::Paragraph { text: "Just a note with a link and".into() },
-        Block::Image { url: "file:attachments/diagram.png".into(), alt: String::new(), caption: String::new() },
+}
+
+#[test]
+fn an_obsidian_note_without_a_date_is_a_draft_and_its_links_are_read() {
+    let got = posts(&[
+        ("Vault/notes/Half-written - idea.md", "Just a note with [[Other Note|a link]] and ![[diagram.png|A diagram]]\n*The plan.*\n"),
+        ("Vault/attachments/diagram.png", "png"),
+    ]);
+    assert_eq!((got[0].title.as_str(), got[0].state, got[0].kind), ("Half-written - idea", State::Draft, Kind::Post));
+    assert_eq!(got[0].notes, ["It has no date: imported as a draft"]);
+    assert_eq!(got[0].blocks, [
+        Block::Paragraph { text: "Just a note with a link and \n*The plan.*".into() },
+        Block::Image { url: "file:Vault/attachments/diagram.png".into(), alt: "A diagram".into(), caption: String::new() },
     ]);
 }
 
