@@ -141,3 +141,13 @@ fn the_real_jekyll_site_reads_as_jekyll_says() {
 fn the_obsidian_vault_reads_as_its_conventions_say() {
     assert_no_script(&assert_fixture("obsidian", "Harbour Notes.zip"));
 }
+
+#[test]
+fn the_writefreely_export_reads_as_its_export_code_says() {
+    assert_no_script(&assert_fixture("writefreely", "mira-202611240250.json"));
+}
+
+#[test]
+fn the_real_bear_blog_export_reads_as_bear_blog_says() {
+    assert_no_script(&assert_fixture("bearblog", "data.csv"));
+}

@@ -109,13 +109,7 @@ struct Setting {
 /// Reads a Ghost export. Refuses JSON that is not one.
 pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unreadable> {
     let bytes = super::read_capped(input, MAX_JSON_BYTES, "This Ghost export")?;
-    let file: File = serde_json::from_slice(&bytes).map_err(|err| {
-        Unreadable::new(if err.is_eof() {
-            "This Ghost export is cut off before its end: export it again and upload the whole file".to_owned()
-        } else {
-            format!("This file is not valid JSON ({err})")
-        })
-    })?;
+    let file: File = super::json_of(&bytes, "This Ghost export")?;
     let uses_placeholder = options.site_url.is_none() && memchr_find(&bytes, GHOST_URL.as_bytes());
     drop(bytes);
     let data = match file {

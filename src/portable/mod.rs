@@ -29,6 +29,7 @@
 //! docs/import.md lists what each source element becomes and what is reported.
 
 pub mod archive;
+pub mod bear;
 mod builder;
 mod dates;
 pub mod detect;
@@ -46,6 +47,7 @@ pub mod model;
 mod notes;
 pub mod safe_zip;
 pub mod wordpress;
+pub mod writefreely;
 pub mod zip_out;
 
 use std::fs::File;
@@ -162,7 +164,9 @@ pub fn read_as(format: model::Format, mut file: File, options: &Options) -> Resu
         }
         Format::Ghost => ghost::read(file, options),
         Format::MarkdownZip => markdown_zip::read(file, options),
-        Format::WriteFreely | Format::BearBlog | Format::QuireArchive => {
+        Format::WriteFreely => writefreely::read(file, options),
+        Format::BearBlog => bear::read(file, options),
+        Format::QuireArchive => {
             Err(Unreadable::new(format!("Quire does not read {format:?} exports yet")))
         }
     }
@@ -197,6 +201,26 @@ fn read_capped(input: impl std::io::Read, max: u64, what: &str) -> Result<Vec<u8
         return Err(Unreadable::new(format!("{what} is larger than Quire reads ({} MB at most)", max / 1024 / 1024)));
     }
     Ok(bytes)
+}
+
+/// A JSON export parsed whole; `what` names it in the messages ("This Ghost export").
+fn json_of<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, Unreadable> {
+    serde_json::from_slice(bytes).map_err(|err| {
+        Unreadable::new(if err.is_eof() {
+            format!("{what} is cut off before its end: export it again and upload the whole file")
+        } else {
+            format!("This file is not valid JSON ({err})")
+        })
+    })
+}
+
+/// The text of a file that should be UTF-8, without its byte-order mark.
+fn utf8(bytes: Vec<u8>, what: &str) -> Result<String, Unreadable> {
+    let text = String::from_utf8(bytes).map_err(|_| Unreadable::new(format!("{what} is not UTF-8 text")))?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
 }
 
 #[cfg(test)]
