@@ -45,6 +45,7 @@ pub mod markdown_blocks;
 pub mod markdown_zip;
 pub mod model;
 mod notes;
+pub mod quire_archive;
 pub mod safe_zip;
 pub mod wordpress;
 pub mod writefreely;
@@ -166,9 +167,7 @@ pub fn read_as(format: model::Format, mut file: File, options: &Options) -> Resu
         Format::MarkdownZip => markdown_zip::read(file, options),
         Format::WriteFreely => writefreely::read(file, options),
         Format::BearBlog => bear::read(file, options),
-        Format::QuireArchive => {
-            Err(Unreadable::new(format!("Quire does not read {format:?} exports yet")))
-        }
+        Format::QuireArchive => quire_archive::read(file),
     }
 }
 
