@@ -19,8 +19,8 @@ use time::OffsetDateTime;
 use tokio::task::JoinSet;
 
 use super::{Blogs, index};
-use crate::db::addons;
 use crate::db::blogs::{self, Blog};
+use crate::db::{addons, exports};
 use crate::db::imports::{self, ImportWrite, Outcome};
 use crate::db::posts;
 use crate::db::{favicons, themes};
@@ -30,6 +30,7 @@ use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
 use crate::domain::schedule::stored;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
+use crate::portable::archive;
 use crate::portable::files::{ExportFiles, FILE_PREFIX};
 use crate::portable::model::{Format, Kind, Post, Read, Settings, State};
 use crate::portable::normalize::{self, item_name, link_or_text, lowercase_first, source_key};
@@ -139,7 +140,7 @@ impl Blogs {
         let (total, format, read) = (read.expected_items, read.format, Arc::new(read));
         let (images, tags) = (HashMap::new(), HashSet::new());
         let mut run = Run { fetcher, files, format, report, images, tags, over_limit: 0, no_uploads: None };
-        let mut done = 0;
+        let (mut done, mut stopped) = (0, false);
         let mut posts = Some(posts);
         loop {
             let reader = posts.take().expect("the reader is put back after each batch");
@@ -162,10 +163,14 @@ impl Blogs {
                 break;
             }
             if !go_on {
-                let stopped = "the import stopped before the end of the export: importing it again brings in the rest";
-                run.report.line(EXPORT_ITEM, stopped);
+                let line = "the import stopped before the end of the export: importing it again brings in the rest";
+                run.report.line(EXPORT_ITEM, line);
+                stopped = true;
                 break;
             }
+        }
+        if format == Format::QuireArchive && !stopped {
+            self.store_other_images(blog.user_id, &mut run).await?;
         }
         let mut report = run.report;
         if run.over_limit > 0 {
@@ -333,6 +338,29 @@ impl Blogs {
                 Err(reason) => Err(reason),
             };
             run.images.insert(url, stored);
+        }
+        Ok(())
+    }
+
+    /// Stores the images of a Quire archive that no post names (an archive carries every
+    /// image its owner uploaded), except those the owner has already: an archive names each
+    /// image as uploads are stored, by the SHA-256 of its bytes.
+    async fn store_other_images(&self, user_id: i64, run: &mut Run<'_>) -> Result<()> {
+        let owned: HashSet<String> = self.db.read(move |conn| exports::image_names(conn, user_id)).await?.into_iter().collect();
+        let files = run.files.clone();
+        let listed = tokio::task::spawn_blocking(move || files.list(archive::IMAGES)).await.map_err(internal)?;
+        let urls: Vec<String> = listed
+            .into_iter()
+            .filter(|path| path.strip_prefix(archive::IMAGES).is_none_or(|name| !owned.contains(name)))
+            .map(|path| format!("{FILE_PREFIX}{path}"))
+            .filter(|url| !run.images.contains_key(url))
+            .collect();
+        self.fetch_images(user_id, urls.clone(), run).await?;
+        for url in urls {
+            if let Some(Err(reason)) = run.images.get(&url) {
+                let path = url.strip_prefix(FILE_PREFIX).unwrap_or(&url);
+                run.report.line(EXPORT_ITEM, format!("the image {path} was not imported: {reason}"));
+            }
         }
         Ok(())
     }

@@ -76,9 +76,11 @@ pub fn posts_after(conn: &Connection, blog_id: i64, after: &After, limit: u32) -
     Ok(posts)
 }
 
-/// The stored names (`<hash>.<ext>`, as under `/media/`) of every image `user_id` uploaded.
+/// The stored names (`<hash>.<ext>`, as under `/media/`) of every image `user_id` uploaded, in
+/// the order of their names (not of their uploads, which an import of the blog elsewhere does
+/// not repeat: so an archive and the archive of its import list them alike).
 pub fn image_names(conn: &Connection, user_id: i64) -> Result<Vec<String>, Error> {
-    let mut stmt = conn.prepare_cached("SELECT hash, mime FROM images WHERE user_id = ?1 ORDER BY id")?;
+    let mut stmt = conn.prepare_cached("SELECT hash, mime FROM images WHERE user_id = ?1 ORDER BY hash, mime")?;
     let rows = stmt.query_map([user_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
     let mut names = Vec::new();
     for row in rows {

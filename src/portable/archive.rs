@@ -12,6 +12,8 @@ pub const FORMAT: &str = "quire-archive";
 pub const VERSION: u32 = 1;
 /// The manifest's entry name, the first of the zip.
 pub const MANIFEST: &str = "quire-archive.json";
+/// The folder of the images, `images/<stored name>`.
+pub const IMAGES: &str = "images/";
 
 /// `quire-archive.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,7 +129,7 @@ pub fn post_entry(short_id: &str) -> String {
 
 /// The entry of an image, by its stored name.
 pub fn image_entry(name: &str) -> String {
-    format!("images/{name}")
+    format!("{IMAGES}{name}")
 }
 
 /// A stored body as the archive carries it: the blocks exactly as stored, except that an image

@@ -2,7 +2,8 @@
 //! Readers carry over what a source holds without applying Quire's limits (see [`model`]);
 //! [`normalize`] is the one place that applies them:
 //!
-//! - the title becomes the post's first heading (a Quire post's title is its first heading);
+//! - the title becomes the post's first heading (a Quire post's title is its first heading),
+//!   unless the body gives that title already (as a Quire archive's always does);
 //! - tags and categories become tags (`domain::tags::from_source`: "Road Trip" → `road-trip`,
 //!   "Café" → `cafe`), internal tags (`#hidden`) are left out, duplicates merged, tags past
 //!   the tenth left out;
@@ -125,11 +126,18 @@ fn chars(text: &str) -> usize {
     text.chars().count()
 }
 
-/// The body: the title as its first heading, then each block made to follow its rules.
+/// The body: the title as its first heading (unless the body gives that title already), then
+/// each block made to follow its rules.
 fn blocks(title: &str, given: Vec<Block>, lines: &mut Vec<String>) -> Vec<Block> {
     let mut out = Vec::with_capacity(given.len() + 1);
     let starts_with_title = matches!(given.first(), Some(Block::Heading { text }) if text.trim() == title);
-    if !title.is_empty() && !starts_with_title {
+    // A body Quire already reads this title from (its first heading, else its first
+    // paragraph's first line): a Quire archive's posts, whose title was read from their body,
+    // and which may start with a paragraph. A heading added there would change the post.
+    let body = Body::from_blocks(given);
+    let gives_title = body.title() == title;
+    let given = body.children;
+    if !title.is_empty() && !starts_with_title && !gives_title {
         heading(title, &mut out, lines);
     }
     let mut empty = 0;
@@ -478,6 +486,14 @@ mod tests {
         let mut again = post("Hello from the harbour", p.blocks.clone());
         normalize(&mut again, NOW);
         assert_eq!(again.blocks, p.blocks, "a body that starts with its title keeps one heading");
+        // A Quire post may start with a paragraph: its title is then read from the body.
+        let note = vec![para("Just a *note*\n\nand more"), Block::Heading { text: "Later".into() }];
+        let mut quire = post("Later", note.clone());
+        normalize(&mut quire, NOW);
+        assert_eq!(quire.blocks, note, "a body that gives its title is kept as it is");
+        let mut plain = post("Just a note", vec![para("Just a *note*")]);
+        normalize(&mut plain, NOW);
+        assert_eq!(plain.blocks, vec![para("Just a *note*")], "as is a paragraph whose plain text is the title");
     }
 
     #[test]

@@ -20,7 +20,7 @@ const GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!
 pub(crate) struct Unzipped(Vec<(String, Vec<u8>, bool)>);
 
 impl Unzipped {
-    fn of(bytes: &[u8]) -> Unzipped {
+    pub(crate) fn of(bytes: &[u8]) -> Unzipped {
         let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).expect("a zip file");
         let mut entries = Vec::new();
         for index in 0..archive.len() {
@@ -33,11 +33,11 @@ impl Unzipped {
         Unzipped(entries)
     }
 
-    fn names(&self) -> Vec<&str> {
+    pub(crate) fn names(&self) -> Vec<&str> {
         self.0.iter().map(|(name, _, _)| name.as_str()).collect()
     }
 
-    fn get(&self, name: &str) -> Option<&[u8]> {
+    pub(crate) fn get(&self, name: &str) -> Option<&[u8]> {
         self.0.iter().find(|(n, _, _)| n == name).map(|(_, data, _)| data.as_slice())
     }
 
@@ -59,7 +59,7 @@ impl Unzipped {
     }
 }
 
-async fn upload(browser: &Browser, bytes: &[u8]) -> String {
+pub(crate) async fn upload(browser: &Browser, bytes: &[u8]) -> String {
     browser.open_app().await;
     let form = Form::new().part("image", Part::bytes(bytes.to_vec()).file_name("x")).text("type", "file");
     let resp = browser
@@ -74,7 +74,7 @@ async fn upload(browser: &Browser, bytes: &[u8]) -> String {
     resp.json::<Value>().await.unwrap()["data"]["link"].as_str().unwrap().to_owned()
 }
 
-async fn save(alice: &Browser, blog: i64, input: Value) -> Value {
+pub(crate) async fn save(alice: &Browser, blog: i64, input: Value) -> Value {
     let resp = alice.post(&format!("/api/my/blogs/{blog}/posts"), input).await;
     assert_eq!(resp.status(), 201, "post saved");
     resp.json::<Value>().await.unwrap()["post"].clone()
@@ -122,15 +122,15 @@ fn in_hours(hours: i64) -> String {
 
 /// Alice's blog with everything an archive carries: settings, a post with every block type,
 /// tags and an image, a page, a draft and a scheduled post, and an image no post uses.
-struct Full {
-    app: TestApp,
-    alice: Browser,
-    blog: i64,
-    png: String,
-    posts: Vec<Value>,
+pub(crate) struct Full {
+    pub(crate) app: TestApp,
+    pub(crate) alice: Browser,
+    pub(crate) blog: i64,
+    pub(crate) png: String,
+    pub(crate) posts: Vec<Value>,
 }
 
-async fn full_blog() -> Full {
+pub(crate) async fn full_blog() -> Full {
     let app = TestApp::spawn().await;
     let alice = app.new_browser();
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;

@@ -71,7 +71,7 @@ impl Importing {
     }
 }
 
-async fn import_into(
+pub(crate) async fn import_into(
     app: &TestApp,
     blog: &Blog,
     read: Read,
@@ -89,12 +89,12 @@ async fn import_into(
         .expect("the import runs")
 }
 
-async fn blog_of(app: &TestApp, blog_id: i64) -> Blog {
+pub(crate) async fn blog_of(app: &TestApp, blog_id: i64) -> Blog {
     let user_id: i64 = app.db().query_row("SELECT user_id FROM blogs WHERE id = ?1", [blog_id], |r| r.get(0)).unwrap();
     app.state.blogs.owned(user_id, &blog_id.to_string()).await.unwrap()
 }
 
-fn wordpress() -> Read {
+pub(crate) fn wordpress() -> Read {
     Read {
         format: Format::WordPress,
         settings: Settings { site_url: Some("http://old.example.com".into()), ..Settings::default() },
@@ -104,7 +104,7 @@ fn wordpress() -> Read {
 }
 
 /// A published post of 2015 with one paragraph.
-fn item(source_id: &str, title: &str) -> Post {
+pub(crate) fn item(source_id: &str, title: &str) -> Post {
     Post {
         source_id: source_id.into(),
         kind: Kind::Post,

@@ -18,6 +18,7 @@ mod markdown;
 mod posts;
 mod previews;
 mod remote_issuer;
+mod round_trip;
 mod schedule;
 mod search;
 mod settings;
