@@ -142,8 +142,8 @@ impl App {
 }
 
 /// Opens the database (migrated) and the search index, rebuilding the index when it is
-/// missing or behind the database.
-fn open_storage(data_dir: &DataDir) -> anyhow::Result<(Db, SearchIndex)> {
+/// missing or behind the database: what `serve` writes through, and `quire import` too.
+pub fn open_storage(data_dir: &DataDir) -> anyhow::Result<(Db, SearchIndex)> {
     let db = Db::open_and_migrate(data_dir)?;
     let index = SearchIndex::open(&data_dir.index()).context("opening the search index")?;
     let mut conn = crate::db::open_connection(db.path(), false)?;

@@ -46,6 +46,15 @@ pub enum Command {
     /// exist yet. Give the --host (and --https) the server uses, so the static site's feeds
     /// and canonical links name the blog's address.
     Export(ExportArgs),
+    /// Import an export file into one blog: WordPress (WXR .xml, or its zip), Ghost (JSON),
+    /// WriteFreely (JSON), Bear Blog (CSV), a zip of Markdown files (Hugo, Jekyll, Zola,
+    /// Obsidian) or a Quire archive, told apart by their content.
+    ///
+    /// Stop `quire serve` first (or import from Settings → Import and export). Prints what
+    /// was imported and one line for each item skipped or changed. Importing the same file
+    /// again adds only what is missing. Give the --host (and --https) the server uses, so
+    /// imported images get the server's addresses.
+    Import(ImportArgs),
 }
 
 /// The data directory flag, shared by every subcommand.
@@ -116,25 +125,33 @@ pub struct ServeArgs {
     #[arg(long = "trusted-proxy", env = "QUIRE_TRUSTED_PROXY", value_delimiter = ',', value_name = "ADDR_OR_CIDR")]
     pub trusted_proxies: Vec<String>,
 
+    #[command(flatten)]
+    pub fetch_loopback: FetchLoopbackArg,
+}
+
+/// `--test-only-fetch-loopback`, of `serve` and `import`; compiled only into debug builds.
+#[derive(Debug, Clone, Args)]
+pub struct FetchLoopbackArg {
     /// FOR TESTS ONLY, and only in debug builds (a release binary has no such flag): let the
     /// requests Quire makes to URLs others chose (imported images, federation) reach this
     /// machine's loopback addresses, 127.0.0.0/8 and ::1, so a test can serve them locally.
-    /// Never other private addresses. Needs a loopback --listen; no environment variable sets it.
+    /// Never other private addresses. No environment variable sets it; `serve` needs a
+    /// loopback --listen with it.
     #[cfg(debug_assertions)]
     #[arg(long = "test-only-fetch-loopback")]
     pub test_only_fetch_loopback: bool,
 }
 
-impl ServeArgs {
+impl FetchLoopbackArg {
     /// Whether `--test-only-fetch-loopback` was given.
     #[cfg(debug_assertions)]
-    pub fn fetch_allow_loopback(&self) -> bool {
+    pub fn given(&self) -> bool {
         self.test_only_fetch_loopback
     }
 
     /// Never, in a release build: it has no such flag.
     #[cfg(not(debug_assertions))]
-    pub fn fetch_allow_loopback(&self) -> bool {
+    pub fn given(&self) -> bool {
         false
     }
 }
@@ -176,6 +193,17 @@ pub struct ExportArgs {
     #[arg(long, default_value = "archive", value_parser = ["archive", "markdown", "site"])]
     pub format: String,
 
+    #[command(flatten)]
+    pub address: AddressArgs,
+
+    /// The file to write (must not exist), e.g. alice.quire.zip.
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+}
+
+/// The server's public address, for commands that make addresses without running it.
+#[derive(Debug, Clone, Args)]
+pub struct AddressArgs {
     /// The server's public host name, as `quire serve --host` has it.
     #[arg(long, env = "QUIRE_HOST", default_value = "localhost:8080", value_name = "HOST[:PORT]")]
     pub host: String,
@@ -183,10 +211,33 @@ pub struct ExportArgs {
     /// The server's public URLs use https (as `quire serve --https`).
     #[arg(long, env = "QUIRE_HTTPS")]
     pub https: bool,
+}
 
-    /// The file to write (must not exist), e.g. alice.quire.zip.
-    #[arg(value_name = "OUT")]
-    pub out: PathBuf,
+/// Flags of `quire import`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// The subdomain of the blog to import into.
+    #[arg(long = "blog", value_name = "SUBDOMAIN")]
+    pub blog: String,
+
+    /// The old site's address, e.g. https://old.example.com. A Ghost export does not say
+    /// where the site was: with it, its images are downloaded from there. Other exports name
+    /// their site themselves; it is used only when they don't.
+    #[arg(long, value_name = "URL")]
+    pub site_url: Option<String>,
+
+    #[command(flatten)]
+    pub address: AddressArgs,
+
+    #[command(flatten)]
+    pub fetch_loopback: FetchLoopbackArg,
+
+    /// The export to import, e.g. alice.WordPress.2026-11-24.xml.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
 }
 
 /// Flags of `quire restore`.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Context, anyhow, bail};
 use url::Host;
 
-use crate::cli::ServeArgs;
+use crate::cli::{AddressArgs, ServeArgs};
 use crate::data_dir::DataDir;
 use crate::domain::proxies::TrustedProxies;
 
@@ -89,7 +89,7 @@ impl Config {
                 }
             }
         }
-        let fetch_allow_loopback = args.fetch_allow_loopback();
+        let fetch_allow_loopback = args.fetch_loopback.given();
         if fetch_allow_loopback && !args.listen.ip().is_loopback() {
             bail!(
                 "--test-only-fetch-loopback lets the server reach services on this machine, so it is for tests \
@@ -135,6 +135,16 @@ impl Config {
             fetch_allow_loopback: false,
             fetch_deadline: FETCH_DEADLINE,
         }
+    }
+
+    /// A config for commands that work on the data directory without serving (`export`,
+    /// `import`): the server's public address from `address`, everything else as [`Config::local`].
+    pub fn offline(data_dir: &Path, address: &AddressArgs) -> anyhow::Result<Config> {
+        let host = parse_host(&address.host).with_context(|| format!("--host {:?}", address.host))?;
+        let host = without_default_port(host, address.https);
+        let mut config = Config::local(data_dir, SocketAddr::from(([127, 0, 0, 1], 0)), &host);
+        config.https = address.https;
+        Ok(config)
     }
 
     /// `http` or `https`.

@@ -152,16 +152,19 @@ impl DataDir {
             .with_context(|| format!("cannot write in data directory {}", self.root.display()))?;
         match file.try_lock() {
             Ok(()) => Ok(DataDirLock { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => bail!(
-                "another quire process is using data directory {}; stop it first",
-                self.root.display()
-            ),
+            Err(std::fs::TryLockError::WouldBlock) => Err(InUse(self.root.clone()).into()),
             Err(std::fs::TryLockError::Error(err)) => {
                 Err(err).with_context(|| format!("cannot lock {}", path.display()))
             }
         }
     }
 }
+
+/// Why [`DataDir::lock`] failed when another process (a running `quire serve`) holds the
+/// directory; a command may give its own advice in its place.
+#[derive(Debug, thiserror::Error)]
+#[error("another quire process is using data directory {}; stop it first", .0.display())]
+pub struct InUse(pub PathBuf);
 
 /// Whether a data directory entry is a folder where a restore set replaced data aside.
 pub fn is_replaced_folder(name: &OsStr) -> bool {

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! main, lib
-//!   app, backup, export, reindex  commands and the server's assembly
+//!   app, backup, export,          commands and the server's assembly
+//!   import, reindex
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
@@ -35,6 +36,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("app", 5),
     ("backup", 5),
     ("export", 5),
+    ("import", 5),
     ("reindex", 5),
     ("lib", 6),
     ("layering", 6),

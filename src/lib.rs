@@ -14,6 +14,7 @@ pub mod error;
 pub mod export;
 pub mod fetch;
 pub mod http;
+pub mod import;
 #[cfg(test)]
 mod layering;
 pub mod portable;

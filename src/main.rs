@@ -45,11 +45,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Reindex(args) => quire::reindex::run_command(&args.dir()),
         Command::Export(args) => {
             let format = ExportFormat::parse(&args.format).ok_or_else(|| anyhow::anyhow!("--format {}", ExportFormat::unknown()))?;
-            let host = quire::config::parse_host(&args.host).map_err(|err| anyhow::anyhow!("--host {:?}: {err}", args.host))?;
-            let host = quire::config::without_default_port(host, args.https);
-            let mut config = Config::local(args.data_dir.data_dir.as_path(), ([127, 0, 0, 1], 0).into(), &host);
-            config.https = args.https;
+            let config = Config::offline(&args.data_dir.data_dir, &args.address)?;
             quire::export::run_command(&args.data_dir.dir(), &args.blog, format, &args.out, config)
+        }
+        Command::Import(args) => {
+            let mut config = Config::offline(&args.data_dir.data_dir, &args.address)?;
+            config.fetch_allow_loopback = args.fetch_loopback.given();
+            quire::import::run_command(&args.data_dir.dir(), &args.blog, args.site_url.as_deref(), &args.file, config)
         }
     }
 }

@@ -17,6 +17,7 @@ mod images;
 mod markdown;
 mod posts;
 mod previews;
+mod quire_import;
 mod remote_issuer;
 mod round_trip;
 mod schedule;
