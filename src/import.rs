@@ -76,8 +76,11 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
         };
         let source = ImportSource { read: export.read, posts: export.items, files };
         let report = blogs.import(&blog, &fetcher, source, ImportOptions::default(), on_progress).await?;
-        progress.finish();
-        anyhow::Ok((report, stop.load(Ordering::SeqCst)))
+        let stopped = stop.load(Ordering::SeqCst);
+        if !stopped {
+            progress.finish(); // a stopped bar stays as it stood
+        }
+        anyhow::Ok((report, stopped))
     })?;
     search.close_idle_writer(std::time::Duration::ZERO);
     let seconds = started.elapsed().as_secs_f64();
