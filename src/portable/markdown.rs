@@ -100,8 +100,9 @@ pub fn readme(blog_name: &str) -> String {
          folder under `pages/`, each holding `index.md` (YAML front matter: title, date, slug,\n\
          tags, draft) and its images, linked by their file names.\n\n\
          - Hugo: copy `posts/` and `pages/` into your site's `content/` folder.\n\
-         - Zola: copy them into `content/`; Zola wants tags under `taxonomies:`, so move each\n  \
-           `tags: [...]` line to `taxonomies:` / `  tags: [...]` (or remove it).\n\
+         - Zola: copy them into `content/`. Zola ignores a top-level `tags:`; to keep the tags,\n  \
+           declare `taxonomies = [{{name = \"tags\"}}]` in config.toml and move each `tags: [...]`\n  \
+           line under `taxonomies:` (`taxonomies:` / `  tags: [...]`).\n\
          - Jekyll: copy them into your site; each post is built at its folder's address with its\n  \
            images beside it (to list them as Jekyll posts, move each `index.md` to\n  \
            `_posts/<folder name>.md`).\n\n\
