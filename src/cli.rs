@@ -232,6 +232,11 @@ pub struct ImportArgs {
     #[command(flatten)]
     pub address: AddressArgs,
 
+    /// The server's --imgur-client-id, when it keeps images on Imgur: an import cannot upload
+    /// there, so imported images are kept as links to where they were.
+    #[arg(long, env = "QUIRE_IMGUR_CLIENT_ID", value_name = "ID")]
+    pub imgur_client_id: Option<String>,
+
     #[command(flatten)]
     pub fetch_loopback: FetchLoopbackArg,
 

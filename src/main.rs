@@ -51,6 +51,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Import(args) => {
             let mut config = Config::offline(&args.data_dir.data_dir, &args.address)?;
             config.fetch_allow_loopback = args.fetch_loopback.given();
+            config.imgur_client_id = args.imgur_client_id.filter(|id| !id.trim().is_empty());
             quire::import::run_command(&args.data_dir.dir(), &args.blog, args.site_url.as_deref(), &args.file, config)
         }
     }

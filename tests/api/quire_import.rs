@@ -218,3 +218,14 @@ async fn a_running_server_an_unknown_blog_or_a_file_that_is_no_export_is_one_lin
     assert!(line.starts_with("quire: there is no database at"), "{line}");
     assert_eq!(fingerprint(dir.path()), before, "nothing changed");
 }
+
+#[tokio::test]
+async fn on_a_server_that_keeps_images_on_imgur_the_cli_keeps_them_where_they_were() {
+    let (dir, port) = blogs(&["hugo"]).await;
+    let output = import(args(dir.path(), port, "hugo", &fixture("hugo/harbour-notes.zip"), &["--imgur-client-id", "abc"])).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(counts(&output)["images"], 0);
+    let report = stdout(&output);
+    assert!(report.contains("kept as text: this server keeps images on Imgur, where an import cannot upload"), "{report}");
+    assert_eq!(std::fs::read_dir(dir.path().join("uploads")).unwrap().count(), 0, "nothing was stored on this server");
+}
