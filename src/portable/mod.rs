@@ -91,6 +91,19 @@ impl Problem {
     }
 }
 
+impl std::fmt::Display for Problem {
+    /// As the import report shows it: the item (its title, else its source id) and why.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Item { source_id, title, message } => {
+                let name = if title.trim().is_empty() { source_id } else { title };
+                if name.is_empty() { f.write_str(message) } else { write!(f, "{name}: {message}") }
+            }
+            Problem::File(err) => f.write_str(&err.0),
+        }
+    }
+}
+
 /// The items of an export, in the source's order, one at a time.
 pub type Items = Box<dyn Iterator<Item = Result<model::Post, Problem>> + Send>;
 
