@@ -59,7 +59,7 @@ impl Unzipped {
     }
 }
 
-async fn upload(browser: &Browser, bytes: &[u8]) -> String {
+pub(crate) async fn upload(browser: &Browser, bytes: &[u8]) -> String {
     browser.open_app().await;
     let form = Form::new().part("image", Part::bytes(bytes.to_vec()).file_name("x")).text("type", "file");
     let resp = browser

@@ -377,3 +377,80 @@ async fn an_import_running_when_the_server_stopped_completes_after_a_restart_wit
     assert_eq!(posts, 11);
     assert_eq!(export_files(&app), Vec::<String>::new());
 }
+
+#[tokio::test]
+async fn a_quire_archive_uploaded_brings_its_images_from_inside_the_zip() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let png = crate::exports::upload(&alice, PNG).await;
+    let post = serde_json::json!({ "draft": false, "body": crate::helpers::body(&[
+        ("heading", serde_json::json!({ "text": "A red dot" })),
+        ("image", serde_json::json!({ "url": png, "alt": "The dot", "caption": "Small" })),
+    ]) });
+    assert_eq!(alice.post(&format!("/api/my/blogs/{blog}/posts"), post).await.status(), 201);
+    let zip = {
+        let (export, _) = crate::exports::exported(&alice, blog, "archive").await;
+        alice.get(export["downloadUrl"].as_str().unwrap()).await.bytes().await.unwrap().to_vec()
+    };
+
+    let bob = app.new_browser();
+    let bob_blog = bob.sign_up_with_blog("bob@example.com", "bob").await;
+    let import = imported(&bob, bob_blog, "fileName=alice.quire.zip", zip).await;
+    assert_eq!(import["state"], "done", "{import}");
+    assert_eq!(import["format"], "quire");
+    assert_eq!((import["report"]["posts"].as_u64(), import["report"]["images"].as_u64()), (Some(1), Some(1)), "{:#?}", messages(&import));
+    let url: String = app
+        .db()
+        .query_row("SELECT body FROM posts WHERE blog_id = ?1", [bob_blog], |r| r.get::<_, String>(0))
+        .map(|body| body.split("/media/").nth(1).unwrap_or_default().split('"').next().unwrap_or_default().to_owned())
+        .unwrap();
+    assert!(!url.is_empty(), "the image block names an upload");
+    let resp = app.get(&format!("/media/{url}")).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.bytes().await.unwrap().as_ref(), PNG, "the image is the one inside the archive");
+}
+
+#[tokio::test]
+async fn deleting_a_running_import_stops_it_and_keeps_what_it_wrote() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let total = 8_000;
+    let items: String = (1..=total)
+        .map(|n| format!("<item><title>Post {n}</title><wp:post_id>{n}</wp:post_id><wp:post_name>post-{n}</wp:post_name><wp:status>publish</wp:status><wp:post_type>post</wp:post_type><wp:post_date_gmt>2020-01-01 10:00:00</wp:post_date_gmt><content:encoded><![CDATA[<p>Words of post {n}.</p>]]></content:encoded></item>"))
+        .collect();
+    let xml = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:wp="http://wordpress.org/export/1.2/"><channel><title>Many</title><link>http://old.example.com</link><wp:wxr_version>1.2</wp:wxr_version><wp:base_site_url>http://old.example.com</wp:base_site_url>{items}</channel></rss>"#
+    );
+    let resp = upload(&alice, blog, "fileName=many.xml", xml.into_bytes()).await;
+    assert_eq!(resp.status(), 202);
+    let id = resp.json::<Value>().await.unwrap()["import"]["id"].as_i64().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let import: Value = alice.get(&format!("/api/my/blogs/{blog}/imports/{id}")).await.json().await.unwrap();
+        let done = import["import"]["progress"]["done"].as_u64().unwrap();
+        assert_ne!(import["import"]["state"], "done", "the import was still running when it was deleted");
+        if done > 0 {
+            assert_eq!(import["import"]["progress"]["total"], total, "the total is known from the start");
+            break;
+        }
+        assert!(Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let resp = alice.send(Method::DELETE, &format!("/api/my/blogs/{blog}/imports/{id}"), Value::Null).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(alice.get(&format!("/api/my/blogs/{blog}/imports/{id}")).await.status(), 404);
+    // It stops after the batch under way: the count settles, short of the whole file.
+    let mut count = app.count("posts");
+    loop {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let now = app.count("posts");
+        if now == count {
+            break;
+        }
+        count = now;
+    }
+    assert!(count > 0 && count < total, "{count} posts written");
+    assert_eq!(export_files(&app), Vec::<String>::new(), "its file is gone");
+}
