@@ -125,7 +125,7 @@ impl App {
         });
         let scheduler = tokio::spawn(crate::blogs::schedule::run(self.state.blogs.clone()));
         let site = Arc::new(StaticSite::new(self.state.config.as_ref().clone()));
-        let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site));
+        let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site, self.state.fetcher.clone()));
         let served = poem::Server::new_with_acceptor(self.acceptor)
             .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
             .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))

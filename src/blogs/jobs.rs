@@ -1,7 +1,7 @@
-//! Background jobs: exports now, imports later. A job is a row of `jobs` (db/jobs.rs); the
-//! owner queues one, [`run`] (a task the server starts) claims it and does the work on the
-//! blocking pool, recording progress as it goes, and the file it writes waits under
-//! `exports/` for a day.
+//! Background jobs: exports and imports (`blogs::import_jobs`). A job is a row of `jobs`
+//! (db/jobs.rs); the owner queues one, [`run`] (a task the server starts) claims it and does
+//! the work, recording progress as it goes. An export's file waits under `exports/` for a day;
+//! an import's uploaded file waits there until the import ends.
 //!
 //! Bounded: one job at a time per blog (a second is refused while one is queued or running)
 //! and [`MAX_RUNNING`] in all. A run writes `<id>-<token>.zip.part` and renames it when it is
@@ -23,6 +23,7 @@ use super::exports::{self, ExportFormat, SiteRenderer};
 use crate::db::blogs::Blog;
 use crate::db::jobs::{self, Job};
 use crate::error::{Error, Result};
+use crate::fetch::Fetcher;
 
 /// Jobs running at once, in all blogs (the machine's cores are the server's too).
 pub const MAX_RUNNING: u32 = 2;
@@ -32,12 +33,14 @@ const SWEEP_EVERY: Duration = Duration::from_secs(60);
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 /// The kind of an export job.
 pub const EXPORT: &str = "export";
+/// The kind of an import job.
+pub const IMPORT: &str = "import";
 /// What a partial file's name ends with.
 const PARTIAL: &str = ".part";
 
 /// The message of a run that was told to stop.
 #[derive(Debug)]
-struct Stopped;
+pub(super) struct Stopped;
 
 impl std::fmt::Display for Stopped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -59,7 +62,7 @@ impl Blogs {
         let blog_id = blog.id;
         let job = self
             .db
-            .write(move |conn| jobs::create(conn, blog_id, EXPORT, format.name()))
+            .write(move |conn| jobs::create(conn, blog_id, EXPORT, format.name(), None))
             .await?
             .ok_or_else(|| Error::invalid("export", "An export of this blog is already under way: wait for it to finish"))?;
         self.jobs_changed.notify_one();
@@ -68,13 +71,18 @@ impl Blogs {
 
     /// Deletes the export `raw_id` of `blog` and its file; a running one stops.
     pub async fn delete_export(&self, blog: &Blog, raw_id: &str) -> Result<()> {
-        let id: i64 = raw_id.parse().map_err(|_| job_not_found())?;
+        self.delete_job(blog, EXPORT, raw_id, job_not_found).await
+    }
+
+    /// Deletes the job `raw_id` of `kind` of `blog` and its files (`not_found` when there is no
+    /// such job). A running job notices at its next progress write and stops.
+    pub(super) async fn delete_job(&self, blog: &Blog, kind: &'static str, raw_id: &str, not_found: fn() -> Error) -> Result<()> {
+        let id: i64 = raw_id.parse().map_err(|_| not_found())?;
         let blog_id = blog.id;
-        let job = self.db.write(move |conn| jobs::delete(conn, blog_id, EXPORT, id)).await?.ok_or_else(job_not_found)?;
-        if let Some(file) = job.result_file {
-            self.remove_job_file(&file);
+        let job = self.db.write(move |conn| jobs::delete(conn, blog_id, kind, id)).await?.ok_or_else(not_found)?;
+        for file in job.result_file.iter().chain(&job.input_file) {
+            self.remove_job_file(file);
         }
-        // A running job notices at its next progress write and removes its partial file.
         Ok(())
     }
 
@@ -127,8 +135,17 @@ impl Blogs {
         }
     }
 
-    /// Runs `job` to its end: writes its file on the blocking pool and records the outcome.
-    async fn run_job(self: Arc<Self>, site: Arc<dyn SiteRenderer>, job: Job) {
+    /// Runs `job` to its end, as its kind says.
+    async fn run_job(self: Arc<Self>, site: Arc<dyn SiteRenderer>, fetcher: Fetcher, job: Job) {
+        match job.kind.as_str() {
+            IMPORT => self.run_import(fetcher, job).await,
+            _ => self.run_export(site, job).await,
+        }
+    }
+
+    /// Runs the export `job` to its end: writes its file on the blocking pool and records the
+    /// outcome.
+    async fn run_export(self: Arc<Self>, site: Arc<dyn SiteRenderer>, job: Job) {
         let (id, attempt) = (job.id, job.attempt);
         let token = hex::encode(rand::random::<[u8; 8]>());
         let name = format!("{id}-{token}.zip");
@@ -183,8 +200,9 @@ impl Blogs {
 }
 
 /// The job runner: starts queued jobs as room allows and deletes expired ones, until the task
-/// is aborted (its running jobs with it). `site` renders the static site export.
-pub async fn run(blogs: Arc<Blogs>, site: Arc<dyn SiteRenderer>) {
+/// is aborted (its running jobs with it). `site` renders the static site export; imports
+/// download images with `fetcher`.
+pub async fn run(blogs: Arc<Blogs>, site: Arc<dyn SiteRenderer>, fetcher: Fetcher) {
     let mut running = JoinSet::new();
     let mut next_sweep = Instant::now();
     loop {
@@ -198,7 +216,7 @@ pub async fn run(blogs: Arc<Blogs>, site: Arc<dyn SiteRenderer>) {
         loop {
             match blogs.db.write(|conn| jobs::claim_next(conn, MAX_RUNNING)).await {
                 Ok(Some(job)) => {
-                    running.spawn(blogs.clone().run_job(site.clone(), job));
+                    running.spawn(blogs.clone().run_job(site.clone(), fetcher.clone(), job));
                 }
                 Ok(None) => break,
                 Err(err) => {

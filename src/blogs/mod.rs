@@ -13,6 +13,7 @@
 pub mod exports;
 pub mod generations;
 mod imports;
+mod import_jobs;
 pub mod index;
 pub mod jobs;
 mod pages;
@@ -33,6 +34,7 @@ use crate::domain::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
 pub use generations::PageGenerations;
+pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found, import_too_large};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;
@@ -49,12 +51,14 @@ pub struct Blogs {
     schedule_changed: Notify,
     /// Woken when a job is queued or ends, so the job runner looks for work at once.
     jobs_changed: Notify,
+    /// The blogs an import file is being uploaded to (one at a time per blog).
+    uploading: std::sync::Mutex<std::collections::HashSet<i64>>,
 }
 
 impl Blogs {
     /// The write path over this database and index; `rules` are the deployment's block rules.
     pub fn new(db: Db, search: Arc<SearchIndex>, pages: Arc<PageGenerations>, data_dir: DataDir, rules: Rules) -> Blogs {
-        Blogs { db, search, pages, data_dir, rules, schedule_changed: Notify::new(), jobs_changed: Notify::new() }
+        Blogs { db, search, pages, data_dir, rules, schedule_changed: Notify::new(), jobs_changed: Notify::new(), uploading: Default::default() }
     }
 
     /// The block rules posts are checked against.

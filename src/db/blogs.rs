@@ -52,6 +52,11 @@ pub fn owned(conn: &Connection, blog_id: i64, user_id: i64) -> Result<Option<Blo
         .optional()?)
 }
 
+/// The blog `blog_id`, whoever owns it (for the work a blog's owner started: its jobs).
+pub fn by_id(conn: &Connection, blog_id: i64) -> Result<Option<Blog>, Error> {
+    Ok(conn.query_row(&format!("{SELECT} WHERE b.id = ?1"), [blog_id], from_row).optional()?)
+}
+
 /// The id of the user's blog, if they have one.
 pub fn id_of_user(conn: &Connection, user_id: i64) -> Result<Option<i64>, Error> {
     Ok(conn.query_row("SELECT id FROM blogs WHERE user_id = ?1", [user_id], |row| row.get(0)).optional()?)

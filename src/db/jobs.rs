@@ -1,4 +1,4 @@
-//! Background jobs of a blog (`jobs`): exports now, imports later. The runner
+//! Background jobs of a blog (`jobs`): exports and imports. The runner
 //! (`blogs/jobs.rs`) claims queued jobs, records their progress and their end; each run has its
 //! own `attempt`, and a run's updates name it, so a run abandoned by a restart changes nothing.
 
@@ -13,9 +13,10 @@ pub struct Job {
     pub id: i64,
     /// Its blog.
     pub blog_id: i64,
-    /// `export` (later `import`).
+    /// `export` or `import`.
     pub kind: String,
-    /// What it makes or reads: `archive`, `markdown`, `site` for exports.
+    /// What it makes or reads: `archive`, `markdown`, `site` for exports; the export's format
+    /// for imports (`wordpress`, `ghost`, ...).
     pub format: String,
     /// `queued`, `running`, `done` or `failed`.
     pub state: String,
@@ -43,10 +44,25 @@ pub struct Job {
     pub finished_at: Option<String>,
     /// When its file and row are removed.
     pub expires_at: Option<String>,
+    /// An import's file name, as uploaded.
+    pub input_name: Option<String>,
+    /// The old site's address given with an import.
+    pub site_url: Option<String>,
+}
+
+/// What an import job reads: its uploaded file and what the owner said about it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Input {
+    /// The file under `exports/`.
+    pub file: String,
+    /// The name it was uploaded under.
+    pub name: String,
+    /// The old site's address, if given.
+    pub site_url: Option<String>,
 }
 
 const COLUMNS: &str = "id, blog_id, kind, format, state, attempt, progress_done, progress_total, input_file, result_file, \
-                       result_size, error, report, created_at, started_at, finished_at, expires_at";
+                       result_size, error, report, created_at, started_at, finished_at, expires_at, input_name, site_url";
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 /// How long a finished job's file and row are kept.
 const KEPT_FOR: &str = "'+1 day'";
@@ -70,19 +86,24 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Job> {
         started_at: row.get(14)?,
         finished_at: row.get(15)?,
         expires_at: row.get(16)?,
+        input_name: row.get(17)?,
+        site_url: row.get(18)?,
     })
 }
 
-/// Queues a job for the blog, unless one of its jobs is queued or running: then `None` (one
-/// job at a time per blog).
-pub fn create(conn: &mut Connection, blog_id: i64, kind: &str, format: &str) -> Result<Option<Job>, Error> {
+/// Queues a job for the blog, reading `input` if it is an import, unless one of its jobs is
+/// queued or running: then `None` (one job at a time per blog).
+pub fn create(conn: &mut Connection, blog_id: i64, kind: &str, format: &str, input: Option<&Input>) -> Result<Option<Job>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if active(&tx, blog_id)?.is_some() {
         return Ok(None);
     }
     let job = tx.query_row(
-        &format!("INSERT INTO jobs (blog_id, kind, format) VALUES (?1, ?2, ?3) RETURNING {COLUMNS}"),
-        params![blog_id, kind, format],
+        &format!(
+            "INSERT INTO jobs (blog_id, kind, format, input_file, input_name, site_url) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             RETURNING {COLUMNS}"
+        ),
+        params![blog_id, kind, format, input.map(|i| &i.file), input.map(|i| &i.name), input.and_then(|i| i.site_url.as_ref())],
         from_row,
     )?;
     tx.commit()?;
@@ -161,11 +182,26 @@ pub fn finish(conn: &Connection, id: i64, attempt: i64, file: &str, size: u64) -
     Ok(changed > 0)
 }
 
-/// Marks run `attempt` failed with a message for the owner.
+/// Marks run `attempt` of an import done with its report (JSON); it no longer names its
+/// uploaded file, which the caller removes. False when that run is no longer the job's.
+pub fn finish_import(conn: &Connection, id: i64, attempt: i64, report: &str) -> Result<bool, Error> {
+    let changed = conn.execute(
+        &format!(
+            "UPDATE jobs SET state = 'done', report = ?3, input_file = NULL, progress_done = max(progress_done, progress_total),
+                 finished_at = {NOW}, expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', {KEPT_FOR})
+             WHERE id = ?1 AND attempt = ?2 AND state = 'running'"
+        ),
+        params![id, attempt, report],
+    )?;
+    Ok(changed > 0)
+}
+
+/// Marks run `attempt` failed with a message for the owner; it no longer names an uploaded
+/// file (the caller removes it).
 pub fn fail(conn: &Connection, id: i64, attempt: i64, message: &str) -> Result<bool, Error> {
     let changed = conn.execute(
         &format!(
-            "UPDATE jobs SET state = 'failed', error = ?3, finished_at = {NOW},
+            "UPDATE jobs SET state = 'failed', error = ?3, input_file = NULL, finished_at = {NOW},
                  expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', {KEPT_FOR})
              WHERE id = ?1 AND attempt = ?2 AND state = 'running'"
         ),
@@ -207,11 +243,11 @@ pub fn files(conn: &Connection) -> Result<Vec<String>, Error> {
     Ok(files)
 }
 
-/// Forgets the done jobs whose file is gone (a backup restored without its exports): returns
-/// how many.
+/// Forgets the done exports whose file is gone (a backup restored without its exports):
+/// returns how many.
 pub fn forget_done_without(conn: &Connection, present: &dyn Fn(&str) -> bool) -> Result<usize, Error> {
     let missing: Vec<i64> = {
-        let mut stmt = conn.prepare("SELECT id, result_file FROM jobs WHERE state = 'done'")?;
+        let mut stmt = conn.prepare("SELECT id, result_file FROM jobs WHERE state = 'done' AND kind = 'export'")?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<String>>(1)?)))?;
         rows.filter_map(Result::ok).filter(|(_, file)| !file.as_deref().is_some_and(present)).map(|(id, _)| id).collect()
     };

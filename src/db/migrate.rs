@@ -73,6 +73,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0009_imports.sql"),
         seed: None,
     },
+    Migration {
+        version: 10,
+        name: "import jobs: the uploaded file's name and the old site's address",
+        sql: include_str!("migrations/0010_import_jobs.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

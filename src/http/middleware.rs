@@ -68,7 +68,18 @@ fn new_request_id() -> String {
 /// Every request is read through the cap, whatever its headers say: an HTTP/1.1 request
 /// without `Content-Length` or `Transfer-Encoding` has no body (reading it ends at once), but an
 /// HTTP/2 body streams with neither header. A declared length over the cap is refused unread.
+///
+/// One exception: an import's upload is too large to hold in memory. Its declared length is
+/// checked here; its body is left to the write path, which streams it to disk through the same
+/// cap ([`crate::blogs::MAX_IMPORT_BYTES`]).
 async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
+    if req.method() == poem::http::Method::POST && is_import_upload(path) {
+        let declared = req.header(header::CONTENT_LENGTH).and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|len| len > crate::blogs::MAX_IMPORT_BYTES) {
+            return Err(crate::blogs::import_too_large());
+        }
+        return Ok(());
+    }
     let limit = if path == "/api/images" { UPLOAD_BODY_LIMIT } else { JSON_BODY_LIMIT };
     let too_large = || {
         Error::TooLarge(Messages::one(
@@ -90,6 +101,13 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
         Err(ReadBodyError::PayloadTooLarge) => Err(too_large()),
         Err(_) => Err(Error::bad_request("body", "The request body could not be read")),
     }
+}
+
+/// Whether `path` is `/api/my/blogs/{blogId}/imports`, where an import's file is uploaded.
+fn is_import_upload(path: &str) -> bool {
+    path.strip_prefix("/api/my/blogs/")
+        .and_then(|rest| rest.strip_suffix("/imports"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
 }
 
 /// Turns any error into Quire's JSON error shape (API) or an HTML page (pages: a 404 page, or

@@ -85,23 +85,23 @@ pub enum Problem {
     File(Unreadable),
 }
 
-/// As the import's report says it: the item and why it was skipped, or why the rest of the
-/// file cannot be read.
+impl Problem {
+    fn item(source_id: impl Into<String>, title: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem::Item { source_id: source_id.into(), title: title.into(), message: message.into() }
+    }
+}
+
 impl std::fmt::Display for Problem {
+    /// As the import report shows it: the item (its title, else its source id) and why, or
+    /// why the rest of the file cannot be read.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Problem::Item { source_id, title, message } => {
                 let name = if title.trim().is_empty() { source_id } else { title };
-                write!(f, "{name}: {message}")
+                if name.is_empty() { f.write_str(message) } else { write!(f, "{name}: {message}") }
             }
-            Problem::File(err) => write!(f, "{err}"),
+            Problem::File(err) => f.write_str(&err.0),
         }
-    }
-}
-
-impl Problem {
-    fn item(source_id: impl Into<String>, title: impl Into<String>, message: impl Into<String>) -> Problem {
-        Problem::Item { source_id: source_id.into(), title: title.into(), message: message.into() }
     }
 }
 

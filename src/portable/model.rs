@@ -29,6 +29,21 @@ pub enum Format {
     QuireArchive,
 }
 
+impl Format {
+    /// Its name in keys and in the API: `wordpress`, `ghost`, `writefreely`, `bearblog`,
+    /// `markdown`, `quire`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Format::WordPress => "wordpress",
+            Format::Ghost => "ghost",
+            Format::WriteFreely => "writefreely",
+            Format::BearBlog => "bearblog",
+            Format::MarkdownZip => "markdown",
+            Format::QuireArchive => "quire",
+        }
+    }
+}
+
 /// A post or a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {

@@ -23,7 +23,7 @@
 
 use time::{Duration, OffsetDateTime};
 
-use super::model::{Format, Post, Read, State};
+use super::model::{Post, Read, State};
 use crate::domain::blocks::{Block, Body, MAX_ALT, MAX_BLOCKS, MAX_CAPTION, MAX_HEADING, MAX_PARAGRAPH, MAX_URL, Rules};
 use crate::domain::markdown::escape_plain;
 use crate::domain::post::{is_slug, slug};
@@ -44,18 +44,7 @@ const TAGS_NAMED: usize = 10;
 /// it is read, so importing a file again skips what is there.
 pub fn source_key(read: &Read, post: &Post) -> String {
     let site = read.settings.site_url.as_deref().unwrap_or_default().trim().trim_end_matches('/');
-    format!("{}|{site}|{}", format_name(read.format), post.source_id)
-}
-
-fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::WordPress => "wordpress",
-        Format::Ghost => "ghost",
-        Format::WriteFreely => "writefreely",
-        Format::BearBlog => "bearblog",
-        Format::MarkdownZip => "markdown",
-        Format::QuireArchive => "quire",
-    }
+    format!("{}|{site}|{}", read.format.key(), post.source_id)
 }
 
 /// How a report names an item: its title, or its source id when it has none.
@@ -446,7 +435,7 @@ fn dates(post: &mut Post, now: OffsetDateTime, lines: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::portable::model::{Kind, Settings};
+    use crate::portable::model::{Format, Kind, Settings};
     use time::macros::datetime;
 
     const NOW: OffsetDateTime = datetime!(2026-11-24 12:00 UTC);

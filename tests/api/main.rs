@@ -12,6 +12,7 @@ mod emoji;
 mod favicons;
 mod fetch;
 mod http;
+mod import_uploads;
 mod imports;
 mod images;
 mod markdown;

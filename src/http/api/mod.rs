@@ -3,6 +3,7 @@
 pub mod addons;
 pub mod blogs;
 pub mod exports;
+pub mod imports;
 pub mod favicons;
 pub mod images;
 pub mod json;
@@ -41,6 +42,8 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/exports", get(exports::list).post(exports::create))
         .at("/my/blogs/:blog_id/exports/:export_id", get(exports::show).delete(exports::delete))
         .at("/my/blogs/:blog_id/exports/:export_id/download", get(exports::download))
+        .at("/my/blogs/:blog_id/imports", get(imports::list).post(imports::create))
+        .at("/my/blogs/:blog_id/imports/:import_id", get(imports::show).delete(imports::delete))
         .at("/my/social_accounts", post(social_accounts::create))
         .at("/my/blogs/:blog_id/posts", get(posts::list).post(posts::create))
         .at("/my/blogs/:blog_id/posts/search", post(posts::find))
