@@ -135,6 +135,20 @@ describe('api requests', () => {
     expect(response.data.data.link).toBe('http://localhost/media/x.png');
   });
 
+  it('sends a File as the body itself, with the CSRF token and no JSON content type', async () => {
+    document.cookie = 'csrf_token=abc; path=/';
+    const fetchMock = stubFetch(jsonResponse({ import: { id: 1 } }, { status: 202 }));
+    const file = new File(['<rss/>'], 'blog.xml', { type: 'text/xml' });
+
+    await api.post('/api/my/blogs/7/imports?fileName=blog.xml', file);
+
+    const { url, init, headers } = lastCall(fetchMock);
+    expect(url).toBe('/api/my/blogs/7/imports?fileName=blog.xml');
+    expect(init.body).toBe(file);
+    expect(headers.has('Content-Type')).toBe(false);
+    expect(headers.get('CSRF-Token')).toBe('abc');
+  });
+
   it('sends no cookies and no CSRF token to another origin', async () => {
     document.cookie = 'csrf_token=secret; path=/';
     const fetchMock = stubFetch(jsonResponse({ data: { link: 'https://i.example.com/a.png' } }));

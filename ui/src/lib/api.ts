@@ -3,8 +3,8 @@
 //   - request bodies (and query keys) go out in snake_case, responses come back in camelCase;
 //   - same-origin calls send cookies and the `CSRF-Token` header read from the `csrf_token` cookie;
 //   - a non-2xx answer `{"errors": [{"<field>": "<message>"}, ...]}` becomes one ApiError.
-// FormData bodies (image upload) are sent untouched, without a Content-Type (the browser sets the
-// multipart boundary). Cross-origin calls (the third-party image host) get no cookies and no CSRF token.
+// FormData bodies (image upload) and Blob or File bodies (an import's file) are sent untouched,
+// without a Content-Type of ours (the browser sets the multipart boundary, or the file's type). Cross-origin calls (the third-party image host) get no cookies and no CSRF token.
 
 import { readCookie } from './cookies';
 import { camelKeys, snakeKeys, toCamelCase, toSnakeCase } from './case';
@@ -133,10 +133,11 @@ export async function request<T = unknown>(
 ): Promise<ApiResponse<T>> {
   const url = buildUrl(path, options.query);
   const sameOrigin = isSameOrigin(url);
-  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  const isRaw =
+    (typeof FormData !== 'undefined' && body instanceof FormData) || (typeof Blob !== 'undefined' && body instanceof Blob);
 
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (!isForm) headers['Content-Type'] = 'application/json';
+  if (!isRaw) headers['Content-Type'] = 'application/json';
   if (sameOrigin) {
     const csrf = readCookie(CSRF_COOKIE);
     if (csrf) headers[CSRF_HEADER] = csrf;
@@ -149,7 +150,7 @@ export async function request<T = unknown>(
     credentials: sameOrigin ? 'include' : 'omit',
   };
   if (options.signal) init.signal = options.signal;
-  if (body !== undefined) init.body = isForm ? (body as FormData) : JSON.stringify(snakeKeys(body));
+  if (body !== undefined) init.body = isRaw ? (body as FormData | Blob) : JSON.stringify(snakeKeys(body));
 
   let response: Response;
   try {
