@@ -5,6 +5,8 @@ export { Button, ButtonLink } from './button';
 export type { ButtonLinkProps, ButtonProps, ButtonVariant } from './button';
 export { Checkbox } from './checkbox';
 export type { CheckboxProps } from './checkbox';
+export { FileInput } from './file-input';
+export type { FileInputProps } from './file-input';
 export { Logo } from './logo';
 export { Modal } from './modal';
 export type { ModalProps } from './modal';
