@@ -13,6 +13,8 @@ export interface SentRequest {
   headers: Headers;
   /** The parsed JSON body, or undefined. */
   body: unknown;
+  /** The body as sent, e.g. the File of an upload. */
+  rawBody: RequestInit['body'];
 }
 
 export type Handler = (request: SentRequest) => Response | Promise<Response>;
@@ -39,6 +41,7 @@ export function fakeApi(handlers: Record<string, Handler>) {
       path: url.pathname + url.search,
       headers: new Headers(init.headers),
       body: text === undefined ? undefined : (JSON.parse(text) as unknown),
+      rawBody: init.body,
     };
     requests.push(request);
     const handler = handlers[`${method} ${url.pathname}`];

@@ -2,27 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { alice, errors, json } from '../../test/fake-api';
 import type { BlogExport } from './api';
-import { humanSize } from './import-export-panel';
-import { renderSettings, settingsServer } from './test-support';
+import { humanSize } from './jobs';
+import { anExport, renderSettings, settingsServer } from './test-support';
 
 const base = `/api/my/blogs/${alice.blog.id}/exports`;
-
-function anExport(overrides: Partial<BlogExport> = {}): BlogExport {
-  return {
-    id: 5,
-    format: 'archive',
-    state: 'queued',
-    progress: { done: 0, total: 0 },
-    size: null,
-    fileName: 'alice-20261122.quire.zip',
-    downloadUrl: null,
-    error: null,
-    createdAt: '2026-11-22T10:00:00.000Z',
-    finishedAt: null,
-    expiresAt: null,
-    ...overrides,
-  };
-}
 
 /** A server whose export moves on one step each time the list is read: queued, running, done. */
 function exportServer() {

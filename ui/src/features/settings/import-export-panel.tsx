@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Panel, Spinner } from '../../components';
 import { useLoad } from '../../lib/use-load';
 import { deleteExport, fetchExports, startExport, type BlogExport, type ExportFormat } from './api';
+import { ImportSection } from './import-section';
+import { humanSize, isUnderWay, localTime, useMounted, type JobSectionProps } from './jobs';
 import { failureText } from './use-save-action';
 
 /** How often the list is loaded again while an export is under way. */
@@ -28,46 +30,40 @@ const FORMATS: { format: ExportFormat; name: string; description: string }[] = [
 
 const nameOf = (format: ExportFormat) => FORMATS.find((f) => f.format === format)?.name ?? format;
 
-/** Bytes in a short form: 812 B, 4.2 KB, 13.0 MB. */
-export function humanSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** A time as the owner's browser shows dates and times. */
-function localTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/**
+ * The 'Import and export' panel: the Export section, then the Import one. A blog runs one export
+ * or import at a time, so while one is starting or under way the other section's buttons wait.
+ */
+export function ImportExportPanel({ blogId }: { blogId: number }) {
+  const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState(false);
+  return (
+    <Panel title="Import and export">
+      <div className="q-settings__stack q-import-export">
+        <ExportSection blogId={blogId} otherUnderWay={importing} onUnderWay={setExporting} />
+        <ImportSection blogId={blogId} otherUnderWay={exporting} onUnderWay={setImporting} />
+      </div>
+    </Panel>
+  );
 }
 
 /**
- * The 'Import and export' panel: the three exports, each with a button and a line saying what it
- * is for, and the exports asked for, newest first: live progress while one runs (the list is
- * loaded again every EXPORT_POLL_MS until none is under way), a Download link with the size and
- * how long it stays, or the reason it failed. The Import section goes below the Export one.
+ * The three exports, each with a button and a line saying what it is for, and the exports asked
+ * for, newest first: live progress while one runs (the list is loaded again every EXPORT_POLL_MS
+ * until none is under way), a Download link with the size and how long it stays, or the reason
+ * it failed.
  */
-export function ImportExportPanel({ blogId }: { blogId: number }) {
+function ExportSection({ blogId, otherUnderWay, onUnderWay }: JobSectionProps) {
   const load = useLoad((signal) => fetchExports(blogId, signal), [blogId]);
   const exports = load.lastData;
   const [starting, setStarting] = useState<ExportFormat | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
-  const mounted = useRef(true);
-  const underWay = exports?.some((e) => e.state === 'queued' || e.state === 'running') ?? false;
+  const mounted = useMounted();
+  const underWay = exports?.some(isUnderWay) ?? false;
   const { reload } = load;
 
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+  useEffect(() => onUnderWay(underWay || starting !== null), [onUnderWay, underWay, starting]);
 
   useEffect(() => {
     if (!underWay || load.status === 'loading') return undefined;
@@ -103,49 +99,47 @@ export function ImportExportPanel({ blogId }: { blogId: number }) {
   const message = failureText(failure) || failureText(load.lastError);
 
   return (
-    <Panel title="Import and export">
-      <section aria-labelledby="q-export-title" className="q-settings__stack">
-        <div>
-          <h3 className="q-settings__subtitle" id="q-export-title">
-            Export
-          </h3>
-          <p className="q-settings__muted">Take your blog with you. Each file is kept for a day.</p>
-        </div>
-        <ul className="q-settings__list">
-          {FORMATS.map(({ format, name, description }) => (
-            <li key={format} className="q-settings__item">
-              <div className="q-settings__item-text">
-                <strong>{name}</strong>
-                <span className="q-settings__muted">{description}</span>
-              </div>
-              <Button
-                variant="secondary"
-                onClick={() => void start(format)}
-                loading={starting === format}
-                disabled={starting !== null || underWay}
-                aria-label={`Export ${name}`}
-              >
-                Export
-              </Button>
-            </li>
+    <section aria-labelledby="q-export-title" className="q-settings__stack">
+      <div>
+        <h3 className="q-settings__subtitle" id="q-export-title">
+          Export
+        </h3>
+        <p className="q-settings__muted">Take your blog with you. Each file is kept for a day.</p>
+      </div>
+      <ul className="q-settings__list">
+        {FORMATS.map(({ format, name, description }) => (
+          <li key={format} className="q-settings__item">
+            <div className="q-settings__item-text">
+              <strong>{name}</strong>
+              <span className="q-settings__muted">{description}</span>
+            </div>
+            <Button
+              variant="secondary"
+              onClick={() => void start(format)}
+              loading={starting === format}
+              disabled={starting !== null || underWay || otherUnderWay}
+              aria-label={`Export ${name}`}
+            >
+              Export
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {otherUnderWay && <p className="q-settings__muted">Wait for the import to finish before exporting.</p>}
+      {message && (
+        <p className="q-settings__error" role="alert">
+          {message}
+        </p>
+      )}
+      {!exports && !load.lastError && <Spinner label="Loading exports" />}
+      {exports && exports.length > 0 && (
+        <ul className="q-settings__list" aria-label="Your exports">
+          {exports.map((entry) => (
+            <ExportRow key={entry.id} entry={entry} deleting={deleting === entry.id} onDelete={() => void remove(entry)} />
           ))}
         </ul>
-        {message && (
-          <p className="q-settings__error" role="alert">
-            {message}
-          </p>
-        )}
-        {!exports && !load.lastError && <Spinner label="Loading exports" />}
-        {exports && exports.length > 0 && (
-          <ul className="q-settings__list" aria-label="Your exports">
-            {exports.map((entry) => (
-              <ExportRow key={entry.id} entry={entry} deleting={deleting === entry.id} onDelete={() => void remove(entry)} />
-            ))}
-          </ul>
-        )}
-      </section>
-      {/* The Import section goes here: the same job list, fed by the import calls. */}
-    </Panel>
+      )}
+    </section>
   );
 }
 

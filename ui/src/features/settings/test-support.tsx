@@ -8,6 +8,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { alice, errors, fakeApi, json, type Handler } from '../../test/fake-api';
 import { fetchBlog, type Blog } from '../blogs';
+import type { BlogExport } from './api';
 import { SettingsScreen } from './settings-screen';
 
 export const themes = [
@@ -37,6 +38,24 @@ export function pagedJson(body: unknown, page: number, totalPages: number, perPa
       perPage: String(perPage),
     },
   });
+}
+
+/** An export of alice's blog: a Quire archive, queued, unless `overrides` say otherwise. */
+export function anExport(overrides: Partial<BlogExport> = {}): BlogExport {
+  return {
+    id: 5,
+    format: 'archive',
+    state: 'queued',
+    progress: { done: 0, total: 0 },
+    size: null,
+    fileName: 'alice-20261122.quire.zip',
+    downloadUrl: null,
+    error: null,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    finishedAt: null,
+    expiresAt: null,
+    ...overrides,
+  };
 }
 
 /** A fake quire that keeps the blog's state; `overrides` replace or add handlers. */
@@ -77,6 +96,7 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
     [`GET ${path}/addons/installed`]: () => json({ addons: [] }),
     [`GET ${path}/addons/uninstalled`]: () => json({ addons: [] }),
     [`GET ${path}/exports`]: () => json({ exports: [] }),
+    [`GET ${path}/imports`]: () => json({ imports: [] }),
     ...overrides,
   });
   return { ...server, state };
