@@ -208,9 +208,9 @@ export async function fetchImport(blogId: number, importId: number, signal?: Abo
  */
 export async function startImport(blogId: number, file: File, siteUrl: string): Promise<BlogImport> {
   // The route names its query parameters in camelCase (docs/api.md 9b.1), so they are written
-  // here rather than through the wrapper's snake_cased `query`.
-  const query = new URLSearchParams({ fileName: file.name });
-  if (siteUrl) query.set('siteUrl', siteUrl);
+  // here rather than through the wrapper's snake_cased `query`; a space is %20, never `+`.
+  const params: [string, string][] = [['fileName', file.name], ...(siteUrl ? [['siteUrl', siteUrl] as [string, string]] : [])];
+  const query = params.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
   const { data } = await api.post<{ import: BlogImport }>(`${blogPath(blogId)}/imports?${query}`, file);
   return data.import;
 }

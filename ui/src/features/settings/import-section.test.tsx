@@ -6,7 +6,7 @@ import { STOP_IMPORT_QUESTION } from './import-section';
 import { anExport, renderSettings, settingsServer } from './test-support';
 
 const base = `/api/my/blogs/${alice.blog.id}/imports`;
-const FILE_NAME = 'alice.WordPress.2026-11-24.xml';
+const FILE_NAME = 'alice WordPress 2026-11-24.xml';
 
 function aReport(overrides: Partial<ImportReport> = {}): ImportReport {
   return {
