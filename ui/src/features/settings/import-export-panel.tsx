@@ -33,15 +33,16 @@ const nameOf = (format: ExportFormat) => FORMATS.find((f) => f.format === format
 /**
  * The 'Import and export' panel: the Export section, then the Import one. A blog runs one export
  * or import at a time, so while one is starting or under way the other section's buttons wait.
+ * `onImported` is called when an import the panel followed is done.
  */
-export function ImportExportPanel({ blogId }: { blogId: number }) {
+export function ImportExportPanel({ blogId, onImported }: { blogId: number; onImported: () => void }) {
   const [exporting, setExporting] = useState(false);
   const [importing, setImporting] = useState(false);
   return (
     <Panel title="Import and export">
       <div className="q-settings__stack q-import-export">
         <ExportSection blogId={blogId} otherUnderWay={importing} onUnderWay={setExporting} />
-        <ImportSection blogId={blogId} otherUnderWay={exporting} onUnderWay={setImporting} />
+        <ImportSection blogId={blogId} otherUnderWay={exporting} onUnderWay={setImporting} onImported={onImported} />
       </div>
     </Panel>
   );

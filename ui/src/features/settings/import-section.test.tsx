@@ -84,6 +84,8 @@ describe('settings: import', () => {
       [`POST ${base}`]: async () => {
         await uploaded;
         started = true;
+        // The export's blog name: the import renames the blog.
+        server.state.blog = { ...server.state.blog, name: 'Harbour Notes' };
         return json({ import: anImport() }, 202);
       },
       [`GET ${base}/13`]: () => {
@@ -135,6 +137,8 @@ describe('settings: import', () => {
     expect(within(section()).getByText('Imported 9 posts, 2 pages and 3 images; 1 skipped.')).toBeInTheDocument();
     expect(within(section()).getByRole('button', { name: 'Hide report' })).toHaveAttribute('aria-expanded', 'true');
     await waitFor(() => expect(exportButton).toBeEnabled());
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Harbour Notes'));
+    expect(screen.getByTestId('shell-name')).toHaveTextContent('Harbour Notes');
 
     const [sent] = server.sent('POST', `${base}?fileName=${encodeURIComponent(FILE_NAME)}&siteUrl=${encodeURIComponent('http://127.0.0.1:8089')}`);
     expect(sent?.rawBody).toBe(file);

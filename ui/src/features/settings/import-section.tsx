@@ -52,6 +52,11 @@ function problemOf(error: unknown): UploadProblem {
   return { file: about('file', 'body'), siteUrl: about('siteUrl'), other: about(...rest) };
 }
 
+export interface ImportSectionProps extends JobSectionProps {
+  /** Called when an import started here, or seen under way, is done: it may have changed the blog. */
+  onImported: () => void;
+}
+
 /**
  * The Import section: what Quire imports, the form (the export file, the old site's address,
  * Import), and the blog's imports, newest first. The file is uploaded as it is ('Uploading…'),
@@ -59,7 +64,7 @@ function problemOf(error: unknown): UploadProblem {
  * 1,210 items') until it ends with its report or the reason it failed. An import started here
  * opens its report when it is done; the others open theirs on request.
  */
-export function ImportSection({ blogId, otherUnderWay, onUnderWay }: JobSectionProps) {
+export function ImportSection({ blogId, otherUnderWay, onUnderWay, onImported }: ImportSectionProps) {
   const load = useLoad((signal) => fetchImports(blogId, signal), [blogId]);
   const imports = load.lastData;
   const { reload, setData, lastError } = load;
@@ -72,10 +77,21 @@ export function ImportSection({ blogId, otherUnderWay, onUnderWay }: JobSectionP
   const [removing, setRemoving] = useState<number | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const mounted = useMounted();
+  /** Imports started here or seen under way, until they end. */
+  const following = useRef(new Set<number>());
   const active = imports?.find(isUnderWay);
   const underWay = uploading || active !== undefined;
 
   useEffect(() => onUnderWay(underWay), [onUnderWay, underWay]);
+
+  useEffect(() => {
+    let done = false;
+    for (const entry of imports ?? []) {
+      if (isUnderWay(entry)) following.current.add(entry.id);
+      else if (following.current.delete(entry.id)) done ||= entry.state === 'done';
+    }
+    if (done) onImported();
+  }, [imports, onImported]);
 
   // Each answer about the import under way is a new object, so this asks again a second after
   // each one, until it is no longer under way. A failed question (the import was forgotten
@@ -111,6 +127,7 @@ export function ImportSection({ blogId, otherUnderWay, onUnderWay }: JobSectionP
     setUploading(true);
     try {
       const started = await startImport(blogId, file, url);
+      following.current.add(started.id);
       if (mounted.current) {
         setOpened((ids) => new Set(ids).add(started.id));
         setFile(null);

@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import type { Blog } from '../blogs';
@@ -19,12 +20,21 @@ export interface SettingsScreenProps {
 /** The settings screen's panels: Blog, Social Accounts, Addons, Import and export, and Account. */
 export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScreenProps) {
   const navigate = useNavigate();
+  // An import can change the blog's name, theme, icon, addons and time zone: the owner area
+  // fetches the blog again, and the Blog panel starts afresh from it.
+  const [imports, setImports] = useState(0);
+  const afterImport = useCallback(() => {
+    reloadBlog().then(
+      () => setImports((count) => count + 1),
+      (error: unknown) => console.warn('quire: reloading the blog after an import failed', error),
+    );
+  }, [reloadBlog]);
   return (
     <div className="q-settings">
-      <BlogPanel blog={blog} reloadBlog={reloadBlog} />
+      <BlogPanel key={imports} blog={blog} reloadBlog={reloadBlog} />
       <SocialAccountsPanel blog={blog} providerName={providerName} reloadBlog={reloadBlog} />
       <AddonsPanel blogId={blog.id} />
-      <ImportExportPanel blogId={blog.id} />
+      <ImportExportPanel blogId={blog.id} onImported={afterImport} />
       <AccountPanel blogId={blog.id} onDeleted={() => navigate(paths.landing, { replace: true })} />
     </div>
   );
