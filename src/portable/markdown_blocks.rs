@@ -51,9 +51,17 @@ pub fn to_blocks(source: &str, base: &Base) -> Converted {
                         parent.touch(&frame.range);
                     }
                     (Kind::Image { dest, title }, parent) => {
-                        match base.image(&dest) {
-                            Some(url) => out.lifted.push(Block::Image { url, alt: frame.alt.trim().to_owned(), caption: title }),
-                            None => out.notes.add(format!("An image at {dest} could not be located")),
+                        // `![](https://youtu.be/...)` embeds a player in Obsidian: its block, not an image.
+                        if let Some((block, note)) = embeds::lone_url(&dest) {
+                            out.lifted.push(block);
+                            if let Some(note) = note {
+                                out.notes.add(note);
+                            }
+                        } else {
+                            match base.image(&dest) {
+                                Some(url) => out.lifted.push(Block::Image { url, alt: frame.alt.trim().to_owned(), caption: title }),
+                                None => out.notes.add(format!("An image at {dest} could not be located")),
+                            }
                         }
                         if let Some(parent) = parent {
                             parent.rewrites.push((frame.range.clone(), String::new()));
@@ -301,6 +309,18 @@ mod tests {
         let got = to_blocks("![gone](missing.png)", &Base::none());
         assert_eq!(got.blocks, []);
         assert_eq!(got.notes, ["An image at missing.png could not be located"]);
+    }
+
+    #[test]
+    fn image_syntax_around_a_players_page_embeds_it_as_obsidian_does() {
+        let got = to_blocks(
+            "![](https://twitter.com/jack/status/20)\n\n![](https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC)\n\n![](https://www.youtube.com/watch?v=dQw4w9WgXcQ)",
+            &Base::none(),
+        );
+        assert!(matches!(got.blocks[0], Block::Tweet { .. }), "{:?}", got.blocks);
+        assert!(matches!(got.blocks[1], Block::Spotify { .. }), "{:?}", got.blocks);
+        assert!(matches!(&got.blocks[2], Block::Link { url, .. } if url.contains("dQw4w9WgXcQ")), "{:?}", got.blocks);
+        assert_eq!(got.notes, ["A player from youtube.com was kept as a link to it"]);
     }
 
     #[test]
