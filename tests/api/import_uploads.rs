@@ -454,3 +454,30 @@ async fn deleting_a_running_import_stops_it_and_keeps_what_it_wrote() {
     assert!(count > 0 && count < total, "{count} posts written");
     assert_eq!(export_files(&app), Vec::<String>::new(), "its file is gone");
 }
+
+#[tokio::test]
+async fn deleting_the_account_removes_an_uploaded_file_still_waiting_to_be_imported() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    // An import queued behind a running export (as if the export were slow): its file waits.
+    app.db()
+        .execute("INSERT INTO jobs (blog_id, kind, format, state, attempt) VALUES (?1, 'export', 'archive', 'running', 1)", [blog])
+        .unwrap();
+    std::fs::create_dir_all(app.state.config.data_dir.exports()).unwrap();
+    std::fs::write(app.state.config.data_dir.export("waiting.import"), b"<rss/>").unwrap();
+    app.db()
+        .execute(
+            "INSERT INTO jobs (blog_id, kind, format, input_file, input_name) VALUES (?1, 'import', 'wordpress', 'waiting.import', 'a.xml')",
+            [blog],
+        )
+        .unwrap();
+    let list: Value = alice.get(&format!("/api/my/blogs/{blog}/imports")).await.json().await.unwrap();
+    assert_eq!(list["imports"][0]["state"], "queued");
+    assert_eq!(list["imports"][0]["fileName"], "a.xml");
+
+    let resp = alice.send(Method::DELETE, &format!("/api/my/blogs/{blog}"), Value::Null).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(export_files(&app), Vec::<String>::new(), "the uploaded file went with the account");
+    assert_eq!(app.count("jobs"), 0);
+}
