@@ -36,13 +36,19 @@ const app = ownQuire(() => startQuire({ args: ['--test-only-fetch-loopback'] }))
 const at = (pathname: string) => `${app().baseUrl}${pathname}`;
 
 /** The old WordPress site: the fixture's media/ on the port the export names, and what was asked of it. */
-const oldSite = { server: undefined as Server | undefined, requested: [] as string[] };
+const oldSite = {
+  server: undefined as Server | undefined,
+  requested: [] as string[],
+  /** Images are answered once this settles: the test holds them to watch the import under way. */
+  images: Promise.resolve(),
+};
 
 test.beforeAll(async () => {
   const mediaDir = path.join(fixture, 'media');
-  const server = createServer((request, response) => {
+  const server = createServer(async (request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     oldSite.requested.push(pathname);
+    await oldSite.images;
     const file = path.join(mediaDir, path.normalize(pathname));
     let body: Buffer | undefined;
     try {
@@ -118,6 +124,11 @@ test('the owner imports a WordPress export from Settings, and its posts, images 
     mimeType: 'text/xml',
     buffer: readFileSync(path.join(fixture, 'export.xml')),
   });
+  // The old site answers no image until the page has shown the import under way.
+  let sendImages: () => void = () => undefined;
+  oldSite.images = new Promise<void>((resolve) => {
+    sendImages = resolve;
+  });
   await section.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(section.getByRole('status').filter({ hasText: 'Uploading…' })).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Export Quire archive' })).toBeDisabled();
@@ -125,9 +136,14 @@ test('the owner imports a WordPress export from Settings, and its posts, images 
 
   const row = section.getByRole('list', { name: 'Your imports' }).getByRole('listitem').filter({ hasText: FILE_NAME });
   await expect(row).toContainText('WordPress');
+  const items = expected.counts.posts + expected.counts.pages;
+  await expect(row).toContainText(`Importing… 0 of ${items} items`, { timeout: 15_000 });
+  await expect(row.getByRole('progressbar', { name: `Import of ${FILE_NAME}` })).toBeVisible();
+  sendImages();
   const report = row.getByRole('region', { name: `Report of ${FILE_NAME}` });
   await expect(report).toBeVisible({ timeout: 30_000 });
   expect(states[0], 'the upload answers with the import queued').toBe('queued');
+  expect(states, 'the page asked about the import while it ran').toContain('running');
   expect(states.at(-1)).toBe('done');
   await expect(panel.getByRole('button', { name: 'Export Quire archive' })).toBeEnabled();
   // The export named the blog: the Blog panel and the menu's blog show the new name.
