@@ -281,8 +281,11 @@ def main():
     parser.add_argument("--max-requests", type=int, default=None, help="request budget (default: 200,000 a minute)")
     parser.add_argument("--max-growth", type=float, default=10.0, help="allowed RSS growth in percent")
     args = parser.parse_args()
-    if args.minutes <= 0 or not 1 <= args.readers <= 64 or not 1 <= args.writers <= 64 or not 1 <= args.blogs <= 8:
-        sys.exit("soak: --minutes must be positive, --readers and --writers 1 to 64, --blogs 1 to 8 (sign-in is rate limited)")
+    # One side may be 0 (--readers 0: writes only), to tell which side memory grows with.
+    if (args.minutes <= 0 or not 0 <= args.readers <= 64 or not 0 <= args.writers <= 64
+            or args.readers + args.writers == 0 or not 1 <= args.blogs <= 8):
+        sys.exit("soak: --minutes must be positive, --readers and --writers 0 to 64 (not both 0), --blogs 1 to 8 "
+                 "(sign-in is rate limited)")
     args.max_requests = args.max_requests or int(args.minutes * 200_000)
     warmup = args.warmup if args.warmup is not None else min(60.0, args.minutes * 10)
 

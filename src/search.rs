@@ -18,7 +18,8 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQu
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
+use tantivy::directory::MmapDirectory;
+use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
 
 /// The payload of a commit made after an update failed: not a sequence, so the start-up
 /// check never takes the index as in step with the database.
@@ -64,6 +65,12 @@ struct Fields {
 /// blog is read far more often than written.
 pub struct SearchIndex {
     index: Index,
+    /// The directory `index` reads through (a handle on the same mmap cache). tantivy's cache
+    /// keeps an entry (the path and a weak handle) for every file it ever mapped and forgets
+    /// unmapped ones only when asked for its info, so each commit's new segment and delete
+    /// files stayed listed for good: about 1 KB per commit, the write path's slow memory
+    /// growth in the soak (bench/README.md). Each commit prunes it.
+    files: MmapDirectory,
     reader: IndexReader,
     writer: Mutex<WriterSlot>,
     fields: Fields,
@@ -102,15 +109,19 @@ impl SearchIndex {
     pub fn open(dir: &Path) -> anyhow::Result<SearchIndex> {
         let (schema, fields) = schema();
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let index = match Index::open_in_dir(dir) {
-            Ok(index) if index.schema() == schema => index,
+        let opened = MmapDirectory::open(dir)
+            .map_err(tantivy::TantivyError::from)
+            .and_then(|files| Ok((Index::open(files.clone())?, files)));
+        let (index, files) = match opened {
+            Ok((index, files)) if index.schema() == schema => (index, files),
             opened => {
                 if let Err(err) = &opened {
                     tracing::warn!(error = %err, "search index unreadable; starting a new one");
                 }
                 std::fs::remove_dir_all(dir).with_context(|| format!("cannot clear {}", dir.display()))?;
                 std::fs::create_dir_all(dir)?;
-                Index::create_in_dir(dir, schema)?
+                let files = MmapDirectory::open(dir)?;
+                (Index::create(files.clone(), schema, IndexSettings::default())?, files)
             }
         };
         let reader = index
@@ -119,7 +130,7 @@ impl SearchIndex {
             .doc_store_cache_num_blocks(0) // nothing is read from the document store
             .try_into()?;
         let slot = WriterSlot { writer: None, last_used: Instant::now(), stale: false };
-        Ok(SearchIndex { index, reader, writer: Mutex::new(slot), fields })
+        Ok(SearchIndex { index, files, reader, writer: Mutex::new(slot), fields })
     }
 
     /// The database sequence the last commit recorded (`None` for a new or stale index).
@@ -190,6 +201,8 @@ impl SearchIndex {
             if let Err(err) = writer.wait_merging_threads() {
                 tracing::warn!(error = %err, "closing the search index writer");
             }
+            // Merges that ended after the last commit mapped files too.
+            self.forget_unmapped_files();
         }
     }
 
@@ -326,10 +339,56 @@ impl SearchIndex {
         prepared.set_payload(payload);
         prepared.commit()?;
         self.reader.reload()?;
+        self.forget_unmapped_files();
         Ok(())
+    }
+
+    /// Drops the mmap cache's entries of files no longer mapped (see `files`): asking for the
+    /// cache's info does it. A searcher still in use keeps its files mapped and listed.
+    fn forget_unmapped_files(&self) {
+        self.files.get_cache_info();
     }
 
 }
 
 #[cfg(test)]
 mod proptests;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(post_id: i64, words: &str) -> PostDoc {
+        PostDoc { post_id, blog_id: 1, published: true, title: words.to_owned(), text: words.to_owned(), tags: Vec::new() }
+    }
+
+    #[test]
+    fn a_search_begun_before_many_commits_still_reads_the_files_it_began_with() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let index = SearchIndex::open(&dir.path().join("index")).expect("index opens");
+        index.upsert(&post(1, "sourdough starter"), 1).expect("upsert");
+        let before = index.reader.searcher();
+        // Every commit prunes the mmap cache, merges replace segments and the old ones are
+        // deleted: the searcher taken before holds its own mappings all along.
+        let mut live = std::collections::BTreeSet::new();
+        for seq in 2..=60 {
+            let post_id = seq % 7 + 2;
+            if seq % 3 == 0 {
+                index.remove(post_id, seq).expect("remove");
+                live.remove(&post_id);
+            } else {
+                index.upsert(&post(post_id, "rye oven crumb"), seq).expect("upsert");
+                live.insert(post_id);
+            }
+        }
+        index.remove(1, 61).expect("remove");
+        let query = TermQuery::new(Term::from_field_text(index.fields.body, "sourdough"), IndexRecordOption::Basic);
+        let old_hits = before.search(&query, &TopDocs::with_limit(10)).expect("old searcher reads");
+        assert_eq!(old_hits.len(), 1, "the old searcher still sees post 1");
+        assert_eq!(index.search(1, "sourdough", false, 10).expect("search"), Vec::<i64>::new());
+        let mut found = index.search(1, "rye", false, 10).expect("search");
+        found.sort();
+        assert_eq!(found, live.into_iter().collect::<Vec<_>>());
+        assert_eq!(index.committed_seq(), Some(61));
+    }
+}
