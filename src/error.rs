@@ -84,6 +84,11 @@ impl Error {
         }
     }
 
+    /// A request body over `limit` bytes (`413`, under `body`).
+    pub fn body_too_large(limit: u64) -> Error {
+        Error::TooLarge(Messages::one("body", format!("The request body is larger than {} KiB", limit / 1024)))
+    }
+
     /// The JSON body; a 500 names only the request id, which is in the log beside the cause.
     pub fn body(&self, request_id: &str) -> Value {
         match self.messages() {

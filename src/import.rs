@@ -17,10 +17,11 @@ use crate::config::Config;
 use crate::data_dir::{DataDir, InUse};
 use crate::db::{self, migrate};
 use crate::domain::blocks::Rules;
+use crate::domain::old_paths;
 use crate::fetch::Fetcher;
 use crate::portable::model::Format;
 use crate::portable::report::Report;
-use crate::portable::{self, Options, files};
+use crate::portable::{self, Options};
 use crate::progress::Progress;
 
 /// Imports the export at `file` into the blog `subdomain`; `site_url` is the old site's
@@ -31,7 +32,12 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
     if !file.is_file() {
         bail!("there is no file {}; nothing was imported", file.display());
     }
-    let site_url = site_url.map(parse_site_url).transpose()?;
+    let site_url = site_url
+        .map(|raw| {
+            old_paths::site_url(raw)
+                .ok_or_else(|| anyhow!("--site-url {raw:?} should be an http or https address, like https://old.example.com"))
+        })
+        .transpose()?;
     let path = data_dir.database();
     if !path.is_file() {
         bail!("there is no database at {}; nothing to import into", path.display());
@@ -53,9 +59,8 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
             .ok_or_else(|| anyhow!("there is no blog {subdomain:?} in {}; nothing was imported", data_dir.root().display()))?
     };
     let options = Options { site_url, time_zone: Some(blog.settings.time_zone.clone()) };
-    let export = portable::open(file, &options).map_err(|err| anyhow!("{}: {err}", file.display()))?;
+    let (export, files) = portable::open_with_files(file, &options).map_err(|err| anyhow!("{}: {err}", file.display()))?;
     let format = export.read.format;
-    let files = files::of(file, format).map_err(|err| anyhow!("{}: {err}", file.display()))?;
     if config.fetch_allow_loopback {
         tracing::warn!("test-only: the import may download images from this machine's loopback addresses (127.0.0.0/8, ::1)");
     }
@@ -90,14 +95,6 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
         bail!("the import was stopped (Ctrl-C): importing the same file again brings in the rest");
     }
     Ok(())
-}
-
-/// The old site's address given on the command line.
-fn parse_site_url(raw: &str) -> anyhow::Result<url::Url> {
-    match url::Url::parse(raw.trim()) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") && url.has_host() => Ok(url),
-        _ => bail!("--site-url {raw:?} should be an http or https address, like https://old.example.com"),
-    }
 }
 
 /// A flag set by the first Ctrl-C, so the import stops after its current batch (what was

@@ -19,9 +19,9 @@ use super::jobs::{IMPORT, Stopped};
 use super::Blogs;
 use crate::db::blogs::{self, Blog};
 use crate::db::jobs::{self, Input, Job};
-use crate::error::{Error, Messages, Result};
+use crate::domain::old_paths;
+use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
-use crate::portable::files;
 use crate::portable::report::Report;
 use crate::portable::{self, Options, Unreadable};
 
@@ -41,10 +41,6 @@ fn busy() -> Error {
     Error::invalid("import", "An import or export of this blog is already under way: wait for it to finish")
 }
 
-/// The answer for an upload over [`MAX_IMPORT_BYTES`].
-pub fn import_too_large() -> Error {
-    Error::TooLarge(Messages::one("body", format!("The request body is larger than {} KiB", MAX_IMPORT_BYTES / 1024)))
-}
 
 /// What the owner says about the file they upload.
 #[derive(Debug, Clone, Default)]
@@ -87,7 +83,7 @@ impl Blogs {
     /// blog is unchanged, when any of that fails.
     pub async fn start_import(&self, blog: &Blog, request: ImportRequest, body: impl AsyncRead + Unpin) -> Result<Job> {
         let site_url = match request.site_url.as_deref().map(str::trim).filter(|url| !url.is_empty()) {
-            Some(raw) => Some(site_address(raw).ok_or_else(|| Error::invalid("siteUrl", "Should be an http or https address"))?),
+            Some(raw) => Some(old_paths::site_url(raw).ok_or_else(|| Error::invalid("siteUrl", "Should be an http or https address"))?),
             None => None,
         };
         let name = clean_file_name(request.file_name.as_deref().unwrap_or_default());
@@ -100,13 +96,9 @@ impl Blogs {
 
         // Found and opened as the job will open it, so a file Quire cannot read is refused now.
         let (path, options) = (upload.path.clone(), Options { site_url: site_url.clone(), time_zone: Some(blog.time_zone.name().to_owned()) });
-        let format = tokio::task::spawn_blocking(move || -> std::result::Result<_, Unreadable> {
-            let export = portable::open(&path, &options)?;
-            files::of(&path, export.read.format)?;
-            Ok(export.read.format)
-        })
-        .await
-        .map_err(internal)??;
+        let format = tokio::task::spawn_blocking(move || portable::open_with_files(&path, &options).map(|(export, _)| export.read.format))
+            .await
+            .map_err(internal)??;
 
         let file = format!("{token}.import");
         tokio::fs::rename(&upload.path, dir.join(&file)).await.map_err(internal)?;
@@ -183,7 +175,7 @@ impl Blogs {
         }
         let site_url = job.site_url.as_deref().and_then(|url| url::Url::parse(url).ok());
         let options = Options { site_url, time_zone: Some(blog.time_zone.name().to_owned()) };
-        let (export, files) = tokio::task::spawn_blocking(move || open(&path, &options)).await??;
+        let (export, files) = tokio::task::spawn_blocking(move || portable::open_with_files(&path, &options)).await??;
         let (id, attempt) = (job.id, job.attempt);
         let total = export.read.expected_items.unwrap_or(0);
         if !self.db.write(move |conn| jobs::set_progress(conn, id, attempt, 0, total)).await? {
@@ -222,13 +214,6 @@ impl Blogs {
     }
 }
 
-/// Opens the export at `path` with its files.
-fn open(path: &Path, options: &Options) -> std::result::Result<(portable::Export, Arc<dyn portable::files::ExportFiles>), Unreadable> {
-    let export = portable::open(path, options)?;
-    let files = files::of(path, export.read.format)?;
-    Ok((export, files))
-}
-
 /// Streams `body` into a new file at `path`, at most [`MAX_IMPORT_BYTES`], and flushes it to
 /// disk (the job that reads it may run after a crash).
 async fn receive(mut body: impl AsyncRead + Unpin, path: &Path) -> Result<()> {
@@ -242,7 +227,7 @@ async fn receive(mut body: impl AsyncRead + Unpin, path: &Path) -> Result<()> {
         }
         size += n as u64;
         if size > MAX_IMPORT_BYTES {
-            return Err(import_too_large());
+            return Err(Error::body_too_large(MAX_IMPORT_BYTES));
         }
         file.write_all(&buf[..n]).await.map_err(internal)?;
     }
@@ -251,12 +236,6 @@ async fn receive(mut body: impl AsyncRead + Unpin, path: &Path) -> Result<()> {
     }
     file.sync_all().await.map_err(internal)?;
     Ok(())
-}
-
-/// An `http(s)` address with a host, as given for the old site.
-fn site_address(raw: &str) -> Option<url::Url> {
-    let url = url::Url::parse(raw).ok()?;
-    (matches!(url.scheme(), "http" | "https") && url.host_str().is_some_and(|host| !host.is_empty())).then_some(url)
 }
 
 /// The name an upload is kept under: its last path part, without control characters, at
@@ -285,12 +264,4 @@ mod tests {
         assert_eq!(clean_file_name(&"x".repeat(500)).chars().count(), MAX_NAME_CHARS);
     }
 
-    #[test]
-    fn only_http_addresses_with_a_host_are_old_sites() {
-        assert!(site_address("https://old.example.com/blog/").is_some());
-        assert!(site_address("http://127.0.0.1:2368").is_some());
-        for bad in ["ftp://example.com", "javascript:alert(1)", "example.com", "http://", "file:///etc/passwd"] {
-            assert!(site_address(bad).is_none(), "{bad}");
-        }
-    }
 }

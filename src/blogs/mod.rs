@@ -34,7 +34,7 @@ use crate::domain::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
 pub use generations::PageGenerations;
-pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found, import_too_large};
+pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;

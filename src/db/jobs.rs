@@ -128,9 +128,11 @@ pub fn list(conn: &Connection, blog_id: i64, kind: &str) -> Result<Vec<Job>, Err
     Ok(jobs)
 }
 
-/// One job of the blog.
-pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Job>, Error> {
-    Ok(conn.query_row(&format!("SELECT {COLUMNS} FROM jobs WHERE id = ?1 AND blog_id = ?2"), params![id, blog_id], from_row).optional()?)
+/// One job of `kind` of the blog.
+pub fn get(conn: &Connection, blog_id: i64, kind: &str, id: i64) -> Result<Option<Job>, Error> {
+    Ok(conn
+        .query_row(&format!("SELECT {COLUMNS} FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3"), params![id, blog_id, kind], from_row)
+        .optional()?)
 }
 
 /// Starts the oldest queued job, as its next attempt, while fewer than `max_running` jobs run;

@@ -37,6 +37,13 @@ const ENCODED: &AsciiSet = &CONTROLS
     .add(b'|')
     .add(b'}');
 
+/// The old site's address as the person importing gives it (an export that does not name its
+/// site, like Ghost's): an absolute `http` or `https` URL with a host; `None` for anything else.
+pub fn site_url(raw: &str) -> Option<url::Url> {
+    let url = url::Url::parse(raw.trim()).ok()?;
+    (matches!(url.scheme(), "http" | "https") && url.host_str().is_some_and(|host| !host.is_empty())).then_some(url)
+}
+
 /// The key of an old path as an export gives it (`/2015/01/slug/`, `/?p=123`, or a whole URL
 /// on the old site, whose origin is dropped); `None` for the home page, for what is not a
 /// path, and for keys over [`MAX_KEY`].
@@ -117,6 +124,15 @@ fn canonical(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_http_addresses_with_a_host_are_old_sites() {
+        assert!(site_url("https://old.example.com/blog/").is_some());
+        assert!(site_url(" http://127.0.0.1:2368 ").is_some());
+        for bad in ["ftp://example.com", "javascript:alert(1)", "example.com", "http://", "file:///etc/passwd"] {
+            assert!(site_url(bad).is_none(), "{bad}");
+        }
+    }
 
     #[test]
     fn the_forms_of_one_path_share_a_key() {

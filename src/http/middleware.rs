@@ -73,32 +73,29 @@ fn new_request_id() -> String {
 /// checked here; its body is left to the write path, which streams it to disk through the same
 /// cap ([`crate::blogs::MAX_IMPORT_BYTES`]).
 async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
-    if req.method() == poem::http::Method::POST && is_import_upload(path) {
-        let declared = req.header(header::CONTENT_LENGTH).and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|len| len > crate::blogs::MAX_IMPORT_BYTES) {
-            return Err(crate::blogs::import_too_large());
-        }
-        return Ok(());
-    }
-    let limit = if path == "/api/images" { UPLOAD_BODY_LIMIT } else { JSON_BODY_LIMIT };
-    let too_large = || {
-        Error::TooLarge(Messages::one(
-            "body",
-            format!("The request body is larger than {} KiB", limit / 1024),
-        ))
+    let streamed = req.method() == poem::http::Method::POST && is_import_upload(path);
+    let limit = if streamed {
+        crate::blogs::MAX_IMPORT_BYTES
+    } else if path == "/api/images" {
+        UPLOAD_BODY_LIMIT as u64
+    } else {
+        JSON_BODY_LIMIT as u64
     };
     let declared = req
         .header(header::CONTENT_LENGTH)
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|len| len > limit as u64) {
-        return Err(too_large());
+    if declared.is_some_and(|len| len > limit) {
+        return Err(Error::body_too_large(limit));
     }
-    match req.take_body().into_bytes_limit(limit).await {
+    if streamed {
+        return Ok(());
+    }
+    match req.take_body().into_bytes_limit(limit as usize).await {
         Ok(bytes) => {
             req.set_body(bytes);
             Ok(())
         }
-        Err(ReadBodyError::PayloadTooLarge) => Err(too_large()),
+        Err(ReadBodyError::PayloadTooLarge) => Err(Error::body_too_large(limit)),
         Err(_) => Err(Error::bad_request("body", "The request body could not be read")),
     }
 }

@@ -153,6 +153,14 @@ pub fn open(path: &Path, options: &Options) -> Result<Export, Unreadable> {
     read_as(format, file, options)
 }
 
+/// Opens the export at `path` as [`open`] does, with the files inside it
+/// ([`files::of`]): what an import reads.
+pub fn open_with_files(path: &Path, options: &Options) -> Result<(Export, std::sync::Arc<dyn files::ExportFiles>), Unreadable> {
+    let export = open(path, options)?;
+    let files = files::of(path, export.read.format)?;
+    Ok((export, files))
+}
+
 /// Opens `file` with the reader of `format` (as [`detect::detect`] named it).
 pub fn read_as(format: model::Format, mut file: File, options: &Options) -> Result<Export, Unreadable> {
     use model::Format;

@@ -83,11 +83,8 @@ async fn owned_export(state: &AppState, signed_in: &SignedIn, blog_id: &str, raw
     let blog = state.blogs.owned(signed_in.user.id, blog_id).await?;
     let id: i64 = raw_id.parse().map_err(|_| job_not_found())?;
     let blog_id = blog.id;
-    let job = state.db.read(move |conn| jobs::get(conn, blog_id, id)).await?;
-    match job {
-        Some(job) if job.kind == EXPORT => Ok((blog, job)),
-        _ => Err(job_not_found()),
-    }
+    let job = state.db.read(move |conn| jobs::get(conn, blog_id, EXPORT, id)).await?.ok_or_else(job_not_found)?;
+    Ok((blog, job))
 }
 
 /// The name the file is offered under: the blog and the day it was asked for.

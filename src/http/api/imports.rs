@@ -68,8 +68,7 @@ pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, 
 async fn owned_import(state: &AppState, blog: &Blog, raw_id: &str) -> Result<Job> {
     let id: i64 = raw_id.parse().map_err(|_| import_not_found())?;
     let blog_id = blog.id;
-    let job = state.db.read(move |conn| jobs::get(conn, blog_id, id)).await?;
-    job.filter(|job| job.kind == IMPORT).ok_or_else(import_not_found)
+    state.db.read(move |conn| jobs::get(conn, blog_id, IMPORT, id)).await?.ok_or_else(import_not_found)
 }
 
 /// An import as the API shows it.
