@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use poem::EndpointExt;
 use poem::listener::TcpAcceptor;
 
 use crate::auth::Auth;
@@ -21,6 +22,7 @@ use crate::http::blog::static_site::StaticSite;
 use crate::http::state::AppState;
 use crate::http::ui::UiIndex;
 use crate::search::SearchIndex;
+use crate::tls::{NamePolicy, Tls, TlsAcceptor};
 
 /// How often counted page views are written (and an idle index writer closed, and the cached
 /// pages of old generations freed).
@@ -30,10 +32,30 @@ const WRITER_IDLE: Duration = Duration::from_secs(30);
 /// Requests one HTTP/2 connection may have in flight. poem leaves it unlimited, and each may
 /// hold a capped body in memory, so one connection could otherwise hold thousands of them.
 const HTTP2_MAX_STREAMS: u32 = 100;
+/// HTTPS answers ask browsers to use https for a year. Without includeSubDomains: a custom
+/// domain's parent is not Quire's.
+const HSTS: &str = "max-age=31536000";
+
+/// Where a server listens.
+enum Listeners {
+    /// Plain HTTP on `--listen` (behind a proxy).
+    Plain(TcpAcceptor),
+    /// HTTPS and port 80, with `--acme-email` or `--tls-cert`.
+    Tls(TlsListeners),
+}
+
+/// The listeners of a server that serves HTTPS itself.
+struct TlsListeners {
+    https: TlsAcceptor,
+    http: TcpAcceptor,
+    http_port: u16,
+    tls: Tls,
+    allows: NamePolicy,
+}
 
 /// A server ready to run: data dir locked, database migrated, port bound.
 pub struct App {
-    acceptor: TcpAcceptor,
+    acceptor: Listeners,
     state: AppState,
     port: u16,
     _lock: DataDirLock,
@@ -48,15 +70,23 @@ impl App {
         let (db, search) = tokio::task::spawn_blocking(move || open_storage(&data_dir)).await??;
         let search = Arc::new(search);
 
-        let listener = TcpListener::bind(config.listen).with_context(|| {
-            format!("cannot listen on {} (is another server using this port?)", config.listen)
-        })?;
-        listener.set_nonblocking(true)?;
+        let listen = config.tls.as_ref().map_or(config.listen, |tls| tls.https_listen);
+        let listener = bind(listen)?;
         let port = listener.local_addr()?.port();
         if let Some(name) = config.host.strip_suffix(":0") {
             config.host = format!("{name}:{port}");
         }
-        let acceptor = TcpAcceptor::from_std(listener)?;
+        let acceptor = match &config.tls {
+            None => Listeners::Plain(TcpAcceptor::from_std(listener)?),
+            Some(tls_config) => {
+                let http = bind(tls_config.http_listen)?;
+                let http_port = http.local_addr()?.port();
+                let allows = served_names_at_start(&db, &config.host).await?;
+                let tls = Tls::from_config(&config, allows.clone())?.expect("config.tls is set");
+                let https = TlsAcceptor::start(tokio::net::TcpListener::from_std(listener)?, tls.certificates.clone())?;
+                Listeners::Tls(TlsListeners { https, http: TcpAcceptor::from_std(http)?, http_port, tls, allows })
+            }
+        };
         if config.fetch_allow_loopback {
             tracing::warn!(
                 "test-only: requests to URLs others chose (imported images, federation) may reach this machine's \
@@ -93,9 +123,25 @@ impl App {
         })
     }
 
-    /// The bound port.
+    /// The bound port (HTTPS's when the server serves it itself).
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The port-80 listener's port, when the server serves HTTPS itself.
+    pub fn http_port(&self) -> Option<u16> {
+        match &self.acceptor {
+            Listeners::Tls(tls) => Some(tls.http_port),
+            Listeners::Plain(_) => None,
+        }
+    }
+
+    /// The TLS side (certificates, the ACME manager), when the server serves HTTPS itself.
+    pub fn tls(&self) -> Option<&Tls> {
+        match &self.acceptor {
+            Listeners::Tls(tls) => Some(&tls.tls),
+            Listeners::Plain(_) => None,
+        }
     }
 
     /// What the server's handlers share: the write path, the fetcher, ... (for in-process
@@ -126,10 +172,15 @@ impl App {
         let scheduler = tokio::spawn(crate::blogs::schedule::run(self.state.blogs.clone()));
         let site = Arc::new(StaticSite::new(self.state.config.as_ref().clone()));
         let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site, self.state.fetcher.clone()));
-        let served = poem::Server::new_with_acceptor(self.acceptor)
-            .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
-            .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
-            .await;
+        let served = match self.acceptor {
+            Listeners::Plain(acceptor) => {
+                poem::Server::new_with_acceptor(acceptor)
+                    .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
+                    .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
+                    .await
+            }
+            Listeners::Tls(listeners) => serve_tls(listeners, endpoint, &self.state.config.host, shutdown).await,
+        };
         flusher.abort();
         scheduler.abort();
         jobs.abort();
@@ -139,6 +190,66 @@ impl App {
         served?;
         Ok(())
     }
+}
+
+/// Binds `addr` (non-blocking), with a clear error when it is taken.
+fn bind(addr: std::net::SocketAddr) -> anyhow::Result<TcpListener> {
+    let listener = TcpListener::bind(addr)
+        .with_context(|| format!("cannot listen on {addr} (is another server using this port?)"))?;
+    listener.set_nonblocking(true)?;
+    Ok(listener)
+}
+
+/// Serves HTTPS (with HSTS) and the port-80 endpoint under one shutdown, and runs the
+/// certificate timers, until `shutdown` resolves.
+async fn serve_tls(
+    listeners: TlsListeners,
+    endpoint: poem::endpoint::BoxEndpoint<'static, poem::Response>,
+    host: &str,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let TlsListeners { https, http, tls, allows, .. } = listeners;
+    let timers = tls.spawn_timers(crate::tls::manager::RENEW_CHECK);
+    let https_port = host.rsplit_once(':').and_then(|(_, port)| port.parse().ok());
+    let plain = crate::http::acme_http::PlainHttp { manager: tls.manager().cloned(), allows, https_port };
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let wait = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stopped.wait_for(|stop| *stop).await;
+    };
+    let secure = endpoint.with(poem::middleware::SetHeader::new().overriding("strict-transport-security", HSTS));
+    let https = poem::Server::new_with_acceptor(https)
+        .name("https")
+        .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
+        .run_with_graceful_shutdown(secure, wait(stopped.clone()), Some(Duration::from_secs(10)));
+    let http = poem::Server::new_with_acceptor(http).name("http").run_with_graceful_shutdown(
+        plain,
+        wait(stopped),
+        Some(Duration::from_secs(10)),
+    );
+    let signal = async {
+        shutdown.await;
+        let _ = stop.send(true);
+    };
+    let (https, http, ()) = tokio::join!(https, http, signal);
+    for timer in timers {
+        timer.abort();
+    }
+    https.and(http)
+}
+
+/// TEMPORARY (issue 15, until engineer A's `blogs::ServedNames` is merged): the names a
+/// server serving HTTPS itself may get certificates for, from the blogs that exist at start.
+/// Blogs created later get no certificate before a restart. The lead replaces this with
+/// `ServedNames::allows`, and wires `ServedNames::changes()` to `Manager::prefetch`/`forget`.
+async fn served_names_at_start(db: &Db, host: &str) -> anyhow::Result<NamePolicy> {
+    let app = host.rsplit_once(':').map_or(host, |(name, _)| name).to_owned();
+    let subdomains = db.read(crate::db::blogs::subdomains).await?;
+    let names: std::collections::HashSet<String> = subdomains
+        .iter()
+        .map(|sub| format!("{sub}.{app}"))
+        .chain([app.clone(), format!("www.{app}")])
+        .collect();
+    Ok(Arc::new(move |name: &str| names.contains(name)))
 }
 
 /// Opens the database (migrated) and the search index, rebuilding the index when it is

@@ -75,9 +75,10 @@ impl DataDirArg {
 /// Flags of `quire serve`.
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
-    /// Address and port to listen on.
-    #[arg(long, env = "QUIRE_LISTEN", default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
-    pub listen: SocketAddr,
+    /// Address and port to listen on, for plain HTTP (behind a proxy) [default: 127.0.0.1:8080].
+    /// Not with --acme-email or --tls-cert, which listen on --https-listen and --http-listen.
+    #[arg(long, env = "QUIRE_LISTEN", value_name = "ADDR:PORT")]
+    pub listen: Option<SocketAddr>,
 
     /// Public host name, with the port unless it is 80 or 443. The app lives at
     /// {scheme}://{host} and each blog at {scheme}://{subdomain}.{host}.
@@ -126,7 +127,56 @@ pub struct ServeArgs {
     pub trusted_proxies: Vec<String>,
 
     #[command(flatten)]
+    pub tls: TlsArgs,
+
+    #[command(flatten)]
     pub fetch_loopback: FetchLoopbackArg,
+}
+
+/// Let's Encrypt's production ACME directory, `--acme-directory`'s default.
+pub const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
+
+/// HTTPS served by Quire itself, of `serve`.
+#[derive(Debug, Clone, Args)]
+pub struct TlsArgs {
+    /// Serve HTTPS yourself, with a certificate per name from an ACME CA (Let's Encrypt by
+    /// default), each obtained when first needed and renewed by itself, and only for names
+    /// Quire serves: the app host, www., existing blogs' subdomains and verified custom domains.
+    /// The CA may write to EMAIL about expiry or problems. Listens on --https-listen and
+    /// --http-listen instead of --listen, and implies --https.
+    #[arg(long, env = "QUIRE_ACME_EMAIL", value_name = "EMAIL")]
+    pub acme_email: Option<String>,
+
+    /// The ACME CA's directory (https). To try things out:
+    /// https://acme-staging-v02.api.letsencrypt.org/directory
+    #[arg(long, env = "QUIRE_ACME_DIRECTORY", default_value = LETS_ENCRYPT, value_name = "URL")]
+    pub acme_directory: String,
+
+    /// Trust this root certificate for the ACME directory's own HTTPS (a private CA, or pebble
+    /// in tests).
+    #[arg(long, env = "QUIRE_ACME_CA_ROOT", value_name = "PEM")]
+    pub acme_ca_root: Option<PathBuf>,
+
+    /// Serve HTTPS with this certificate chain (PEM, leaf first), read again when the files
+    /// change (checked every minute, for certbot renewals). With --acme-email as well, the names
+    /// it covers (a wildcard for the blogs, say) are served with it and ACME is used only for
+    /// the rest (custom domains). Needs --tls-key; implies --https.
+    #[arg(long, env = "QUIRE_TLS_CERT", value_name = "FILE")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The key of --tls-cert (PEM).
+    #[arg(long, env = "QUIRE_TLS_KEY", value_name = "FILE")]
+    pub tls_key: Option<PathBuf>,
+
+    /// Where HTTPS is served (with --acme-email or --tls-cert).
+    #[arg(long, env = "QUIRE_HTTPS_LISTEN", default_value = "[::]:443", value_name = "ADDR:PORT")]
+    pub https_listen: SocketAddr,
+
+    /// Answers the CA's HTTP-01 challenges and redirects everything else to https (with
+    /// --acme-email or --tls-cert). Let's Encrypt connects to port 80; behind a port forward,
+    /// give the local port.
+    #[arg(long, env = "QUIRE_HTTP_LISTEN", default_value = "[::]:80", value_name = "ADDR:PORT")]
+    pub http_listen: SocketAddr,
 }
 
 /// `--test-only-fetch-loopback`, of `serve` and `import`; compiled only into debug builds.

@@ -1,13 +1,13 @@
 //! The one `Config` every part of the server reads.
 
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use url::Host;
 
-use crate::cli::{AddressArgs, ServeArgs};
+use crate::cli::{AddressArgs, ServeArgs, TlsArgs};
 use crate::data_dir::DataDir;
 use crate::domain::proxies::TrustedProxies;
 
@@ -17,11 +17,42 @@ pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
 /// How long a request to another server (an imported image, a federation call) may take in all.
 pub const FETCH_DEADLINE: Duration = Duration::from_secs(20);
 
+/// `--listen`'s default.
+pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 8080);
+
+/// HTTPS served by Quire itself (`--acme-email`, `--tls-cert`).
+#[derive(Debug, Clone)]
+pub struct TlsConfig {
+    /// Certificates obtained over ACME.
+    pub acme: Option<AcmeConfig>,
+    /// The admin's certificate chain and key files.
+    pub cert: Option<(PathBuf, PathBuf)>,
+    /// Where HTTPS is served.
+    pub https_listen: SocketAddr,
+    /// Where HTTP-01 challenges are answered and everything else redirected to https.
+    pub http_listen: SocketAddr,
+    /// The first pause after a failed order (`tls::manager::FIRST_BACKOFF`; tests shorten it).
+    pub first_backoff: Duration,
+}
+
+/// The ACME CA and account.
+#[derive(Debug, Clone)]
+pub struct AcmeConfig {
+    /// The account's contact address.
+    pub email: String,
+    /// The CA's directory URL (https).
+    pub directory: String,
+    /// A root to trust for the directory's HTTPS.
+    pub ca_root: Option<PathBuf>,
+}
+
 /// Settings of a running server, checked once at start.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Socket address to bind.
+    /// Socket address to bind (plain HTTP; unused when `tls` is set).
     pub listen: SocketAddr,
+    /// HTTPS served by Quire itself; `None` for plain HTTP on `listen`.
+    pub tls: Option<TlsConfig>,
     /// Public host name with port when not 80/443, lowercase, e.g. `localhost:8080`.
     pub host: String,
     /// Whether the public URLs use https.
@@ -54,8 +85,15 @@ pub struct Config {
 impl Config {
     /// Builds the config of `quire serve`, refusing values that cannot work.
     pub fn from_serve_args(args: &ServeArgs) -> anyhow::Result<Config> {
+        let tls = tls_config(&args.tls, &args.host, args.listen.is_some())?;
+        let https = args.https || tls.is_some();
+        // What other machines may reach: the listeners Quire binds.
+        let listens = match &tls {
+            Some(tls) => vec![("--https-listen", tls.https_listen), ("--http-listen", tls.http_listen)],
+            None => vec![("--listen", args.listen.unwrap_or(DEFAULT_LISTEN))],
+        };
         let host = parse_host(&args.host).with_context(|| format!("--host {:?}", args.host))?;
-        let host = without_default_port(host, args.https);
+        let host = without_default_port(host, https);
         let oidc_client_id = args.oidc_client_id.clone().filter(|id| !id.trim().is_empty());
         let provider_name = match &args.oidc_name {
             Some(name) if !name.trim().is_empty() => name.trim().to_owned(),
@@ -67,16 +105,17 @@ impl Config {
             bail!(
                 "--oidc-client-id (or QUIRE_OIDC_CLIENT_ID) is required when --host is not a localhost name: \
                  register Quire with your OpenID provider, with redirect URI {}://{host}/auth/callback",
-                if args.https { "https" } else { "http" }
+                if https { "https" } else { "http" }
             );
         }
-        if oidc_client_id.is_none() && !args.listen.ip().is_loopback() {
-            bail!(
-                "--listen {} can be reached from other machines, and the local sign-in would let anyone \
-                 there sign in as anyone: listen on a loopback address (127.0.0.1 or [::1]) or set \
-                 --oidc-client-id (or QUIRE_OIDC_CLIENT_ID) to sign in with a real provider",
-                args.listen
-            );
+        for (flag, listen) in &listens {
+            if oidc_client_id.is_none() && !listen.ip().is_loopback() {
+                bail!(
+                    "{flag} {listen} can be reached from other machines, and the local sign-in would let anyone \
+                     there sign in as anyone: listen on a loopback address (127.0.0.1 or [::1]) or set \
+                     --oidc-client-id (or QUIRE_OIDC_CLIENT_ID) to sign in with a real provider"
+                );
+            }
         }
         let issuer = args.oidc_issuer.trim_end_matches('/');
         if !issuer.starts_with("https://") && !is_loopback_http(issuer) {
@@ -90,11 +129,10 @@ impl Config {
             }
         }
         let fetch_allow_loopback = args.fetch_loopback.given();
-        if fetch_allow_loopback && !args.listen.ip().is_loopback() {
+        if let Some((_, listen)) = listens.iter().find(|(_, listen)| !listen.ip().is_loopback()).filter(|_| fetch_allow_loopback) {
             bail!(
                 "--test-only-fetch-loopback lets the server reach services on this machine, so it is for tests \
-                 on a loopback address only: listen on 127.0.0.1 or [::1], not {}",
-                args.listen
+                 on a loopback address only: listen on 127.0.0.1 or [::1], not {listen}"
             );
         }
         let trusted_proxies = match args.trusted_proxies.as_slice() {
@@ -102,9 +140,10 @@ impl Config {
             values => TrustedProxies::parse(values).map_err(|invalid| anyhow!("--trusted-proxy {invalid}"))?,
         };
         Ok(Config {
-            listen: args.listen,
+            listen: args.listen.unwrap_or(DEFAULT_LISTEN),
+            tls,
             host,
-            https: args.https,
+            https,
             data_dir: args.data_dir.dir(),
             oidc_issuer: args.oidc_issuer.trim_end_matches('/').to_owned(),
             oidc_client_id,
@@ -122,6 +161,7 @@ impl Config {
     pub fn local(data_dir: &Path, listen: SocketAddr, host: &str) -> Config {
         Config {
             listen,
+            tls: None,
             host: host.to_owned(),
             https: false,
             data_dir: DataDir::new(data_dir),
@@ -169,6 +209,57 @@ impl Config {
     pub fn blog_url(&self, subdomain: &str) -> String {
         format!("{}://{}.{}", self.scheme(), subdomain, self.host)
     }
+}
+
+/// The TLS settings of `serve`'s flags, refusing combinations that cannot work; `None` without
+/// `--acme-email` and `--tls-cert`. `listen_given`: `--listen` was set (flag or environment).
+fn tls_config(args: &TlsArgs, raw_host: &str, listen_given: bool) -> anyhow::Result<Option<TlsConfig>> {
+    let cert = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some((cert.clone(), key.clone())),
+        (Some(_), None) => bail!("--tls-cert needs --tls-key (the certificate's private key, PEM)"),
+        (None, Some(_)) => bail!("--tls-key needs --tls-cert (the certificate chain, PEM)"),
+        (None, None) => None,
+    };
+    let acme = match args.acme_email.as_deref().map(str::trim) {
+        None => None,
+        Some(email) => {
+            if email.is_empty() || !email.contains('@') || email.contains(char::is_whitespace) {
+                bail!("--acme-email must be an email address, like admin@example.com; got {email:?}");
+            }
+            let directory = args.acme_directory.trim().to_owned();
+            if !directory.starts_with("https://") || url::Url::parse(&directory).is_err() {
+                bail!("--acme-directory must be an https:// URL, got {directory:?}");
+            }
+            let name = raw_host.trim().to_ascii_lowercase();
+            let name = name.rsplit_once(':').map_or(name.as_str(), |(name, _)| name).trim_end_matches('.').to_owned();
+            if is_local_host(&name) || name.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok() {
+                bail!(
+                    "--acme-email needs a public --host name a CA can issue certificates for (with DNS pointing \
+                     here), not {name:?}"
+                );
+            }
+            Some(AcmeConfig { email: email.to_owned(), directory, ca_root: args.acme_ca_root.clone() })
+        }
+    };
+    if acme.is_none() && cert.is_none() {
+        return Ok(None);
+    }
+    if listen_given {
+        bail!(
+            "--listen is for plain HTTP behind a proxy; with --acme-email or --tls-cert Quire listens on \
+             --https-listen (default [::]:443) and --http-listen (default [::]:80) instead"
+        );
+    }
+    if args.https_listen == args.http_listen {
+        bail!("--https-listen and --http-listen must differ, both are {}", args.https_listen);
+    }
+    Ok(Some(TlsConfig {
+        acme,
+        cert,
+        https_listen: args.https_listen,
+        http_listen: args.http_listen,
+        first_backoff: Duration::from_secs(600),
+    }))
 }
 
 /// Normalizes a `host[:port]` value: lowercase, no scheme, no path, no trailing dot.
@@ -322,6 +413,34 @@ mod tests {
         assert_eq!(config(&["--host", "localhost:80"]).app_url(), "http://localhost");
         assert_eq!(config(&["--host", "localhost:443"]).host, "localhost:443", "443 is not http's default");
         assert_eq!(config(&["--host", "localhost:8080"]).host, "localhost:8080");
+    }
+
+    #[test]
+    fn tls_flags_imply_https_and_refuse_what_cannot_work() {
+        let acme = ["--acme-email", "admin@example.com", "--host", "example.com", "--oidc-client-id", "id"];
+        let config = Config::from_serve_args(&serve_args(&acme)).unwrap();
+        let tls = config.tls.as_ref().expect("TLS mode");
+        assert!(config.https && config.app_url() == "https://example.com");
+        assert_eq!(tls.acme.as_ref().unwrap().directory, crate::cli::LETS_ENCRYPT);
+        assert_eq!((tls.https_listen.to_string().as_str(), tls.http_listen.to_string().as_str()), ("[::]:443", "[::]:80"));
+        assert!(Config::from_serve_args(&serve_args(&[])).unwrap().tls.is_none(), "no flag, no TLS");
+        let refused = |extra: &[&str], base: &[&str]| {
+            Config::from_serve_args(&serve_args(&[base, extra].concat())).unwrap_err().to_string()
+        };
+        assert!(refused(&["--listen", "127.0.0.1:8080"], &acme).starts_with("--listen is for plain HTTP"));
+        assert!(refused(&["--acme-directory", "http://ca.example/dir"], &acme).starts_with("--acme-directory"));
+        let local = ["--acme-email", "admin@example.com"];
+        assert!(refused(&[], &local).contains("public --host"), "localhost gets no ACME certificate");
+        let ip = ["--acme-email", "a@example.com", "--host", "192.0.2.1", "--oidc-client-id", "id"];
+        assert!(refused(&[], &ip).contains("public --host"));
+        assert!(refused(&["--acme-email", "nobody"], &["--host", "example.com", "--oidc-client-id", "id"]).starts_with("--acme-email"));
+        assert!(refused(&["--tls-cert", "c.pem"], &[]).starts_with("--tls-cert needs --tls-key"));
+        assert!(refused(&["--tls-key", "k.pem"], &[]).starts_with("--tls-key needs --tls-cert"));
+        let static_local = ["--tls-cert", "c.pem", "--tls-key", "k.pem"];
+        assert!(refused(&[], &static_local).starts_with("--https-listen [::]:443 can be reached"), "local sign-in");
+        let loopback = ["--https-listen", "127.0.0.1:8443", "--http-listen", "127.0.0.1:8080"];
+        let config = Config::from_serve_args(&serve_args(&[&static_local[..], &loopback].concat())).unwrap();
+        assert!(config.https && config.tls.unwrap().acme.is_none(), "a certificate of one's own on localhost");
     }
 
     #[test]

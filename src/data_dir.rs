@@ -6,6 +6,8 @@
 //! uploads/           uploaded images, named by content hash
 //! exports/           exports being written or waiting to be downloaded (a day at most)
 //! dev-idp-key.pem    the local issuer's signing key (only when it is used)
+//! acme/account.json  the ACME account's key and URL (with --acme-email; 0600)
+//! certs/<name>/      each name's certificate chain and key, cert.pem and key.pem (ACME; 0600)
 //! quire.lock         held by the process using the directory
 //! replaced-<time>/   the data a `quire restore` replaced, kept until the admin removes it
 //! ```
@@ -28,6 +30,10 @@ pub const EXPORTS_DIR: &str = "exports";
 pub const LOCK_FILE: &str = "quire.lock";
 /// What the names of the folders holding the data a restore replaced begin with.
 const REPLACED_PREFIX: &str = "replaced-";
+/// The ACME account's folder.
+pub const ACME_DIR: &str = "acme";
+/// The certificates' folder.
+pub const CERTS_DIR: &str = "certs";
 /// The local issuer's signing key.
 const LOCAL_ISSUER_KEY: &str = "dev-idp-key.pem";
 
@@ -87,6 +93,16 @@ impl DataDir {
     /// The local issuer's signing key.
     pub fn local_issuer_key(&self) -> PathBuf {
         self.root.join(LOCAL_ISSUER_KEY)
+    }
+
+    /// The ACME account file (its key and URL at the CA).
+    pub fn acme_account(&self) -> PathBuf {
+        self.root.join(ACME_DIR).join("account.json")
+    }
+
+    /// The folder of certificates obtained over ACME, one folder per name.
+    pub fn certs(&self) -> PathBuf {
+        self.root.join(CERTS_DIR)
     }
 
     /// Refuses a directory that holds Quire data (uploads, an index, the data a restore set

@@ -7,7 +7,8 @@
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
-//!         portable, fetch         other platforms' exports, Quire's export formats, requests to other servers
+//!         portable, fetch,        other platforms' exports, Quire's export formats, requests to other servers,
+//!         tls                     HTTPS served by Quire itself (ACME)
 //!           error, config, cli, data_dir, progress
 //!             domain              rules and value types
 //! ```
@@ -31,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("search", 2),
     ("portable", 2),
     ("fetch", 2),
+    ("tls", 2),
     ("blogs", 3),
     ("http", 4),
     ("app", 5),

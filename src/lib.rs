@@ -21,6 +21,7 @@ pub mod portable;
 pub mod progress;
 pub mod reindex;
 pub mod search;
+pub mod tls;
 
 pub use app::App;
 pub use config::Config;

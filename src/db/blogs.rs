@@ -57,6 +57,13 @@ pub fn by_id(conn: &Connection, blog_id: i64) -> Result<Option<Blog>, Error> {
     Ok(conn.query_row(&format!("{SELECT} WHERE b.id = ?1"), [blog_id], from_row).optional()?)
 }
 
+/// Every blog's subdomain (the names a server that serves HTTPS itself may get certificates for).
+pub fn subdomains(conn: &Connection) -> Result<Vec<String>, Error> {
+    let mut stmt = conn.prepare("SELECT subdomain FROM blogs")?;
+    let rows = stmt.query_map([], |row| row.get(0))?;
+    Ok(rows.collect::<Result<Vec<String>, _>>()?)
+}
+
 /// The id of the user's blog, if they have one.
 pub fn id_of_user(conn: &Connection, user_id: i64) -> Result<Option<i64>, Error> {
     Ok(conn.query_row("SELECT id FROM blogs WHERE user_id = ?1", [user_id], |row| row.get(0)).optional()?)

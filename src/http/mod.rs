@@ -3,6 +3,7 @@
 //! A request for `{host}` reaches the owner app and its API; a request for `{sub}.{host}`
 //! reaches that blog; anything else is a 404.
 
+pub mod acme_http;
 pub mod api;
 pub mod blog;
 pub mod client;
