@@ -265,7 +265,8 @@ impl Manager {
                     this.stats.failed.fetch_add(1, Ordering::Relaxed);
                     let pause = backoff(this.settings.first_backoff, failures + 1);
                     tracing::warn!(name, error, retry_in_s = pause.as_secs(), "certificate not issued");
-                    let until = SystemTime::now() + pause;
+                    // Not before the end of a pause the CA asked for.
+                    let until = (SystemTime::now() + pause).max(this.ca.paused_until().unwrap_or(SystemTime::UNIX_EPOCH));
                     flights.insert(name.clone(), Flight::Failed { until, failures: failures + 1, error: error.clone() });
                 }
             }

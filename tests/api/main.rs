@@ -30,4 +30,5 @@ mod storage;
 mod tags_pages;
 mod themes;
 mod time_zones;
+mod tls;
 mod upload_props;
