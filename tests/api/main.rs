@@ -3,6 +3,7 @@
 mod helpers;
 
 mod backup;
+mod acme_pebble;
 mod blog_pages;
 mod blogs;
 mod cli;
