@@ -2,12 +2,15 @@
 //!
 //! A backup is one tar file: `quire-backup.json` (what made it), `quire.db` (a consistent
 //! snapshot taken with SQLite's online backup API, safe while `serve` writes) and
-//! `uploads/`. The search index is not included: it is rebuilt from the database. Nor is
+//! `uploads/`, and with them the certificates of a server that serves HTTPS itself:
+//! `acme/account.json` and `certs/<name>/{cert.pem,key.pem}`, as entries of mode 0600 (a
+//! restore writes them 0600 in 0700 folders). The search index is not included: it is rebuilt from the database. Nor is
 //! `exports/`: exports are made from the database and live a day at most; after a restore the
 //! next start forgets finished exports whose file is gone (`Blogs::recover_jobs`).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -16,9 +19,10 @@ use rusqlite::Connection;
 use rusqlite::backup::{Backup, StepResult};
 use serde_json::json;
 
-use crate::data_dir::{DB_FILE, DataDir, INDEX_DIR, LOCK_FILE, UPLOADS_DIR, is_replaced_folder};
+use crate::data_dir::{ACME_DIR, CERTS_DIR, DB_FILE, DataDir, INDEX_DIR, LOCK_FILE, UPLOADS_DIR, is_replaced_folder};
 use crate::db::{self, APPLICATION_ID, migrate};
 use crate::progress::{Progress, human};
+use crate::tls::store::create_private_dir;
 
 const MANIFEST: &str = "quire-backup.json";
 
@@ -46,8 +50,9 @@ pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
     let snapshot = staging.path().join(DB_FILE);
     let schema_version = snapshot_database(&db_path, &snapshot)?;
     let uploads = list_uploads(&data_dir.uploads())?;
+    let private = list_private(data_dir.root())?;
 
-    let total = file_len(&snapshot)? + uploads.iter().map(|(_, _, len)| len).sum::<u64>();
+    let total = file_len(&snapshot)? + uploads.iter().chain(&private).map(|(_, _, len)| len).sum::<u64>();
     let mut progress = Progress::bytes("backup", total);
     let archive = tempfile::Builder::new()
         .prefix(".quire-backup-")
@@ -65,9 +70,12 @@ pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
     })
     .to_string();
     append_bytes(&mut tar, MANIFEST, manifest.as_bytes()).with_context(write_context)?;
-    append_file(&mut tar, &snapshot, DB_FILE, &mut progress).with_context(write_context)?;
+    append_file(&mut tar, &snapshot, DB_FILE, 0o644, &mut progress).with_context(write_context)?;
     for (name, path, _) in &uploads {
-        append_file(&mut tar, path, &format!("{UPLOADS_DIR}/{name}"), &mut progress).with_context(write_context)?;
+        append_file(&mut tar, path, &format!("{UPLOADS_DIR}/{name}"), 0o644, &mut progress).with_context(write_context)?;
+    }
+    for (name, path, _) in &private {
+        append_file(&mut tar, path, name, 0o600, &mut progress).with_context(write_context)?;
     }
     let archive = tar
         .into_inner()
@@ -124,6 +132,11 @@ fn check_integrity(conn: &Connection) -> anyhow::Result<()> {
 
 /// The regular files of the uploads folder: (name, path, length).
 fn list_uploads(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf, u64)>> {
+    list_entries(dir, true)
+}
+
+/// The regular files (or the folders) of `dir`, sorted: (name, path, length).
+fn list_entries(dir: &Path, want_files: bool) -> anyhow::Result<Vec<(String, PathBuf, u64)>> {
     let mut files = Vec::new();
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -133,13 +146,37 @@ fn list_uploads(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf, u64)>> {
     for entry in entries {
         let entry = entry?;
         let meta = entry.metadata()?;
-        if let (true, Some(name)) = (meta.is_file(), entry.file_name().to_str()) {
+        let wanted = if want_files { meta.is_file() } else { meta.is_dir() };
+        if let (true, Some(name)) = (wanted, entry.file_name().to_str()) {
             files.push((name.to_owned(), entry.path(), meta.len()));
         }
     }
     files.sort();
     Ok(files)
 }
+
+/// The ACME account and certificates (`acme/account.json`, `certs/<name>/{cert,key}.pem`):
+/// (name in the archive, path, length).
+fn list_private(root: &Path) -> anyhow::Result<Vec<(String, PathBuf, u64)>> {
+    let mut files = Vec::new();
+    let account = root.join(ACME_DIR).join(ACCOUNT_FILE);
+    if account.is_file() {
+        files.push((format!("{ACME_DIR}/{ACCOUNT_FILE}"), account.clone(), file_len(&account)?));
+    }
+    for (folder, _, _) in list_entries(&root.join(CERTS_DIR), false)? {
+        for file in CERT_FILES {
+            let path = root.join(CERTS_DIR).join(&folder).join(file);
+            if path.is_file() {
+                files.push((format!("{CERTS_DIR}/{folder}/{file}"), path.clone(), file_len(&path)?));
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// The ACME account's file in `acme/`, and a certificate folder's files.
+const ACCOUNT_FILE: &str = "account.json";
+const CERT_FILES: [&str; 2] = ["cert.pem", "key.pem"];
 
 fn file_len(path: &Path) -> anyhow::Result<u64> {
     Ok(std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?.len())
@@ -157,12 +194,13 @@ fn append_file<W: std::io::Write>(
     tar: &mut tar::Builder<W>,
     path: &Path,
     name: &str,
+    mode: u32,
     progress: &mut Progress,
 ) -> anyhow::Result<()> {
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut header = tar::Header::new_gnu();
     header.set_size(file.metadata()?.len());
-    header.set_mode(0o644);
+    header.set_mode(mode);
     header.set_cksum();
     let reader = Counting { inner: BufReader::new(file), progress };
     tar.append_data(&mut header, name, reader)?;
@@ -223,7 +261,7 @@ pub fn restore(dir: &DataDir, backup: &Path, force: bool) -> anyhow::Result<()> 
     if !staged_uploads.exists() {
         std::fs::create_dir(&staged_uploads)?;
     }
-    let replaced = swap_in(dir, &staged_db, &staged_uploads)?;
+    let replaced = swap_in(dir, staging.path(), &staged_db, &staged_uploads)?;
     println!(
         "Restored {} (schema version {schema_version}) into {}. Start `quire serve` to use it.",
         backup.display(),
@@ -240,7 +278,11 @@ pub fn restore(dir: &DataDir, backup: &Path, force: bool) -> anyhow::Result<()> 
 /// into place. The replaced data stays until the admin removes it: a restore never deletes
 /// data. If any step fails, every step already made is undone, so the live data is back where
 /// it was. Returns the folder holding the replaced data, or `None` when there was none.
-fn swap_in(dir: &DataDir, staged_db: &Path, staged_uploads: &Path) -> anyhow::Result<Option<PathBuf>> {
+///
+/// `acme/` and `certs/` are replaced only when the backup has them: a backup without
+/// certificates (from a server behind a proxy, or an older Quire) keeps the live ones, which
+/// are only ever served for names Quire serves.
+fn swap_in(dir: &DataDir, staging: &Path, staged_db: &Path, staged_uploads: &Path) -> anyhow::Result<Option<PathBuf>> {
     let data_dir = dir.root();
     let set_aside = dir.new_replaced_folder()?;
     let mut moves = Moves::default();
@@ -257,6 +299,15 @@ fn swap_in(dir: &DataDir, staged_db: &Path, staged_uploads: &Path) -> anyhow::Re
         }
         moves.rename(staged_db, &dir.database()).context("moving the restored database into place")?;
         moves.rename(staged_uploads, &dir.uploads()).context("moving the restored uploads into place")?;
+        for name in [ACME_DIR, CERTS_DIR] {
+            let (staged, live) = (staging.join(name), data_dir.join(name));
+            if staged.is_dir() {
+                if live.symlink_metadata().is_ok() {
+                    moves.rename(&live, &set_aside.join(name)).with_context(|| format!("moving {} aside", live.display()))?;
+                }
+                moves.rename(&staged, &live).with_context(|| format!("moving the restored {name}/ into place"))?;
+            }
+        }
         Ok(())
     })();
     if let Err(err) = swapped {
@@ -335,7 +386,16 @@ fn unpack(file: File, dest: &Path, progress: &mut Progress) -> anyhow::Result<()
         let path = entry.path()?.into_owned();
         let components: Vec<Component> = path.components().collect();
         let is_dir = entry.header().entry_type().is_dir();
+        // The account and certificates: files only, written 0600 in 0700 folders.
+        let private = match components.as_slice() {
+            [Component::Normal(dir), Component::Normal(file)] => *dir == ACME_DIR && *file == ACCOUNT_FILE,
+            [Component::Normal(dir), Component::Normal(_), Component::Normal(file)] => {
+                *dir == CERTS_DIR && CERT_FILES.iter().any(|name| file == name)
+            }
+            _ => false,
+        };
         let allowed = match components.as_slice() {
+            _ if private => !is_dir,
             [Component::Normal(name)] if !is_dir => *name == MANIFEST || *name == DB_FILE,
             [Component::Normal(dir)] => *dir == UPLOADS_DIR,
             [Component::Normal(dir), Component::Normal(_)] => *dir == UPLOADS_DIR && !is_dir,
@@ -350,10 +410,21 @@ fn unpack(file: File, dest: &Path, progress: &mut Progress) -> anyhow::Result<()
             continue;
         }
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)?;
+            if private {
+                create_private_dir(parent)?;
+            } else {
+                std::fs::create_dir_all(parent)?;
+            }
         }
         let size = entry.header().size().unwrap_or(0);
-        let mut out = File::create(&target).with_context(|| format!("cannot write {}", target.display()))?;
+        let mode = if private { 0o600 } else { 0o644 };
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(mode)
+            .open(&target)
+            .with_context(|| format!("cannot write {}", target.display()))?;
         std::io::copy(&mut entry, &mut out).with_context(|| format!("writing {}", target.display()))?;
         out.sync_all()?;
         progress.add(size);

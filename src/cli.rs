@@ -25,15 +25,16 @@ pub enum Command {
     Serve(ServeArgs),
     /// Apply pending database migrations, or list them with --status.
     Migrate(MigrateArgs),
-    /// Write an online, consistent backup of the database and uploads to OUT (a .tar file).
+    /// Write an online, consistent backup of the database and uploads (and the ACME account and
+    /// certificates, when Quire serves HTTPS itself) to OUT (a .tar file).
     ///
     /// Safe while `quire serve` runs and writes. OUT must not exist yet.
     Backup(BackupArgs),
     /// Restore a backup made by `quire backup` into the data directory.
     ///
     /// Checks the backup's integrity and schema version before anything is replaced.
-    /// Stop `quire serve` first. Nothing is deleted: the data it replaces (quire.db and
-    /// uploads/) is moved into a new replaced-<UTC time>/ folder of the data directory, named
+    /// Stop `quire serve` first. Nothing is deleted: the data it replaces (quire.db, uploads/,
+    /// and acme/ and certs/ when the backup has them) is moved into a new replaced-<UTC time>/ folder of the data directory, named
     /// in the output and kept until you remove it. If the swap fails midway, what was moved
     /// is put back.
     Restore(RestoreArgs),

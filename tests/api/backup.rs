@@ -315,3 +315,66 @@ fn a_restore_keeps_the_data_it_replaced_and_names_where() {
     let help = crate::helpers::stdout(&quire(&["restore", "--help"]));
     assert!(help.contains("replaced-<UTC time>/"), "--help says where replaced data goes: {help}");
 }
+
+#[test]
+fn the_acme_account_and_certificates_are_backed_up_0600_and_restored_0600_in_0700_folders() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    let ca = crate::tls::TestCa::new();
+    ca.plant(&data.join("certs"), "alice.example.com", 1, 89);
+    std::fs::create_dir_all(data.join("acme")).unwrap();
+    std::fs::write(data.join("acme/account.json"), br#"{"directory":"https://ca.example/dir"}"#).unwrap();
+    let archive = root.path().join("b.tar");
+    let out = quire(&["backup", "--data-dir", s(&data), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let mut tar = tar::Archive::new(std::fs::File::open(&archive).unwrap());
+    let modes: std::collections::BTreeMap<String, u32> = tar
+        .entries()
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            (entry.path().unwrap().to_string_lossy().into_owned(), entry.header().mode().unwrap())
+        })
+        .collect();
+    for private in ["acme/account.json", "certs/alice.example.com/cert.pem", "certs/alice.example.com/key.pem"] {
+        assert_eq!(modes.get(private), Some(&0o600), "{private} in {modes:?}");
+    }
+    assert_eq!(modes.get("quire.db"), Some(&0o644));
+
+    let restored = root.path().join("restored");
+    let out = quire(&["restore", "--data-dir", s(&restored), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mode = |path: &str| std::fs::metadata(restored.join(path)).unwrap().permissions().mode() & 0o777;
+    for file in ["acme/account.json", "certs/alice.example.com/cert.pem", "certs/alice.example.com/key.pem"] {
+        assert_eq!(mode(file), 0o600, "{file}");
+        assert_eq!(std::fs::read(restored.join(file)).unwrap(), std::fs::read(data.join(file)).unwrap(), "{file}");
+    }
+    for folder in ["acme", "certs", "certs/alice.example.com"] {
+        assert_eq!(mode(folder), 0o700, "{folder}");
+    }
+
+    // Restoring over a server's data: its certificates are set aside with the rest.
+    ca.plant(&restored.join("certs"), "later.example.com", 1, 89);
+    let out = quire(&["restore", "--force", "--data-dir", s(&restored), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replaced = replaced_folders(&restored);
+    assert!(replaced[0].join("certs/later.example.com/key.pem").is_file(), "{replaced:?}");
+    assert!(!restored.join("certs/later.example.com").exists());
+    assert!(restored.join("certs/alice.example.com/key.pem").is_file());
+
+    // A tar entry elsewhere under certs/ is refused like any unexpected entry.
+    let evil = root.path().join("evil.tar");
+    let mut builder = tar::Builder::new(std::fs::File::create(&evil).unwrap());
+    for (name, body) in [("quire-backup.json", &b"{}"[..]), ("certs/a.example/notes.txt", &b"x"[..])] {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(body.len() as u64);
+        header.set_mode(0o600);
+        header.set_cksum();
+        builder.append_data(&mut header, name, body).unwrap();
+    }
+    builder.into_inner().unwrap();
+    let out = quire(&["restore", "--data-dir", s(&root.path().join("empty")), s(&evil)]);
+    assert!(!out.status.success() && stderr(&out).contains("unexpected entry"), "{}", stderr(&out));
+}
