@@ -53,21 +53,34 @@ impl Challenges {
 /// we sent.
 #[derive(Debug, Default)]
 pub struct CaState {
-    paused_until: Mutex<Option<SystemTime>>,
+    paused: Mutex<Option<(SystemTime, String)>>,
     /// Requests sent to the CA, for tests and the log.
     pub requests: AtomicU64,
 }
 
 impl CaState {
-    /// The end of the pause the CA asked for, while it lasts.
+    /// The end of the pause of every order, while it lasts.
     pub fn paused_until(&self) -> Option<SystemTime> {
-        self.paused_until.lock().expect("pause lock").filter(|until| SystemTime::now() < *until)
+        self.pause_reason().map(|(until, _)| until)
     }
 
-    fn pause(&self, for_: Duration) {
-        *self.paused_until.lock().expect("pause lock") = Some(SystemTime::now() + for_);
+    /// The end of the pause and why, for people.
+    pub fn pause_reason(&self) -> Option<(SystemTime, String)> {
+        self.paused.lock().expect("pause lock").clone().filter(|(until, _)| SystemTime::now() < *until)
+    }
+
+    fn pause(&self, for_: Duration, why: String) {
+        let until = SystemTime::now() + for_;
+        let mut paused = self.paused.lock().expect("pause lock");
+        if paused.as_ref().is_none_or(|(current, _)| *current < until) {
+            *paused = Some((until, why));
+        }
     }
 }
+
+/// The pause of every order after the CA could not be reached at all (down, a network
+/// problem): short, but it keeps a server with many names from trying each one in turn.
+const UNREACHABLE_PAUSE: Duration = Duration::from_secs(60);
 
 /// The pause a 429/503 with this `Retry-After` (seconds, or an HTTP date) sets.
 pub fn pause_for(retry_after: Option<&str>, now: SystemTime) -> Duration {
@@ -206,13 +219,21 @@ impl HttpClient for CaClient {
             let body = body.collect().await.map_err(|e| other(Box::new(e)))?.to_bytes();
             let req = reqwest::Request::try_from(http::Request::from_parts(parts, body)).map_err(|e| other(Box::new(e)))?;
             ca.requests.fetch_add(1, Ordering::Relaxed);
-            let rsp = client.execute(req).await.map_err(|e| other(Box::new(e)))?;
+            let rsp = match client.execute(req).await {
+                Ok(rsp) => rsp,
+                Err(e) => {
+                    let why = format!("The certificate authority could not be reached: {e}");
+                    tracing::warn!(error = %e, pause_s = UNREACHABLE_PAUSE.as_secs(), "the certificate authority could not be reached");
+                    ca.pause(UNREACHABLE_PAUSE, why);
+                    return Err(other(Box::new(e)));
+                }
+            };
             let status = rsp.status();
             if status == http::StatusCode::TOO_MANY_REQUESTS || status == http::StatusCode::SERVICE_UNAVAILABLE {
                 let retry_after = rsp.headers().get(http::header::RETRY_AFTER).and_then(|v| v.to_str().ok());
                 let pause = pause_for(retry_after, SystemTime::now());
                 tracing::warn!(%status, pause_s = pause.as_secs(), "the certificate authority asks us to wait");
-                ca.pause(pause);
+                ca.pause(pause, format!("The certificate authority asked Quire to wait (HTTP {})", status.as_u16()));
             }
             let mut builder = http::Response::builder().status(status).version(rsp.version());
             for (name, value) in rsp.headers() {

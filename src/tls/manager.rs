@@ -230,8 +230,7 @@ impl Manager {
         if let Some(Flight::Failed { until, error, .. }) = self.flights.lock().expect("flights lock").get(name) {
             return CertificateState::Failed { error: error.clone(), retry_at: unix_seconds(*until) };
         }
-        if let Some(until) = self.ca.paused_until() {
-            let error = "The certificate authority asked Quire to wait before asking again".to_owned();
+        if let Some((until, error)) = self.ca.pause_reason() {
             return CertificateState::Failed { error, retry_at: unix_seconds(until) };
         }
         CertificateState::Pending
@@ -297,9 +296,9 @@ impl Manager {
     }
 
     async fn issue(&self, name: &str) -> anyhow::Result<()> {
-        if let Some(until) = self.ca.paused_until() {
+        if let Some((until, why)) = self.ca.pause_reason() {
             let left = until.duration_since(SystemTime::now()).unwrap_or_default();
-            anyhow::bail!("the certificate authority asked us to wait {} s more", left.as_secs());
+            anyhow::bail!("{why}; no new order for {} s", left.as_secs());
         }
         let _permit = self.orders.acquire().await?;
         let started = Instant::now();
@@ -310,9 +309,11 @@ impl Manager {
             .await?;
         let (chain_pem, key_pem) = order(account, name, &self.challenges).await?;
         let stored = self.store.save(name, &chain_pem, &key_pem)?;
-        let not_after = time::OffsetDateTime::from(stored.not_after);
+        let not_after = time::OffsetDateTime::from(stored.not_after)
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
         self.certs.insert(name, stored);
-        tracing::info!(name, ms = started.elapsed().as_millis() as u64, %not_after, "certificate issued");
+        tracing::info!(name, ms = started.elapsed().as_millis() as u64, not_after, "certificate issued");
         Ok(())
     }
 }

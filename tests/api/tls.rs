@@ -234,7 +234,13 @@ async fn a_ca_that_is_down_gives_a_clear_state_a_backoff_and_no_crash() {
     }
     assert_eq!(manager.ca_requests(), sent, "the backing-off name sends nothing more");
     assert_eq!(manager.stats.refused_backing_off.load(Ordering::SeqCst), 10);
-    assert_eq!(manager.certificate_state("quire.test"), CertificateState::Pending, "other names are untouched");
+    // Other names wait a minute (the CA is unreachable for all), without a request meanwhile.
+    match manager.certificate_state("quire.test") {
+        CertificateState::Failed { error, .. } => assert!(error.contains("could not be reached"), "{error}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(handshake(port, "quire.test", &ca.pem).await.is_err());
+    assert_eq!(manager.ca_requests(), sent, "no storm across names either");
 }
 
 #[tokio::test]
@@ -255,7 +261,7 @@ async fn a_ca_that_rate_limits_gets_a_couple_of_requests_for_twenty_handshakes()
     assert!((1..=3).contains(&requests), "{requests} requests reached the CA");
     match manager.certificate_state("d.quire.test") {
         CertificateState::Failed { error, retry_at } => {
-            assert!(error.contains("wait"), "{error}");
+            assert!(error.contains("asked Quire to wait (HTTP 429)"), "{error}");
             let now = time::OffsetDateTime::now_utc().unix_timestamp();
             assert!((now + 100..=now + 121).contains(&retry_at), "Retry-After 120 s: {retry_at} vs {now}");
         }
