@@ -347,3 +347,32 @@ async fn a_certificate_the_admin_brings_is_served_with_hsts_and_port_80_redirect
     running.await.unwrap().expect("both servers stop cleanly");
     assert!(std::net::TcpListener::bind(("127.0.0.1", http)).is_ok(), "port 80's listener is released");
 }
+
+#[tokio::test]
+async fn a_certificate_the_admin_brings_is_read_again_when_its_files_change_and_a_bad_pair_is_not_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    let (cert, key) = (dir.path().join("tls.pem"), dir.path().join("tls.key"));
+    let write = |names: &[&str]| {
+        let (chain, private) = ca.leaf(names, 1, 60);
+        std::fs::write(&cert, chain).unwrap();
+        std::fs::write(&key, private).unwrap();
+    };
+    write(&["*.example.com"]);
+    let fixed = quire::tls::StaticCert::load(cert.clone(), key.clone()).unwrap();
+    assert!(fixed.for_name("alice.example.com").is_some() && fixed.for_name("example.org").is_none());
+    // certbot renews: new files, a later modification time.
+    std::thread::sleep(Duration::from_millis(20));
+    write(&["example.org", "*.example.org"]);
+    fixed.reload_if_changed();
+    assert!(fixed.for_name("blog.example.org").is_some(), "the new certificate is served");
+    assert!(fixed.for_name("alice.example.com").is_none());
+    // A key that does not match (a copy half done): the old pair stays.
+    std::thread::sleep(Duration::from_millis(20));
+    let (_, other_key) = ca.leaf(&["example.org"], 1, 60);
+    std::fs::write(&key, other_key).unwrap();
+    fixed.reload_if_changed();
+    assert_eq!(fixed.names(), ["example.org", "*.example.org"]);
+    let err = quire::tls::StaticCert::load(cert, key).err().expect("a mismatched pair is refused at start");
+    assert!(format!("{err:#}").contains("does not match"), "{err:#}");
+}
