@@ -231,3 +231,46 @@ async fn a_certificate_near_expiry_is_renewed_at_start_and_one_far_from_it_is_no
     assert_eq!(pebble.orders(), 1, "one renewal");
     app.stop().await;
 }
+
+#[tokio::test]
+#[ignore = "needs Debian's pebble (scripts/test.sh runs it)"]
+async fn quire_serve_with_the_acme_flags_gets_a_certificate_redirects_port_80_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    let pebble = Pebble::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let https = free_port();
+    let (host, https_listen, http_listen) =
+        (format!("quire.test:{https}"), format!("127.0.0.1:{https}"), format!("127.0.0.1:{}", pebble.http_port));
+    let root = pebble.dir.path().join("wfe-ca.pem");
+    let mut child = crate::helpers::quire_command(&["serve", "--data-dir", crate::helpers::s(data.path())])
+        .args(["--host", &host, "--oidc-client-id", "test-client", "--acme-email", "admin@quire.test"])
+        .args(["--acme-directory", &pebble.directory, "--acme-ca-root", crate::helpers::s(&root)])
+        .args(["--https-listen", &https_listen, "--http-listen", &http_listen])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quire serve runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), format!("Quire is running at https://{host}/"));
+    let client = https_client(&pebble.root, &["quire.test"], https);
+    let resp = client.get(format!("https://{host}/healthz")).send().await.expect("a certificate from pebble");
+    assert_eq!((resp.status().as_u16(), resp.version()), (200, reqwest::Version::HTTP_2));
+    // Read to its end: a response still being read is a request in flight, which a stopping
+    // server waits for (10 s at most).
+    assert_eq!(resp.text().await.unwrap(), "ok");
+    let plain = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy().build().unwrap();
+    let resp = plain.get(format!("http://{http_listen}/a?b=c")).header("host", "quire.test").send().await.unwrap();
+    assert_eq!((resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()), (301, format!("https://{host}/a?b=c").as_str()));
+    // (An idle HTTP/2 connection holds the graceful shutdown up to its 10 s limit: poem and
+    // hyper wait for the client to close it, with plain h2c too. So this test takes ~11 s.)
+    drop((resp, client, plain));
+    // SIGTERM by the child's own pid: both listeners close and the process ends cleanly.
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = child.wait().unwrap();
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(status.success(), "{log}");
+    let issued = log.lines().find(|line| line.contains("certificate issued")).unwrap_or_else(|| panic!("{log}"));
+    assert!(issued.contains("name=\"quire.test\"") && issued.contains("not_after=\"20"), "the issuance is logged: {issued}");
+}
