@@ -114,7 +114,12 @@ impl TlsAcceptor {
         tokio::spawn(async move {
             loop {
                 let Ok(permit) = permits.clone().acquire_owned().await else { return };
-                let (tcp, peer) = match listener.accept().await {
+                // Ends (closing the listener) when poem drops the acceptor, at shutdown.
+                let accepted = tokio::select! {
+                    accepted = listener.accept() => accepted,
+                    () = tx.closed() => return,
+                };
+                let (tcp, peer) = match accepted {
                     Ok(accepted) => accepted,
                     Err(e) => {
                         tracing::warn!(error = %e, "HTTPS accept failed");
@@ -122,9 +127,6 @@ impl TlsAcceptor {
                         continue;
                     }
                 };
-                if tx.is_closed() {
-                    return;
-                }
                 let (tx, certificates, config, stats) = (tx.clone(), certificates.clone(), config.clone(), task_stats.clone());
                 tokio::spawn(async move {
                     let _permit = permit;

@@ -345,7 +345,9 @@ async fn a_certificate_the_admin_brings_is_served_with_hsts_and_port_80_redirect
     assert_eq!(get("quire.localhost", "/.well-known/acme-challenge/nope").await.unwrap().status(), 404, "unknown token");
     let _ = tx.send(());
     running.await.unwrap().expect("both servers stop cleanly");
-    assert!(std::net::TcpListener::bind(("127.0.0.1", http)).is_ok(), "port 80's listener is released");
+    for port in [http, https] {
+        assert!(std::net::TcpListener::bind(("127.0.0.1", port)).is_ok(), "listener {port} released at shutdown");
+    }
 }
 
 #[tokio::test]
