@@ -4,6 +4,7 @@
 pub mod addresses;
 pub mod blocks;
 pub mod blog_name;
+pub mod custom_domain;
 pub mod dates;
 pub mod embed;
 pub mod emoji;
