@@ -9,7 +9,7 @@ use anyhow::Context;
 use poem::listener::TcpAcceptor;
 
 use crate::auth::Auth;
-use crate::blogs::{Blogs, PageGenerations};
+use crate::blogs::{Blogs, PageGenerations, ServedNames};
 use crate::config::Config;
 use crate::data_dir::{DataDir, DataDirLock};
 use crate::db::Db;
@@ -68,7 +68,8 @@ impl App {
         let auth = Arc::new(Auth::from_config(&config)?);
         let generations = Arc::new(PageGenerations::default());
         let rules = Rules { image_prefix: config.image_prefix() };
-        let blogs = Arc::new(Blogs::new(db.clone(), search.clone(), generations.clone(), config.data_dir.clone(), rules));
+        let served = Arc::new(ServedNames::load(&db, &config.host).await?);
+        let blogs = Arc::new(Blogs::new(db.clone(), search.clone(), generations.clone(), config.data_dir.clone(), rules, served));
         // Before serving: the posts that came due while the server was down.
         let published = blogs.publish_due().await?;
         if published > 0 {
@@ -126,6 +127,7 @@ impl App {
         let scheduler = tokio::spawn(crate::blogs::schedule::run(self.state.blogs.clone()));
         let site = Arc::new(StaticSite::new(self.state.config.as_ref().clone()));
         let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site, self.state.fetcher.clone()));
+        let domain_checks = tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
         let served = poem::Server::new_with_acceptor(self.acceptor)
             .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
             .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
@@ -133,6 +135,7 @@ impl App {
         flusher.abort();
         scheduler.abort();
         jobs.abort();
+        domain_checks.abort();
         self.state.site.page_views.flush(&self.state.db).await;
         let search = self.state.search.clone();
         let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;

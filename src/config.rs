@@ -9,6 +9,7 @@ use url::Host;
 
 use crate::cli::{AddressArgs, ServeArgs};
 use crate::data_dir::DataDir;
+use crate::domain::custom_domain::BlogAddress;
 use crate::domain::proxies::TrustedProxies;
 
 /// Google's issuer, the default sign-in provider.
@@ -49,6 +50,9 @@ pub struct Config {
     /// How long one such request may take, from DNS to the body's last byte ([`FETCH_DEADLINE`];
     /// tests shorten it).
     pub fetch_deadline: Duration,
+    /// Test-only: the DNS server asked for custom domains' TXT records instead of those of
+    /// /etc/resolv.conf (`serve --test-only-dns-server`, debug builds only, loopback only).
+    pub dns_server: Option<SocketAddr>,
 }
 
 impl Config {
@@ -97,6 +101,16 @@ impl Config {
                 args.listen
             );
         }
+        let dns_server = args.dns_server.given();
+        if let Some(server) = dns_server {
+            if !args.listen.ip().is_loopback() || !server.ip().is_loopback() {
+                bail!(
+                    "--test-only-dns-server is for tests on this machine only: listen on 127.0.0.1 or [::1] \
+                     (not {}) and name a DNS server on a loopback address (not {server})",
+                    args.listen
+                );
+            }
+        }
         let trusted_proxies = match args.trusted_proxies.as_slice() {
             [] => TrustedProxies::loopback(),
             values => TrustedProxies::parse(values).map_err(|invalid| anyhow!("--trusted-proxy {invalid}"))?,
@@ -115,6 +129,7 @@ impl Config {
             trusted_proxies,
             fetch_allow_loopback,
             fetch_deadline: FETCH_DEADLINE,
+            dns_server,
         })
     }
 
@@ -134,6 +149,7 @@ impl Config {
             trusted_proxies: TrustedProxies::loopback(),
             fetch_allow_loopback: false,
             fetch_deadline: FETCH_DEADLINE,
+            dns_server: None,
         }
     }
 
@@ -165,9 +181,21 @@ impl Config {
         }
     }
 
-    /// A blog's public origin, e.g. `http://alice.localhost:8080`.
+    /// A blog's subdomain origin.
     pub fn blog_url(&self, subdomain: &str) -> String {
-        format!("{}://{}.{}", self.scheme(), subdomain, self.host)
+        self.blog_origin(&BlogAddress::subdomain(subdomain))
+    }
+
+    /// A blog's public origin: `http://alice.localhost:8080`, or its verified custom domain's,
+    /// `https://blog.example.org` (with the app host's port, if it has one).
+    pub fn blog_origin(&self, address: &BlogAddress) -> String {
+        match &address.domain {
+            Some(domain) => match self.host.rsplit_once(':') {
+                Some((_, port)) => format!("{}://{domain}:{port}", self.scheme()),
+                None => format!("{}://{domain}", self.scheme()),
+            },
+            None => format!("{}://{}.{}", self.scheme(), address.subdomain, self.host),
+        }
     }
 }
 
@@ -268,6 +296,25 @@ mod tests {
         let public = ["--test-only-fetch-loopback", "--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
         let err = Config::from_serve_args(&serve_args(&public)).unwrap_err().to_string();
         assert!(err.starts_with("--test-only-fetch-loopback") && err.contains("0.0.0.0:8080"), "{err}");
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    fn the_test_only_dns_server_needs_loopback_addresses() {
+        assert_eq!(Config::from_serve_args(&serve_args(&[])).unwrap().dns_server, None);
+        let local = Config::from_serve_args(&serve_args(&["--test-only-dns-server", "127.0.0.1:5353"])).unwrap();
+        assert_eq!(local.dns_server, Some("127.0.0.1:5353".parse().unwrap()));
+        let err = Config::from_serve_args(&serve_args(&["--test-only-dns-server", "8.8.8.8:53"])).unwrap_err();
+        assert!(err.to_string().starts_with("--test-only-dns-server"), "{err}");
+        let public = ["--test-only-dns-server", "127.0.0.1:53", "--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
+        assert!(Config::from_serve_args(&serve_args(&public)).is_err());
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn a_release_build_has_no_test_only_dns_server_flag() {
+        let err = Cli::try_parse_from(["quire", "serve", "--test-only-dns-server", "127.0.0.1:53"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
     }
 
     #[cfg(not(debug_assertions))]

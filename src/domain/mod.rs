@@ -6,6 +6,7 @@ pub mod blocks;
 pub mod blog_name;
 pub mod custom_domain;
 pub mod dates;
+pub mod dns_message;
 pub mod embed;
 pub mod emoji;
 pub mod html;
