@@ -88,6 +88,7 @@ impl App {
                 auth,
                 site: Arc::new(BlogSite::new(generations)),
                 fetcher,
+                certificates: Arc::new(crate::domain::custom_domain::NotManaged),
             },
             port,
             _lock: lock,

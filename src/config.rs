@@ -181,11 +181,6 @@ impl Config {
         }
     }
 
-    /// A blog's subdomain origin.
-    pub fn blog_url(&self, subdomain: &str) -> String {
-        self.blog_origin(&BlogAddress::subdomain(subdomain))
-    }
-
     /// A blog's public origin: `http://alice.localhost:8080`, or its verified custom domain's,
     /// `https://blog.example.org` (with the app host's port, if it has one).
     pub fn blog_origin(&self, address: &BlogAddress) -> String {

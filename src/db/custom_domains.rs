@@ -137,6 +137,7 @@ pub fn record_check(
     now: time::OffsetDateTime,
 ) -> Result<Option<DomainRow>, Error> {
     let time = |value: Option<time::OffsetDateTime>| value.map(stored);
+    let was_verified = get(conn, blog_id)?.is_some_and(|row| row.state == DomainState::Verified);
     let changed = conn.execute(
         "UPDATE custom_domains SET state = ?3, error = ?4, checked_at = ?5, next_check_at = ?6, verified_at = ?7,
                 waiting_since = ?8, missing_since = ?9
@@ -155,6 +156,9 @@ pub fn record_check(
     )?;
     if changed == 0 {
         return Ok(None);
+    }
+    if was_verified != (after.state == DomainState::Verified) {
+        super::blogs::touch(conn, blog_id)?; // its pages' origin changes, and their validators with it
     }
     get(conn, blog_id)
 }
