@@ -157,17 +157,7 @@ fn check_ascii(name: &str) -> Result<(), DomainError> {
         return Err(DomainError::TooLong);
     }
     let labels: Vec<&str> = name.split('.').collect();
-    for label in &labels {
-        if label.is_empty() || label.len() > MAX_LABEL {
-            return Err(DomainError::LabelLength);
-        }
-        if !label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
-            return Err(DomainError::Characters);
-        }
-        if label.starts_with('-') || label.ends_with('-') {
-            return Err(DomainError::Hyphen);
-        }
-    }
+    labels.iter().try_for_each(|label| check_label(label))?;
     if labels.len() < 2 {
         return Err(DomainError::SingleLabel);
     }
@@ -187,6 +177,32 @@ fn check_ascii(name: &str) -> Result<(), DomainError> {
         return Err(DomainError::NotPublic);
     }
     Ok(())
+}
+
+/// The rules of one A-label: 1 to 63 of a-z, 0-9 and inner hyphens.
+fn check_label(label: &str) -> Result<(), DomainError> {
+    if label.is_empty() || label.len() > MAX_LABEL {
+        return Err(DomainError::LabelLength);
+    }
+    if !label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+        return Err(DomainError::Characters);
+    }
+    if label.starts_with('-') || label.ends_with('-') {
+        return Err(DomainError::Hyphen);
+    }
+    Ok(())
+}
+
+/// A host name as a TLS client or proxy names it (SNI, Caddy's `ask`), lowercased without one
+/// trailing dot; `None` when it is not a DNS name in A-label form (an IP address, `*`, a bad label).
+pub fn dns_name(raw: &str) -> Option<String> {
+    let lowered = raw.trim().to_ascii_lowercase();
+    let name = lowered.strip_suffix('.').unwrap_or(&lowered);
+    let valid = name.len() <= MAX_NAME
+        && name.parse::<IpAddr>().is_err()
+        && name.split('.').all(|label| check_label(label).is_ok())
+        && !name.rsplit('.').next().is_some_and(|tld| tld.bytes().all(|b| b.is_ascii_digit()));
+    valid.then(|| name.to_owned())
 }
 
 impl fmt::Display for CustomDomain {
@@ -502,6 +518,15 @@ mod tests {
         assert_eq!(parse(&format!("{}.org", "a".repeat(64))), Err(DomainError::LabelLength));
         assert_eq!(parse(&"a.".repeat(150)), Err(DomainError::TooLong), "300 characters");
         assert_eq!(parse(&"é".repeat(2000)), Err(DomainError::TooLong));
+    }
+
+    #[test]
+    fn asked_names_must_be_dns_names() {
+        assert_eq!(dns_name("Blog.Example.org.").as_deref(), Some("blog.example.org"));
+        assert_eq!(dns_name("localhost").as_deref(), Some("localhost"));
+        for bad in ["", "127.0.0.1", "::1", "*.example.org", "a..b", "bad_name.org", "-a.org", &"a".repeat(254)] {
+            assert_eq!(dns_name(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod middleware;
 pub mod pages;
 pub mod session;
 pub mod state;
+pub mod tls_ask;
 pub mod ui;
 
 use poem::endpoint::BoxEndpoint;
@@ -34,6 +35,7 @@ pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
         blog: blog::routes().data(state.clone()).boxed(),
         host: state.config.host.clone(),
         state: state.clone(),
+        tls_ask: tls_ask::TlsAsk::new(state.blogs.served_names().clone(), state.config.trusted_proxies.clone()),
     };
     let https = state.config.https;
     hosts
@@ -76,12 +78,16 @@ struct HostRouter {
     blog: BoxEndpoint<'static, Response>,
     host: String,
     state: AppState,
+    tls_ask: tls_ask::TlsAsk,
 }
 
 impl Endpoint for HostRouter {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        if req.uri().path() == tls_ask::PATH {
+            return Ok(self.tls_ask.answer(&req));
+        }
         let request_host = req
             .uri()
             .authority()

@@ -299,3 +299,56 @@ async fn deleting_the_account_frees_its_domain() {
     let bobs = bob.sign_up_with_blog("bob@example.com", "bobblog").await;
     assert_eq!(bob.send(Method::PUT, &domain_path(bobs), json!({ "name": "blog.example.org" })).await.status(), 200);
 }
+
+/// Caddy's question: `GET /_quire/tls-ask?domain=NAME` with `Host: 127.0.0.1:PORT`.
+async fn ask(app: &TestApp, domain: &str) -> (u16, String) {
+    let url = format!("http://127.0.0.1:{}/_quire/tls-ask?domain={}", app.port, percent_encode(domain));
+    let resp = app.client.get(url).send().await.unwrap();
+    (resp.status().as_u16(), resp.text().await.unwrap())
+}
+
+fn percent_encode(text: &str) -> String {
+    serde_urlencoded::to_string([("", text)]).unwrap()[1..].to_owned()
+}
+
+#[tokio::test]
+async fn the_tls_ask_endpoint_allows_exactly_the_names_quire_serves() {
+    let dns = DnsResponder::start().await;
+    let app = app_with(&dns).await;
+    let blog = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
+    let set = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    assert_eq!(ask(&app, "blog.example.org").await.0, 404, "not before it is verified");
+    dns.set_txt("_quire.blog.example.org", &[set["domain"]["records"][0]["value"].as_str().unwrap()]);
+    assert_eq!(app.browser.post(&format!("{}/check", domain_path(blog)), json!({})).await.status(), 200);
+    for allowed in ["localhost", "www.localhost", "alice.localhost", "ALICE.localhost.", "blog.example.org"] {
+        assert_eq!(ask(&app, allowed).await, (200, "ok".to_owned()), "{allowed}");
+    }
+    for unknown in ["nobody.localhost", "evil.test", "a.alice.localhost", "other.example.org"] {
+        assert_eq!(ask(&app, unknown).await.0, 404, "{unknown}");
+    }
+    for not_a_name in ["", "127.0.0.1", "[::1]", "*.example.org", "bad_name.example.org", &"a".repeat(300)] {
+        assert_eq!(ask(&app, not_a_name).await.0, 400, "{not_a_name:?}");
+    }
+    let missing = app.client.get(format!("http://127.0.0.1:{}/_quire/tls-ask", app.port)).send().await.unwrap();
+    assert_eq!(missing.status(), 400);
+    assert_eq!(app.browser.send(Method::DELETE, &domain_path(blog), json!({})).await.status(), 204);
+    assert_eq!(ask(&app, "blog.example.org").await.0, 404, "removed");
+}
+
+#[tokio::test]
+async fn the_tls_ask_endpoint_answers_only_trusted_proxies_and_is_rate_limited() {
+    let untrusted = TestApp::spawn_with(|config| {
+        config.trusted_proxies = quire::domain::proxies::TrustedProxies::parse(["10.1.2.3"]).unwrap();
+    })
+    .await;
+    assert_eq!(ask(&untrusted, "localhost").await.0, 404, "127.0.0.1 is not a trusted proxy here");
+
+    let app = TestApp::spawn().await;
+    let started = std::time::Instant::now();
+    let asks = (0..300).map(|_| ask(&app, "localhost"));
+    let answers: Vec<u16> = futures_util::future::join_all(asks).await.into_iter().map(|(status, _)| status).collect();
+    let allowed_at_most = 100 + (50.0 * started.elapsed().as_secs_f64()).ceil() as usize;
+    let ok = answers.iter().filter(|status| **status == 200).count();
+    assert!(answers.iter().all(|status| matches!(status, 200 | 429)), "{answers:?}");
+    assert!(ok < 300 && ok <= allowed_at_most, "a flood is cut to the burst (100) and the rate (50/s): {ok} of 300 answered");
+}
