@@ -237,9 +237,12 @@ async fn a_verified_domain_serves_the_blog_and_removing_it_reverts() {
     assert_eq!(moved.status(), 301);
     assert_eq!(moved.headers()["location"], format!("{origin}/tags/x?page=2"));
     let feed = app.get_with_host(&domain_host, "/feed.xml").await.text().await.unwrap();
-    assert!(feed.contains(&format!("{origin}/feed.xml")) && !feed.contains("alice.localhost"), "{feed}");
+    assert!(feed.contains(&format!(r#"<link rel="self" type="application/atom+xml" href="{origin}/feed.xml"/>"#)), "{feed}");
+    assert!(feed.contains(&format!(r#"<link rel="alternate" type="text/html" href="{origin}/"/>"#)), "{feed}");
+    assert!(!feed.contains("alice.localhost"), "{feed}");
     let rss = app.get_with_host(&domain_host, "/rss.xml").await.text().await.unwrap();
-    assert!(rss.contains(&format!("<link>{origin}/</link>")) || rss.contains(&format!("{origin}/")), "{rss}");
+    assert!(rss.contains(&format!("<link>{origin}/</link>")) && rss.contains(&format!(r#"<atom:link href="{origin}/rss.xml""#)), "{rss}");
+    assert!(rss.contains(&format!("<link>{origin}/hello-there")) && !rss.contains("alice.localhost"), "{rss}");
     let sitemap = app.get_with_host(&domain_host, "/sitemap.xml").await.text().await.unwrap();
     assert!(sitemap.contains(&format!("<loc>{origin}/")) && !sitemap.contains("alice.localhost"), "{sitemap}");
     let robots = app.get_with_host(&domain_host, "/robots.txt").await.text().await.unwrap();
@@ -248,6 +251,12 @@ async fn a_verified_domain_serves_the_blog_and_removing_it_reverts() {
     assert_eq!(api_blog["blog"]["url"], origin);
     let posts = json_of(app.browser.get(&format!("/api/my/blogs/{blog}/posts")).await, 200).await;
     assert!(posts["posts"][0]["permalink"].as_str().unwrap().starts_with(&format!("{origin}/hello-there")), "{posts}");
+
+    let (_, site) = crate::exports::exported(&app.browser, blog, "site").await;
+    let index = String::from_utf8(site.get("index.html").unwrap().to_vec()).unwrap();
+    assert!(index.contains(&format!(r#"<link rel="canonical" href="{origin}/">"#)), "the static site export too");
+    let exported_feed = String::from_utf8(site.get("feed.xml").unwrap().to_vec()).unwrap();
+    assert!(exported_feed.contains(&format!("{origin}/feed.xml")) && !exported_feed.contains("alice.localhost"));
 
     assert_eq!(app.browser.send(Method::DELETE, &domain_path(blog), json!({})).await.status(), 204);
     assert_eq!(app.get_with_host(&domain_host, "/").await.status(), 404);
