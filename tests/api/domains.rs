@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, UdpSocket};
 
-use crate::helpers::{TestApp, error_field, simple_body};
+use crate::helpers::{Browser, TestApp, error_field, quire_command, s, simple_body};
 
 /// A DNS server for TXT questions on 127.0.0.1 (UDP and TCP on one port): it answers from
 /// `records`, NXDOMAIN for names it does not know, and with the truncation flag over UDP
@@ -387,4 +387,35 @@ async fn the_recheck_task_verifies_a_name_whose_record_is_already_there() {
     }
     assert_eq!(state, "verified", "the task checked without the owner's click");
     assert_eq!(app.get_with_host(&format!("blog.example.org:{}", app.port), "/").await.status(), 200);
+}
+
+#[tokio::test]
+async fn quire_serve_asks_the_test_only_dns_server_and_refuses_it_off_loopback() {
+    let dns = DnsResponder::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dns_flag = dns.address.to_string();
+    let mut child = quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
+        .args(["--data-dir", s(dir.path()), "--test-only-dns-server", &dns_flag])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+    assert!(line.starts_with("Quire is running"), "{line}");
+    let browser = Browser::new(&format!("http://localhost:{port}"), port);
+    let blog = browser.sign_up_with_blog("alice@example.com", "alice").await;
+    let set = json_of(browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    dns.set_txt("_quire.blog.example.org", &[set["domain"]["records"][0]["value"].as_str().unwrap()]);
+    let verified = json_of(browser.post(&format!("{}/check", domain_path(blog)), json!({})).await, 200).await;
+    child.kill().unwrap();
+    let stderr = String::from_utf8_lossy(&child.wait_with_output().unwrap().stderr).into_owned();
+    assert_eq!(verified["domain"]["state"], "verified", "{verified}");
+    assert!(stderr.contains("test-only: custom domains' TXT records are asked of this server"), "{stderr}");
+
+    let flags = ["serve", "--test-only-dns-server", &dns_flag, "--listen", "0.0.0.0:0", "--host", "blog.example.com", "--oidc-client-id", "id"];
+    let output = quire_command(&flags).args(["--data-dir", s(dir.path())]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && stderr.starts_with("quire: --test-only-dns-server"), "{stderr}");
 }
