@@ -95,6 +95,7 @@ describe('settings: custom domain', () => {
     const note = /can't have a CNAME record: give it A and AAAA records with the same addresses as localhost instead/;
     expect(within(panel()).getByText(note)).toBeInTheDocument();
     expect(within(status()).getByText('Waiting for DNS')).toBeInTheDocument();
+    expect(within(panel()).queryByText(/Keep these records/)).toBeNull();
     expect(within(panel()).queryByRole('textbox', { name: 'Domain name' })).toBeNull();
 
     await user.click(within(table).getByRole('button', { name: "Copy the TXT record's value" }));
@@ -177,6 +178,7 @@ describe('settings: custom domain', () => {
     const blogReads = server.sent('GET', blogPath).length;
     await user.click(check);
     expect(await within(status()).findByText('Verified')).toBeInTheDocument();
+    expect(within(panel()).getByText('Keep these records: Quire checks the TXT record every day.')).toBeInTheDocument();
     expect(within(panel()).queryByRole('alert')).toBeNull();
     expect(server.sent('POST', `${path}/check`)).toHaveLength(2);
     await waitFor(() => expect(server.sent('GET', blogPath).length).toBe(blogReads + 1));

@@ -261,6 +261,9 @@ function DomainRecords({ domain }: { domain: CustomDomain }) {
         </table>
       </div>
       <ErrorLine message={copyFailed ? 'Copying failed; select the value and copy it yourself.' : null} />
+      {domain.state === 'verified' && (
+        <p className="q-settings__muted">Keep these records: Quire checks the TXT record every day.</p>
+      )}
       <p className="q-settings__muted">
         A name at the root of a domain, such as example.org, can&apos;t have a CNAME record: give it A and AAAA
         records with the same addresses as {appHost} instead.
