@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (cargo-fuzz + libFuzzer, with AddressSanitizer) of the parsers an
 # attacker reaches: the post body (block_body), subdomains (subdomain), the Host header
-# (host_classify), search queries on a small index (search_query) and backups given to
-# `quire restore` (tar_restore). The targets live in fuzz/, a crate of its own that the
+# (host_classify), search queries on a small index (search_query), backups given to
+# `quire restore` (tar_restore), custom domains (custom_domain) and DNS answers (dns_answer). The targets live in fuzz/, a crate of its own that the
 # normal build and `cargo test` never touch.
 #
 #   bash scripts/fuzz.sh                     # every target, 60 s each
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(block_body subdomain host_classify search_query tar_restore)
+TARGETS=(block_body subdomain host_classify search_query tar_restore custom_domain dns_answer)
 want=${1:-all}
 seconds=${2:-60}
 if [ "$want" != all ] && [[ ! " ${TARGETS[*]} " =~ " $want " ]]; then

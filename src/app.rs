@@ -10,12 +10,13 @@ use poem::EndpointExt;
 use poem::listener::TcpAcceptor;
 
 use crate::auth::Auth;
-use crate::blogs::{Blogs, PageGenerations};
+use crate::blogs::{Blogs, NameChange, PageGenerations, ServedNames};
 use crate::config::Config;
 use crate::data_dir::{DataDir, DataDirLock};
 use crate::db::Db;
 use crate::fetch::Fetcher;
 use crate::domain::blocks::Rules;
+use crate::domain::custom_domain::{CertificateStates, NotManaged};
 use crate::http;
 use crate::http::blog::BlogSite;
 use crate::http::blog::static_site::StaticSite;
@@ -51,6 +52,8 @@ struct TlsListeners {
     http_port: u16,
     tls: Tls,
     allows: NamePolicy,
+    /// The served names' changes: a new name's certificate is ordered ahead, a dropped one forgotten.
+    changes: tokio::sync::broadcast::Receiver<NameChange>,
 }
 
 /// A server ready to run: data dir locked, database migrated, port bound.
@@ -76,15 +79,18 @@ impl App {
         if let Some(name) = config.host.strip_suffix(":0") {
             config.host = format!("{name}:{port}");
         }
+        let served = Arc::new(ServedNames::load(&db, &config.host).await?);
         let acceptor = match &config.tls {
             None => Listeners::Plain(TcpAcceptor::from_std(listener)?),
             Some(tls_config) => {
                 let http = bind(tls_config.http_listen)?;
                 let http_port = http.local_addr()?.port();
-                let allows = served_names_at_start(&db, &config.host).await?;
+                let names = served.clone();
+                let allows: NamePolicy = Arc::new(move |name: &str| names.allows(name));
+                let changes = served.changes();
                 let tls = Tls::from_config(&config, allows.clone())?.expect("config.tls is set");
                 let https = TlsAcceptor::start(tokio::net::TcpListener::from_std(listener)?, tls.certificates.clone())?;
-                Listeners::Tls(TlsListeners { https, http: TcpAcceptor::from_std(http)?, http_port, tls, allows })
+                Listeners::Tls(TlsListeners { https, http: TcpAcceptor::from_std(http)?, http_port, tls, allows, changes })
             }
         };
         if config.fetch_allow_loopback {
@@ -98,7 +104,7 @@ impl App {
         let auth = Arc::new(Auth::from_config(&config)?);
         let generations = Arc::new(PageGenerations::default());
         let rules = Rules { image_prefix: config.image_prefix() };
-        let blogs = Arc::new(Blogs::new(db.clone(), search.clone(), generations.clone(), config.data_dir.clone(), rules));
+        let blogs = Arc::new(Blogs::new(db.clone(), search.clone(), generations.clone(), config.data_dir.clone(), rules, served));
         // Before serving: the posts that came due while the server was down.
         let published = blogs.publish_due().await?;
         if published > 0 {
@@ -106,6 +112,13 @@ impl App {
         }
         // Before the job runner starts: jobs a stopped server was running start over.
         blogs.recover_jobs().await?;
+        let certificates: Arc<dyn CertificateStates> = match &acceptor {
+            Listeners::Tls(tls) => match tls.tls.manager() {
+                Some(manager) => manager.clone(),
+                None => Arc::new(NotManaged),
+            },
+            Listeners::Plain(_) => Arc::new(NotManaged),
+        };
         Ok(App {
             acceptor,
             state: AppState {
@@ -117,6 +130,7 @@ impl App {
                 auth,
                 site: Arc::new(BlogSite::new(generations)),
                 fetcher,
+                certificates,
             },
             port,
             _lock: lock,
@@ -172,6 +186,7 @@ impl App {
         let scheduler = tokio::spawn(crate::blogs::schedule::run(self.state.blogs.clone()));
         let site = Arc::new(StaticSite::new(self.state.config.as_ref().clone()));
         let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site, self.state.fetcher.clone()));
+        let domain_checks = tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
         let served = match self.acceptor {
             Listeners::Plain(acceptor) => {
                 poem::Server::new_with_acceptor(acceptor)
@@ -184,11 +199,28 @@ impl App {
         flusher.abort();
         scheduler.abort();
         jobs.abort();
+        domain_checks.abort();
         self.state.site.page_views.flush(&self.state.db).await;
         let search = self.state.search.clone();
         let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;
         served?;
         Ok(())
+    }
+}
+
+/// Orders a certificate ahead for each name the server starts answering on (a blog created, a
+/// custom domain verified), so its first reader does not wait, and forgets each name it stops
+/// answering on (its certificate leaves memory and the data directory).
+async fn follow_served_names(manager: Arc<crate::tls::Manager>, mut changes: tokio::sync::broadcast::Receiver<NameChange>) {
+    use tokio::sync::broadcast::error::RecvError;
+    loop {
+        match changes.recv().await {
+            Ok(NameChange::Added(name)) => manager.prefetch(&name),
+            Ok(NameChange::Removed(name)) => manager.forget(&name),
+            // Missed changes only cost a wait at a first handshake, or a stale certificate on disk.
+            Err(RecvError::Lagged(missed)) => tracing::warn!(missed, "missed changes of the served names"),
+            Err(RecvError::Closed) => return,
+        }
     }
 }
 
@@ -208,8 +240,11 @@ async fn serve_tls(
     host: &str,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let TlsListeners { https, http, tls, allows, .. } = listeners;
-    let timers = tls.spawn_timers(crate::tls::manager::RENEW_CHECK);
+    let TlsListeners { https, http, tls, allows, changes, .. } = listeners;
+    let mut timers = tls.spawn_timers(crate::tls::manager::RENEW_CHECK);
+    if let Some(manager) = tls.manager() {
+        timers.push(tokio::spawn(follow_served_names(manager.clone(), changes)));
+    }
     let https_port = host.rsplit_once(':').and_then(|(_, port)| port.parse().ok());
     let plain = crate::http::acme_http::PlainHttp { manager: tls.manager().cloned(), allows, https_port };
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -235,21 +270,6 @@ async fn serve_tls(
         timer.abort();
     }
     https.and(http)
-}
-
-/// TEMPORARY (issue 15, until engineer A's `blogs::ServedNames` is merged): the names a
-/// server serving HTTPS itself may get certificates for, from the blogs that exist at start.
-/// Blogs created later get no certificate before a restart. The lead replaces this with
-/// `ServedNames::allows`, and wires `ServedNames::changes()` to `Manager::prefetch`/`forget`.
-async fn served_names_at_start(db: &Db, host: &str) -> anyhow::Result<NamePolicy> {
-    let app = host.rsplit_once(':').map_or(host, |(name, _)| name).to_owned();
-    let subdomains = db.read(crate::db::blogs::subdomains).await?;
-    let names: std::collections::HashSet<String> = subdomains
-        .iter()
-        .map(|sub| format!("{sub}.{app}"))
-        .chain([app.clone(), format!("www.{app}")])
-        .collect();
-    Ok(Arc::new(move |name: &str| names.contains(name)))
 }
 
 /// Opens the database (migrated) and the search index, rebuilding the index when it is

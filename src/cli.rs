@@ -132,6 +132,34 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub fetch_loopback: FetchLoopbackArg,
+
+    #[command(flatten)]
+    pub dns_server: DnsServerArg,
+}
+
+/// `--test-only-dns-server`, of `serve`; compiled only into debug builds.
+#[derive(Debug, Clone, Args)]
+pub struct DnsServerArg {
+    /// FOR TESTS ONLY, and only in debug builds (a release binary has no such flag): ask this
+    /// DNS server (on this machine) for custom domains' TXT records instead of the resolvers of
+    /// /etc/resolv.conf. No environment variable sets it; it needs a loopback --listen.
+    #[cfg(debug_assertions)]
+    #[arg(long = "test-only-dns-server", value_name = "ADDR:PORT")]
+    pub test_only_dns_server: Option<std::net::SocketAddr>,
+}
+
+impl DnsServerArg {
+    /// The server `--test-only-dns-server` names.
+    #[cfg(debug_assertions)]
+    pub fn given(&self) -> Option<std::net::SocketAddr> {
+        self.test_only_dns_server
+    }
+
+    /// None, in a release build: it has no such flag.
+    #[cfg(not(debug_assertions))]
+    pub fn given(&self) -> Option<std::net::SocketAddr> {
+        None
+    }
 }
 
 /// Let's Encrypt's production ACME directory, `--acme-directory`'s default.

@@ -9,6 +9,7 @@ use url::Host;
 
 use crate::cli::{AddressArgs, ServeArgs, TlsArgs};
 use crate::data_dir::DataDir;
+use crate::domain::custom_domain::BlogAddress;
 use crate::domain::proxies::TrustedProxies;
 
 /// Google's issuer, the default sign-in provider.
@@ -80,6 +81,9 @@ pub struct Config {
     /// How long one such request may take, from DNS to the body's last byte ([`FETCH_DEADLINE`];
     /// tests shorten it).
     pub fetch_deadline: Duration,
+    /// Test-only: the DNS server asked for custom domains' TXT records instead of those of
+    /// /etc/resolv.conf (`serve --test-only-dns-server`, debug builds only, loopback only).
+    pub dns_server: Option<SocketAddr>,
 }
 
 impl Config {
@@ -135,6 +139,17 @@ impl Config {
                  on a loopback address only: listen on 127.0.0.1 or [::1], not {listen}"
             );
         }
+        let dns_server = args.dns_server.given();
+        if let Some(server) = dns_server {
+            let exposed = listens.iter().find(|(_, listen)| !listen.ip().is_loopback());
+            if exposed.is_some() || !server.ip().is_loopback() {
+                let listen = exposed.map_or(String::new(), |(flag, listen)| format!(" (not {flag} {listen})"));
+                bail!(
+                    "--test-only-dns-server is for tests on this machine only: listen on 127.0.0.1 or [::1]{listen} \
+                     and name a DNS server on a loopback address (not {server})"
+                );
+            }
+        }
         let trusted_proxies = match args.trusted_proxies.as_slice() {
             [] => TrustedProxies::loopback(),
             values => TrustedProxies::parse(values).map_err(|invalid| anyhow!("--trusted-proxy {invalid}"))?,
@@ -154,6 +169,7 @@ impl Config {
             trusted_proxies,
             fetch_allow_loopback,
             fetch_deadline: FETCH_DEADLINE,
+            dns_server,
         })
     }
 
@@ -174,6 +190,7 @@ impl Config {
             trusted_proxies: TrustedProxies::loopback(),
             fetch_allow_loopback: false,
             fetch_deadline: FETCH_DEADLINE,
+            dns_server: None,
         }
     }
 
@@ -205,9 +222,16 @@ impl Config {
         }
     }
 
-    /// A blog's public origin, e.g. `http://alice.localhost:8080`.
-    pub fn blog_url(&self, subdomain: &str) -> String {
-        format!("{}://{}.{}", self.scheme(), subdomain, self.host)
+    /// A blog's public origin: `http://alice.localhost:8080`, or its verified custom domain's,
+    /// `https://blog.example.org` (with the app host's port, if it has one).
+    pub fn blog_origin(&self, address: &BlogAddress) -> String {
+        match &address.domain {
+            Some(domain) => match self.host.rsplit_once(':') {
+                Some((_, port)) => format!("{}://{domain}:{port}", self.scheme()),
+                None => format!("{}://{domain}", self.scheme()),
+            },
+            None => format!("{}://{}.{}", self.scheme(), address.subdomain, self.host),
+        }
     }
 }
 
@@ -359,6 +383,25 @@ mod tests {
         let public = ["--test-only-fetch-loopback", "--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
         let err = Config::from_serve_args(&serve_args(&public)).unwrap_err().to_string();
         assert!(err.starts_with("--test-only-fetch-loopback") && err.contains("0.0.0.0:8080"), "{err}");
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    fn the_test_only_dns_server_needs_loopback_addresses() {
+        assert_eq!(Config::from_serve_args(&serve_args(&[])).unwrap().dns_server, None);
+        let local = Config::from_serve_args(&serve_args(&["--test-only-dns-server", "127.0.0.1:5353"])).unwrap();
+        assert_eq!(local.dns_server, Some("127.0.0.1:5353".parse().unwrap()));
+        let err = Config::from_serve_args(&serve_args(&["--test-only-dns-server", "8.8.8.8:53"])).unwrap_err();
+        assert!(err.to_string().starts_with("--test-only-dns-server"), "{err}");
+        let public = ["--test-only-dns-server", "127.0.0.1:53", "--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
+        assert!(Config::from_serve_args(&serve_args(&public)).is_err());
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn a_release_build_has_no_test_only_dns_server_flag() {
+        let err = Cli::try_parse_from(["quire", "serve", "--test-only-dns-server", "127.0.0.1:53"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
     }
 
     #[cfg(not(debug_assertions))]

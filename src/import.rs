@@ -12,7 +12,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail};
 
 use crate::app::open_storage;
-use crate::blogs::{Blogs, ImportOptions, ImportProgress, ImportSource, PageGenerations};
+use crate::blogs::{Blogs, ImportOptions, ImportProgress, ImportSource, PageGenerations, ServedNames};
 use crate::config::Config;
 use crate::data_dir::{DataDir, InUse};
 use crate::db::{self, migrate};
@@ -68,7 +68,9 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
     let (db, search) = open_storage(data_dir)?;
     let rules = Rules { image_prefix: config.image_prefix() };
     let search = Arc::new(search);
-    let blogs = Blogs::new(db, search.clone(), Arc::new(PageGenerations::default()), data_dir.clone(), rules);
+    // A server running later reads the names it serves from the database; this process serves none.
+    let served = Arc::new(ServedNames::new(&config.host, Vec::new()));
+    let blogs = Blogs::new(db, search.clone(), Arc::new(PageGenerations::default()), data_dir.clone(), rules, served);
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(16).build()?;
     let (report, stopped) = runtime.block_on(async {

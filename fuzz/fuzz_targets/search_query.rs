@@ -28,6 +28,7 @@ fn index() -> &'static SearchIndex {
                         published: post_id % 4 != 0,
                         title: format!("{} {}", word(0), word(1)),
                         text: format!("{} {} {} 2 9 a z", word(2), word(3), word(4)),
+                        tags: vec![word(5).to_owned()],
                     })?;
                 }
                 Ok(())

@@ -10,6 +10,7 @@
 //! never touch the index or the page cache. A new side effect of writes (federation delivery,
 //! custom-domain cache keys, ...) is added here once: see docs/architecture.md.
 
+pub mod domains;
 pub mod exports;
 pub mod generations;
 mod imports;
@@ -20,6 +21,7 @@ mod pages;
 mod posts;
 mod previews;
 pub mod schedule;
+pub mod served_names;
 mod settings;
 mod uploads;
 
@@ -34,6 +36,7 @@ use crate::domain::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
 pub use generations::PageGenerations;
+pub use served_names::{NameChange, ServedNames};
 pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
 pub use posts::{PostInput, post_not_found};
@@ -53,12 +56,33 @@ pub struct Blogs {
     jobs_changed: Notify,
     /// The blogs an import file is being uploaded to (one at a time per blog).
     uploading: std::sync::Mutex<std::collections::HashSet<i64>>,
+    /// The names the server answers on (blogs' subdomains, verified custom domains).
+    served: Arc<ServedNames>,
+    /// Custom domains: the owners' last "Check now", and the recheck task's wake-up.
+    domain_checks: domains::Checks,
 }
 
 impl Blogs {
-    /// The write path over this database and index; `rules` are the deployment's block rules.
-    pub fn new(db: Db, search: Arc<SearchIndex>, pages: Arc<PageGenerations>, data_dir: DataDir, rules: Rules) -> Blogs {
-        Blogs { db, search, pages, data_dir, rules, schedule_changed: Notify::new(), jobs_changed: Notify::new(), uploading: Default::default() }
+    /// The write path over this database and index; `rules` are the deployment's block rules,
+    /// `served` the names served (loaded at start, [`ServedNames::load`]).
+    pub fn new(db: Db, search: Arc<SearchIndex>, pages: Arc<PageGenerations>, data_dir: DataDir, rules: Rules, served: Arc<ServedNames>) -> Blogs {
+        Blogs {
+            db,
+            search,
+            pages,
+            data_dir,
+            rules,
+            schedule_changed: Notify::new(),
+            jobs_changed: Notify::new(),
+            uploading: Default::default(),
+            served,
+            domain_checks: Default::default(),
+        }
+    }
+
+    /// The names the server answers on.
+    pub fn served_names(&self) -> &Arc<ServedNames> {
+        &self.served
     }
 
     /// The block rules posts are checked against.

@@ -25,6 +25,7 @@ impl Blogs {
             })
             .await?;
         self.pages.invalidate(&blog.subdomain);
+        self.served.blog_created(&blog.subdomain);
         Ok(blog)
     }
 
@@ -88,7 +89,7 @@ impl Blogs {
     }
 
     /// "Delete Account": removes the blog, its posts (and their search entries), images,
-    /// installations, jobs and export files, the user, their social accounts and sessions, and
+    /// installations, jobs and export files, its custom domain, the user, their social accounts and sessions, and
     /// the upload files no one else uses; retires the subdomain for good.
     pub async fn delete_account(&self, blog: &Blog) -> Result<()> {
         let (search, data_dir, doomed) = (self.search.clone(), self.data_dir.clone(), blog.clone());
@@ -111,6 +112,7 @@ impl Blogs {
             self.remove_job_file(&file);
         }
         self.pages.invalidate(&blog.subdomain);
+        self.served.blog_deleted(&blog.subdomain);
         Ok(())
     }
 }

@@ -4,6 +4,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::db::favicons::Favicon;
 use crate::db::themes::Theme;
+use crate::domain::custom_domain::BlogAddress;
 use crate::domain::subdomain::Subdomain;
 use crate::domain::time_zone::TimeZone;
 use crate::error::Error;
@@ -28,10 +29,20 @@ pub struct Blog {
     pub favicon: Favicon,
     /// The zone its public dates are shown in.
     pub time_zone: TimeZone,
+    /// Its verified custom domain, if any.
+    pub domain: Option<String>,
 }
 
-const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code, b.time_zone
-    FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id";
+impl Blog {
+    /// Where it answers (its origin: `Config::blog_origin`).
+    pub fn address(&self) -> BlogAddress {
+        BlogAddress { subdomain: self.subdomain.clone(), domain: self.domain.clone() }
+    }
+}
+
+const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code, b.time_zone, d.name
+    FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
+    LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'";
 
 fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
     Ok(Blog {
@@ -42,6 +53,7 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
         theme: Theme { id: row.get(4)?, name: row.get(5)? },
         favicon: Favicon { id: row.get(6)?, code: row.get(7)? },
         time_zone: TimeZone::from_stored(&row.get::<_, String>(8)?),
+        domain: row.get(9)?,
     })
 }
 

@@ -79,6 +79,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0010_import_jobs.sql"),
         seed: None,
     },
+    Migration {
+        version: 11,
+        name: "custom domains",
+        sql: include_str!("migrations/0011_custom_domains.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -7,6 +7,7 @@
 
 pub mod addons;
 pub mod blogs;
+pub mod custom_domains;
 pub mod exports;
 pub mod favicons;
 pub mod images;

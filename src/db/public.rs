@@ -5,6 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::db::pages::{self, NavLink};
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::db::tags;
+use crate::domain::custom_domain::BlogAddress;
 use crate::domain::time_zone::TimeZone;
 use crate::error::Error;
 
@@ -33,6 +34,8 @@ pub struct PublicBlog {
     pub posts_updated_at: Option<String>,
     /// Its published pages, in navigation order.
     pub pages: Vec<NavLink>,
+    /// Where it answers: its subdomain, and its verified custom domain.
+    pub address: BlogAddress,
 }
 
 impl PublicBlog {
@@ -49,8 +52,9 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
                     f.code,
-                    b.time_zone
+                    b.time_zone, d.name
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
+             LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'
              WHERE b.subdomain = ?1",
             [subdomain],
             |row| {
@@ -66,6 +70,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     updated_at: row.get(5)?,
                     posts_updated_at: row.get(6)?,
                     pages: Vec::new(),
+                    address: BlogAddress { subdomain: row.get(1)?, domain: row.get(9)? },
                 })
             },
         )

@@ -4,7 +4,9 @@
 pub mod addresses;
 pub mod blocks;
 pub mod blog_name;
+pub mod custom_domain;
 pub mod dates;
+pub mod dns_message;
 pub mod embed;
 pub mod emoji;
 pub mod html;

@@ -4,6 +4,7 @@
 //! environment is used (it would resolve names where the guard cannot see), and each request
 //! has a connect timeout, a total deadline and a byte cap enforced while the body streams.
 
+pub mod dns_txt;
 mod error;
 mod guard;
 
@@ -35,6 +36,7 @@ pub struct Fetcher {
     client: reqwest::Client,
     guard: Guard,
     deadline: Duration,
+    dns: dns_txt::DnsTxt,
 }
 
 /// One request for [`Fetcher::request`].
@@ -86,7 +88,13 @@ impl Fetcher {
             .user_agent(format!("Quire/{} (+{})", env!("CARGO_PKG_VERSION"), config.app_url()))
             .build()
             .context("building the HTTP client for requests to other servers")?;
-        Ok(Fetcher { client, guard, deadline: config.fetch_deadline })
+        Ok(Fetcher { client, guard, deadline: config.fetch_deadline, dns: dns_txt::DnsTxt::new(config.dns_server) })
+    }
+
+    /// Every TXT string of `name` (empty when there is none), from the machine's resolvers
+    /// (`fetch::dns_txt`); an error says what failed.
+    pub async fn txt(&self, name: &str) -> Result<Vec<String>, String> {
+        self.dns.lookup(name).await
     }
 
     /// Downloads the image at `url` (at most `MAX_IMAGE_BYTES`), refusing anything whose bytes

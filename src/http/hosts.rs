@@ -7,6 +7,8 @@ pub enum Site {
     App,
     /// The blog at `{subdomain}.{host}` (the label is lowercase letters, digits and hyphens).
     Blog(String),
+    /// A blog's verified custom domain: the blog's subdomain.
+    CustomDomain(String),
     /// Any other host.
     Unknown,
 }
@@ -15,6 +17,12 @@ pub enum Site {
 /// Case and a trailing dot are ignored; a default port (80, 443), in the request or in the
 /// configured host, matches a host without one (browsers leave it out of the header).
 pub fn classify(request_host: &str, app_host: &str) -> Site {
+    classify_with(request_host, app_host, |_| None)
+}
+
+/// Classifies like [`classify`], and a name `custom_domain` knows (a verified custom domain,
+/// lowercase without a trailing dot or port) as that blog's, on the app's port.
+pub fn classify_with(request_host: &str, app_host: &str, custom_domain: impl Fn(&str) -> Option<String>) -> Site {
     let request_host = request_host.trim().to_ascii_lowercase();
     let (name, port) = split_port(&request_host);
     let name = name.strip_suffix('.').unwrap_or(name);
@@ -27,7 +35,7 @@ pub fn classify(request_host: &str, app_host: &str) -> Site {
     }
     match name.strip_suffix(app_name).and_then(|rest| rest.strip_suffix('.')) {
         Some(label) if is_label(label) => Site::Blog(label.to_owned()),
-        _ => Site::Unknown,
+        _ => custom_domain(name).map_or(Site::Unknown, Site::CustomDomain),
     }
 }
 
@@ -81,6 +89,17 @@ mod tests {
         assert_eq!(classify("xlocalhost:8080", "localhost:8080"), Site::Unknown);
         assert_eq!(classify("", "localhost:8080"), Site::Unknown);
         assert_eq!(classify("al_ice.localhost:8080", "localhost:8080"), Site::Unknown);
+    }
+
+    #[test]
+    fn a_verified_custom_domain_is_its_blogs_on_the_apps_port() {
+        let domains = |name: &str| (name == "blog.alice.org").then(|| "alice".to_owned());
+        assert_eq!(classify_with("Blog.Alice.org.", "example.com", domains), Site::CustomDomain("alice".into()));
+        assert_eq!(classify_with("blog.alice.org:443", "example.com", domains), Site::CustomDomain("alice".into()));
+        assert_eq!(classify_with("blog.alice.org:8080", "localhost:8080", domains), Site::CustomDomain("alice".into()));
+        assert_eq!(classify_with("blog.alice.org:8081", "localhost:8080", domains), Site::Unknown);
+        assert_eq!(classify_with("other.alice.org", "example.com", domains), Site::Unknown);
+        assert_eq!(classify_with("alice.example.com", "example.com", domains), Site::Blog("alice".into()));
     }
 }
 

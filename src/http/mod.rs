@@ -1,7 +1,8 @@
 //! The route table, in one place.
 //!
 //! A request for `{host}` reaches the owner app and its API; a request for `{sub}.{host}`
-//! reaches that blog; anything else is a 404.
+//! reaches that blog (or is sent to its verified custom domain, with a 301), a request for a
+//! verified custom domain reaches its blog; anything else is a 404.
 
 pub mod acme_http;
 pub mod api;
@@ -16,6 +17,7 @@ pub mod middleware;
 pub mod pages;
 pub mod session;
 pub mod state;
+pub mod tls_ask;
 pub mod ui;
 
 use poem::endpoint::BoxEndpoint;
@@ -33,6 +35,8 @@ pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
         app: app_routes(&state).data(state.clone()).boxed(),
         blog: blog::routes().data(state.clone()).boxed(),
         host: state.config.host.clone(),
+        state: state.clone(),
+        tls_ask: tls_ask::TlsAsk::new(state.blogs.served_names().clone(), state.config.trusted_proxies.clone()),
     };
     let https = state.config.https;
     hosts
@@ -74,21 +78,38 @@ struct HostRouter {
     app: BoxEndpoint<'static, Response>,
     blog: BoxEndpoint<'static, Response>,
     host: String,
+    state: AppState,
+    tls_ask: tls_ask::TlsAsk,
 }
 
 impl Endpoint for HostRouter {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
+        if req.uri().path() == tls_ask::PATH {
+            return Ok(self.tls_ask.answer(&req));
+        }
         let request_host = req
             .uri()
             .authority()
             .map(|a| a.as_str().to_owned())
             .or_else(|| req.header("host").map(str::to_owned))
             .unwrap_or_default();
-        match hosts::classify(&request_host, &self.host) {
+        let served = self.state.blogs.served_names();
+        match hosts::classify_with(&request_host, &self.host, |name| served.blog_of_domain(name)) {
             Site::App => self.app.call(req).await,
             Site::Blog(subdomain) => {
+                let address = served.address(&subdomain);
+                if address.domain.is_some() {
+                    // The blog's one address is its custom domain now: the subdomain sends there.
+                    let path = req.uri().path_and_query().map_or("/", |p| p.as_str());
+                    let location = format!("{}{path}", self.state.config.blog_origin(&address));
+                    return Ok(Response::builder().status(StatusCode::MOVED_PERMANENTLY).header("location", location).finish());
+                }
+                req.extensions_mut().insert(blog::BlogHost(subdomain));
+                self.blog.call(req).await
+            }
+            Site::CustomDomain(subdomain) => {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
                 self.blog.call(req).await
             }

@@ -6,6 +6,7 @@ use crate::auth::Auth;
 use crate::blogs::Blogs;
 use crate::config::Config;
 use crate::db::Db;
+use crate::domain::custom_domain::CertificateStates;
 use crate::fetch::Fetcher;
 use crate::http::blog::BlogSite;
 use crate::http::ui::UiIndex;
@@ -28,6 +29,9 @@ pub struct AppState {
     pub auth: Arc<Auth>,
     /// The public blogs: page cache, themes, page-view counts.
     pub site: Arc<BlogSite>,
-    /// The one client for requests to URLs others chose (imports, federation).
+    /// The one client for requests to URLs others chose (imports, federation), and for the
+    /// custom domains' TXT lookups.
     pub fetcher: Fetcher,
+    /// The custom domains' certificates, as the API shows them (`NotManaged` behind a proxy).
+    pub certificates: Arc<dyn CertificateStates>,
 }

@@ -22,6 +22,7 @@ use tokio::sync::{OnceCell, Semaphore, watch};
 use super::acme::{AcmeSettings, CaState, Challenges, ca_http_client, load_or_create_account, order};
 use super::store::{CertDir, Certs, unix_seconds};
 use super::CertificateState;
+use crate::domain::custom_domain::CertificateStates;
 
 /// The name check the server gives the manager: whether Quire serves a name (lowercase, no
 /// trailing dot, no port).
@@ -329,5 +330,11 @@ mod tests {
         assert_eq!(minutes(9), 1440);
         assert_eq!(minutes(500), 1440, "no overflow after many failures");
         assert_eq!(backoff(Duration::ZERO, 3), Duration::ZERO);
+    }
+}
+
+impl CertificateStates for Manager {
+    fn state(&self, name: &str) -> Option<CertificateState> {
+        Some(self.certificate_state(name))
     }
 }

@@ -20,16 +20,9 @@ pub use static_cert::StaticCert;
 
 use crate::config::Config;
 
-/// A name's certificate as Settings shows it (ACME only).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CertificateState {
-    /// Served, no certificate yet (being ordered, or not needed yet).
-    Pending,
-    /// Issued; valid until `not_after` (Unix seconds).
-    Issued { not_after: i64 },
-    /// The last order failed (or the CA asked us to wait); no new one before `retry_at` (Unix seconds).
-    Failed { error: String, retry_at: i64 },
-}
+/// A name's certificate as Settings shows it (ACME only): the domain layer's view, which the
+/// API reads through `CertificateStates` (implemented by [`Manager`]).
+pub use crate::domain::custom_domain::CertificateStateView as CertificateState;
 
 /// Lowercase, no trailing dot; `None` for what is not a DNS name (an IP literal, `*`, an
 /// empty label, characters other than letters, digits and hyphens, over 253 characters).

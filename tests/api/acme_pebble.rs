@@ -31,6 +31,12 @@ struct Pebble {
     directory: String,
     /// The port pebble validates HTTP-01 on: Quire's `--http-listen`.
     http_port: u16,
+    /// The port pebble validates TLS-ALPN-01 on (Caddy's `https_port`).
+    tls_port: u16,
+    /// pebble-challtestsrv's DNS (Quire's `--test-only-dns-server` in the custom-domain test).
+    dns: SocketAddr,
+    /// pebble-challtestsrv's management API (`/set-txt`, `/add-a`, `/clear-a`).
+    dns_management: u16,
     /// pebble's root (it signs the certificates it issues).
     root: String,
 }
@@ -87,12 +93,20 @@ impl Pebble {
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         let directory = format!("https://127.0.0.1:{acme}/dir");
-        Pebble { children: vec![challtestsrv, pebble], dir, directory, http_port, root }
+        let dns = SocketAddr::from(([127, 0, 0, 1], dns));
+        Pebble { children: vec![challtestsrv, pebble], dir, directory, http_port, tls_port, dns, dns_management, root }
     }
 
     /// Orders pebble has received so far, from its log.
     fn orders(&self) -> usize {
         std::fs::read_to_string(self.dir.path().join("pebble.log")).unwrap().matches("POST /order-plz").count()
+    }
+
+    /// Tells pebble-challtestsrv's DNS something (`/set-txt`, `/add-a`, `/clear-a`).
+    async fn dns_set(&self, what: &str, body: serde_json::Value) {
+        let url = format!("http://127.0.0.1:{}/{what}", self.dns_management);
+        let resp = reqwest::Client::builder().no_proxy().build().unwrap().post(url).json(&body).send().await.unwrap();
+        assert!(resp.status().is_success(), "challtestsrv {what}: {}", resp.status());
     }
 
     /// Quire's config for `data`: ACME from this pebble, app host quire.test.
@@ -200,10 +214,139 @@ async fn the_app_host_and_a_blog_get_real_certificates_unknown_names_none_and_a_
     assert_eq!(again.manager.ca_requests(), 0, "a restart sends nothing to the CA");
     assert_eq!(pebble.orders(), 2, "and orders nothing");
     again.stop().await;
-    // THE CUSTOM-DOMAIN CHECKS GO HERE after the merge with blogs::ServedNames (engineer A):
-    // a verified custom domain (TXT set through challtestsrv's /set-txt) gets a certificate;
-    // one pointed at 127.0.0.2 (/add-a) reaches certificate state error with a backoff;
-    // then Caddy's on_demand_tls asking /_quire/tls-ask.
+}
+
+/// Waits (20 s at most) until `name`'s certificate state passes `done`, and returns it.
+async fn state_until(manager: &Manager, name: &str, done: impl Fn(&CertificateState) -> bool) -> CertificateState {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let state = manager.certificate_state(name);
+        if done(&state) {
+            return state;
+        }
+        assert!(Instant::now() < deadline, "{name}: still {state:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs Debian's pebble (scripts/test.sh runs it)"]
+async fn a_verified_custom_domain_gets_a_certificate_once_it_points_here_and_the_subdomain_redirects_to_it() {
+    let pebble = Pebble::start().await;
+    let data = data_with_blog().await;
+    let mut config = pebble.config(data.path());
+    config.dns_server = Some(pebble.dns);
+    if let Some(tls) = config.tls.as_mut() {
+        tls.first_backoff = Duration::from_secs(1);
+    }
+    let app = App::build(config).await.expect("the ACME app builds");
+    let (blogs, fetcher) = (app.state().blogs.clone(), app.state().fetcher.clone());
+    let port = app.port();
+    let manager = app.tls().and_then(|tls| tls.manager()).expect("an ACME manager").clone();
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(app.run(async {
+        let _ = rx.await;
+    }));
+    let app = Running { port, manager, stop, task };
+
+    // Not verified yet: not served, so no certificate is asked for.
+    let alice = blogs.owned(1, "1").await.unwrap();
+    let domain = blogs.set_domain(&alice, "Blog.Example.org.").await.unwrap();
+    assert!(handshake(app.port, "blog.example.org", &pebble.root).await.is_err());
+    assert_eq!(app.manager.ca_requests(), 0, "no CA request for a name not verified");
+
+    // Verified while its A record points elsewhere: pebble cannot reach it, the state says why.
+    pebble.dns_set("add-a", serde_json::json!({"host": "blog.example.org", "addresses": ["127.0.0.2"]})).await;
+    let txt = serde_json::json!({"host": "_quire.blog.example.org.", "value": format!("quire-verify={}", domain.token)});
+    pebble.dns_set("set-txt", txt).await;
+    let checked = blogs.check_domain(&alice, &fetcher).await.unwrap();
+    assert_eq!(checked.state.as_str(), "verified");
+    let failed = state_until(&app.manager, "blog.example.org", |state| matches!(state, CertificateState::Failed { .. })).await;
+    let CertificateState::Failed { error, .. } = failed else { unreachable!() };
+    assert!(error.contains("127.0.0.2"), "the CA's reason: {error}");
+    assert_eq!(pebble.orders(), 1, "ordered ahead once, on verification");
+
+    // Pointed here: after the backoff, the first reader's handshake gets a real certificate.
+    pebble.dns_set("clear-a", serde_json::json!({"host": "blog.example.org"})).await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let client = https_client(&pebble.root, &["blog.example.org", "alice.quire.test"], app.port);
+    let page = client.get(format!("https://blog.example.org:{}/", app.port)).send().await.expect("a certificate for the domain");
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains(&format!("<link rel=\"canonical\" href=\"https://blog.example.org:{}/\"", app.port)), "{html}");
+    assert!(matches!(app.manager.certificate_state("blog.example.org"), CertificateState::Issued { .. }));
+    assert_eq!(data.path().join("certs/blog.example.org/key.pem").is_file(), true);
+    let old = client.get(format!("https://alice.quire.test:{}/a?b=c", app.port)).send().await.expect("the subdomain's certificate");
+    let location = old.headers().get("location").map(|l| l.to_str().unwrap().to_owned());
+    assert_eq!((old.status().as_u16(), location), (301, Some(format!("https://blog.example.org:{}/a?b=c", app.port))));
+
+    // Removed: not served any more, its certificate forgotten, and no new order for it.
+    blogs.remove_domain(&alice).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while data.path().join("certs/blog.example.org").exists() {
+        assert!(Instant::now() < deadline, "the removed domain's certificate stays on disk");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let orders = pebble.orders();
+    assert!(handshake(app.port, "blog.example.org", &pebble.root).await.is_err());
+    assert_eq!(pebble.orders(), orders);
+    app.stop().await;
+}
+
+#[tokio::test]
+#[ignore = "needs Debian's pebble and caddy (scripts/test.sh runs it)"]
+async fn caddy_with_on_demand_tls_gets_certificates_only_for_names_quires_ask_endpoint_allows() {
+    let pebble = Pebble::start().await;
+    let data = data_with_blog().await;
+    // Quire behind Caddy: plain HTTP on loopback, its public address Caddy's https port.
+    let https = pebble.tls_port;
+    let mut config = Config::local(data.path(), SocketAddr::from(([127, 0, 0, 1], 0)), &format!("quire.test:{https}"));
+    config.https = true;
+    let app = App::build(config).await.expect("the plain app builds");
+    let quire = app.port();
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(app.run(async {
+        let _ = rx.await;
+    }));
+
+    let caddyfile = format!(
+        "{{\n\tadmin off\n\thttp_port {http}\n\thttps_port {https}\n\tacme_ca {dir}\n\tacme_ca_root {root}\n\temail admin@quire.test\n\
+         \tstorage file_system {storage}\n\tskip_install_trust\n\ton_demand_tls {{\n\t\task http://127.0.0.1:{quire}/_quire/tls-ask\n\t}}\n}}\n\n\
+         https:// {{\n\ttls {{\n\t\ton_demand\n\t}}\n\treverse_proxy 127.0.0.1:{quire}\n}}\n",
+        http = pebble.http_port,
+        dir = pebble.directory,
+        root = pebble.dir.path().join("wfe-ca.pem").display(),
+        storage = pebble.dir.path().join("caddy").display(),
+    );
+    std::fs::write(pebble.dir.path().join("Caddyfile"), caddyfile).unwrap();
+    let mut caddy = Command::new("caddy")
+        .args(["run", "--config", "Caddyfile", "--adapter", "caddyfile"])
+        .current_dir(pebble.dir.path())
+        .env("XDG_DATA_HOME", pebble.dir.path().join("xdg"))
+        .env("XDG_CONFIG_HOME", pebble.dir.path().join("xdg"))
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(pebble.dir.path().join("caddy.log")).unwrap())
+        .spawn()
+        .expect("caddy runs (apt-get install caddy)");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", https)).is_err() {
+        assert!(Instant::now() < deadline, "caddy did not start: {}", std::fs::read_to_string(pebble.dir.path().join("caddy.log")).unwrap());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    let client = https_client(&pebble.root, &["alice.quire.test"], https);
+    let page = client.get(format!("https://alice.quire.test:{https}/")).send().await.expect("caddy got a certificate for alice");
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains(&format!("https://alice.quire.test:{https}/")), "alice's blog, through caddy");
+    let orders = pebble.orders();
+    for name in ["bob.quire.test", "evil.example"] {
+        assert!(handshake(https, name, &pebble.root).await.is_err(), "{name}: Quire's endpoint said no");
+    }
+    assert_eq!(pebble.orders(), orders, "no order for names Quire does not serve");
+    let _ = caddy.kill();
+    let _ = caddy.wait();
+    let _ = stop.send(());
+    task.await.unwrap().unwrap();
 }
 
 #[tokio::test]

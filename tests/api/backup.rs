@@ -378,3 +378,32 @@ fn the_acme_account_and_certificates_are_backed_up_0600_and_restored_0600_in_070
     let out = quire(&["restore", "--data-dir", s(&root.path().join("empty")), s(&evil)]);
     assert!(!out.status.success() && stderr(&out).contains("unexpected entry"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_blogs_custom_domain_survives_backup_and_restore() {
+    let root = tempfile::tempdir().unwrap();
+    let data = migrated_data_dir(root.path(), "data");
+    {
+        let conn = Connection::open(data.join("quire.db")).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (email) VALUES ('alice@example.com');
+             INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
+                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');
+             INSERT INTO custom_domains (blog_id, name, token, state, verified_at)
+                 VALUES (1, 'blog.example.org', '0123456789abcdef0123456789abcdef', 'verified', '2026-11-24T08:00:00.000Z');",
+        )
+        .unwrap();
+    }
+    let archive = root.path().join("b.tar");
+    assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
+    let restored = root.path().join("restored");
+    let out = quire(&["restore", "--data-dir", s(&restored), s(&archive)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let conn = Connection::open(restored.join("quire.db")).unwrap();
+    let row: (String, String, String) = conn
+        .query_row("SELECT name, state, verified_at FROM custom_domains WHERE blog_id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    assert_eq!(row, ("blog.example.org".into(), "verified".into(), "2026-11-24T08:00:00.000Z".into()));
+}

@@ -8,6 +8,7 @@ mod blog_pages;
 mod blogs;
 mod cli;
 mod csrf;
+mod domains;
 mod exports;
 mod emoji;
 mod favicons;

@@ -136,7 +136,7 @@ fn blog_json(config: &Config, blog: &Blog, accounts: &[SocialAccount]) -> Value 
     json!({
         "blog": {
             "id": blog.id,
-            "url": config.blog_url(&blog.subdomain),
+            "url": config.blog_origin(&blog.address()),
             "subdomain": blog.subdomain,
             "name": blog.name,
             "theme": blog.theme,

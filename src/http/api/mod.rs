@@ -2,6 +2,7 @@
 
 pub mod addons;
 pub mod blogs;
+pub mod domains;
 pub mod exports;
 pub mod imports;
 pub mod favicons;
@@ -36,6 +37,8 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/theme", put(blogs::set_theme))
         .at("/my/blogs/:blog_id/favicon", put(blogs::set_favicon))
         .at("/my/blogs/:blog_id/time_zone", put(blogs::set_time_zone))
+        .at("/my/blogs/:blog_id/domain", get(domains::show).put(domains::set).delete(domains::remove))
+        .at("/my/blogs/:blog_id/domain/check", post(domains::check))
         .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
         .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
         .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))

@@ -75,7 +75,7 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
     let body: &RawValue = serde_json::from_str(&post.body_json).map_err(|err| Error::Internal(err.into()))?;
     Ok(PostJson {
         short_id: &post.short_id,
-        permalink: format!("{}{}", config.blog_url(&blog.subdomain), post.path()),
+        permalink: format!("{}{}", config.blog_origin(&blog.address()), post.path()),
         title: &post.title,
         published_at: &post.published_at,
         scheduled_at: &post.scheduled_at,

@@ -22,7 +22,7 @@ pub async fn create(
     let link = state.blogs.create_preview_link(&blog, &post_id).await?;
     let url = format!(
         "{}/preview/{}",
-        state.config.blog_url(&blog.subdomain),
+        state.config.blog_origin(&blog.address()),
         link.token
     );
     let body = json!({ "previewLink": { "url": url, "createdAt": link.created_at } });

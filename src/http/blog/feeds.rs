@@ -38,7 +38,7 @@ const MAX_SITEMAP_TAGS: u64 = 5_000;
 pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
     let posts = state.db.read(move |conn| public::published(conn, id, 0, FEED_SIZE)).await?;
-    render_feed(blog, state.config.blog_url(&blog.subdomain), posts, rss, AtomLinks::blog(&state.config, blog), generation).await
+    render_feed(blog, state.config.blog_origin(&blog.address), posts, rss, AtomLinks::blog(&state.config, blog), generation).await
 }
 
 /// The Atom feed of the newest published posts tagged `tag` (a 404 when none is), with the
@@ -49,7 +49,7 @@ pub async fn tag_feed(state: &AppState, blog: &PublicBlog, tag: &str, generation
     if posts.is_empty() {
         return Ok(super::pages::not_found(state, blog, generation));
     }
-    render_feed(blog, state.config.blog_url(&blog.subdomain), posts, false, AtomLinks::tag(&state.config, blog, tag), generation).await
+    render_feed(blog, state.config.blog_origin(&blog.address), posts, false, AtomLinks::tag(&state.config, blog, tag), generation).await
 }
 
 /// What names an Atom feed: its title, the page it follows and its own address.
@@ -62,13 +62,13 @@ pub struct AtomLinks {
 impl AtomLinks {
     /// The blog's feed.
     pub fn blog(config: &Config, blog: &PublicBlog) -> AtomLinks {
-        let blog_url = config.blog_url(&blog.subdomain);
+        let blog_url = config.blog_origin(&blog.address);
         AtomLinks { title: blog.name.clone(), home_url: format!("{blog_url}/"), self_url: format!("{blog_url}/feed.xml") }
     }
 
     /// The feed of the posts tagged `tag`.
     pub fn tag(config: &Config, blog: &PublicBlog, tag: &str) -> AtomLinks {
-        let blog_url = config.blog_url(&blog.subdomain);
+        let blog_url = config.blog_origin(&blog.address);
         AtomLinks {
             title: format!("{} · {tag}", blog.name),
             home_url: format!("{blog_url}/tags/{tag}"),
@@ -151,7 +151,7 @@ pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Re
         .db
         .read(move |conn| Ok((public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)?, tags::published_tags(conn, id, MAX_SITEMAP_TAGS)?)))
         .await?;
-    let blog_url = state.config.blog_url(&blog.subdomain);
+    let blog_url = state.config.blog_origin(&blog.address);
     let lastmod = blog.posts_updated_at.as_deref().map(dates::day);
     off_runtime(move || {
         let post_url = |post: &public::SitemapPost| match post.page {
@@ -179,7 +179,7 @@ fn xml_safe(xml: String) -> String {
 
 /// Everything may be crawled; the sitemap says where.
 pub fn robots(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
-    let blog_url = state.config.blog_url(&blog.subdomain);
+    let blog_url = state.config.blog_origin(&blog.address);
     Page::new(
         StatusCode::OK,
         "text/plain; charset=utf-8",

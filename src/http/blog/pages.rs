@@ -45,7 +45,7 @@ impl<'a> Look<'a> {
     /// The layout every page of `blog` at `path` shares.
     pub fn layout(self, blog: &PublicBlog, path: &str) -> Layout {
         let theme = self.themes.by_slug(&blog.theme);
-        Layout::new(blog, theme.path.clone(), &self.config.app_url(), &self.config.blog_url(&blog.subdomain), path)
+        Layout::new(blog, theme.path.clone(), &self.config.app_url(), &self.config.blog_origin(&blog.address), path)
     }
 }
 
@@ -230,7 +230,7 @@ pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: 
 /// The HTML of `post` (its `body` parsed, its images' `sizes`) at `path`; a `preview` is not
 /// indexed and shares nothing.
 pub fn post_html(look: Look<'_>, blog: &PublicBlog, post: &Post, body: &Body, sizes: &ImageSizes, path: &str, preview: bool) -> Result<String, Error> {
-    let url = format!("{}{path}", look.config.blog_url(&blog.subdomain));
+    let url = format!("{}{path}", look.config.blog_origin(&blog.address));
     let mut layout = look.layout(blog, path);
     layout.title = format!("{} · {}", post.title, blog.name);
     layout.og_type = "article";

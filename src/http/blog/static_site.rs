@@ -47,7 +47,7 @@ impl SiteRenderer for StaticSite {
         let theme = self.themes.by_slug(&blog.theme);
         site.out.file(&theme.path[1..], theme.css.as_bytes())?;
         site.out.file("favicon.svg", &feeds::favicon(&blog, 0).body)?;
-        let blog_url = self.config.blog_url(&blog.subdomain);
+        let blog_url = self.config.blog_origin(&blog.address);
         let newest = public::published(conn, blog.id, 0, FEED_SIZE)?;
         for (file, rss) in [("feed.xml", false), ("rss.xml", true)] {
             let (xml, _, _) = feeds::feed_xml(&blog, &blog_url, &newest, rss, AtomLinks::blog(&self.config, &blog))?;

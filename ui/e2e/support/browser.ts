@@ -4,10 +4,14 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 
 const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\]|[a-z0-9-]+\.localhost)$/i;
 
-/** Aborts every request that would leave the machine (e.g. web fonts a third-party page imports). */
-export async function keepTrafficLocal(context: BrowserContext): Promise<void> {
+/**
+ * Aborts every request that would leave the machine (e.g. web fonts a third-party page imports).
+ * `mapped` names hosts the browser itself resolves to loopback (its --host-resolver-rules).
+ */
+export async function keepTrafficLocal(context: BrowserContext, mapped: string[] = []): Promise<void> {
   await context.route(
-    (url) => (url.protocol === 'http:' || url.protocol === 'https:') && !LOOPBACK.test(url.hostname),
+    (url) =>
+      (url.protocol === 'http:' || url.protocol === 'https:') && !LOOPBACK.test(url.hostname) && !mapped.includes(url.hostname),
     (route) => route.abort('blockedbyclient'),
   );
 }

@@ -5,6 +5,7 @@ import type { Blog } from '../blogs';
 import { AccountPanel } from './account-panel';
 import { AddonsPanel } from './addons-panel';
 import { BlogPanel } from './blog-panel';
+import { DomainPanel } from './domain-panel';
 import { ImportExportPanel } from './import-export-panel';
 import { SocialAccountsPanel } from './social-accounts-panel';
 import './settings.css';
@@ -17,7 +18,7 @@ export interface SettingsScreenProps {
   providerName: string;
 }
 
-/** The settings screen's panels: Blog, Social Accounts, Addons, Import and export, and Account. */
+/** The settings screen's panels: Blog, Custom domain, Social Accounts, Addons, Import and export, and Account. */
 export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScreenProps) {
   const navigate = useNavigate();
   // An import can change the blog's name, theme, icon, addons and time zone: the owner area
@@ -32,6 +33,7 @@ export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScree
   return (
     <div className="q-settings">
       <BlogPanel key={imports} blog={blog} reloadBlog={reloadBlog} />
+      <DomainPanel blogId={blog.id} reloadBlog={reloadBlog} />
       <SocialAccountsPanel blog={blog} providerName={providerName} reloadBlog={reloadBlog} />
       <AddonsPanel blogId={blog.id} />
       <ImportExportPanel blogId={blog.id} onImported={afterImport} />

@@ -97,6 +97,7 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
     [`GET ${path}/addons/uninstalled`]: () => json({ addons: [] }),
     [`GET ${path}/exports`]: () => json({ exports: [] }),
     [`GET ${path}/imports`]: () => json({ imports: [] }),
+    [`GET ${path}/domain`]: () => json({ domain: null }),
     ...overrides,
   });
   return { ...server, state };

@@ -1,0 +1,156 @@
+//! A blog's custom domain on the write path: setting it (the name rules, one blog per name),
+//! removing it, checking its TXT record now ("Check now", once per 10 s per blog) and the task
+//! that rechecks on a schedule (`domain::custom_domain::after_check`). A change of the names a
+//! blog answers on updates [`ServedNames`](super::ServedNames) and invalidates the blog's
+//! cached pages (they carry its origin), after the commit.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use time::OffsetDateTime;
+use tokio::sync::Notify;
+
+use super::Blogs;
+use crate::db::blogs::{self, Blog};
+use crate::db::custom_domains::{self, DomainRow, Set};
+use crate::domain::custom_domain::{self as rules, CustomDomain, DomainState, Lookup};
+use crate::domain::messages::Messages;
+use crate::error::{Error, Result};
+use crate::fetch::Fetcher;
+
+/// How often an owner may ask for a check.
+pub const CHECK_EVERY: Duration = Duration::from_secs(10);
+/// The longest the recheck task sleeps without looking at the table again.
+const MAX_SLEEP: Duration = Duration::from_secs(3600);
+
+/// The owners' last checks and the recheck task's wake-up.
+#[derive(Default)]
+pub(crate) struct Checks {
+    last_by_owner: Mutex<HashMap<i64, Instant>>,
+    changed: Notify,
+}
+
+/// The 404 of a blog with no custom domain.
+pub fn no_domain() -> Error {
+    Error::not_found("domain", "This blog has no custom domain")
+}
+
+impl Blogs {
+    /// The blog's custom domain, if it has one.
+    pub async fn domain(&self, blog: &Blog) -> Result<Option<DomainRow>> {
+        let id = blog.id;
+        self.db.read(move |conn| custom_domains::get(conn, id)).await
+    }
+
+    /// Gives the blog the custom domain `raw_name` (checked against the name rules and the
+    /// other blogs' names), replacing its earlier one with a new token; the same name again
+    /// changes nothing.
+    pub async fn set_domain(&self, blog: &Blog, raw_name: &str) -> Result<DomainRow> {
+        let name = CustomDomain::parse(raw_name, self.served.app_name()).map_err(|err| Error::invalid("name", err.message()))?;
+        let (id, token) = (blog.id, rules::new_token());
+        let set = self.db.write(move |conn| custom_domains::set(conn, id, &name, &token)).await?;
+        let Set::Domain { row, replaced } = set else {
+            return Err(Error::invalid("name", "This domain is already used by another blog"));
+        };
+        if replaced.is_some_and(|old| old.state == DomainState::Verified) {
+            self.served.set_domain(&blog.subdomain, None);
+            self.pages.invalidate(&blog.subdomain);
+        }
+        self.domain_checks.changed.notify_one();
+        Ok(row)
+    }
+
+    /// Removes the blog's custom domain: the blog answers on its subdomain alone again.
+    pub async fn remove_domain(&self, blog: &Blog) -> Result<()> {
+        let id = blog.id;
+        let removed = self.db.write(move |conn| custom_domains::remove(conn, id)).await?.ok_or_else(no_domain)?;
+        if removed.state == DomainState::Verified {
+            self.served.set_domain(&blog.subdomain, None);
+            self.pages.invalidate(&blog.subdomain);
+        }
+        Ok(())
+    }
+
+    /// Looks the blog's TXT record up now (the owner's "Check now": once per 10 s per blog).
+    pub async fn check_domain(&self, blog: &Blog, fetcher: &Fetcher) -> Result<DomainRow> {
+        let row = self.domain(blog).await?.ok_or_else(no_domain)?;
+        {
+            let mut last = self.domain_checks.last_by_owner.lock().expect("domain checks lock");
+            let now = Instant::now();
+            if let Some(wait) = last.get(&blog.id).and_then(|at| CHECK_EVERY.checked_sub(now.duration_since(*at))) {
+                let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+                return Err(Error::RateLimited(Messages::one(
+                    "check",
+                    format!("Checked a moment ago: try again in {seconds} seconds"),
+                )));
+            }
+            last.retain(|_, at| now.duration_since(*at) < CHECK_EVERY);
+            last.insert(blog.id, now);
+        }
+        let lookup = look_up(fetcher, &row).await;
+        self.record_check(blog, &row, &lookup, true).await?.ok_or_else(no_domain)
+    }
+
+    /// Writes the outcome of a check of `row` and applies what it changes; `None` when the
+    /// blog's domain was removed or replaced meanwhile.
+    async fn record_check(&self, blog: &Blog, row: &DomainRow, lookup: &Lookup, by_owner: bool) -> Result<Option<DomainRow>> {
+        let now = OffsetDateTime::now_utc();
+        let before = row.before();
+        let after = rules::after_check(&row.domain(), &before, lookup, now, by_owner);
+        let (id, token, written) = (row.blog_id, row.token.clone(), after.clone());
+        let updated = self.db.write(move |conn| custom_domains::record_check(conn, id, &token, &written, now)).await?;
+        if updated.is_some() && after.changes_serving(&before) {
+            let verified = (after.state == DomainState::Verified).then_some(row.name.as_str());
+            self.served.set_domain(&blog.subdomain, verified);
+            self.pages.invalidate(&blog.subdomain);
+            tracing::info!(blog = %blog.subdomain, domain = %row.name, state = after.state.as_str(), "custom domain changed");
+        }
+        Ok(updated)
+    }
+
+    /// Checks every domain whose automatic check is due; returns when the next one is.
+    async fn check_due_domains(&self, fetcher: &Fetcher) -> Result<Option<OffsetDateTime>> {
+        let now = OffsetDateTime::now_utc();
+        let due = self.db.read(move |conn| custom_domains::due(conn, now)).await?;
+        for row in due {
+            let id = row.blog_id;
+            let Some(blog) = self.db.read(move |conn| blogs::by_id(conn, id)).await? else { continue };
+            let lookup = look_up(fetcher, &row).await;
+            self.record_check(&blog, &row, &lookup, false).await?;
+        }
+        let next = self.db.read(custom_domains::next_due).await?;
+        Ok(next.as_deref().and_then(crate::domain::schedule::parse_stored))
+    }
+}
+
+/// What the TXT record of `row`'s name says about its token.
+async fn look_up(fetcher: &Fetcher, row: &DomainRow) -> Lookup {
+    match fetcher.txt(&row.domain().txt_name()).await {
+        Ok(strings) if rules::txt_proves(&strings, &row.token) => Lookup::Found,
+        Ok(_) => Lookup::Missing,
+        Err(reason) => Lookup::Failed(reason),
+    }
+}
+
+/// The recheck task: checks due domains, then sleeps until the next is due (or a domain is
+/// set), at most an hour. Started by the server.
+pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher) {
+    loop {
+        let sleep = match blogs.check_due_domains(&fetcher).await {
+            Ok(Some(next)) => {
+                let wait = next - OffsetDateTime::now_utc();
+                Duration::try_from(wait).unwrap_or(Duration::ZERO).max(Duration::from_millis(200)).min(MAX_SLEEP)
+            }
+            Ok(None) => MAX_SLEEP,
+            Err(err) => {
+                tracing::warn!(error = %err, "custom domain checks failed; trying again in a minute");
+                Duration::from_secs(60)
+            }
+        };
+        tokio::select! {
+            _ = tokio::time::sleep(sleep) => {}
+            _ = blogs.domain_checks.changed.notified() => {}
+        }
+    }
+}
