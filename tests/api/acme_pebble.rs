@@ -377,10 +377,19 @@ async fn a_certificate_near_expiry_is_renewed_at_start_and_one_far_from_it_is_no
 
 #[tokio::test]
 #[ignore = "needs Debian's pebble (scripts/test.sh runs it)"]
-async fn quire_serve_with_the_acme_flags_gets_a_certificate_redirects_port_80_and_stops_on_sigterm() {
+async fn one_quire_serve_line_serves_the_app_a_blog_and_its_custom_domain_over_https_redirects_port_80_and_stops_on_sigterm() {
     use std::io::{BufRead, BufReader};
     let pebble = Pebble::start().await;
-    let data = tempfile::tempdir().unwrap();
+    // The blog alice, with blog.example.org verified as its custom domain.
+    let data = data_with_blog().await;
+    rusqlite::Connection::open(data.path().join("quire.db"))
+        .unwrap()
+        .execute(
+            "INSERT INTO custom_domains (blog_id, name, token, state, verified_at)
+             VALUES (1, 'blog.example.org', '0123456789abcdef0123456789abcdef', 'verified', '2026-11-24T08:00:00.000Z')",
+            [],
+        )
+        .unwrap();
     let https = free_port();
     let (host, https_listen, http_listen) =
         (format!("quire.test:{https}"), format!("127.0.0.1:{https}"), format!("127.0.0.1:{}", pebble.http_port));
@@ -396,12 +405,21 @@ async fn quire_serve_with_the_acme_flags_gets_a_certificate_redirects_port_80_an
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     assert_eq!(line.trim(), format!("Quire is running at https://{host}/"));
-    let client = https_client(&pebble.root, &["quire.test"], https);
+    let client = https_client(&pebble.root, &["quire.test", "alice.quire.test", "blog.example.org"], https);
     let resp = client.get(format!("https://{host}/healthz")).send().await.expect("a certificate from pebble");
     assert_eq!((resp.status().as_u16(), resp.version()), (200, reqwest::Version::HTTP_2));
     // Read to its end: a response still being read is a request in flight, which a stopping
     // server waits for (10 s at most).
     assert_eq!(resp.text().await.unwrap(), "ok");
+    // The blog on its custom domain, with its own certificate; its subdomain (with its own) redirects there.
+    let resp = client.get(format!("https://blog.example.org:{https}/")).send().await.expect("the custom domain's certificate");
+    assert_eq!(resp.status(), 200);
+    let html = resp.text().await.unwrap();
+    assert!(html.contains(&format!("<link rel=\"canonical\" href=\"https://blog.example.org:{https}/\"")), "{html}");
+    let resp = client.get(format!("https://alice.quire.test:{https}/")).send().await.expect("the subdomain's certificate");
+    assert_eq!((resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()), (301, format!("https://blog.example.org:{https}/").as_str()));
+    drop(resp);
+    assert_eq!(pebble.orders(), 3, "one order per name: the app host, the subdomain, the custom domain");
     let plain = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy().build().unwrap();
     let resp = plain.get(format!("http://{http_listen}/a?b=c")).header("host", "quire.test").send().await.unwrap();
     assert_eq!((resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()), (301, format!("https://{host}/a?b=c").as_str()));
