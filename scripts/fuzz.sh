@@ -2,8 +2,9 @@
 # Coverage-guided fuzzing (cargo-fuzz + libFuzzer, with AddressSanitizer) of the parsers an
 # attacker reaches: the post body (block_body), subdomains (subdomain), the Host header
 # (host_classify), search queries on a small index (search_query), backups given to
-# `quire restore` (tar_restore), custom domains (custom_domain) and DNS answers (dns_answer). The targets live in fuzz/, a crate of its own that the
-# normal build and `cargo test` never touch.
+# `quire restore` (tar_restore), custom domains (custom_domain), DNS answers (dns_answer) and
+# remote servers' HTTP signature headers (ap_signature). The targets live in fuzz/, a crate of
+# its own that the normal build and `cargo test` never touch.
 #
 #   bash scripts/fuzz.sh                     # every target, 60 s each
 #   bash scripts/fuzz.sh tar_restore 600     # one target, 10 minutes
@@ -19,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(block_body subdomain host_classify search_query tar_restore custom_domain dns_answer)
+TARGETS=(block_body subdomain host_classify search_query tar_restore custom_domain dns_answer ap_signature)
 want=${1:-all}
 seconds=${2:-60}
 if [ "$want" != all ] && [[ ! " ${TARGETS[*]} " =~ " $want " ]]; then
