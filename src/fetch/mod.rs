@@ -7,6 +7,7 @@
 pub mod dns_txt;
 mod error;
 mod guard;
+pub mod signed;
 
 use std::sync::Arc;
 use std::time::Duration;
