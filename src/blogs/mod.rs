@@ -12,6 +12,7 @@
 
 pub mod domains;
 pub mod exports;
+mod federation;
 pub mod generations;
 mod imports;
 mod import_jobs;
@@ -60,6 +61,8 @@ pub struct Blogs {
     served: Arc<ServedNames>,
     /// Custom domains: the owners' last "Check now", and the recheck task's wake-up.
     domain_checks: domains::Checks,
+    /// Blogs' federation keys, parsed ([`Blogs::signing_key`]).
+    keys: quick_cache::sync::Cache<i64, Arc<crate::fetch::signed::SigningKey>>,
 }
 
 impl Blogs {
@@ -77,6 +80,7 @@ impl Blogs {
             uploading: Default::default(),
             served,
             domain_checks: Default::default(),
+            keys: quick_cache::sync::Cache::new(federation::CACHED_KEYS),
         }
     }
 

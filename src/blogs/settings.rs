@@ -89,8 +89,8 @@ impl Blogs {
     }
 
     /// "Delete Account": removes the blog, its posts (and their search entries), images,
-    /// installations, jobs and export files, its custom domain, the user, their social accounts and sessions, and
-    /// the upload files no one else uses; retires the subdomain for good.
+    /// installations, jobs and export files, its custom domain, its federation key, the user, their social
+    /// accounts and sessions, and the upload files no one else uses; retires the subdomain for good.
     pub async fn delete_account(&self, blog: &Blog) -> Result<()> {
         let (search, data_dir, doomed) = (self.search.clone(), self.data_dir.clone(), blog.clone());
         let exports = self
@@ -111,6 +111,7 @@ impl Blogs {
         for file in exports {
             self.remove_job_file(&file);
         }
+        self.keys.remove(&blog.id);
         self.pages.invalidate(&blog.subdomain);
         self.served.blog_deleted(&blog.subdomain);
         Ok(())

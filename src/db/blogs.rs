@@ -176,7 +176,7 @@ pub struct Deleted {
 
 /// "Delete Account": in one transaction, retires the subdomain for good and removes the user,
 /// which cascades to their social accounts, sessions, blog, posts, page views,
-/// installations and image records.
+/// installations and image records; deletes the blog's federation key.
 pub fn delete_account(conn: &mut Connection, blog: &Blog) -> Result<Deleted, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     tx.execute("INSERT OR IGNORE INTO retired_subdomains (subdomain) VALUES (?1)", [&blog.subdomain])?;
@@ -184,6 +184,8 @@ pub fn delete_account(conn: &mut Connection, blog: &Blog) -> Result<Deleted, Err
         let mut stmt = tx.prepare("SELECT hash, mime FROM images WHERE user_id = ?1")?;
         stmt.query_map([blog.user_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?
     };
+    // Until the account's deletion federates (a Delete of the actor, signed by this key), the key goes too.
+    super::federation_keys::delete(&tx, blog.id)?;
     tx.execute("DELETE FROM users WHERE id = ?1", [blog.user_id])?;
     let mut orphaned_files = Vec::new();
     for (hash, mime) in images {

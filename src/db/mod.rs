@@ -10,6 +10,7 @@ pub mod blogs;
 pub mod custom_domains;
 pub mod exports;
 pub mod favicons;
+pub mod federation_keys;
 pub mod images;
 pub mod imports;
 pub mod jobs;

@@ -379,8 +379,9 @@ fn the_acme_account_and_certificates_are_backed_up_0600_and_restored_0600_in_070
     assert!(!out.status.success() && stderr(&out).contains("unexpected entry"), "{}", stderr(&out));
 }
 
-#[test]
-fn a_blogs_custom_domain_survives_backup_and_restore() {
+/// The database restored from a backup of a data dir holding alice's blog (id 1), to which
+/// `add` added rows (with the folder holding it).
+fn restored_with_alices_blog(add: impl FnOnce(&Connection)) -> (tempfile::TempDir, Connection) {
     let root = tempfile::tempdir().unwrap();
     let data = migrated_data_dir(root.path(), "data");
     {
@@ -388,11 +389,10 @@ fn a_blogs_custom_domain_survives_backup_and_restore() {
         conn.execute_batch(
             "INSERT INTO users (email) VALUES ('alice@example.com');
              INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
-                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');
-             INSERT INTO custom_domains (blog_id, name, token, state, verified_at)
-                 VALUES (1, 'blog.example.org', '0123456789abcdef0123456789abcdef', 'verified', '2026-11-24T08:00:00.000Z');",
+                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');",
         )
         .unwrap();
+        add(&conn);
     }
     let archive = root.path().join("b.tar");
     assert!(quire(&["backup", "--data-dir", s(&data), s(&archive)]).status.success());
@@ -400,10 +400,45 @@ fn a_blogs_custom_domain_survives_backup_and_restore() {
     let out = quire(&["restore", "--data-dir", s(&restored), s(&archive)]);
     assert!(out.status.success(), "{}", stderr(&out));
     let conn = Connection::open(restored.join("quire.db")).unwrap();
+    (root, conn)
+}
+
+#[test]
+fn a_blogs_custom_domain_survives_backup_and_restore() {
+    let (_root, conn) = restored_with_alices_blog(|conn| {
+        conn.execute(
+            "INSERT INTO custom_domains (blog_id, name, token, state, verified_at)
+                 VALUES (1, 'blog.example.org', '0123456789abcdef0123456789abcdef', 'verified', '2026-11-24T08:00:00.000Z')",
+            [],
+        )
+        .unwrap();
+    });
     let row: (String, String, String) = conn
         .query_row("SELECT name, state, verified_at FROM custom_domains WHERE blog_id = 1", [], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .unwrap();
     assert_eq!(row, ("blog.example.org".into(), "verified".into(), "2026-11-24T08:00:00.000Z".into()));
+}
+
+#[test]
+fn a_blogs_federation_key_survives_backup_and_restore() {
+    let key = quire::fetch::signed::generate_key().unwrap();
+    let (_root, conn) = restored_with_alices_blog(|conn| {
+        conn.execute(
+            "INSERT INTO blog_keys (blog_id, private_pkcs8, public_pem) VALUES (1, ?1, ?2)",
+            rusqlite::params![key.pkcs8_der(), key.public_pem()],
+        )
+        .unwrap();
+    });
+    let (der, pem): (Vec<u8>, String) = conn
+        .query_row("SELECT private_pkcs8, public_pem FROM blog_keys WHERE blog_id = 1 AND retired_at IS NULL", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(pem, key.public_pem(), "the same public key: the blog keeps its identity");
+    let loaded = quire::fetch::signed::SigningKey::from_pkcs8(&der).unwrap();
+    assert_eq!(loaded.public_pem(), key.public_pem());
+    let signature = loaded.sign_bytes(b"after the restore").unwrap();
+    quire::fetch::signed::verify("after the restore", &signature, &pem).unwrap();
 }

@@ -1,0 +1,122 @@
+//! A blog's federation key pair (migration 12, issue 16): made on first use, kept with the
+//! blog's data so that backups carry it and a restore keeps the blog's identity.
+//!
+//! The key is generated outside any transaction (it takes a while), then [`insert_or_keep`]
+//! inserts it only if the blog has no live key yet and answers the row that is there after,
+//! so two requests racing to make a blog's first key agree on the same one.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::Error;
+
+/// A blog's key as stored.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StoredKey {
+    /// The blog.
+    pub blog_id: i64,
+    /// The private key, PKCS#8 DER.
+    pub private_pkcs8: Vec<u8>,
+    /// The public key, SPKI PEM.
+    pub public_pem: String,
+    /// When it was made.
+    pub created_at: String,
+}
+
+impl std::fmt::Debug for StoredKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredKey")
+            .field("blog_id", &self.blog_id)
+            .field("public_pem", &self.public_pem)
+            .field("created_at", &self.created_at)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The blog's live (not retired) key, if it has one.
+pub fn get(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys
+             WHERE blog_id = ?1 AND retired_at IS NULL",
+            [blog_id],
+            |row| Ok(StoredKey { blog_id: row.get(0)?, private_pkcs8: row.get(1)?, public_pem: row.get(2)?, created_at: row.get(3)? }),
+        )
+        .optional()?)
+}
+
+/// Stores `private_pkcs8`/`public_pem` as the blog's key unless it already has a live one, and
+/// answers the blog's key after: the one given, or the one another writer stored first. A
+/// retired row under the same id (a deleted blog's, whose id a new blog reused) is replaced.
+/// `None` when the blog does not exist.
+pub fn insert_or_keep(
+    conn: &mut Connection,
+    blog_id: i64,
+    private_pkcs8: &[u8],
+    public_pem: &str,
+) -> Result<Option<StoredKey>, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute(
+        "INSERT INTO blog_keys (blog_id, private_pkcs8, public_pem)
+             SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM blogs WHERE id = ?1)
+         ON CONFLICT (blog_id) DO UPDATE SET
+             private_pkcs8 = excluded.private_pkcs8, public_pem = excluded.public_pem,
+             created_at = excluded.created_at, retired_at = NULL
+         WHERE blog_keys.retired_at IS NOT NULL",
+        params![blog_id, private_pkcs8, public_pem],
+    )?;
+    let key = get(&tx, blog_id)?;
+    tx.commit()?;
+    Ok(key)
+}
+
+/// Deletes the blog's key, inside the caller's transaction (the account's deletion).
+pub fn delete(conn: &Connection, blog_id: i64) -> Result<(), Error> {
+    conn.execute("DELETE FROM blog_keys WHERE blog_id = ?1", [blog_id])?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use super::*;
+    use crate::db::migrate;
+
+    fn migrated() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        migrate::migrate(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (email) VALUES ('alice@example.com');
+             INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
+                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');",
+        )
+        .unwrap();
+        conn
+    }
+
+    #[test]
+    fn the_first_stored_key_wins_and_a_second_writer_gets_it() {
+        let mut conn = migrated();
+        assert_eq!(get(&conn, 1).unwrap(), None);
+        let first = insert_or_keep(&mut conn, 1, b"first", "PEM 1").unwrap().unwrap();
+        assert_eq!((first.private_pkcs8.as_slice(), first.public_pem.as_str()), (&b"first"[..], "PEM 1"));
+        let second = insert_or_keep(&mut conn, 1, b"second", "PEM 2").unwrap().unwrap();
+        assert_eq!(second, first, "the racer that lost gets the winner's key");
+        assert_eq!(get(&conn, 1).unwrap(), Some(first));
+    }
+
+    #[test]
+    fn no_key_is_stored_for_a_missing_blog_and_a_retired_key_is_never_handed_out() {
+        let mut conn = migrated();
+        assert_eq!(insert_or_keep(&mut conn, 2, b"k", "PEM").unwrap(), None);
+        assert_eq!(conn.query_row("SELECT count(*) FROM blog_keys", [], |r| r.get::<_, i64>(0)).unwrap(), 0);
+        insert_or_keep(&mut conn, 1, b"old", "OLD").unwrap();
+        conn.execute("UPDATE blog_keys SET retired_at = '2026-11-24T10:00:00.000Z'", []).unwrap();
+        assert_eq!(get(&conn, 1).unwrap(), None);
+        let new = insert_or_keep(&mut conn, 1, b"new", "NEW").unwrap().unwrap();
+        assert_eq!(new.public_pem, "NEW");
+        delete(&conn, 1).unwrap();
+        assert_eq!(get(&conn, 1).unwrap(), None);
+    }
+}
