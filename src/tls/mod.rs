@@ -24,20 +24,9 @@ use crate::config::Config;
 /// API reads through `CertificateStates` (implemented by [`Manager`]).
 pub use crate::domain::custom_domain::CertificateStateView as CertificateState;
 
-/// Lowercase, no trailing dot; `None` for what is not a DNS name (an IP literal, `*`, an
-/// empty label, characters other than letters, digits and hyphens, over 253 characters).
-pub fn normalize(name: &str) -> Option<String> {
-    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
-    let labels_ok = name.split('.').all(|label| {
-        !label.is_empty()
-            && label.len() <= 63
-            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-            && !label.starts_with('-')
-            && !label.ends_with('-')
-    });
-    let not_ip = name.parse::<std::net::IpAddr>().is_err() && !name.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    (!name.is_empty() && name.len() <= 253 && labels_ok && not_ip).then_some(name)
-}
+/// An SNI normalized (lowercase, no trailing dot), `None` for what is not a DNS name: the one
+/// rule the custom domains and Caddy's ask endpoint use too.
+pub use crate::domain::custom_domain::dns_name as normalize;
 
 /// The TLS side of a server: where certificates come from, and the ACME manager if any.
 pub struct Tls {
