@@ -222,6 +222,24 @@ impl Config {
         }
     }
 
+    /// A blog's ActivityPub actor id, `http://alice.localhost:8080/_quire/ap/actor`: on its
+    /// subdomain whatever its custom domain, so that adding or removing a domain changes no
+    /// follower's record (docs/federation.md).
+    pub fn actor_id(&self, subdomain: &str) -> String {
+        format!("{}://{subdomain}.{}/_quire/ap/actor", self.scheme(), self.host)
+    }
+
+    /// The ActivityPub id of a blog's post, `http://alice.localhost:8080/_quire/ap/posts/{short_id}`:
+    /// not its permalink, which a new title or domain changes (the permalink is its `url`).
+    pub fn ap_post_id(&self, subdomain: &str, short_id: &str) -> String {
+        format!("{}://{subdomain}.{}/_quire/ap/posts/{short_id}", self.scheme(), self.host)
+    }
+
+    /// The instance's shared inbox, on the app host.
+    pub fn shared_inbox(&self) -> String {
+        format!("{}/_quire/ap/inbox", self.app_url())
+    }
+
     /// A blog's public origin: `http://alice.localhost:8080`, or its verified custom domain's,
     /// `https://blog.example.org` (with the app host's port, if it has one).
     pub fn blog_origin(&self, address: &BlogAddress) -> String {

@@ -91,6 +91,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0012_federation.sql"),
         seed: None,
     },
+    Migration {
+        version: 13,
+        name: "federation activity",
+        sql: include_str!("migrations/0013_federation_activity.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

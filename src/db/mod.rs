@@ -6,11 +6,14 @@
 //! lets run beside it.
 
 pub mod addons;
+pub mod blocked_domains;
 pub mod blogs;
 pub mod custom_domains;
+pub mod deliveries;
 pub mod exports;
 pub mod favicons;
 pub mod federation_keys;
+pub mod followers;
 pub mod images;
 pub mod imports;
 pub mod jobs;

@@ -2,6 +2,7 @@
 //! Everything else may use it; it uses nothing else of Quire's.
 
 pub mod addresses;
+pub mod activity;
 pub mod ap_signature;
 pub mod blocks;
 pub mod blog_name;

@@ -1,0 +1,147 @@
+//! A blog's followers from the fediverse (migration 13, issue 16).
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::Error;
+
+/// A follower as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Follower {
+    /// Its row id (the owner's approve/remove calls name it).
+    pub id: i64,
+    /// The blog followed.
+    pub blog_id: i64,
+    /// The remote actor's id.
+    pub actor_id: String,
+    /// Its personal inbox.
+    pub inbox: String,
+    /// Its server's shared inbox, when it has one.
+    pub shared_inbox: Option<String>,
+    /// `@bob@example.social`.
+    pub handle: String,
+    /// The Follow's id.
+    pub follow_id: String,
+    /// The Follow as received (the Accept repeats it).
+    pub follow_json: String,
+    /// Accepted, or waiting for the owner's approval.
+    pub accepted: bool,
+    /// When it followed.
+    pub created_at: String,
+}
+
+/// A Follow to record.
+#[derive(Debug, Clone)]
+pub struct NewFollower<'a> {
+    /// The blog followed.
+    pub blog_id: i64,
+    /// The remote actor's id.
+    pub actor_id: &'a str,
+    /// Its personal inbox.
+    pub inbox: &'a str,
+    /// Its server's shared inbox.
+    pub shared_inbox: Option<&'a str>,
+    /// `@bob@example.social`.
+    pub handle: &'a str,
+    /// The Follow's id.
+    pub follow_id: &'a str,
+    /// The Follow as received.
+    pub follow_json: &'a str,
+    /// Accepted at once (the blog does not ask for approval).
+    pub accepted: bool,
+}
+
+const COLUMNS: &str = "id, blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state, created_at";
+
+fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Follower> {
+    Ok(Follower {
+        id: row.get(0)?,
+        blog_id: row.get(1)?,
+        actor_id: row.get(2)?,
+        inbox: row.get(3)?,
+        shared_inbox: row.get(4)?,
+        handle: row.get(5)?,
+        follow_id: row.get(6)?,
+        follow_json: row.get(7)?,
+        accepted: row.get::<_, String>(8)? == "accepted",
+        created_at: row.get(9)?,
+    })
+}
+
+/// Records a Follow; a second Follow from the same actor replaces the first's id, inboxes and
+/// JSON (a server that lost our Accept follows again) but never turns an accepted follower back
+/// into a pending one. Answers the row after.
+pub fn upsert(conn: &Connection, new: &NewFollower<'_>) -> Result<Follower, Error> {
+    let state = if new.accepted { "accepted" } else { "pending" };
+    Ok(conn.query_row(
+        &format!(
+            "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+             ON CONFLICT (blog_id, actor_id) DO UPDATE SET inbox = excluded.inbox,
+                 shared_inbox = excluded.shared_inbox, handle = excluded.handle, follow_id = excluded.follow_id,
+                 follow_json = excluded.follow_json,
+                 state = CASE WHEN followers.state = 'accepted' THEN 'accepted' ELSE excluded.state END
+             RETURNING {COLUMNS}"
+        ),
+        params![new.blog_id, new.actor_id, new.inbox, new.shared_inbox, new.handle, new.follow_id, new.follow_json, state],
+        from_row,
+    )?)
+}
+
+/// The follower `id` of the blog.
+pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Follower>, Error> {
+    Ok(conn
+        .query_row(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 AND id = ?2"), [blog_id, id], from_row)
+        .optional()?)
+}
+
+/// The follower that is `actor_id`, if it follows the blog.
+pub fn by_actor(conn: &Connection, blog_id: i64, actor_id: &str) -> Result<Option<Follower>, Error> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 AND actor_id = ?2"),
+            params![blog_id, actor_id],
+            from_row,
+        )
+        .optional()?)
+}
+
+/// Marks a pending follower accepted; false when there was no such pending follower.
+pub fn accept(conn: &Connection, blog_id: i64, id: i64) -> Result<bool, Error> {
+    Ok(conn.execute(
+        "UPDATE followers SET state = 'accepted' WHERE blog_id = ?1 AND id = ?2 AND state = 'pending'",
+        [blog_id, id],
+    )? == 1)
+}
+
+/// Removes `actor_id` from the blog's followers (an Undo of its Follow, a 410 from its inbox);
+/// false when it was not one.
+pub fn remove(conn: &Connection, blog_id: i64, actor_id: &str) -> Result<bool, Error> {
+    Ok(conn.execute("DELETE FROM followers WHERE blog_id = ?1 AND actor_id = ?2", params![blog_id, actor_id])? == 1)
+}
+
+/// The blog's followers, oldest first.
+pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Follower>, Error> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id"))?;
+    let rows = stmt.query_map([blog_id], from_row)?.collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// How many accepted followers the blog has.
+pub fn count(conn: &Connection, blog_id: i64) -> Result<i64, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM followers WHERE blog_id = ?1 AND state = 'accepted'",
+        [blog_id],
+        |row| row.get(0),
+    )?)
+}
+
+/// Where an activity for every accepted follower goes: one inbox per server (its shared inbox,
+/// or else each follower's own), sorted.
+pub fn delivery_inboxes(conn: &Connection, blog_id: i64) -> Result<Vec<String>, Error> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT coalesce(shared_inbox, inbox) FROM followers
+         WHERE blog_id = ?1 AND state = 'accepted' ORDER BY 1",
+    )?;
+    let rows = stmt.query_map([blog_id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
