@@ -84,6 +84,9 @@ pub struct Config {
     /// Test-only: the DNS server asked for custom domains' TXT records instead of those of
     /// /etc/resolv.conf (`serve --test-only-dns-server`, debug builds only, loopback only).
     pub dns_server: Option<SocketAddr>,
+    /// One minute of the federation delivery backoff: a minute, except in tests
+    /// (`serve --test-only-delivery-retry-ms`, debug builds only).
+    pub delivery_retry_unit: Duration,
 }
 
 impl Config {
@@ -170,6 +173,7 @@ impl Config {
             fetch_allow_loopback,
             fetch_deadline: FETCH_DEADLINE,
             dns_server,
+            delivery_retry_unit: args.delivery_retry.given().unwrap_or(Duration::from_secs(60)),
         })
     }
 
@@ -191,6 +195,7 @@ impl Config {
             fetch_allow_loopback: false,
             fetch_deadline: FETCH_DEADLINE,
             dns_server: None,
+            delivery_retry_unit: Duration::from_secs(60),
         }
     }
 

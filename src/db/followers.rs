@@ -119,6 +119,23 @@ pub fn remove(conn: &Connection, blog_id: i64, actor_id: &str) -> Result<bool, E
     Ok(conn.execute("DELETE FROM followers WHERE blog_id = ?1 AND actor_id = ?2", params![blog_id, actor_id])? == 1)
 }
 
+/// Removes the blog's followers whose personal inbox is `inbox` and who have no shared inbox
+/// (an inbox that answered 410 Gone was theirs alone); answers how many.
+pub fn remove_by_inbox(conn: &Connection, blog_id: i64, inbox: &str) -> Result<usize, Error> {
+    Ok(conn.execute(
+        "DELETE FROM followers WHERE blog_id = ?1 AND inbox = ?2 AND coalesce(shared_inbox, inbox) = inbox",
+        params![blog_id, inbox],
+    )?)
+}
+
+/// Whether the blog's owner approves each follower (`blogs.approve_followers`); false for no blog.
+pub fn approve_followers(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
+    Ok(conn
+        .query_row("SELECT approve_followers FROM blogs WHERE id = ?1", [blog_id], |row| row.get(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// The blog's followers, oldest first.
 pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Follower>, Error> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id"))?;
