@@ -145,14 +145,19 @@ impl Blogs {
         Ok(key)
     }
 
-    /// The key that signs the blog's queued deliveries: its live key, or the retired key of a
-    /// deleted account (whose actor's Delete is still on its way); `None` when it has none.
+    /// The key that signs the blog's queued deliveries: its live key (made now if it has none
+    /// yet), or the retired key of a deleted account (whose actor's Delete is still on its way);
+    /// `None` when the blog is gone and so is its key.
     pub async fn delivery_key(&self, blog_id: i64) -> Result<Option<Arc<SigningKey>>> {
         if let Some(key) = self.keys.get(&blog_id) {
             return Ok(Some(key));
         }
         let Some(stored) = self.db.read(move |conn| federation_keys::signing(conn, blog_id)).await? else {
-            return Ok(None);
+            return match self.signing_key(blog_id).await {
+                Ok(key) => Ok(Some(key)),
+                Err(Error::NotFound(_)) => Ok(None),
+                Err(err) => Err(err),
+            };
         };
         let key = Arc::new(SigningKey::from_pkcs8(&stored.private_pkcs8).context("loading the blog's stored key")?);
         Ok(Some(key))

@@ -116,7 +116,14 @@ async fn webfinger(state: Data<&AppState>, query: poem::web::Query<WebfingerQuer
         Some(account) => {
             let (user, host) = account.rsplit_once('@').ok_or_else(|| Error::bad_request("resource", "Not an account: name@host"))?;
             let user = user.trim_start_matches('@').to_ascii_lowercase();
-            match site_of(host) {
+            // `acct:` names are written without the port (`acct:alice@blog.example`): a name
+            // without one is taken on the app's port.
+            let app_port = state.config.host.rsplit_once(':').map(|(_, port)| port);
+            let host = match app_port {
+                Some(port) if !host.contains(':') => format!("{host}:{port}"),
+                _ => host.to_owned(),
+            };
+            match site_of(&host) {
                 Site::App => Some(user),
                 Site::Blog(sub) | Site::CustomDomain(sub) => (sub == user).then_some(sub),
                 Site::Unknown => None,
