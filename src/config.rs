@@ -427,6 +427,21 @@ mod tests {
         assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
     }
 
+    #[cfg(debug_assertions)]
+    #[test]
+    fn the_test_only_delivery_retry_shortens_the_backoffs_minute() {
+        assert_eq!(Config::from_serve_args(&serve_args(&[])).unwrap().delivery_retry_unit, Duration::from_secs(60));
+        let fast = Config::from_serve_args(&serve_args(&["--test-only-delivery-retry-ms", "5"])).unwrap();
+        assert_eq!(fast.delivery_retry_unit, Duration::from_millis(5));
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn a_release_build_has_no_delivery_retry_flag() {
+        let err = Cli::try_parse_from(["quire", "serve", "--test-only-delivery-retry-ms", "5"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
+    }
+
     #[cfg(not(debug_assertions))]
     #[test]
     fn a_release_build_has_no_loopback_allowance_flag() {

@@ -48,7 +48,6 @@ const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 /// How one delivery ended.
 struct Ended {
-    id: i64,
     host: String,
     /// Whether the host answered at all usefully (success, or a permanent answer).
     host_ok: bool,
@@ -59,6 +58,8 @@ struct Ended {
 pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher, retry_unit: Duration) {
     let mut running: JoinSet<Ended> = JoinSet::new();
     let mut in_flight: HashSet<i64> = HashSet::new();
+    // Each task's row and host, so a task that panicked still frees its place.
+    let mut tasks: HashMap<tokio::task::Id, (i64, String)> = HashMap::new();
     let mut per_host: HashMap<String, usize> = HashMap::new();
     let mut failures: HashMap<String, (u32, usize)> = HashMap::new();
     let mut next_sweep = Instant::now();
@@ -84,7 +85,9 @@ pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher, retry_unit: Duration) {
                         }
                         *count += 1;
                         in_flight.insert(row.id);
-                        running.spawn(deliver_one(blogs.clone(), fetcher.clone(), row, host, retry_unit));
+                        let id = row.id;
+                        let task = running.spawn(deliver_one(blogs.clone(), fetcher.clone(), row, host.clone(), retry_unit));
+                        tasks.insert(task.id(), (id, host));
                     }
                 }
                 Err(err) => tracing::error!(error = format!("{err:#}"), "reading the delivery queue failed"),
@@ -93,24 +96,26 @@ pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher, retry_unit: Duration) {
         tokio::select! {
             () = tokio::time::sleep(TICK) => {}
             () = blogs.deliveries_changed.notified() => {}
-            Some(ended) = running.join_next(), if !running.is_empty() => {
-                if let Ok(ended) = ended {
-                    in_flight.remove(&ended.id);
-                    if let Some(count) = per_host.get_mut(&ended.host) {
+            Some(joined) = running.join_next_with_id(), if !running.is_empty() => {
+                let (task, ended) = match joined {
+                    Ok((task, ended)) => (task, Some(ended)),
+                    Err(err) => {
+                        // Its row is simply due again.
+                        tracing::error!(error = %err, "a delivery task failed");
+                        (err.id(), None)
+                    }
+                };
+                if let Some((id, host)) = tasks.remove(&task) {
+                    in_flight.remove(&id);
+                    if let Some(count) = per_host.get_mut(&host) {
                         *count = count.saturating_sub(1);
                         if *count == 0 {
-                            per_host.remove(&ended.host);
+                            per_host.remove(&host);
                         }
                     }
+                }
+                if let Some(ended) = ended {
                     trip_breaker(&blogs, &mut failures, ended, retry_unit).await;
-                } else {
-                    // A panicked delivery: its id is unknown here, so start the bookkeeping over
-                    // once the others end (its row is simply due again).
-                    tracing::error!("a delivery task failed");
-                    if running.is_empty() {
-                        in_flight.clear();
-                        per_host.clear();
-                    }
                 }
             }
         }
@@ -154,7 +159,7 @@ async fn deliver_one(blogs: Arc<Blogs>, fetcher: Fetcher, row: Due, host: String
     if let Err(err) = record(&blogs, &row, outcome, retry_unit).await {
         tracing::error!(error = format!("{err:#}"), delivery = row.id, "recording a delivery's outcome failed");
     }
-    Ended { id: row.id, host, host_ok }
+    Ended { host, host_ok }
 }
 
 async fn attempt(blogs: &Blogs, fetcher: &Fetcher, row: &Due) -> std::result::Result<(), DeliveryError> {

@@ -95,11 +95,7 @@ impl Outbound {
     /// Queues the Delete of a deleted account's actor to every inbox of its followers, and drops
     /// whatever else it still had queued.
     pub(super) fn account_deleted(&self, conn: &rusqlite::Connection, blog_id: i64, subdomain: &str) -> Result<()> {
-        conn.execute(
-            "DELETE FROM deliveries WHERE state = 'queued'
-                 AND activity_id IN (SELECT id FROM outgoing_activities WHERE blog_id = ?1)",
-            [blog_id],
-        )?;
+        deliveries::cancel_for_blog(conn, blog_id)?;
         let actor_id = self.config.actor_id(subdomain);
         let inboxes = followers::delivery_inboxes(conn, blog_id)?;
         deliveries::enqueue(conn, blog_id, &actor_id, &activity::delete_actor(&actor_id).to_string(), &inboxes)?;
