@@ -179,6 +179,34 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub dns_server: DnsServerArg,
+
+    #[command(flatten)]
+    pub delivery_retry: DeliveryRetryArg,
+}
+
+/// `--test-only-delivery-retry-ms`, of `serve`; compiled only into debug builds.
+#[derive(Debug, Clone, Args)]
+pub struct DeliveryRetryArg {
+    /// FOR TESTS ONLY, and only in debug builds (a release binary has no such flag): each
+    /// minute of the federation delivery backoff (1 min, 5 min, ... 12 h, about 45 h in all)
+    /// lasts this many milliseconds instead, so a test sees a dead inbox given up in seconds.
+    #[cfg(debug_assertions)]
+    #[arg(long = "test-only-delivery-retry-ms", value_name = "MS")]
+    pub test_only_delivery_retry_ms: Option<u64>,
+}
+
+impl DeliveryRetryArg {
+    /// The backoff's minute, when `--test-only-delivery-retry-ms` shortens it.
+    #[cfg(debug_assertions)]
+    pub fn given(&self) -> Option<std::time::Duration> {
+        self.test_only_delivery_retry_ms.map(std::time::Duration::from_millis)
+    }
+
+    /// None, in a release build: it has no such flag.
+    #[cfg(not(debug_assertions))]
+    pub fn given(&self) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 /// `--test-only-dns-server`, of `serve`; compiled only into debug builds.

@@ -53,7 +53,7 @@ fn follow_of(follower: &Follower) -> Value {
 
 fn state_of(conn: &rusqlite::Connection, blog_id: i64) -> Result<FediverseState> {
     Ok(FediverseState {
-        approve_followers: followers::approval_required(conn, blog_id)?,
+        approve_followers: followers::approve_followers(conn, blog_id)?,
         follower_count: followers::count(conn, blog_id)?,
         followers: followers::list(conn, blog_id)?,
         blocked_domains: blocked_domains::list(conn, Some(blog_id))?,
@@ -85,7 +85,7 @@ impl Blogs {
     pub async fn set_approve_followers(&self, blog: &Blog, approve: bool) -> Result<FediverseState> {
         let id = blog.id;
         self.db
-            .write(move |conn| changing(conn, id, |tx| followers::set_approval_required(tx, id, approve)))
+            .write(move |conn| changing(conn, id, |tx| followers::set_approve_followers(tx, id, approve)))
             .await
     }
 

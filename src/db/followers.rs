@@ -119,6 +119,23 @@ pub fn remove(conn: &Connection, blog_id: i64, actor_id: &str) -> Result<bool, E
     Ok(conn.execute("DELETE FROM followers WHERE blog_id = ?1 AND actor_id = ?2", params![blog_id, actor_id])? == 1)
 }
 
+/// Removes the blog's followers whose personal inbox is `inbox` and who have no shared inbox
+/// (an inbox that answered 410 Gone was theirs alone); answers how many.
+pub fn remove_by_inbox(conn: &Connection, blog_id: i64, inbox: &str) -> Result<usize, Error> {
+    Ok(conn.execute(
+        "DELETE FROM followers WHERE blog_id = ?1 AND inbox = ?2 AND coalesce(shared_inbox, inbox) = inbox",
+        params![blog_id, inbox],
+    )?)
+}
+
+/// Whether the blog's owner approves each follower (`blogs.approve_followers`); false for no blog.
+pub fn approve_followers(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
+    Ok(conn
+        .query_row("SELECT approve_followers FROM blogs WHERE id = ?1", [blog_id], |row| row.get(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// The blog's followers, oldest first.
 pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Follower>, Error> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id"))?;
@@ -159,13 +176,8 @@ pub fn remove_on_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -
     Ok(removed)
 }
 
-/// Whether the blog asks its owner to approve each new follower (Settings → Fediverse).
-pub fn approval_required(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
-    Ok(conn.query_row("SELECT approve_followers FROM blogs WHERE id = ?1", [blog_id], |row| row.get(0))?)
-}
-
 /// Turns the blog's follower approval on or off (pending followers stay pending).
-pub fn set_approval_required(conn: &Connection, blog_id: i64, required: bool) -> Result<(), Error> {
+pub fn set_approve_followers(conn: &Connection, blog_id: i64, required: bool) -> Result<(), Error> {
     conn.execute("UPDATE blogs SET approve_followers = ?2 WHERE id = ?1", params![blog_id, required])?;
     Ok(())
 }
