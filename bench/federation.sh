@@ -2,19 +2,22 @@
 # The issue's delivery figure: one post to 1,000 followers on 100 shared inboxes, on loopback;
 # the time until every inbox has it, and the server's RSS meanwhile (bench/README.md).
 #
-#   bash bench/federation.sh                  # 5 posts, debug build
+#   bash bench/federation.sh                  # 5 posts, optimized build (profile loopback-bench)
 #   RUNS=10 bash bench/federation.sh
+#   QUIRE_BIN=target/debug/quire bash bench/federation.sh   # a debug build instead
 #
-# Delivering to 127.0.0.1 needs --test-only-fetch-loopback, which exists only in debug builds
-# (a release build refuses loopback targets and has no such flag): the figure is a debug build's.
+# Delivering to 127.0.0.1 needs --test-only-fetch-loopback, which exists only in builds with
+# debug assertions (a release build refuses loopback targets and has no such flag). So the bench
+# builds the `loopback-bench` profile of Cargo.toml: release's optimizations (thin LTO) with debug
+# assertions on. It is never shipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-BIN=${QUIRE_BIN:-target/debug/quire}
+BIN=${QUIRE_BIN:-target/loopback-bench/quire}
 if [ -z "${QUIRE_BIN:-}" ]; then
-  echo "== building the debug binary"
-  cargo build -q
+  echo "== building the optimized binary with the test-only loopback flag (cargo build --profile loopback-bench)"
+  cargo build -q --profile loopback-bench
 fi
 OUT=bench/out/federation
 PORT=${FEDERATION_PORT:-18870}
