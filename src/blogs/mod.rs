@@ -16,6 +16,7 @@ mod federation;
 pub mod generations;
 mod imports;
 mod import_jobs;
+pub mod inbox_keys;
 pub mod index;
 pub mod jobs;
 mod pages;
