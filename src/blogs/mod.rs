@@ -15,6 +15,7 @@ pub mod exports;
 mod federation;
 pub mod generations;
 mod imports;
+mod inbox;
 mod import_jobs;
 pub mod inbox_keys;
 pub mod index;
@@ -44,6 +45,7 @@ pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSourc
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;
 pub use previews::PreviewLink;
+pub use inbox::Received;
 
 /// The write path of every blog.
 pub struct Blogs {

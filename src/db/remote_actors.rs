@@ -153,6 +153,23 @@ pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result
         .optional()?)
 }
 
+/// Removes `actor_id` as a follower wherever its Follow was `follow_id` (an Undo naming the
+/// Follow by its id only); answers how many rows went.
+pub fn remove_follow(conn: &Connection, actor_id: &str, follow_id: &str) -> Result<usize, Error> {
+    Ok(conn.execute("DELETE FROM followers WHERE actor_id = ?1 AND follow_id = ?2", params![actor_id, follow_id])?)
+}
+
+/// The subdomain of the blog of the post (row id).
+pub fn post_subdomain(conn: &Connection, post_id: i64) -> Result<Option<String>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT b.subdomain FROM posts p JOIN blogs b ON b.id = p.blog_id WHERE p.id = ?1",
+            [post_id],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,6 +58,8 @@ pub struct Undone {
     pub kind: Option<UndoneKind>,
     /// The undone activity's id.
     pub id: String,
+    /// The undone activity's object, when it was embedded (the followed actor of a Follow).
+    pub object: Option<String>,
 }
 
 /// The activities an `Undo` may take back.
@@ -147,7 +149,7 @@ const ACTOR_TYPES: [&str; 5] = ["Person", "Service", "Application", "Group", "Or
 
 fn undone(object: &Value, actor: &str) -> Result<Undone, Invalid> {
     if let Value::String(id) = object {
-        return Ok(Undone { kind: None, id: checked_id(id, "object")? });
+        return Ok(Undone { kind: None, id: checked_id(id, "object")?, object: None });
     }
     if !object.is_object() {
         return Err(invalid("the Undo's object is neither an id nor an object"));
@@ -161,7 +163,11 @@ fn undone(object: &Value, actor: &str) -> Result<Undone, Invalid> {
     if object.get("actor").is_some() && reference(object, "actor")? != actor {
         return Err(invalid("an Undo may only take back its own actor's activity"));
     }
-    Ok(Undone { kind: Some(kind), id: id_field(object, "id")? })
+    let undone_object = match object.get("object") {
+        Some(_) => Some(reference(object, "object")?),
+        None => None,
+    };
+    Ok(Undone { kind: Some(kind), id: id_field(object, "id")?, object: undone_object })
 }
 
 fn note(object: &Value) -> Result<Note, Invalid> {

@@ -13,6 +13,7 @@ pub mod csrf;
 pub mod dev_idp;
 pub mod emoji;
 pub mod hosts;
+pub mod inbox;
 pub mod middleware;
 pub mod pages;
 pub mod session;
@@ -37,6 +38,7 @@ pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
         host: state.config.host.clone(),
         state: state.clone(),
         tls_ask: tls_ask::TlsAsk::new(state.blogs.served_names().clone(), state.config.trusted_proxies.clone()),
+        inbox: inbox::Inbox::new(state.clone()),
     };
     let https = state.config.https;
     hosts
@@ -80,6 +82,7 @@ struct HostRouter {
     host: String,
     state: AppState,
     tls_ask: tls_ask::TlsAsk,
+    inbox: inbox::Inbox,
 }
 
 impl Endpoint for HostRouter {
@@ -96,7 +99,11 @@ impl Endpoint for HostRouter {
             .or_else(|| req.header("host").map(str::to_owned))
             .unwrap_or_default();
         let served = self.state.blogs.served_names();
-        match hosts::classify_with(&request_host, &self.host, |name| served.blog_of_domain(name)) {
+        let site = hosts::classify_with(&request_host, &self.host, |name| served.blog_of_domain(name));
+        if inbox::is_inbox(&req) && site != Site::Unknown {
+            return Ok(self.inbox.answer(req, &site).await);
+        }
+        match site {
             Site::App => self.app.call(req).await,
             Site::Blog(subdomain) => {
                 let address = served.address(&subdomain);

@@ -15,6 +15,7 @@ mod favicons;
 mod fetch;
 mod http;
 mod import_uploads;
+mod inbox;
 mod imports;
 mod images;
 mod markdown;

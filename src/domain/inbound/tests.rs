@@ -20,10 +20,10 @@ fn an_undo_takes_back_an_embedded_activity_or_one_named_by_its_id() {
     let undo = json!({"id": "https://peer.example/u/1", "type": "Undo", "actor": BOB,
         "object": {"id": "https://peer.example/f/1", "type": "Follow", "actor": BOB, "object": ALICE}});
     let Inbound::Undo { undone, .. } = parse(&undo).unwrap() else { panic!("an Undo") };
-    assert_eq!(undone, Undone { kind: Some(UndoneKind::Follow), id: "https://peer.example/f/1".into() });
+    assert_eq!(undone, Undone { kind: Some(UndoneKind::Follow), id: "https://peer.example/f/1".into(), object: Some(ALICE.into()) });
     let undo = json!({"id": "https://peer.example/u/2", "type": "Undo", "actor": BOB, "object": "https://peer.example/l/1"});
     let Inbound::Undo { undone, .. } = parse(&undo).unwrap() else { panic!("an Undo") };
-    assert_eq!(undone, Undone { kind: None, id: "https://peer.example/l/1".into() });
+    assert_eq!(undone, Undone { kind: None, id: "https://peer.example/l/1".into(), object: None });
 }
 
 #[test]
