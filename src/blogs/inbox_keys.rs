@@ -136,10 +136,12 @@ impl InboxKeys {
     }
 
     fn check_scheme(&self, url: &str) -> Result<(), KeyRefusal> {
-        match url::Url::parse(url) {
-            Ok(url) if url.scheme() == "https" || (self.allow_http && url.scheme() == "http") => Ok(()),
-            _ => Err(KeyRefusal::NotHttps),
-        }
+        if self.allowed_scheme(url) { Ok(()) } else { Err(KeyRefusal::NotHttps) }
+    }
+
+    /// https, or http in test mode.
+    fn allowed_scheme(&self, url: &str) -> bool {
+        url::Url::parse(url).is_ok_and(|url| url.scheme() == "https" || (self.allow_http && url.scheme() == "http"))
     }
 
     async fn stored(&self, key_id: &str) -> Option<Arc<RemoteActor>> {
@@ -177,6 +179,10 @@ impl InboxKeys {
                 (inbound::actor(&owner).map_err(bad)?, key.pem)
             }
         };
+        if !self.allowed_scheme(&actor.inbox) {
+            return Err(KeyRefusal::Document("the actor's inbox is not an https URL".to_owned()));
+        }
+        let shared_inbox = actor.shared_inbox.filter(|inbox| self.allowed_scheme(inbox));
         if !inbound::same_origin(&actor.id, key_id) {
             return Err(KeyRefusal::Document("the key's owner is on another server".to_owned()));
         }
@@ -190,7 +196,7 @@ impl InboxKeys {
             key_id: key_id.to_owned(),
             public_pem: pem,
             inbox: actor.inbox,
-            shared_inbox: actor.shared_inbox,
+            shared_inbox,
             handle: actor.handle,
             name: actor.name,
             url: actor.url,
