@@ -84,8 +84,10 @@ impl Inbox {
                 StatusCode::ACCEPTED.into_response()
             }
             Err(Refused { error, retry_after }) => {
-                if let Some(messages) = error.messages() {
-                    tracing::info!(status = error.status().as_u16(), refused = %messages.to_json(), "inbox");
+                match (&error, error.messages()) {
+                    (Error::Internal(cause), _) => tracing::error!(error = format!("{cause:#}"), "inbox failed"),
+                    (_, Some(messages)) => tracing::info!(status = error.status().as_u16(), refused = %messages.to_json(), "inbox"),
+                    (_, None) => {}
                 }
                 let mut response = error.to_response(&id);
                 if let Some(seconds) = retry_after {

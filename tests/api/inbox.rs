@@ -223,6 +223,13 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
     forged_note["object"]["id"] = json!(format!("{bob}/notes/2"));
     assert_eq!(s.send(&s.shared(), &forged_note).await.status(), 401);
 
+    // A Note that answers none of our posts is not kept.
+    let mut elsewhere = reply.clone();
+    elsewhere["object"]["id"] = json!(format!("{bob}/notes/3"));
+    elsewhere["object"]["inReplyTo"] = json!("https://elsewhere.example/notes/1");
+    assert_eq!(s.send(&s.shared(), &elsewhere).await.status(), 202);
+    assert_eq!(s.app.count("replies"), 1);
+
     let delete = json!({"id": format!("{note_id}#delete"), "type": "Delete", "actor": bob,
         "object": {"id": note_id, "type": "Tombstone"}});
     assert_eq!(s.send(&s.shared(), &delete).await.status(), 202);
