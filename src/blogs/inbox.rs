@@ -157,7 +157,10 @@ impl Blogs {
                         }
                         None => Received::Dropped("nothing of ours to delete"),
                     },
-                    Inbound::UpdateActor { .. } => Received::Done("actor refreshed"),
+                    Inbound::UpdateActor { .. } => {
+                        remote_actors::refresh_follows(&tx, &actor)?;
+                        Received::Done("actor refreshed")
+                    }
                     Inbound::Ignored { .. } => Received::Dropped("not an activity Quire acts on"),
                 };
                 tx.commit()?;

@@ -159,6 +159,15 @@ pub fn remove_follow(conn: &Connection, actor_id: &str, follow_id: &str) -> Resu
     Ok(conn.execute("DELETE FROM followers WHERE actor_id = ?1 AND follow_id = ?2", params![actor_id, follow_id])?)
 }
 
+/// Copies a refetched actor's inboxes and handle to its follower rows (its `Update`); answers
+/// how many rows changed.
+pub fn refresh_follows(conn: &Connection, actor: &RemoteActor) -> Result<usize, Error> {
+    Ok(conn.execute(
+        "UPDATE followers SET inbox = ?2, shared_inbox = ?3, handle = ?4 WHERE actor_id = ?1",
+        params![actor.actor_id, actor.inbox, actor.shared_inbox, actor.handle],
+    )?)
+}
+
 /// The subdomain of the blog of the post (row id).
 pub fn post_subdomain(conn: &Connection, post_id: i64) -> Result<Option<String>, Error> {
     Ok(conn
@@ -234,6 +243,9 @@ mod tests {
             accepted: true,
         };
         followers::upsert(&conn, &follower).unwrap();
+        let moved = RemoteActor { inbox: "https://peer.example/new/inbox".into(), ..bob("https://peer.example/users/bob#main-key") };
+        assert_eq!(refresh_follows(&conn, &moved).unwrap(), 1);
+        assert_eq!(followers::by_actor(&conn, 1, actor).unwrap().unwrap().inbox, "https://peer.example/new/inbox");
         reactions::add(&conn, "https://peer.example/l/1", 10, actor, Kind::Like).unwrap();
         let reply = NewReply {
             note_id: "https://peer.example/n/1",

@@ -246,12 +246,19 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
     assert_eq!(s.query("SELECT state FROM followers"), vec![vec!["pending"]]);
     assert_eq!(s.app.count("deliveries"), deliveries);
 
+    // An Update of the actor fetches its document again.
+    assert_eq!(s.peer.fetches(), 1, "one key fetch for every activity so far");
+    let update = json!({"id": format!("{bob}#updates/1"), "type": "Update", "actor": bob,
+        "object": {"id": bob, "type": "Person"}});
+    assert_eq!(s.send(&s.shared(), &update).await.status(), 202);
+    assert_eq!(s.peer.fetches(), 2);
+
     // Deleting the account removes everything of it.
     let gone = json!({"id": format!("{bob}#delete"), "type": "Delete", "actor": bob, "object": bob});
     assert_eq!(s.send(&s.shared(), &gone).await.status(), 202);
     assert_eq!((s.app.count("followers"), s.app.count("reactions"), s.app.count("remote_actors")), (0, 0, 0));
 
-    assert_eq!(s.peer.fetches(), 1, "one key fetch for every accepted activity");
+    assert_eq!(s.peer.fetches(), 2, "the Delete used the cached key");
     // Unknown types are answered and dropped.
     let moved = json!({"id": format!("{bob}/moves/1"), "type": "Move", "actor": bob, "object": bob});
     assert_eq!(s.send(&s.shared(), &moved).await.status(), 202);
