@@ -70,6 +70,7 @@ pub struct InboxKeys {
     allow_http: bool,
     keys: quick_cache::sync::Cache<String, Arc<RemoteActor>>,
     fetched: quick_cache::sync::Cache<String, Instant>,
+    fetching: quick_cache::sync::Cache<String, Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl InboxKeys {
@@ -82,6 +83,7 @@ impl InboxKeys {
             allow_http,
             keys: quick_cache::sync::Cache::new(CACHED),
             fetched: quick_cache::sync::Cache::new(CACHED),
+            fetching: quick_cache::sync::Cache::new(CACHED),
         }
     }
 
@@ -108,7 +110,13 @@ impl InboxKeys {
                 }
             }
             None => {
-                let fetched = self.fetch(key_id, signer).await?;
+                // One fetch of a new key at a time: requests that waited use what it fetched.
+                let lock = self.fetching.get_or_insert_with(key_id, || Ok::<_, ()>(Default::default())).unwrap_or_default();
+                let _fetching = lock.lock().await;
+                let fetched = match self.keys.get(key_id).filter(|actor| fresh(&actor.fetched_at)) {
+                    Some(fetched) => fetched,
+                    None => self.fetch(key_id, signer).await?,
+                };
                 signed::verify_checked(checked, &fetched.public_pem).map_err(KeyRefusal::Signature)?;
                 fetched
             }

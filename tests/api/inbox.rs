@@ -340,3 +340,16 @@ async fn requests_that_fail_a_check_are_refused_and_those_refused_before_the_key
     assert!(limited.headers()["retry-after"].to_str().unwrap().parse::<u64>().unwrap() >= 1);
     assert_eq!(s.send(&s.shared(), &s.follow(4)).await.status(), 202, "other hosts are not limited");
 }
+
+#[tokio::test]
+async fn concurrent_first_activities_of_a_server_fetch_its_key_once() {
+    let s = Setup::start().await;
+    let bob = s.peer.bob();
+    let likes: Vec<Value> =
+        (0..6).map(|n| json!({"id": format!("{bob}/likes/{n}"), "type": "Like", "actor": bob, "object": s.post_id})).collect();
+    let shared = s.shared();
+    let statuses = futures_util::future::join_all(likes.iter().map(|like| s.send(&shared, like))).await;
+    assert!(statuses.iter().all(|resp| resp.status() == 202));
+    assert_eq!(s.peer.fetches(), 1);
+    assert_eq!(s.app.count("reactions"), 1, "one like per actor and post");
+}
