@@ -29,6 +29,16 @@ pub enum Received {
     Dropped(&'static str),
 }
 
+/// What a Follow that queued its Accept did.
+const ACCEPT_QUEUED: &str = "followed, Accept queued";
+
+impl Received {
+    /// Whether an activity (an Accept) was queued for delivery.
+    pub fn queued_delivery(self) -> bool {
+        self == Received::Done(ACCEPT_QUEUED)
+    }
+}
+
 impl Blogs {
     /// Applies an activity `inbound` (read from `json`) from the verified `actor`: a Follow of
     /// one of our actors records the follower and, unless the blog approves followers, queues
@@ -89,7 +99,7 @@ impl Blogs {
                                 let our_actor = config.actor_id(&subdomain);
                                 let accept = activity::accept(&our_actor, &json, follower.id);
                                 deliveries::enqueue(&tx, blog.id, &our_actor, &accept.to_string(), &[actor.inbox.clone()])?;
-                                Received::Done("followed, Accept queued")
+                                Received::Done(ACCEPT_QUEUED)
                             } else {
                                 Received::Done("follow held for the owner's approval")
                             }

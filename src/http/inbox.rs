@@ -158,7 +158,8 @@ impl Inbox {
             _ => remote,
         };
         let received = self.state.blogs.receive(&self.state.config, activity, json, (*remote).clone()).await?;
-        Ok(format!("{received:?} from {}", remote.actor_id))
+        let queued = if received.queued_delivery() { " (a delivery queued)" } else { "" };
+        Ok(format!("{received:?} from {}{queued}", remote.actor_id))
     }
 
     /// Counts a request against its remote host's allowance (the keyId's host; the peer's
