@@ -4,8 +4,9 @@
 //! with the test-only loopback allowance, fetches Bob's key from the fake server and changes
 //! the blog; every refusal says why, and those refused before the key is needed fetch nothing.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use poem::web::Data;
@@ -20,6 +21,7 @@ struct Peer {
     origin: String,
     fetches: Arc<AtomicUsize>,
     signed_fetches: Arc<AtomicUsize>,
+    received: Arc<Mutex<Vec<Value>>>,
     key: SigningKey,
 }
 
@@ -28,6 +30,7 @@ struct PeerState {
     actor: Arc<Value>,
     fetches: Arc<AtomicUsize>,
     signed_fetches: Arc<AtomicUsize>,
+    received: Arc<Mutex<Vec<Value>>>,
 }
 
 #[handler]
@@ -39,8 +42,10 @@ fn actor(state: Data<&PeerState>, req: &poem::Request) -> poem::Response {
     poem::Response::builder().content_type("application/activity+json").body(state.actor.to_string())
 }
 
+/// Bob's inbox keeps what it is sent (once the delivery worker sends the queued activities).
 #[handler]
-fn peer_inbox() -> poem::http::StatusCode {
+fn peer_inbox(state: Data<&PeerState>, body: poem::web::Json<Value>) -> poem::http::StatusCode {
+    state.received.lock().unwrap().push(body.0);
     poem::http::StatusCode::ACCEPTED
 }
 
@@ -61,7 +66,13 @@ impl Peer {
         });
         let fetches = Arc::new(AtomicUsize::new(0));
         let signed_fetches = Arc::new(AtomicUsize::new(0));
-        let state = PeerState { actor: Arc::new(actor_doc), fetches: fetches.clone(), signed_fetches: signed_fetches.clone() };
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let state = PeerState {
+            actor: Arc::new(actor_doc),
+            fetches: fetches.clone(),
+            signed_fetches: signed_fetches.clone(),
+            received: received.clone(),
+        };
         let app = Route::new().at("/users/bob", get(actor)).at("/users/bob/inbox", post(peer_inbox)).data(state);
         let server = poem::Server::new(poem::listener::TcpListener::bind(format!("127.0.0.1:{port}")));
         tokio::spawn(server.run(app));
@@ -71,7 +82,7 @@ impl Peer {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        Peer { origin, fetches, signed_fetches, key }
+        Peer { origin, fetches, signed_fetches, received, key }
     }
 
     fn bob(&self) -> String {
@@ -152,6 +163,23 @@ impl Setup {
             "type": "Follow", "actor": self.peer.bob(), "object": self.alice()})
     }
 
+    /// The Accepts for Bob by id, with the inbox they go to: queued (a `deliveries` row) or, once
+    /// the delivery worker sent them, received by Bob's inbox.
+    fn accepts(&self) -> BTreeMap<String, (String, Value)> {
+        let mut accepts = BTreeMap::new();
+        let queued = self.query("SELECT d.inbox, a.json FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id");
+        for row in queued {
+            let accept: Value = serde_json::from_str(&row[1]).unwrap();
+            accepts.insert(accept["id"].as_str().unwrap().to_owned(), (row[0].clone(), accept));
+        }
+        for accept in self.peer.received.lock().unwrap().iter() {
+            let inbox = format!("{}/inbox", self.peer.bob());
+            accepts.insert(accept["id"].as_str().unwrap().to_owned(), (inbox, accept.clone()));
+        }
+        accepts.retain(|_, (_, accept)| accept["type"] == "Accept");
+        accepts
+    }
+
     fn query(&self, sql: &str) -> Vec<Vec<String>> {
         let conn = self.app.db();
         let mut stmt = conn.prepare(sql).unwrap();
@@ -183,10 +211,10 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
     let followers = s.query("SELECT actor_id, handle, inbox, shared_inbox, state FROM followers");
     let expected = [bob.clone(), format!("@bob@{}", &s.peer.origin[7..]), format!("{bob}/inbox"), format!("{}/inbox", s.peer.origin)];
     assert_eq!(followers, vec![[&expected[..], &["accepted".to_owned()]].concat()]);
-    let queued = s.query("SELECT d.inbox, a.json FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id");
-    assert_eq!(queued.len(), 1, "one Accept queued");
-    assert_eq!(queued[0][0], format!("{bob}/inbox"), "to the follower's own inbox");
-    let accept: Value = serde_json::from_str(&queued[0][1]).unwrap();
+    let accepts = s.accepts();
+    assert_eq!(accepts.len(), 1, "one Accept queued");
+    let (inbox, accept) = accepts.values().next().unwrap();
+    assert_eq!(*inbox, format!("{bob}/inbox"), "to the follower's own inbox");
     assert_eq!((accept["type"].as_str(), &accept["actor"], &accept["object"]), (Some("Accept"), &json!(s.alice()), &follow));
     assert_eq!((s.peer.fetches(), s.peer.signed_fetches.load(Ordering::SeqCst)), (1, 0), "the shared inbox fetched unsigned");
 
@@ -241,10 +269,10 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
 
     // With approval on, a Follow waits and no Accept is queued.
     s.app.db().execute("UPDATE blogs SET approve_followers = 1", []).unwrap();
-    let deliveries = s.app.count("deliveries");
+    let accepts = s.accepts().len();
     assert_eq!(s.send(&s.personal(), &s.follow(3)).await.status(), 202);
     assert_eq!(s.query("SELECT state FROM followers"), vec![vec!["pending"]]);
-    assert_eq!(s.app.count("deliveries"), deliveries);
+    assert_eq!(s.accepts().len(), accepts, "no Accept for a pending follower");
 
     // An Update of the actor fetches its document again.
     assert_eq!(s.peer.fetches(), 1, "one key fetch for every activity so far");
