@@ -127,6 +127,22 @@ impl InboxKeys {
         Ok(remote)
     }
 
+    /// Verifies an actor's `Delete` of itself with its cached key however old, never fetching:
+    /// the account is gone, and its server answers 410 for its key.
+    pub async fn verify_cached(&self, checked: &Checked, actor: &str) -> Result<Arc<RemoteActor>, KeyRefusal> {
+        let key_id = checked.signature.key_id.as_str();
+        let cached = match self.keys.get(key_id) {
+            Some(hit) => Some(hit),
+            None => self.stored(key_id).await,
+        };
+        let remote = cached.ok_or_else(|| KeyRefusal::Fetch("the account is gone and its key was never seen".to_owned()))?;
+        signed::verify_checked(checked, &remote.public_pem).map_err(KeyRefusal::Signature)?;
+        if remote.actor_id != actor {
+            return Err(KeyRefusal::NotTheActor);
+        }
+        Ok(remote)
+    }
+
     /// The cached actor `actor_id`, if any (memory is keyed by key, so this reads the table).
     pub async fn known(&self, actor_id: &str) -> Option<RemoteActor> {
         let actor_id = actor_id.to_owned();
@@ -328,5 +344,13 @@ mod tests {
         let remote = keys.verify(&checked, "http://127.0.0.1:9/users/bob", None).await.unwrap();
         assert_eq!(remote.handle, "@bob@127.0.0.1:9");
         assert_eq!(keys.verify(&checked, "http://127.0.0.1:9/users/eve", None).await.unwrap_err(), KeyRefusal::NotTheActor);
+
+        // A day later the key is fetched again (here from nowhere), except for the actor's own
+        // Delete, which its server will not serve the key for any more.
+        keys.db.write(|conn| Ok(conn.execute("UPDATE remote_actors SET fetched_at = '2020-01-01T00:00:00.000Z'", [])?)).await.unwrap();
+        keys.keys.clear();
+        let refused = keys.verify(&checked, "http://127.0.0.1:9/users/bob", None).await.unwrap_err();
+        assert!(matches!(refused, KeyRefusal::Fetch(_)), "{refused:?}");
+        assert_eq!(keys.verify_cached(&checked, "http://127.0.0.1:9/users/bob").await.unwrap().handle, "@bob@127.0.0.1:9");
     }
 }

@@ -132,10 +132,8 @@ impl Inbox {
         if self.blocked(blog.as_ref(), inbound::host_of(&actor).unwrap_or_default()).await? {
             return Ok("dropped: the actor's domain is blocked".to_owned());
         }
-        if let Inbound::Delete { object, .. } = &activity
-            && *object == actor
-            && self.keys.known(&actor).await.is_none()
-        {
+        let deletes_itself = matches!(&activity, Inbound::Delete { object, .. } if *object == actor);
+        if deletes_itself && self.keys.known(&actor).await.is_none() {
             // Servers announce a deleted account to every server they know; its key is gone
             // with it, and nothing of it is here.
             return Ok("dropped: the Delete of an actor never seen".to_owned());
@@ -147,11 +145,16 @@ impl Inbox {
             }),
             None => None,
         };
-        let remote = self.keys.verify(&checked, &actor, signer.as_ref()).await.map_err(|e| unauthorized(e.to_string()))?;
+        let remote = if deletes_itself {
+            self.keys.verify_cached(&checked, &actor).await
+        } else {
+            self.keys.verify(&checked, &actor, signer.as_ref()).await
+        };
+        let remote = remote.map_err(|e| unauthorized(e.to_string()))?;
         self.first_use(&checked.signature.signature)?;
         let remote = match &activity {
             Inbound::UpdateActor { .. } => self.keys.refresh(&remote, signer.as_ref()).await.unwrap_or(remote),
-            Inbound::Delete { object, .. } if *object == actor => {
+            _ if deletes_itself => {
                 self.keys.forget(&remote.key_id);
                 remote
             }
