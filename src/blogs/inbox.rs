@@ -98,7 +98,8 @@ impl Blogs {
                             if follower.accepted {
                                 let our_actor = config.actor_id(&subdomain);
                                 let accept = activity::accept(&our_actor, &json, follower.id);
-                                deliveries::enqueue(&tx, blog.id, &our_actor, &accept.to_string(), &[actor.inbox.clone()])?;
+                                let to = std::slice::from_ref(&actor.inbox);
+                                deliveries::enqueue(&tx, blog.id, &our_actor, &accept.to_string(), to)?;
                                 Received::Done(ACCEPT_QUEUED)
                             } else {
                                 Received::Done("follow held for the owner's approval")

@@ -89,7 +89,12 @@ impl InboxKeys {
 
     /// Verifies a checked request for `actor` with the key its keyId names (cached, else
     /// fetched, signed by `signer`); answers the verified actor.
-    pub async fn verify(&self, checked: &Checked, actor: &str, signer: Option<&Signer>) -> Result<Arc<RemoteActor>, KeyRefusal> {
+    pub async fn verify(
+        &self,
+        checked: &Checked,
+        actor: &str,
+        signer: Option<&Signer>,
+    ) -> Result<Arc<RemoteActor>, KeyRefusal> {
         let key_id = checked.signature.key_id.as_str();
         self.check_scheme(key_id)?;
         let cached = match self.keys.get(key_id) {
@@ -241,10 +246,8 @@ impl InboxKeys {
         self.check_scheme(url)?;
         let mut target = url::Url::parse(url).map_err(|_| KeyRefusal::NotHttps)?;
         target.set_fragment(None);
-        let mut request = Request::get(target.as_str()).header(
-            ACCEPT,
-            HeaderValue::from_static(r#"application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams""#),
-        );
+        let accept = r#"application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams""#;
+        let mut request = Request::get(target.as_str()).header(ACCEPT, HeaderValue::from_static(accept));
         request = request.accept(&ACTIVITY_JSON);
         if let Some(signer) = signer {
             let headers = signer
@@ -347,7 +350,8 @@ mod tests {
 
         // A day later the key is fetched again (here from nowhere), except for the actor's own
         // Delete, which its server will not serve the key for any more.
-        keys.db.write(|conn| Ok(conn.execute("UPDATE remote_actors SET fetched_at = '2020-01-01T00:00:00.000Z'", [])?)).await.unwrap();
+        let a_year_ago = "UPDATE remote_actors SET fetched_at = '2020-01-01T00:00:00.000Z'";
+        keys.db.write(move |conn| Ok(conn.execute(a_year_ago, [])?)).await.unwrap();
         keys.keys.clear();
         let refused = keys.verify(&checked, "http://127.0.0.1:9/users/bob", None).await.unwrap_err();
         assert!(matches!(refused, KeyRefusal::Fetch(_)), "{refused:?}");

@@ -243,7 +243,8 @@ mod tests {
             accepted: true,
         };
         followers::upsert(&conn, &follower).unwrap();
-        let moved = RemoteActor { inbox: "https://peer.example/new/inbox".into(), ..bob("https://peer.example/users/bob#main-key") };
+        let key_id = "https://peer.example/users/bob#main-key";
+        let moved = RemoteActor { inbox: "https://peer.example/new/inbox".into(), ..bob(key_id) };
         assert_eq!(refresh_follows(&conn, &moved).unwrap(), 1);
         assert_eq!(followers::by_actor(&conn, 1, actor).unwrap().unwrap().inbox, "https://peer.example/new/inbox");
         reactions::add(&conn, "https://peer.example/l/1", 10, actor, Kind::Like).unwrap();

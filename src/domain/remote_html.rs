@@ -49,7 +49,8 @@ pub fn to_text(html: &str, max_chars: usize) -> String {
         match &node.data {
             NodeData::Text { contents } => text.push(&contents.borrow()),
             NodeData::Element { name, .. } => {
-                let tag = (&*name.local).to_ascii_lowercase();
+                let local: &str = &name.local;
+                let tag = local.to_ascii_lowercase();
                 if DROPPED.contains(&tag.as_str()) {
                     continue;
                 }

@@ -86,7 +86,9 @@ impl Inbox {
             Err(Refused { error, retry_after }) => {
                 match (&error, error.messages()) {
                     (Error::Internal(cause), _) => tracing::error!(error = format!("{cause:#}"), "inbox failed"),
-                    (_, Some(messages)) => tracing::info!(status = error.status().as_u16(), refused = %messages.to_json(), "inbox"),
+                    (_, Some(messages)) => {
+                        tracing::info!(status = error.status().as_u16(), refused = %messages.to_json(), "inbox")
+                    }
                     (_, None) => {}
                 }
                 let mut response = error.to_response(&id);
@@ -107,7 +109,8 @@ impl Inbox {
                 Some(blog.ok_or_else(|| Error::not_found("blog", "Blog not found"))?)
             }
         };
-        let body = req.take_body().into_bytes().await.map_err(|_| Error::bad_request("body", "The request body could not be read"))?;
+        let unread = |_| Error::bad_request("body", "The request body could not be read");
+        let body = req.take_body().into_bytes().await.map_err(unread)?;
         let headers = req.headers().clone();
         let key_id = headers
             .get("signature")
