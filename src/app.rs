@@ -104,7 +104,16 @@ impl App {
         let auth = Arc::new(Auth::from_config(&config)?);
         let generations = Arc::new(PageGenerations::default());
         let rules = Rules { image_prefix: config.image_prefix() };
-        let blogs = Arc::new(Blogs::new(db.clone(), search.clone(), generations.clone(), config.data_dir.clone(), rules, served));
+        let config = Arc::new(config);
+        let blogs = Arc::new(Blogs::new(
+            db.clone(),
+            search.clone(),
+            generations.clone(),
+            config.data_dir.clone(),
+            rules,
+            served,
+            config.clone(),
+        ));
         // Before serving: the posts that came due while the server was down.
         let published = blogs.publish_due().await?;
         if published > 0 {
@@ -122,7 +131,7 @@ impl App {
         Ok(App {
             acceptor,
             state: AppState {
-                config: Arc::new(config),
+                config,
                 db,
                 blogs,
                 search,
@@ -187,6 +196,8 @@ impl App {
         let site = Arc::new(StaticSite::new(self.state.config.as_ref().clone()));
         let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site, self.state.fetcher.clone()));
         let domain_checks = tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
+        let retry_unit = self.state.config.delivery_retry_unit;
+        let deliveries = tokio::spawn(crate::blogs::delivery::run(self.state.blogs.clone(), self.state.fetcher.clone(), retry_unit));
         let served = match self.acceptor {
             Listeners::Plain(acceptor) => {
                 poem::Server::new_with_acceptor(acceptor)
@@ -200,6 +211,7 @@ impl App {
         scheduler.abort();
         jobs.abort();
         domain_checks.abort();
+        deliveries.abort();
         self.state.site.page_views.flush(&self.state.db).await;
         let search = self.state.search.clone();
         let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;

@@ -56,6 +56,50 @@ pub enum Command {
     /// again adds only what is missing. Give the --host (and --https) the server uses, so
     /// imported images get the server's addresses.
     Import(ImportArgs),
+    /// Block or unblock a domain for the whole instance, or list the blocked domains.
+    ///
+    /// A blocked domain's (and its subdomains') requests to every blog are dropped before any
+    /// work. Safe while `quire serve` runs: it takes effect at once.
+    Federation(FederationArgs),
+}
+
+/// `quire federation`'s subcommands.
+#[derive(Debug, Clone, Args)]
+pub struct FederationArgs {
+    #[command(subcommand)]
+    pub action: FederationAction,
+}
+
+/// What `quire federation` does.
+#[derive(Debug, Clone, Subcommand)]
+pub enum FederationAction {
+    /// Block DOMAIN and its subdomains for every blog, e.g. `quire federation block spam.example`.
+    Block(DomainArgs),
+    /// Unblock DOMAIN for the instance (blogs' own blocks stay).
+    Unblock(DomainArgs),
+    /// List the domains blocked for the whole instance, one a line.
+    Blocks(DataDirArg),
+}
+
+impl FederationAction {
+    /// The data directory it works on.
+    pub fn data_dir(&self) -> DataDir {
+        match self {
+            FederationAction::Block(args) | FederationAction::Unblock(args) => args.data_dir.dir(),
+            FederationAction::Blocks(args) => args.dir(),
+        }
+    }
+}
+
+/// Flags of `quire federation block` and `unblock`.
+#[derive(Debug, Clone, Args)]
+pub struct DomainArgs {
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// The domain, like spam.example (no scheme, port or path).
+    #[arg(value_name = "DOMAIN")]
+    pub domain: String,
 }
 
 /// The data directory flag, shared by every subcommand.
@@ -135,6 +179,34 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub dns_server: DnsServerArg,
+
+    #[command(flatten)]
+    pub delivery_retry: DeliveryRetryArg,
+}
+
+/// `--test-only-delivery-retry-ms`, of `serve`; compiled only into debug builds.
+#[derive(Debug, Clone, Args)]
+pub struct DeliveryRetryArg {
+    /// FOR TESTS ONLY, and only in debug builds (a release binary has no such flag): each
+    /// minute of the federation delivery backoff (1 min, 5 min, ... 12 h, about 45 h in all)
+    /// lasts this many milliseconds instead, so a test sees a dead inbox given up in seconds.
+    #[cfg(debug_assertions)]
+    #[arg(long = "test-only-delivery-retry-ms", value_name = "MS")]
+    pub test_only_delivery_retry_ms: Option<u64>,
+}
+
+impl DeliveryRetryArg {
+    /// The backoff's minute, when `--test-only-delivery-retry-ms` shortens it.
+    #[cfg(debug_assertions)]
+    pub fn given(&self) -> Option<std::time::Duration> {
+        self.test_only_delivery_retry_ms.map(std::time::Duration::from_millis)
+    }
+
+    /// None, in a release build: it has no such flag.
+    #[cfg(not(debug_assertions))]
+    pub fn given(&self) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 /// `--test-only-dns-server`, of `serve`; compiled only into debug builds.

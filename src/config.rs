@@ -84,6 +84,9 @@ pub struct Config {
     /// Test-only: the DNS server asked for custom domains' TXT records instead of those of
     /// /etc/resolv.conf (`serve --test-only-dns-server`, debug builds only, loopback only).
     pub dns_server: Option<SocketAddr>,
+    /// One minute of the federation delivery backoff: a minute, except in tests
+    /// (`serve --test-only-delivery-retry-ms`, debug builds only).
+    pub delivery_retry_unit: Duration,
 }
 
 impl Config {
@@ -170,6 +173,7 @@ impl Config {
             fetch_allow_loopback,
             fetch_deadline: FETCH_DEADLINE,
             dns_server,
+            delivery_retry_unit: args.delivery_retry.given().unwrap_or(Duration::from_secs(60)),
         })
     }
 
@@ -191,6 +195,7 @@ impl Config {
             fetch_allow_loopback: false,
             fetch_deadline: FETCH_DEADLINE,
             dns_server: None,
+            delivery_retry_unit: Duration::from_secs(60),
         }
     }
 
@@ -419,6 +424,21 @@ mod tests {
     #[test]
     fn a_release_build_has_no_test_only_dns_server_flag() {
         let err = Cli::try_parse_from(["quire", "serve", "--test-only-dns-server", "127.0.0.1:53"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    fn the_test_only_delivery_retry_shortens_the_backoffs_minute() {
+        assert_eq!(Config::from_serve_args(&serve_args(&[])).unwrap().delivery_retry_unit, Duration::from_secs(60));
+        let fast = Config::from_serve_args(&serve_args(&["--test-only-delivery-retry-ms", "5"])).unwrap();
+        assert_eq!(fast.delivery_retry_unit, Duration::from_millis(5));
+    }
+
+    #[cfg(not(debug_assertions))]
+    #[test]
+    fn a_release_build_has_no_delivery_retry_flag() {
+        let err = Cli::try_parse_from(["quire", "serve", "--test-only-delivery-retry-ms", "5"]).unwrap_err();
         assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
     }
 

@@ -70,7 +70,7 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
     let search = Arc::new(search);
     // A server running later reads the names it serves from the database; this process serves none.
     let served = Arc::new(ServedNames::new(&config.host, Vec::new()));
-    let blogs = Blogs::new(db, search.clone(), Arc::new(PageGenerations::default()), data_dir.clone(), rules, served);
+    let blogs = Blogs::new(db, search.clone(), Arc::new(PageGenerations::default()), data_dir.clone(), rules, served, Arc::new(config));
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(16).build()?;
     let (report, stopped) = runtime.block_on(async {

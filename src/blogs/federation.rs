@@ -1,17 +1,118 @@
-//! Federation on the write path (issue 16, in progress): a blog's signing key, made on first
-//! use. Delivery, the inbox and the routes come later (docs/architecture.md).
+//! Federation on the write path (issue 16, docs/federation.md): a blog's signing key, made on
+//! first use, and the activities a change calls for, queued in the same transaction as the
+//! change (db/deliveries.rs), so a committed change is always announced, even across kill -9:
+//!
+//! - a post becoming public (created or updated with the draft flag off, or a scheduled post
+//!   coming due) queues a `Create` of its Article; an edit of a public post an `Update`; a
+//!   deleted public post (or one made a page) a `Delete` of a Tombstone, which also cancels the
+//!   still-queued Create/Update of the same post;
+//! - a deleted account queues a `Delete` of its actor to every inbox, and its key is retired,
+//!   not deleted, until that is delivered (`sweep_keys`).
+//!
+//! Drafts, scheduled posts not yet live, previews and pages never reach a follower. The
+//! delivery worker (`blogs/delivery.rs`) signs and sends them.
 
 use std::sync::Arc;
 
 use anyhow::Context;
+use serde_json::Value;
+use time::OffsetDateTime;
 
 use super::Blogs;
+use super::served_names::ServedNames;
+use crate::config::Config;
+use crate::db::deliveries;
 use crate::db::federation_keys;
+use crate::db::followers;
+use crate::db::posts::Post;
+use crate::domain::activity::{self, ArticleFacts};
+use crate::domain::blocks::Body;
 use crate::error::{Error, Result};
 use crate::fetch::signed::{self, SigningKey};
 
 /// Parsed keys kept in memory (ring checks a key as it loads it, which costs a few ms).
 pub(super) const CACHED_KEYS: usize = 1024;
+
+/// What the write path needs to build activities: the deployment's addresses.
+#[derive(Clone)]
+pub(super) struct Outbound {
+    config: Arc<Config>,
+    served: Arc<ServedNames>,
+}
+
+/// A post's `Article`, as its Create carries it and `/_quire/ap/posts/{id}` serves it: ids on
+/// the blog's subdomain, the permalink and tag pages on its custom domain when it has one.
+pub fn article_of(config: &Config, served: &ServedNames, subdomain: &str, post: &Post) -> Result<Value> {
+    let body = Body::from_json(&post.body_json).map_err(Error::Internal)?;
+    let origin = config.blog_origin(&served.address(subdomain));
+    let (id, actor_id) = (config.ap_post_id(subdomain, &post.short_id), config.actor_id(subdomain));
+    let published = post.published_at.as_deref().unwrap_or(&post.created_at);
+    Ok(activity::article(&ArticleFacts {
+        id: &id,
+        actor_id: &actor_id,
+        blog_origin: &origin,
+        path: &post.path(),
+        title: &post.title,
+        body: &body,
+        tags: &post.tags,
+        published,
+        updated: Some(&post.updated_at),
+    }))
+}
+
+impl Outbound {
+    pub(super) fn new(config: Arc<Config>, served: Arc<ServedNames>) -> Outbound {
+        Outbound { config, served }
+    }
+
+    /// Queues what a written post calls for (see the module's note); `was_public` says whether
+    /// it was a published post before the write.
+    pub(super) fn post_written(&self, conn: &rusqlite::Connection, subdomain: &str, post: &Post, was_public: bool) -> Result<()> {
+        let is_public = post.published_at.is_some() && post.page_position.is_none();
+        match (was_public, is_public) {
+            (false, false) => Ok(()),
+            (true, false) => self.post_deleted(conn, post.blog_id, subdomain, &post.short_id),
+            (false, true) => {
+                let create = activity::create(&self.config.actor_id(subdomain), self.article(subdomain, post)?);
+                self.queue(conn, post.blog_id, &self.config.ap_post_id(subdomain, &post.short_id), &create)
+            }
+            (true, true) => {
+                let at_ms = OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000;
+                let update = activity::update(&self.config.actor_id(subdomain), self.article(subdomain, post)?, at_ms);
+                self.queue(conn, post.blog_id, &self.config.ap_post_id(subdomain, &post.short_id), &update)
+            }
+        }
+    }
+
+    /// Queues the Delete of a public post, cancelling its queued Create/Update.
+    pub(super) fn post_deleted(&self, conn: &rusqlite::Connection, blog_id: i64, subdomain: &str, short_id: &str) -> Result<()> {
+        let object_id = self.config.ap_post_id(subdomain, short_id);
+        deliveries::cancel_for_object(conn, blog_id, &object_id)?;
+        let delete = activity::delete_post(&self.config.actor_id(subdomain), &object_id);
+        self.queue(conn, blog_id, &object_id, &delete)
+    }
+
+    /// Queues the Delete of a deleted account's actor to every inbox of its followers, and drops
+    /// whatever else it still had queued.
+    pub(super) fn account_deleted(&self, conn: &rusqlite::Connection, blog_id: i64, subdomain: &str) -> Result<()> {
+        deliveries::cancel_for_blog(conn, blog_id)?;
+        let actor_id = self.config.actor_id(subdomain);
+        let inboxes = followers::delivery_inboxes(conn, blog_id)?;
+        deliveries::enqueue(conn, blog_id, &actor_id, &activity::delete_actor(&actor_id).to_string(), &inboxes)?;
+        Ok(())
+    }
+
+    fn article(&self, subdomain: &str, post: &Post) -> Result<Value> {
+        article_of(&self.config, &self.served, subdomain, post)
+    }
+
+    /// Queues `activity` about `object_id` for every accepted follower's server.
+    fn queue(&self, conn: &rusqlite::Connection, blog_id: i64, object_id: &str, activity: &Value) -> Result<()> {
+        let inboxes = followers::delivery_inboxes(conn, blog_id)?;
+        deliveries::enqueue(conn, blog_id, object_id, &activity.to_string(), &inboxes)?;
+        Ok(())
+    }
+}
 
 impl Blogs {
     /// The blog's key, which signs its activities and whose public half its actor publishes:
@@ -39,6 +140,43 @@ impl Blogs {
         self.keys.insert(blog_id, key.clone());
         Ok(key)
     }
+
+    /// The key that signs the blog's queued deliveries: its live key (made now if it has none
+    /// yet), or the retired key of a deleted account (whose actor's Delete is still on its way);
+    /// `None` when the blog is gone and so is its key.
+    pub async fn delivery_key(&self, blog_id: i64) -> Result<Option<Arc<SigningKey>>> {
+        if let Some(key) = self.keys.get(&blog_id) {
+            return Ok(Some(key));
+        }
+        let Some(stored) = self.db.read(move |conn| federation_keys::signing(conn, blog_id)).await? else {
+            return match self.signing_key(blog_id).await {
+                Ok(key) => Ok(Some(key)),
+                Err(Error::NotFound(_)) => Ok(None),
+                Err(err) => Err(err),
+            };
+        };
+        let key = Arc::new(SigningKey::from_pkcs8(&stored.private_pkcs8).context("loading the blog's stored key")?);
+        Ok(Some(key))
+    }
+
+    /// Deletes the retired keys of deleted accounts whose actor's Delete is delivered or given up.
+    pub async fn sweep_keys(&self) -> Result<usize> {
+        let swept = self.db.write(|conn| federation_keys::sweep_retired(conn)).await?;
+        for blog_id in &swept {
+            self.keys.remove(blog_id);
+        }
+        Ok(swept.len())
+    }
+
+    /// Wakes the delivery worker: something was queued (the inbox's Accept calls it too).
+    pub fn deliveries_queued(&self) {
+        self.deliveries_changed.notify_one();
+    }
+
+    /// The post's Article (`/_quire/ap/posts/{id}`, the outbox's items).
+    pub fn article(&self, subdomain: &str, post: &Post) -> Result<Value> {
+        self.outbound.article(subdomain, post)
+    }
 }
 
 #[cfg(test)]
@@ -63,7 +201,8 @@ mod tests {
         let search = Arc::new(SearchIndex::open(&data_dir.index()).unwrap());
         let rules = Rules { image_prefix: String::new() };
         let served = Arc::new(ServedNames::new("example.com", Vec::new()));
-        Blogs::new(db, search, Arc::new(PageGenerations::default()), data_dir.clone(), rules, served)
+        let config = Arc::new(crate::config::Config::local(data_dir.root(), "127.0.0.1:0".parse().unwrap(), "example.com"));
+        Blogs::new(db, search, Arc::new(PageGenerations::default()), data_dir.clone(), rules, served, config)
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -91,7 +230,7 @@ mod tests {
         // Another process on the same data (a restart): the same key, read, not made.
         let blogs = blogs(&data_dir);
         assert_eq!(blogs.signing_key(1).await.unwrap().public_pem(), pem);
-        // Deleting the account deletes its key, and forgets the parsed one.
+        // Deleting the account retires its key (never handed out again), and forgets the parsed one.
         let blog = blogs.owned(1, "1").await.unwrap();
         blogs.delete_account(&blog).await.unwrap();
         assert_eq!(blogs.db.read(|conn| federation_keys::get(conn, 1)).await.unwrap(), None);

@@ -92,7 +92,7 @@ impl Blogs {
                                     handle: &actor.handle,
                                     follow_id: &id,
                                     follow_json: &json.to_string(),
-                                    accepted: !blog.approve_followers,
+                                    accepted: !followers::approve_followers(&tx, blog.id)?,
                                 },
                             )?;
                             if follower.accepted {
@@ -180,6 +180,9 @@ impl Blogs {
             .await?;
         for subdomain in invalidate {
             self.pages.invalidate(&subdomain);
+        }
+        if received.queued_delivery() {
+            self.deliveries_queued();
         }
         Ok(received)
     }

@@ -11,8 +11,10 @@
 //! custom-domain cache keys, ...) is added here once: see docs/architecture.md.
 
 pub mod domains;
+pub mod delivery;
 pub mod exports;
 mod federation;
+mod fediverse;
 pub mod generations;
 mod imports;
 mod inbox;
@@ -32,16 +34,19 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
+use crate::config::Config;
 use crate::data_dir::DataDir;
 use crate::db::Db;
 use crate::db::blogs::{self, Blog};
 use crate::domain::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
+pub use federation::article_of;
 pub use generations::PageGenerations;
 pub use served_names::{NameChange, ServedNames};
 pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
+pub use fediverse::{FediverseState, ReplyOfPost, follower_not_found, reply_not_found};
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;
 pub use previews::PreviewLink;
@@ -66,12 +71,26 @@ pub struct Blogs {
     domain_checks: domains::Checks,
     /// Blogs' federation keys, parsed ([`Blogs::signing_key`]).
     keys: quick_cache::sync::Cache<i64, Arc<crate::fetch::signed::SigningKey>>,
+    /// Builds the activities post and account writes queue (blogs/federation.rs).
+    outbound: federation::Outbound,
+    /// Woken when a delivery is queued, so the delivery worker sends it at once.
+    deliveries_changed: Notify,
 }
 
 impl Blogs {
     /// The write path over this database and index; `rules` are the deployment's block rules,
-    /// `served` the names served (loaded at start, [`ServedNames::load`]).
-    pub fn new(db: Db, search: Arc<SearchIndex>, pages: Arc<PageGenerations>, data_dir: DataDir, rules: Rules, served: Arc<ServedNames>) -> Blogs {
+    /// `served` the names served (loaded at start, [`ServedNames::load`]), `config` the
+    /// deployment's addresses (federation's ids).
+    pub fn new(
+        db: Db,
+        search: Arc<SearchIndex>,
+        pages: Arc<PageGenerations>,
+        data_dir: DataDir,
+        rules: Rules,
+        served: Arc<ServedNames>,
+        config: Arc<Config>,
+    ) -> Blogs {
+        let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
             db,
             search,
@@ -84,6 +103,8 @@ impl Blogs {
             served,
             domain_checks: Default::default(),
             keys: quick_cache::sync::Cache::new(federation::CACHED_KEYS),
+            outbound,
+            deliveries_changed: Notify::new(),
         }
     }
 

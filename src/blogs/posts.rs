@@ -45,6 +45,7 @@ impl Blogs {
     pub async fn create_post(&self, blog: &Blog, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
         let (search, blog_id) = (self.search.clone(), blog.id);
+        let (outbound, subdomain) = (self.outbound.clone(), blog.subdomain.clone());
         let post = self
             .db
             .write(move |conn| {
@@ -52,7 +53,8 @@ impl Blogs {
                 if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
                     return Err(Error::invalid("blog", limits::too_many_posts()));
                 }
-                let (post, seq) = posts::create(conn, blog_id, &write)?;
+                let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+                let (post, seq) = posts::create(conn, blog_id, &write, federate)?;
                 // Inside the writer's closure, so index commits happen in database order: each
                 // records the sequence it reached, and a later write never lands under an
                 // earlier one.
@@ -62,6 +64,7 @@ impl Blogs {
             .await?;
         self.pages.invalidate(&blog.subdomain);
         self.schedule_changed.notify_one();
+        self.deliveries_queued();
         Ok(post)
     }
 
@@ -70,30 +73,36 @@ impl Blogs {
     pub async fn update_post(&self, blog: &Blog, short_id: &str, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
         let (search, blog_id, short_id) = (self.search.clone(), blog.id, short_id.to_owned());
+        let (outbound, subdomain) = (self.outbound.clone(), blog.subdomain.clone());
         let post = self
             .db
             .write(move |conn| {
-                let (post, seq) = posts::update(conn, blog_id, &short_id, &write)?.ok_or_else(post_not_found)?;
+                let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+                let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
                 index::upsert(&search, &post, &body, seq); // in the writer's closure: see create_post
                 Ok(post)
             })
             .await?;
         self.pages.invalidate(&blog.subdomain);
         self.schedule_changed.notify_one();
+        self.deliveries_queued();
         Ok(post)
     }
 
     /// Deletes the post `short_id`.
     pub async fn delete_post(&self, blog: &Blog, short_id: &str) -> Result<()> {
         let (search, blog_id, short_id) = (self.search.clone(), blog.id, short_id.to_owned());
+        let (outbound, subdomain) = (self.outbound.clone(), blog.subdomain.clone());
         self.db
             .write(move |conn| {
-                let (row_id, seq) = posts::delete(conn, blog_id, &short_id)?.ok_or_else(post_not_found)?;
+                let federate = |tx: &_| outbound.post_deleted(tx, blog_id, &subdomain, &short_id);
+                let (row_id, seq) = posts::delete(conn, blog_id, &short_id, federate)?.ok_or_else(post_not_found)?;
                 index::remove(&search, row_id, seq); // in the writer's closure: see create_post
                 Ok(())
             })
             .await?;
         self.pages.invalidate(&blog.subdomain);
+        self.deliveries_queued();
         Ok(())
     }
 

@@ -26,11 +26,12 @@ const MARGIN: Duration = Duration::from_millis(5);
 impl Blogs {
     /// Publishes every scheduled post whose time has come; returns how many.
     pub async fn publish_due(&self) -> Result<usize> {
-        let search = self.search.clone();
+        let (search, outbound) = (self.search.clone(), self.outbound.clone());
         let published = self
             .db
             .write(move |conn| {
-                let (posts, seq) = schedule::publish_due(conn)?;
+                let federate = |tx: &_, post: &_, subdomain: &str| outbound.post_written(tx, subdomain, post, false);
+                let (posts, seq) = schedule::publish_due(conn, federate)?;
                 if let Some(seq) = seq {
                     for (post, _) in &posts {
                         // In the writer's closure, so index commits follow database order.
@@ -55,6 +56,9 @@ impl Blogs {
         subdomains.dedup();
         for subdomain in subdomains {
             self.pages.invalidate(subdomain);
+        }
+        if !published.is_empty() {
+            self.deliveries_queued();
         }
         for (post, subdomain) in &published {
             tracing::info!(

@@ -89,15 +89,23 @@ impl Blogs {
     }
 
     /// "Delete Account": removes the blog, its posts (and their search entries), images,
-    /// installations, jobs and export files, its custom domain, its federation key, the user, their social
-    /// accounts and sessions, and the upload files no one else uses; retires the subdomain for good.
+    /// installations, jobs and export files, its custom domain, the user, their social
+    /// accounts and sessions, and the upload files no one else uses; retires the subdomain for good,
+    /// and the federation key (kept until the actor's Delete, queued here, is delivered).
     pub async fn delete_account(&self, blog: &Blog) -> Result<()> {
+        let blog_id = blog.id;
+        if self.db.read(move |conn| crate::db::followers::count(conn, blog_id)).await? > 0 {
+            // The actor's Delete is signed with the blog's key: it must exist before it retires.
+            self.signing_key(blog_id).await?;
+        }
         let (search, data_dir, doomed) = (self.search.clone(), self.data_dir.clone(), blog.clone());
+        let outbound = self.outbound.clone();
         let exports = self
             .db
             .write(move |conn| {
                 let exports = jobs::files_of_blog(conn, doomed.id)?;
-                let deleted = blogs::delete_account(conn, &doomed)?;
+                let federate = |tx: &_| outbound.account_deleted(tx, doomed.id, &doomed.subdomain);
+                let deleted = blogs::delete_account(conn, &doomed, federate)?;
                 index::remove_blog(&search, doomed.id, deleted.seq); // in the writer's closure: see create_post
                 for file in deleted.orphaned_files {
                     if let Err(err) = std::fs::remove_file(data_dir.upload(&file)) {
@@ -114,6 +122,7 @@ impl Blogs {
         self.keys.remove(&blog.id);
         self.pages.invalidate(&blog.subdomain);
         self.served.blog_deleted(&blog.subdomain);
+        self.deliveries_queued();
         Ok(())
     }
 }

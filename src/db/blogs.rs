@@ -120,6 +120,11 @@ pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain, time_z
     Ok(Created::Blog(blog))
 }
 
+/// Whether `subdomain` was a deleted account's (retired for good).
+pub fn is_retired(conn: &Connection, subdomain: &str) -> Result<bool, Error> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM retired_subdomains WHERE subdomain = ?1)", [subdomain], |r| r.get(0))?)
+}
+
 /// Marks the blog changed (its public pages' validators change with it).
 pub fn touch(conn: &Connection, blog_id: i64) -> Result<(), Error> {
     conn.execute(
@@ -176,16 +181,22 @@ pub struct Deleted {
 
 /// "Delete Account": in one transaction, retires the subdomain for good and removes the user,
 /// which cascades to their social accounts, sessions, blog, posts, page views,
-/// installations and image records; deletes the blog's federation key.
-pub fn delete_account(conn: &mut Connection, blog: &Blog) -> Result<Deleted, Error> {
+/// installations and image records; retires the blog's federation key. `federate` runs first in
+/// the same transaction, while the blog's followers are still there (it queues the actor's Delete).
+pub fn delete_account(
+    conn: &mut Connection,
+    blog: &Blog,
+    federate: impl FnOnce(&Connection) -> Result<(), Error>,
+) -> Result<Deleted, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    federate(&tx)?;
     tx.execute("INSERT OR IGNORE INTO retired_subdomains (subdomain) VALUES (?1)", [&blog.subdomain])?;
     let images: Vec<(String, String)> = {
         let mut stmt = tx.prepare("SELECT hash, mime FROM images WHERE user_id = ?1")?;
         stmt.query_map([blog.user_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?
     };
-    // Until the account's deletion federates (a Delete of the actor, signed by this key), the key goes too.
-    super::federation_keys::delete(&tx, blog.id)?;
+    // The key is kept, retired, while the actor's Delete (queued by the caller, before this) needs it.
+    super::federation_keys::retire(&tx, blog.id)?;
     tx.execute("DELETE FROM users WHERE id = ?1", [blog.user_id])?;
     let mut orphaned_files = Vec::new();
     for (hash, mime) in images {

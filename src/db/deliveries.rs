@@ -2,7 +2,7 @@
 //! Rows are written in the same transaction as the change they announce (blogs/, the one
 //! write path), so a committed change is always delivered, even across kill -9.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::Error;
 
@@ -29,4 +29,272 @@ pub fn enqueue(
         insert.execute(params![activity_id, inbox])?;
     }
     Ok(Some(activity_id))
+}
+
+/// A delivery due, with what it carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Due {
+    /// The delivery's row id.
+    pub id: i64,
+    /// Its activity's row id.
+    pub activity_id: i64,
+    /// The blog whose key signs it.
+    pub blog_id: i64,
+    /// Where it goes.
+    pub inbox: String,
+    /// The activity.
+    pub json: String,
+    /// Failed attempts so far.
+    pub attempts: i64,
+}
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/// Up to `limit` queued deliveries due now, oldest first, skipping the row ids of `skip` (those in
+/// flight). Nothing is marked: after a crash every row not deleted is simply due again.
+pub fn claim_due(conn: &Connection, limit: u32, skip: &[i64]) -> Result<Vec<Due>, Error> {
+    let skip = serde_json::to_string(skip).map_err(|err| Error::Internal(err.into()))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT d.id, d.activity_id, a.blog_id, d.inbox, a.json, d.attempts
+         FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
+         WHERE d.state = 'queued' AND d.next_at <= {NOW} AND d.id NOT IN (SELECT value FROM json_each(?2))
+         ORDER BY d.next_at, d.id LIMIT ?1"
+    ))?;
+    let rows = stmt
+        .query_map(params![limit, skip], |row| {
+            Ok(Due {
+                id: row.get(0)?,
+                activity_id: row.get(1)?,
+                blog_id: row.get(2)?,
+                inbox: row.get(3)?,
+                json: row.get(4)?,
+                attempts: row.get(5)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// When the next queued delivery is due (stored form), if any.
+pub fn next_due(conn: &Connection) -> Result<Option<String>, Error> {
+    Ok(conn.query_row("SELECT min(next_at) FROM deliveries WHERE state = 'queued'", [], |r| r.get(0))?)
+}
+
+/// A delivery that succeeded: its row goes, and its activity with its last row.
+pub fn succeed(conn: &Connection, id: i64) -> Result<(), Error> {
+    let activity: Option<i64> =
+        conn.query_row("DELETE FROM deliveries WHERE id = ?1 RETURNING activity_id", [id], |r| r.get(0)).optional()?;
+    if let Some(activity) = activity {
+        drop_finished_activity(conn, activity)?;
+    }
+    Ok(())
+}
+
+fn drop_finished_activity(conn: &Connection, activity_id: i64) -> Result<(), Error> {
+    conn.execute(
+        "DELETE FROM outgoing_activities WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM deliveries WHERE activity_id = ?1)",
+        [activity_id],
+    )?;
+    Ok(())
+}
+
+/// A failed attempt to retry after `retry_in_ms`: one more attempt counted, the error kept.
+pub fn fail(conn: &Connection, id: i64, retry_in_ms: u64, error: &str) -> Result<(), Error> {
+    let seconds = retry_in_ms as f64 / 1000.0;
+    conn.execute(
+        "UPDATE deliveries SET attempts = attempts + 1, last_error = ?3,
+             next_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('%+.3f seconds', ?2))
+         WHERE id = ?1",
+        params![id, seconds, error],
+    )?;
+    Ok(())
+}
+
+/// A delivery given up (too many attempts, or an answer that will not change): it stays, with
+/// its error, for the owner's Fediverse settings.
+pub fn give_up(conn: &Connection, id: i64, error: &str) -> Result<(), Error> {
+    conn.execute(
+        "UPDATE deliveries SET state = 'given_up', attempts = attempts + 1, last_error = ?2 WHERE id = ?1",
+        params![id, error],
+    )?;
+    Ok(())
+}
+
+/// Moves every queued delivery to `host` (an inbox URL's host, with its port) due sooner than
+/// `delay_ms` from now to then: the circuit breaker of a host that keeps failing. Answers how many.
+pub fn delay_host(conn: &Connection, host: &str, delay_ms: u64) -> Result<usize, Error> {
+    let seconds = delay_ms as f64 / 1000.0;
+    let mut moved = 0;
+    let rows: Vec<(i64, String)> = {
+        let mut stmt = conn.prepare_cached("SELECT id, inbox FROM deliveries WHERE state = 'queued'")?;
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?
+    };
+    let mut update = conn.prepare_cached(
+        "UPDATE deliveries SET next_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('%+.3f seconds', ?2))
+         WHERE id = ?1 AND next_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('%+.3f seconds', ?2))",
+    )?;
+    for (id, inbox) in rows {
+        if inbox_host(&inbox).as_deref() == Some(host) {
+            moved += update.execute(params![id, seconds])?;
+        }
+    }
+    Ok(moved)
+}
+
+/// `host:port` (the port only when the URL gives one) of an inbox URL.
+pub fn inbox_host(inbox: &str) -> Option<String> {
+    let url = url::Url::parse(inbox).ok()?;
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    })
+}
+
+/// Cancels the blog's queued (not yet delivered) activities about `object_id`: a Delete makes its
+/// object's Create and Update moot. Given-up rows stay for the owner. Answers how many deliveries.
+pub fn cancel_for_object(conn: &Connection, blog_id: i64, object_id: &str) -> Result<usize, Error> {
+    let cancelled = conn.execute(
+        "DELETE FROM deliveries WHERE state = 'queued' AND activity_id IN
+             (SELECT id FROM outgoing_activities WHERE blog_id = ?1 AND object_id = ?2)",
+        params![blog_id, object_id],
+    )?;
+    conn.execute(
+        "DELETE FROM outgoing_activities WHERE blog_id = ?1 AND object_id = ?2
+             AND NOT EXISTS (SELECT 1 FROM deliveries WHERE activity_id = outgoing_activities.id)",
+        params![blog_id, object_id],
+    )?;
+    Ok(cancelled)
+}
+
+/// The blog's given-up deliveries by inbox host: `(host, count, last error)`, most first.
+pub fn given_up_by_host(conn: &Connection, blog_id: i64) -> Result<Vec<(String, i64, Option<String>)>, Error> {
+    let mut stmt = conn.prepare(
+        "SELECT d.inbox, d.last_error FROM deliveries d
+         JOIN outgoing_activities a ON a.id = d.activity_id
+         WHERE a.blog_id = ?1 AND d.state = 'given_up' ORDER BY d.id",
+    )?;
+    let rows: Vec<(String, Option<String>)> =
+        stmt.query_map([blog_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut by_host: Vec<(String, i64, Option<String>)> = Vec::new();
+    for (inbox, error) in rows {
+        let host = inbox_host(&inbox).unwrap_or(inbox);
+        match by_host.iter_mut().find(|(known, _, _)| *known == host) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 = error;
+            }
+            None => by_host.push((host, 1, error)),
+        }
+    }
+    by_host.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(by_host)
+}
+
+/// Cancels every queued delivery of the blog (its account is being deleted: only the actor's
+/// Delete, queued after, still goes out). Answers how many.
+pub fn cancel_for_blog(conn: &Connection, blog_id: i64) -> Result<usize, Error> {
+    let cancelled = conn.execute(
+        "DELETE FROM deliveries WHERE state = 'queued'
+             AND activity_id IN (SELECT id FROM outgoing_activities WHERE blog_id = ?1)",
+        [blog_id],
+    )?;
+    conn.execute(
+        "DELETE FROM outgoing_activities WHERE blog_id = ?1
+             AND NOT EXISTS (SELECT 1 FROM deliveries WHERE activity_id = outgoing_activities.id)",
+        [blog_id],
+    )?;
+    Ok(cancelled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::migrate;
+
+    fn migrated() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        migrate::migrate(&mut conn).unwrap();
+        conn
+    }
+
+    fn inboxes(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn due_rows_are_claimed_oldest_first_and_in_flight_ones_skipped() {
+        let conn = migrated();
+        enqueue(&conn, 1, "p1", "{\"a\":1}", &inboxes(&["https://a.example/inbox", "https://b.example/inbox"])).unwrap();
+        let due = claim_due(&conn, 10, &[]).unwrap();
+        assert_eq!(due.len(), 2);
+        assert_eq!((due[0].inbox.as_str(), due[0].json.as_str(), due[0].blog_id), ("https://a.example/inbox", "{\"a\":1}", 1));
+        let due = claim_due(&conn, 10, &[due[0].id]).unwrap();
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].inbox, "https://b.example/inbox");
+        assert_eq!(claim_due(&conn, 1, &[]).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn success_deletes_the_row_and_the_activity_with_its_last_row() {
+        let conn = migrated();
+        enqueue(&conn, 1, "p1", "{}", &inboxes(&["https://a.example/inbox", "https://b.example/inbox"])).unwrap();
+        let due = claim_due(&conn, 10, &[]).unwrap();
+        succeed(&conn, due[0].id).unwrap();
+        let activities = |conn: &Connection| conn.query_row("SELECT count(*) FROM outgoing_activities", [], |r| r.get::<_, i64>(0)).unwrap();
+        assert_eq!(activities(&conn), 1);
+        succeed(&conn, due[1].id).unwrap();
+        assert_eq!(activities(&conn), 0);
+    }
+
+    #[test]
+    fn failures_wait_then_give_up_and_are_summed_by_host_for_the_owner() {
+        let conn = migrated();
+        enqueue(&conn, 1, "p1", "{}", &inboxes(&["https://dead.example/inbox", "https://dead.example/users/x/inbox"])).unwrap();
+        enqueue(&conn, 1, "p2", "{}", &inboxes(&["https://other.example:8443/inbox"])).unwrap();
+        let due = claim_due(&conn, 10, &[]).unwrap();
+        fail(&conn, due[0].id, 60_000, "could not connect").unwrap();
+        assert_eq!(claim_due(&conn, 10, &[]).unwrap().len(), 2, "the failed one waits");
+        assert!(next_due(&conn).unwrap().is_some());
+        give_up(&conn, due[0].id, "could not connect to dead.example").unwrap();
+        give_up(&conn, due[1].id, "the server answered 410").unwrap();
+        give_up(&conn, due[2].id, "the server answered 400").unwrap();
+        assert_eq!(
+            given_up_by_host(&conn, 1).unwrap(),
+            vec![
+                ("dead.example".to_owned(), 2, Some("the server answered 410".to_owned())),
+                ("other.example:8443".to_owned(), 1, Some("the server answered 400".to_owned())),
+            ]
+        );
+        assert!(given_up_by_host(&conn, 2).unwrap().is_empty());
+        assert!(claim_due(&conn, 10, &[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_delete_cancels_the_queued_rows_of_its_object_only() {
+        let conn = migrated();
+        enqueue(&conn, 1, "p1", "create", &inboxes(&["https://a.example/inbox"])).unwrap();
+        enqueue(&conn, 1, "p2", "create", &inboxes(&["https://a.example/inbox"])).unwrap();
+        enqueue(&conn, 2, "p1", "create", &inboxes(&["https://a.example/inbox"])).unwrap();
+        assert_eq!(cancel_for_object(&conn, 1, "p1").unwrap(), 1);
+        let left: Vec<(i64, String)> = {
+            let mut stmt = conn.prepare("SELECT blog_id, object_id FROM outgoing_activities ORDER BY id").unwrap();
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+        };
+        assert_eq!(left, vec![(1, "p2".to_owned()), (2, "p1".to_owned())]);
+        assert_eq!(cancel_for_blog(&conn, 1).unwrap(), 1);
+        assert_eq!(claim_due(&conn, 10, &[]).unwrap().len(), 1, "another blog's row stays");
+    }
+
+    #[test]
+    fn a_failing_host_is_moved_back_as_a_whole() {
+        let conn = migrated();
+        enqueue(&conn, 1, "p1", "{}", &inboxes(&["http://127.0.0.1:9/inbox", "http://127.0.0.1:10/inbox"])).unwrap();
+        assert_eq!(delay_host(&conn, "127.0.0.1:9", 60_000).unwrap(), 1);
+        let due = claim_due(&conn, 10, &[]).unwrap();
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].inbox, "http://127.0.0.1:10/inbox");
+        assert_eq!(inbox_host("https://m.example/inbox").as_deref(), Some("m.example"));
+    }
 }

@@ -69,11 +69,52 @@ pub fn insert_or_keep(
     Ok(key)
 }
 
-/// Deletes the blog's key, inside the caller's transaction (the account's deletion).
+/// Deletes the blog's key.
 pub fn delete(conn: &Connection, blog_id: i64) -> Result<(), Error> {
     conn.execute("DELETE FROM blog_keys WHERE blog_id = ?1", [blog_id])?;
     Ok(())
 }
+
+/// Retires the blog's key, inside the caller's transaction (the account's deletion): it is
+/// never handed out for a live blog again, but still signs the actor's queued Delete.
+pub fn retire(conn: &Connection, blog_id: i64) -> Result<(), Error> {
+    conn.execute(&format!("UPDATE blog_keys SET retired_at = {NOW} WHERE blog_id = ?1 AND retired_at IS NULL"), [blog_id])?;
+    Ok(())
+}
+
+/// The blog's key whether live or retired: what signs a queued delivery (the delivery worker's).
+pub fn signing(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys WHERE blog_id = ?1",
+            [blog_id],
+            |row| Ok(StoredKey { blog_id: row.get(0)?, private_pkcs8: row.get(1)?, public_pem: row.get(2)?, created_at: row.get(3)? }),
+        )
+        .optional()?)
+}
+
+/// Whether the blog's key is retired (its account deleted, its actor's Delete maybe still on its way).
+pub fn is_retired(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM blog_keys WHERE blog_id = ?1 AND retired_at IS NOT NULL)",
+        [blog_id],
+        |r| r.get(0),
+    )?)
+}
+
+/// Deletes the retired keys no queued delivery needs any more; answers their blogs' ids.
+pub fn sweep_retired(conn: &Connection) -> Result<Vec<i64>, Error> {
+    let mut stmt = conn.prepare(
+        "DELETE FROM blog_keys WHERE retired_at IS NOT NULL AND NOT EXISTS (
+             SELECT 1 FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
+             WHERE a.blog_id = blog_keys.blog_id AND d.state = 'queued')
+         RETURNING blog_id",
+    )?;
+    let swept = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    Ok(swept)
+}
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 #[cfg(test)]
 mod tests {
@@ -118,5 +159,20 @@ mod tests {
         assert_eq!(new.public_pem, "NEW");
         delete(&conn, 1).unwrap();
         assert_eq!(get(&conn, 1).unwrap(), None);
+    }
+
+    #[test]
+    fn a_retired_key_still_signs_until_no_queued_delivery_needs_it() {
+        let mut conn = migrated();
+        insert_or_keep(&mut conn, 1, b"key", "PEM").unwrap();
+        crate::db::deliveries::enqueue(&conn, 1, "actor", "{}", &["https://a.example/inbox".to_owned()]).unwrap();
+        retire(&conn, 1).unwrap();
+        assert_eq!(get(&conn, 1).unwrap(), None);
+        assert!(is_retired(&conn, 1).unwrap());
+        assert_eq!(signing(&conn, 1).unwrap().unwrap().public_pem, "PEM");
+        assert!(sweep_retired(&conn).unwrap().is_empty(), "a queued delivery needs it");
+        conn.execute("DELETE FROM deliveries", []).unwrap();
+        assert_eq!(sweep_retired(&conn).unwrap(), vec![1]);
+        assert_eq!(signing(&conn, 1).unwrap(), None);
     }
 }

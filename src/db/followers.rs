@@ -119,6 +119,23 @@ pub fn remove(conn: &Connection, blog_id: i64, actor_id: &str) -> Result<bool, E
     Ok(conn.execute("DELETE FROM followers WHERE blog_id = ?1 AND actor_id = ?2", params![blog_id, actor_id])? == 1)
 }
 
+/// Removes the blog's followers whose personal inbox is `inbox` and who have no shared inbox
+/// (an inbox that answered 410 Gone was theirs alone); answers how many.
+pub fn remove_by_inbox(conn: &Connection, blog_id: i64, inbox: &str) -> Result<usize, Error> {
+    Ok(conn.execute(
+        "DELETE FROM followers WHERE blog_id = ?1 AND inbox = ?2 AND coalesce(shared_inbox, inbox) = inbox",
+        params![blog_id, inbox],
+    )?)
+}
+
+/// Whether the blog's owner approves each follower (`blogs.approve_followers`); false for no blog.
+pub fn approve_followers(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
+    Ok(conn
+        .query_row("SELECT approve_followers FROM blogs WHERE id = ?1", [blog_id], |row| row.get(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// The blog's followers, oldest first.
 pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Follower>, Error> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id"))?;
@@ -133,6 +150,36 @@ pub fn count(conn: &Connection, blog_id: i64) -> Result<i64, Error> {
         [blog_id],
         |row| row.get(0),
     )?)
+}
+
+/// Removes the follower `id` of the blog (the owner's Reject or Remove); answers it, or `None`
+/// when the blog has no such follower.
+pub fn remove_by_id(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Follower>, Error> {
+    Ok(conn
+        .query_row(&format!("DELETE FROM followers WHERE blog_id = ?1 AND id = ?2 RETURNING {COLUMNS}"), [blog_id, id], from_row)
+        .optional()?)
+}
+
+/// Removes the followers whose actor is on `domain` or under it (blocked), the blog's or with
+/// `None` every blog's; answers how many went.
+pub fn remove_on_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<usize, Error> {
+    let mut stmt = conn.prepare("SELECT id, actor_id FROM followers WHERE ?1 IS NULL OR blog_id = ?1")?;
+    let followers: Vec<(i64, String)> =
+        stmt.query_map([blog_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut removed = 0;
+    for (id, actor_id) in followers {
+        let host = url::Url::parse(&actor_id).ok().and_then(|url| url.host_str().map(str::to_ascii_lowercase));
+        if host.is_some_and(|host| crate::domain::custom_domain::is_within(&host, domain)) {
+            removed += conn.execute("DELETE FROM followers WHERE id = ?1", [id])?;
+        }
+    }
+    Ok(removed)
+}
+
+/// Turns the blog's follower approval on or off (pending followers stay pending).
+pub fn set_approve_followers(conn: &Connection, blog_id: i64, required: bool) -> Result<(), Error> {
+    conn.execute("UPDATE blogs SET approve_followers = ?2 WHERE id = ?1", params![blog_id, required])?;
+    Ok(())
 }
 
 /// Where an activity for every accepted follower goes: one inbox per server (its shared inbox,

@@ -97,7 +97,15 @@ pub fn seq(conn: &Connection) -> Result<i64, Error> {
 }
 
 /// Creates a post with a fresh short id; returns it and the new change counter.
-pub fn create(conn: &mut Connection, blog_id: i64, write: &PostWrite) -> Result<(Post, i64), Error> {
+///
+/// `federate` runs inside the transaction with the post as written and whether it was public
+/// before (never, for a new post): federation's activities are queued with the change itself.
+pub fn create(
+    conn: &mut Connection,
+    blog_id: i64,
+    write: &PostWrite,
+    federate: impl FnOnce(&Connection, &Post, bool) -> Result<(), Error>,
+) -> Result<(Post, i64), Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let id = with_fresh_short_id(&tx, |short_id| {
         tx.execute(
@@ -112,6 +120,7 @@ pub fn create(conn: &mut Connection, blog_id: i64, write: &PostWrite) -> Result<
     let mut post = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
     super::tags::write(&tx, &mut post, &write.tags)?;
     super::pages::set(&tx, &mut post, write.page)?;
+    federate(&tx, &post, false)?;
     tx.commit()?;
     Ok((post, seq))
 }
@@ -136,8 +145,16 @@ pub(crate) fn with_fresh_short_id(
 
 /// Replaces a post's body; a first publish sets `published_at` once, or with a `publish_at`
 /// schedules it (the draft flag on drops a schedule). `None` when the blog has no such post.
-pub fn update(conn: &mut Connection, blog_id: i64, short_id: &str, write: &PostWrite) -> Result<Option<(Post, i64)>, Error> {
+/// `federate` as for [`create`], with whether the post was public before this write.
+pub fn update(
+    conn: &mut Connection,
+    blog_id: i64,
+    short_id: &str,
+    write: &PostWrite,
+    federate: impl FnOnce(&Connection, &Post, bool) -> Result<(), Error>,
+) -> Result<Option<(Post, i64)>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let was_public = is_public(&tx, blog_id, short_id)?;
     let post = tx
         .query_row(
             &format!(
@@ -154,18 +171,42 @@ pub fn update(conn: &mut Connection, blog_id: i64, short_id: &str, write: &PostW
     let seq = bump_seq(&tx)?;
     super::tags::write(&tx, &mut post, &write.tags)?;
     super::pages::set(&tx, &mut post, write.page)?;
+    federate(&tx, &post, was_public)?;
     tx.commit()?;
     Ok(Some((post, seq)))
 }
 
+/// Whether the post is public as a post (published, not a page): what federates.
+fn is_public(conn: &Connection, blog_id: i64, short_id: &str) -> Result<bool, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT published_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_pages WHERE post_id = posts.id)
+             FROM posts WHERE blog_id = ?1 AND short_id = ?2",
+            params![blog_id, short_id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// Deletes a post; returns its row id and the new change counter, `None` when not found.
-pub fn delete(conn: &mut Connection, blog_id: i64, short_id: &str) -> Result<Option<(i64, i64)>, Error> {
+/// `federate` runs in the transaction when the post was public (published, not a page).
+pub fn delete(
+    conn: &mut Connection,
+    blog_id: i64,
+    short_id: &str,
+    federate: impl FnOnce(&Connection) -> Result<(), Error>,
+) -> Result<Option<(i64, i64)>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let was_public = is_public(&tx, blog_id, short_id)?;
     let id: Option<i64> = tx
         .query_row("DELETE FROM posts WHERE blog_id = ?1 AND short_id = ?2 RETURNING id", params![blog_id, short_id], |r| r.get(0))
         .optional()?;
     let Some(id) = id else { return Ok(None) };
     let seq = bump_seq(&tx)?;
+    if was_public {
+        federate(&tx)?;
+    }
     tx.commit()?;
     Ok(Some((id, seq)))
 }

@@ -93,6 +93,15 @@ pub fn count_published(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
     )?)
 }
 
+/// The instance's blogs and published posts (pages left out), for NodeInfo.
+pub fn instance_counts(conn: &Connection) -> Result<(u64, u64), Error> {
+    Ok(conn.query_row(
+        &format!("SELECT (SELECT count(*) FROM blogs), (SELECT count(*) FROM posts WHERE published_at IS NOT NULL AND {NOT_PAGE})"),
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
 /// Published posts (pages left out), newest first.
 pub fn published(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<Vec<Post>, Error> {
     let mut stmt = conn.prepare_cached(&format!(

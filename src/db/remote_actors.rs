@@ -126,17 +126,15 @@ pub struct InboxBlog {
     pub id: i64,
     /// Its subdomain.
     pub subdomain: String,
-    /// Follows wait for the owner's approval.
-    pub approve_followers: bool,
 }
 
 /// The blog on `subdomain`.
 pub fn inbox_blog(conn: &Connection, subdomain: &str) -> Result<Option<InboxBlog>, Error> {
     Ok(conn
         .query_row(
-            "SELECT id, subdomain, approve_followers FROM blogs WHERE subdomain = ?1",
+            "SELECT id, subdomain FROM blogs WHERE subdomain = ?1",
             [subdomain],
-            |row| Ok(InboxBlog { id: row.get(0)?, subdomain: row.get(1)?, approve_followers: row.get(2)? }),
+            |row| Ok(InboxBlog { id: row.get(0)?, subdomain: row.get(1)? }),
         )
         .optional()?)
 }
@@ -272,7 +270,7 @@ mod tests {
         let conn = migrated();
         assert_eq!(
             inbox_blog(&conn, "alice").unwrap(),
-            Some(InboxBlog { id: 1, subdomain: "alice".into(), approve_followers: false })
+            Some(InboxBlog { id: 1, subdomain: "alice".into() })
         );
         assert_eq!(inbox_blog(&conn, "nobody").unwrap(), None);
         assert_eq!(published_post(&conn, 1, "abcd1234").unwrap(), Some(10));

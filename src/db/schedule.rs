@@ -13,8 +13,12 @@ const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// Publishes every post whose scheduled time has come, at that time, in one transaction.
 /// Returns them with the subdomains of their blogs and the new change counter (`None` when
-/// nothing came due, so nothing was written).
-pub fn publish_due(conn: &mut Connection) -> Result<(Vec<Published>, Option<i64>), Error> {
+/// nothing came due, so nothing was written). `federate` runs in the transaction for each post
+/// published that is not a page, with its blog's subdomain.
+pub fn publish_due(
+    conn: &mut Connection,
+    mut federate: impl FnMut(&Connection, &Post, &str) -> Result<(), Error>,
+) -> Result<(Vec<Published>, Option<i64>), Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut posts: Vec<Post> = {
         let mut stmt = tx.prepare_cached(&format!(
@@ -34,6 +38,11 @@ pub fn publish_due(conn: &mut Connection) -> Result<(Vec<Published>, Option<i64>
         for post in posts {
             let name: String = subdomain.query_row(params![post.blog_id], |r| r.get(0))?;
             with_blogs.push((post, name));
+        }
+    }
+    for (post, subdomain) in &with_blogs {
+        if post.page_position.is_none() {
+            federate(&tx, post, subdomain)?;
         }
     }
     let seq = bump_seq(&tx)?;

@@ -1,13 +1,320 @@
-//! ActivityPub documents Quire sends (issue 16, docs/federation.md). Ids come from
-//! `Config::actor_id` and `Config::ap_post_id`.
+//! ActivityPub documents Quire sends (issue 16, docs/federation.md): a blog's actor, a post's
+//! Article, the Create/Update/Delete that carry them, the outbox and followers collections, the
+//! WebFinger answer and NodeInfo. Ids come from `Config::actor_id` and `Config::ap_post_id`: every
+//! other id of a blog is under its actor's `/_quire/ap/` ([`ap_base`]). Plain JSON values, the
+//! shapes a real Fedify peer accepted (the spike's DESIGN.md §4): no context is ever fetched.
 
 use serde_json::{Value, json};
+
+use crate::domain::blocks::{Block, Body};
+use crate::domain::dates;
+use crate::domain::html::escape;
+use crate::domain::image::ImageType;
+use crate::domain::markdown;
 
 /// The ActivityStreams context.
 pub const AS_CONTEXT: &str = "https://www.w3.org/ns/activitystreams";
 
+/// The security context (an actor's `publicKey`).
+pub const SECURITY_CONTEXT: &str = "https://w3id.org/security/v1";
+
 /// The public collection (`to` of a public post).
 pub const PUBLIC: &str = "https://www.w3.org/ns/activitystreams#Public";
+
+/// The media type of ActivityPub documents.
+pub const ACTIVITY_JSON: &str = "application/activity+json";
+
+/// The media type of WebFinger answers.
+pub const JRD_JSON: &str = "application/jrd+json";
+
+/// Items of one outbox page.
+pub const OUTBOX_PAGE_SIZE: u32 = 20;
+
+/// The NodeInfo schema served.
+pub const NODEINFO_SCHEMA: &str = "http://nodeinfo.diaspora.software/ns/schema/2.1";
+
+/// `http://alice.localhost/_quire/ap` of the actor `http://alice.localhost/_quire/ap/actor`: the
+/// outbox, followers, inbox and posts are under it.
+pub fn ap_base(actor_id: &str) -> &str {
+    actor_id.strip_suffix("/actor").unwrap_or(actor_id)
+}
+
+/// The key id of the actor's key (`publicKey.id`, a signature's `keyId`).
+pub fn key_id(actor_id: &str) -> String {
+    format!("{actor_id}#main-key")
+}
+
+/// What a blog's actor document says.
+#[derive(Debug, Clone)]
+pub struct ActorFacts<'a> {
+    /// Its id (`Config::actor_id`).
+    pub actor_id: &'a str,
+    /// The blog's subdomain (`preferredUsername`).
+    pub subdomain: &'a str,
+    /// The blog's name.
+    pub name: &'a str,
+    /// The blog's address, with a trailing slash (custom domain aware).
+    pub blog_url: &'a str,
+    /// The instance's shared inbox.
+    pub shared_inbox: &'a str,
+    /// The blog key's SPKI PEM.
+    pub public_pem: &'a str,
+    /// Whether a Follow waits for the owner's approval.
+    pub approve_followers: bool,
+}
+
+/// The blog's actor: a `Person`, as WriteFreely and Ghost publish theirs (Mastodon shows a
+/// `Service` as a bot).
+pub fn actor(facts: &ActorFacts<'_>) -> Value {
+    let base = ap_base(facts.actor_id);
+    json!({
+        "@context": [AS_CONTEXT, SECURITY_CONTEXT],
+        "id": facts.actor_id,
+        "type": "Person",
+        "preferredUsername": facts.subdomain,
+        "name": facts.name,
+        "summary": "",
+        "url": facts.blog_url,
+        "inbox": format!("{base}/inbox"),
+        "outbox": format!("{base}/outbox"),
+        "followers": format!("{base}/followers"),
+        "endpoints": {"sharedInbox": facts.shared_inbox},
+        "manuallyApprovesFollowers": facts.approve_followers,
+        "discoverable": true,
+        "publicKey": {"id": key_id(facts.actor_id), "owner": facts.actor_id, "publicKeyPem": facts.public_pem},
+    })
+}
+
+/// What a post's Article says.
+#[derive(Debug, Clone)]
+pub struct ArticleFacts<'a> {
+    /// Its id (`Config::ap_post_id`).
+    pub id: &'a str,
+    /// The blog's actor.
+    pub actor_id: &'a str,
+    /// The blog's origin (`Config::blog_origin`: the custom domain's when it has one), for the
+    /// permalink and the tag pages.
+    pub blog_origin: &'a str,
+    /// The post's public path (`/{slug}-{shortId}`).
+    pub path: &'a str,
+    /// Its title.
+    pub title: &'a str,
+    /// Its body.
+    pub body: &'a Body,
+    /// Its tags (normalized, as their pages name them).
+    pub tags: &'a [String],
+    /// When it was published (stored form).
+    pub published: &'a str,
+    /// When it last changed, if after it was published (stored form).
+    pub updated: Option<&'a str>,
+}
+
+/// A post as an `Article`: the title as `name`, the body as safe HTML (paragraphs through the
+/// one Markdown renderer, everything else escaped), images as `Image` attachments with their
+/// alt text as `name`, tags as `Hashtag`s linking to the blog's tag pages, the permalink as `url`.
+pub fn article(facts: &ArticleFacts<'_>) -> Value {
+    let followers = format!("{}/followers", ap_base(facts.actor_id));
+    let tags: Vec<Value> = facts
+        .tags
+        .iter()
+        .map(|tag| json!({"type": "Hashtag", "name": format!("#{tag}"), "href": format!("{}/tags/{tag}", facts.blog_origin)}))
+        .collect();
+    let attachments: Vec<Value> = facts
+        .body
+        .children
+        .iter()
+        .filter_map(|block| match block {
+            Block::Image { url, alt, .. } => Some(image_attachment(url, alt)),
+            _ => None,
+        })
+        .collect();
+    let mut article = json!({
+        "@context": [AS_CONTEXT, {"Hashtag": "as:Hashtag", "sensitive": "as:sensitive"}],
+        "id": facts.id,
+        "type": "Article",
+        "attributedTo": facts.actor_id,
+        "name": facts.title,
+        "content": content_html(facts.body),
+        "mediaType": "text/html",
+        "url": format!("{}{}", facts.blog_origin, facts.path),
+        "published": dates::iso(facts.published),
+        "to": [PUBLIC],
+        "cc": [followers],
+        "tag": tags,
+        "attachment": attachments,
+        "sensitive": false,
+    });
+    if let Some(updated) = facts.updated.filter(|updated| *updated > facts.published) {
+        article["updated"] = json!(dates::iso(updated));
+    }
+    article
+}
+
+fn image_attachment(url: &str, alt: &str) -> Value {
+    let extension = url.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase());
+    let media_type = ImageType::ALL.into_iter().find(|kind| {
+        extension.as_deref().is_some_and(|ext| ext == kind.extension() || (ext == "jpeg" && *kind == ImageType::Jpeg))
+    });
+    let mut image = json!({"type": "Image", "url": url, "name": alt});
+    if let Some(kind) = media_type {
+        image["mediaType"] = json!(kind.mime());
+    }
+    image
+}
+
+/// The body as the Article's HTML. The first heading is the title (the Article's `name`), as on
+/// the post page; images travel as attachments; embeds become links.
+pub fn content_html(body: &Body) -> String {
+    let mut out = String::new();
+    let mut skipped_title = false;
+    let link = |out: &mut String, url: &str, text: &str| {
+        out.push_str(&format!("<p><a href=\"{}\">{}</a></p>", escape(url), escape(text)));
+    };
+    for block in &body.children {
+        match block {
+            Block::Heading { .. } if !skipped_title => skipped_title = true,
+            Block::Heading { text } => out.push_str(&format!("<h2>{}</h2>", escape(text))),
+            Block::Paragraph { text } => out.push_str(&markdown::to_html(text)),
+            Block::Link { url, title } => link(&mut out, url, if title.trim().is_empty() { url } else { title }),
+            Block::Image { caption, .. } if !caption.trim().is_empty() => {
+                out.push_str(&format!("<p>{}</p>", escape(caption)));
+            }
+            Block::Image { .. } => {}
+            Block::Spotify { url } | Block::Tweet { url } => link(&mut out, url, url),
+        }
+    }
+    out
+}
+
+/// `Create` of `object` (an Article) by `actor_id`: id `<object id>/activity`, the object's
+/// audience repeated.
+pub fn create(actor_id: &str, object: Value) -> Value {
+    let id = format!("{}/activity", object["id"].as_str().unwrap_or_default());
+    wrap(id, "Create", actor_id, object)
+}
+
+/// `Update` of `object` at `at_ms` (unix ms, which makes each update's id new).
+pub fn update(actor_id: &str, object: Value, at_ms: i128) -> Value {
+    let id = format!("{}/updates/{at_ms}", object["id"].as_str().unwrap_or_default());
+    wrap(id, "Update", actor_id, object)
+}
+
+fn wrap(id: String, kind: &str, actor_id: &str, mut object: Value) -> Value {
+    let context = object.as_object_mut().and_then(|o| o.remove("@context")).unwrap_or_else(|| json!(AS_CONTEXT));
+    json!({
+        "@context": context,
+        "id": id,
+        "type": kind,
+        "actor": actor_id,
+        "published": object["updated"].as_str().or(object["published"].as_str()),
+        "to": object["to"].clone(),
+        "cc": object["cc"].clone(),
+        "object": object,
+    })
+}
+
+/// A deleted post's `Tombstone`.
+pub fn tombstone(object_id: &str) -> Value {
+    json!({"id": object_id, "type": "Tombstone", "formerType": "Article"})
+}
+
+/// `Delete` of the post `object_id`: a Tombstone, id `<object id>/delete`.
+pub fn delete_post(actor_id: &str, object_id: &str) -> Value {
+    let followers = format!("{}/followers", ap_base(actor_id));
+    json!({
+        "@context": AS_CONTEXT,
+        "id": format!("{object_id}/delete"),
+        "type": "Delete",
+        "actor": actor_id,
+        "to": [PUBLIC],
+        "cc": [followers],
+        "object": tombstone(object_id),
+    })
+}
+
+/// `Delete` of the actor itself (the account deleted), as Mastodon sends it.
+pub fn delete_actor(actor_id: &str) -> Value {
+    json!({
+        "@context": AS_CONTEXT,
+        "id": format!("{actor_id}#delete"),
+        "type": "Delete",
+        "actor": actor_id,
+        "to": [PUBLIC],
+        "object": actor_id,
+    })
+}
+
+/// The outbox: `totalItems` and its first page.
+pub fn outbox(actor_id: &str, total: u64) -> Value {
+    let outbox = format!("{}/outbox", ap_base(actor_id));
+    json!({
+        "@context": AS_CONTEXT,
+        "id": outbox,
+        "type": "OrderedCollection",
+        "totalItems": total,
+        "first": format!("{outbox}?page=1"),
+        "last": format!("{outbox}?page={}", total.div_ceil(u64::from(OUTBOX_PAGE_SIZE)).max(1)),
+    })
+}
+
+/// Page `page` (from 1) of the outbox: `items` (Creates, newest first), `next` when `more`.
+pub fn outbox_page(actor_id: &str, page: u64, items: Vec<Value>, more: bool) -> Value {
+    let outbox = format!("{}/outbox", ap_base(actor_id));
+    let mut doc = json!({
+        "@context": AS_CONTEXT,
+        "id": format!("{outbox}?page={page}"),
+        "type": "OrderedCollectionPage",
+        "partOf": outbox,
+        "orderedItems": items,
+    });
+    if more {
+        doc["next"] = json!(format!("{outbox}?page={}", page + 1));
+    }
+    if page > 1 {
+        doc["prev"] = json!(format!("{outbox}?page={}", page - 1));
+    }
+    doc
+}
+
+/// The followers collection: its count only (the list is the owner's business).
+pub fn followers(actor_id: &str, total: i64) -> Value {
+    json!({
+        "@context": AS_CONTEXT,
+        "id": format!("{}/followers", ap_base(actor_id)),
+        "type": "OrderedCollection",
+        "totalItems": total,
+    })
+}
+
+/// The WebFinger answer for `acct:{subdomain}@{host}` (`host` is the app host, with its port).
+pub fn webfinger(subdomain: &str, host: &str, actor_id: &str, blog_url: &str) -> Value {
+    json!({
+        "subject": format!("acct:{subdomain}@{host}"),
+        "aliases": [actor_id, blog_url],
+        "links": [
+            {"rel": "self", "type": ACTIVITY_JSON, "href": actor_id},
+            {"rel": "http://webfinger.net/rel/profile-page", "type": "text/html", "href": blog_url},
+        ],
+    })
+}
+
+/// `/.well-known/nodeinfo`: where the NodeInfo document is.
+pub fn nodeinfo_links(app_url: &str) -> Value {
+    json!({"links": [{"rel": NODEINFO_SCHEMA, "href": format!("{app_url}/nodeinfo/2.1")}]})
+}
+
+/// NodeInfo 2.1 of the instance: `users` blogs, `posts` published posts.
+pub fn nodeinfo(version: &str, users: u64, posts: u64, open_registrations: bool) -> Value {
+    json!({
+        "version": "2.1",
+        "software": {"name": "quire", "version": version, "repository": "https://github.com/quire-blog/quire"},
+        "protocols": ["activitypub"],
+        "services": {"inbound": [], "outbound": []},
+        "openRegistrations": open_registrations,
+        "usage": {"users": {"total": users, "activeMonth": users, "activeHalfyear": users}, "localPosts": posts},
+        "metadata": {},
+    })
+}
 
 /// The `Accept` of a Follow by `actor_id` (ours), repeating the whole Follow as received (Mastodon
 /// and Fedify match it by its id). `follower_row` makes the Accept's id unique.
@@ -21,9 +328,24 @@ pub fn accept(actor_id: &str, follow: &Value, follower_row: i64) -> Value {
     })
 }
 
+/// The `Reject` of a Follow by `actor_id` (ours): the owner refused or removed the follower, so
+/// its server stops showing it as following. `follower_row` and `at_ms` (unix ms) make its id
+/// unique.
+pub fn reject(actor_id: &str, follow: &Value, follower_row: i64, at_ms: i64) -> Value {
+    json!({
+        "@context": AS_CONTEXT,
+        "id": format!("{actor_id}#rejects/{follower_row}-{at_ms}"),
+        "type": "Reject",
+        "actor": actor_id,
+        "object": follow,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const ACTOR: &str = "http://alice.localhost/_quire/ap/actor";
 
     #[test]
     fn an_accept_repeats_the_follow_whole() {
@@ -33,5 +355,118 @@ mod tests {
         assert_eq!(accept["type"], "Accept");
         assert_eq!(accept["id"], "http://alice.localhost/_quire/ap/actor#accepts/3");
         assert_eq!(accept["object"], follow);
+        let reject = reject("http://alice.localhost/_quire/ap/actor", &follow, 3, 1700000000000);
+        assert_eq!(reject["type"], "Reject");
+        assert_eq!(reject["id"], "http://alice.localhost/_quire/ap/actor#rejects/3-1700000000000");
+        assert_eq!(reject["object"], follow);
+    }
+
+    #[test]
+    fn the_actor_is_a_person_with_its_key_and_inboxes_under_its_id() {
+        let doc = actor(&ActorFacts {
+            actor_id: ACTOR,
+            subdomain: "alice",
+            name: "Alice's <blog>",
+            blog_url: "https://alice.example.org/",
+            shared_inbox: "http://localhost/_quire/ap/inbox",
+            public_pem: "-----BEGIN PUBLIC KEY-----\n...",
+            approve_followers: true,
+        });
+        assert_eq!(doc["type"], "Person");
+        assert_eq!(doc["preferredUsername"], "alice");
+        assert_eq!(doc["name"], "Alice's <blog>");
+        assert_eq!(doc["url"], "https://alice.example.org/");
+        assert_eq!(doc["inbox"], "http://alice.localhost/_quire/ap/inbox");
+        assert_eq!(doc["outbox"], "http://alice.localhost/_quire/ap/outbox");
+        assert_eq!(doc["followers"], "http://alice.localhost/_quire/ap/followers");
+        assert_eq!(doc["endpoints"]["sharedInbox"], "http://localhost/_quire/ap/inbox");
+        assert_eq!(doc["manuallyApprovesFollowers"], true);
+        assert_eq!(doc["publicKey"]["id"], format!("{ACTOR}#main-key"));
+        assert_eq!(doc["publicKey"]["owner"], ACTOR);
+        assert_eq!(doc["@context"], json!([AS_CONTEXT, SECURITY_CONTEXT]));
+    }
+
+    fn body() -> Body {
+        Body::from_json(
+            r#"{"type":"root","children":[
+                {"type":"heading","value":{"text":"Hello <world>"}},
+                {"type":"paragraph","value":{"text":"Some *text* <script>alert(1)</script>"}},
+                {"type":"image","value":{"url":"http://localhost/media/abc.png","alt":"A \"cat\"","caption":"Our cat"}},
+                {"type":"heading","value":{"text":"More & more"}},
+                {"type":"link","value":{"url":"https://example.com/?a=1&b=2","title":""}},
+                {"type":"tweet","value":{"url":"https://x.com/a/status/1"}}
+            ]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn an_article_carries_the_title_safe_html_images_tags_and_the_permalink() {
+        let body = body();
+        let tags = vec!["rust".to_owned()];
+        let doc = article(&ArticleFacts {
+            id: "http://alice.localhost/_quire/ap/posts/abc",
+            actor_id: ACTOR,
+            blog_origin: "https://alice.example.org",
+            path: "/hello-world-abc",
+            title: "Hello <world>",
+            body: &body,
+            tags: &tags,
+            published: "2026-11-24T10:00:00.000Z",
+            updated: Some("2026-11-24T11:00:00.500Z"),
+        });
+        assert_eq!(doc["type"], "Article");
+        assert_eq!(doc["name"], "Hello <world>");
+        assert_eq!(doc["url"], "https://alice.example.org/hello-world-abc");
+        assert_eq!(doc["attributedTo"], ACTOR);
+        assert_eq!(doc["published"], "2026-11-24T10:00:00Z");
+        assert_eq!(doc["updated"], "2026-11-24T11:00:00Z");
+        assert_eq!(doc["to"], json!([PUBLIC]));
+        assert_eq!(doc["cc"], json!(["http://alice.localhost/_quire/ap/followers"]));
+        let content = doc["content"].as_str().unwrap();
+        assert!(content.starts_with("<p>Some <em>text</em>"), "{content}");
+        assert!(!content.contains("<script>") && !content.contains("Hello"), "{content}");
+        assert!(content.contains("<h2>More &amp; more</h2>"), "{content}");
+        assert!(content.contains("<a href=\"https://example.com/?a=1&amp;b=2\">"), "{content}");
+        assert!(content.contains("<p>Our cat</p>"), "{content}");
+        assert_eq!(
+            doc["attachment"],
+            json!([{"type": "Image", "url": "http://localhost/media/abc.png", "name": "A \"cat\"", "mediaType": "image/png"}])
+        );
+        assert_eq!(doc["tag"], json!([{"type": "Hashtag", "name": "#rust", "href": "https://alice.example.org/tags/rust"}]));
+    }
+
+    #[test]
+    fn create_update_and_delete_have_their_ids_under_the_object() {
+        let object = json!({"@context": [AS_CONTEXT], "id": "http://a/_quire/ap/posts/x", "to": [PUBLIC], "cc": ["f"],
+            "published": "2026-11-24T10:00:00Z"});
+        let create = create(ACTOR, object.clone());
+        assert_eq!(create["id"], "http://a/_quire/ap/posts/x/activity");
+        assert_eq!(create["type"], "Create");
+        assert_eq!(create["@context"], json!([AS_CONTEXT]));
+        assert_eq!(create["object"].get("@context"), None);
+        assert_eq!((&create["to"], &create["cc"]), (&json!([PUBLIC]), &json!(["f"])));
+        let update = update(ACTOR, object, 1_700_000_000_000);
+        assert_eq!(update["id"], "http://a/_quire/ap/posts/x/updates/1700000000000");
+        let delete = delete_post(ACTOR, "http://a/_quire/ap/posts/x");
+        assert_eq!(delete["id"], "http://a/_quire/ap/posts/x/delete");
+        assert_eq!(delete["object"]["type"], "Tombstone");
+        assert_eq!(delete_actor(ACTOR)["object"], ACTOR);
+    }
+
+    #[test]
+    fn collections_page_newest_first_and_count_followers() {
+        assert_eq!(outbox(ACTOR, 41)["last"], "http://alice.localhost/_quire/ap/outbox?page=3");
+        assert_eq!(outbox(ACTOR, 0)["first"], "http://alice.localhost/_quire/ap/outbox?page=1");
+        let page = outbox_page(ACTOR, 2, vec![json!(1)], true);
+        assert_eq!(page["next"], "http://alice.localhost/_quire/ap/outbox?page=3");
+        assert_eq!(page["prev"], "http://alice.localhost/_quire/ap/outbox?page=1");
+        assert_eq!(outbox_page(ACTOR, 1, vec![], false).get("next"), None);
+        assert_eq!(followers(ACTOR, 3)["totalItems"], 3);
+        let jrd = webfinger("alice", "localhost:8080", ACTOR, "http://alice.localhost:8080/");
+        assert_eq!(jrd["subject"], "acct:alice@localhost:8080");
+        assert_eq!(jrd["links"][0], json!({"rel": "self", "type": ACTIVITY_JSON, "href": ACTOR}));
+        assert_eq!(nodeinfo_links("http://localhost")["links"][0]["href"], "http://localhost/nodeinfo/2.1");
+        assert_eq!(nodeinfo("1.0", 2, 5, false)["usage"]["localPosts"], 5);
     }
 }

@@ -4,6 +4,7 @@
 //! environment is used (it would resolve names where the guard cannot see), and each request
 //! has a connect timeout, a total deadline and a byte cap enforced while the body streams.
 
+mod deliver;
 pub mod dns_txt;
 mod error;
 mod guard;
@@ -20,6 +21,7 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use crate::config::Config;
 use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
 
+pub use deliver::{DeliveryError, MAX_ANSWER_BYTES};
 pub use error::FetchError;
 pub use guard::MAX_REDIRECTS;
 use guard::Guard;
@@ -35,6 +37,8 @@ const INITIAL_CAPACITY: usize = 64 * 1024;
 #[derive(Clone)]
 pub struct Fetcher {
     client: reqwest::Client,
+    /// The same client without redirects, for signed POSTs (`deliver.rs`).
+    post_client: reqwest::Client,
     guard: Guard,
     deadline: Duration,
     dns: dns_txt::DnsTxt,
@@ -80,16 +84,24 @@ impl Fetcher {
     /// `fetch_allow_loopback` (tests only) lets it reach 127.0.0.0/8 and ::1.
     pub fn new(config: &Config) -> anyhow::Result<Fetcher> {
         let guard = Guard { allow_loopback: config.fetch_allow_loopback };
-        let client = reqwest::Client::builder()
-            .no_proxy()
-            .dns_resolver(Arc::new(guard))
-            .redirect(guard.redirect_policy())
-            .referer(false)
-            .connect_timeout(CONNECT_TIMEOUT.min(config.fetch_deadline))
-            .user_agent(format!("Quire/{} (+{})", env!("CARGO_PKG_VERSION"), config.app_url()))
-            .build()
-            .context("building the HTTP client for requests to other servers")?;
-        Ok(Fetcher { client, guard, deadline: config.fetch_deadline, dns: dns_txt::DnsTxt::new(config.dns_server) })
+        let client = |redirects: reqwest::redirect::Policy| {
+            reqwest::Client::builder()
+                .no_proxy()
+                .dns_resolver(Arc::new(guard))
+                .redirect(redirects)
+                .referer(false)
+                .connect_timeout(CONNECT_TIMEOUT.min(config.fetch_deadline))
+                .user_agent(format!("Quire/{} (+{})", env!("CARGO_PKG_VERSION"), config.app_url()))
+                .build()
+                .context("building the HTTP client for requests to other servers")
+        };
+        Ok(Fetcher {
+            client: client(guard.redirect_policy())?,
+            post_client: client(reqwest::redirect::Policy::none())?,
+            guard,
+            deadline: config.fetch_deadline,
+            dns: dns_txt::DnsTxt::new(config.dns_server),
+        })
     }
 
     /// Every TXT string of `name` (empty when there is none), from the machine's resolvers

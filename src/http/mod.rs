@@ -12,6 +12,7 @@ pub mod cookies;
 pub mod csrf;
 pub mod dev_idp;
 pub mod emoji;
+pub mod federation;
 pub mod hosts;
 pub mod inbox;
 pub mod middleware;
@@ -35,6 +36,7 @@ pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
     let hosts = HostRouter {
         app: app_routes(&state).data(state.clone()).boxed(),
         blog: blog::routes().data(state.clone()).boxed(),
+        federation: federation::blog_routes().data(state.clone()).boxed(),
         host: state.config.host.clone(),
         state: state.clone(),
         tls_ask: tls_ask::TlsAsk::new(state.blogs.served_names().clone(), state.config.trusted_proxies.clone()),
@@ -63,6 +65,7 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
     if state.auth.local.is_some() {
         routes = routes.nest("/dev-idp", dev_idp::routes());
     }
+    let routes = federation::app_routes(routes);
     let routes = SPA_PATHS.into_iter().fold(routes, |routes, path| routes.at(path, get(ui::index)));
     let app_origin: Arc<str> = state.config.app_url().into();
     routes
@@ -79,6 +82,8 @@ fn healthz() -> &'static str {
 struct HostRouter {
     app: BoxEndpoint<'static, Response>,
     blog: BoxEndpoint<'static, Response>,
+    /// A blog host's ActivityPub documents and WebFinger (`http/federation.rs`).
+    federation: BoxEndpoint<'static, Response>,
     host: String,
     state: AppState,
     tls_ask: tls_ask::TlsAsk,
@@ -105,6 +110,18 @@ impl Endpoint for HostRouter {
         }
         match site {
             Site::App => self.app.call(req).await,
+            Site::Blog(subdomain) if federation::is_blog_path(req.uri().path()) => {
+                // On the subdomain even when the blog has a custom domain: the actor id never moves.
+                req.extensions_mut().insert(blog::BlogHost(subdomain));
+                self.federation.call(req).await
+            }
+            Site::CustomDomain(subdomain) if req.uri().path().starts_with(federation::AP_PREFIX) => {
+                Ok(federation::to_subdomain(&self.state, &subdomain, &req))
+            }
+            Site::CustomDomain(subdomain) if req.uri().path() == federation::WEBFINGER => {
+                req.extensions_mut().insert(blog::BlogHost(subdomain));
+                self.federation.call(req).await
+            }
             Site::Blog(subdomain) => {
                 let address = served.address(&subdomain);
                 if address.domain.is_some() {

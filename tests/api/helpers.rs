@@ -325,17 +325,8 @@ impl ServeProcess {
     pub fn start() -> ServeProcess {
         let dir = tempfile::tempdir().expect("temp dir");
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut child = quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
-            .args(["--data-dir", s(dir.path())])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("quire serve runs");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = format!("http://localhost:{port}");
-        assert_eq!(line.trim(), format!("Quire is running at {url}/"));
-        ServeProcess { child, port, url, _dir: dir }
+        let child = serve_on(dir.path(), port, &[]);
+        ServeProcess { child, port, url: format!("http://localhost:{port}"), _dir: dir }
     }
 
     /// The process's resident memory now, in bytes (from `/proc`, so Linux only).
@@ -348,6 +339,22 @@ impl ServeProcess {
             .expect("VmRSS in /proc status");
         kib * 1024
     }
+}
+
+/// Starts `quire serve` on `dir` at 127.0.0.1:`port` with `extra` flags, and waits until it
+/// prints the URL to open.
+pub fn serve_on(dir: &Path, port: u16, extra: &[&str]) -> Child {
+    let mut child = quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
+        .args(["--data-dir", s(dir)])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("quire serve runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), format!("Quire is running at http://localhost:{port}/"));
+    child
 }
 
 impl Drop for ServeProcess {

@@ -12,6 +12,8 @@ mod domains;
 mod exports;
 mod emoji;
 mod favicons;
+mod federation;
+mod fediverse;
 mod fetch;
 mod http;
 mod import_uploads;
