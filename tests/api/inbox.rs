@@ -217,6 +217,13 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
     assert_eq!(*inbox, format!("{bob}/inbox"), "to the follower's own inbox");
     assert_eq!((accept["type"].as_str(), &accept["actor"], &accept["object"]), (Some("Accept"), &json!(s.alice()), &follow));
     assert_eq!((s.peer.fetches(), s.peer.signed_fetches.load(Ordering::SeqCst)), (1, 0), "the shared inbox fetched unsigned");
+    // The delivery worker, woken by the queued Accept, delivers it to Bob's inbox.
+    let delivered = async {
+        while !s.peer.received.lock().unwrap().iter().any(|a| a["type"] == "Accept" && a["object"] == follow) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), delivered).await.expect("the Accept is delivered");
 
     // The same Follow again (a server that lost our Accept) keeps one follower.
     assert_eq!(s.send(&s.shared(), &s.follow(2)).await.status(), 202);
