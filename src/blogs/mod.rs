@@ -17,7 +17,9 @@ mod federation;
 mod fediverse;
 pub mod generations;
 mod imports;
+mod inbox;
 mod import_jobs;
+pub mod inbox_keys;
 pub mod index;
 pub mod jobs;
 mod pages;
@@ -48,6 +50,7 @@ pub use fediverse::{FediverseState, ReplyOfPost, follower_not_found, reply_not_f
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;
 pub use previews::PreviewLink;
+pub use inbox::Received;
 
 /// The write path of every blog.
 pub struct Blogs {

@@ -24,6 +24,7 @@ pub mod posts;
 pub mod previews;
 pub mod public;
 pub mod reactions;
+pub mod remote_actors;
 pub mod redirects;
 pub mod replies;
 pub mod schedule;

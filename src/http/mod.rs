@@ -14,6 +14,7 @@ pub mod dev_idp;
 pub mod emoji;
 pub mod federation;
 pub mod hosts;
+pub mod inbox;
 pub mod middleware;
 pub mod pages;
 pub mod session;
@@ -39,6 +40,7 @@ pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
         host: state.config.host.clone(),
         state: state.clone(),
         tls_ask: tls_ask::TlsAsk::new(state.blogs.served_names().clone(), state.config.trusted_proxies.clone()),
+        inbox: inbox::Inbox::new(state.clone()),
     };
     let https = state.config.https;
     hosts
@@ -85,6 +87,7 @@ struct HostRouter {
     host: String,
     state: AppState,
     tls_ask: tls_ask::TlsAsk,
+    inbox: inbox::Inbox,
 }
 
 impl Endpoint for HostRouter {
@@ -101,7 +104,11 @@ impl Endpoint for HostRouter {
             .or_else(|| req.header("host").map(str::to_owned))
             .unwrap_or_default();
         let served = self.state.blogs.served_names();
-        match hosts::classify_with(&request_host, &self.host, |name| served.blog_of_domain(name)) {
+        let site = hosts::classify_with(&request_host, &self.host, |name| served.blog_of_domain(name));
+        if inbox::is_inbox(&req) && site != Site::Unknown {
+            return Ok(self.inbox.answer(req, &site).await);
+        }
+        match site {
             Site::App => self.app.call(req).await,
             Site::Blog(subdomain) if federation::is_blog_path(req.uri().path()) => {
                 // On the subdomain even when the blog has a custom domain: the actor id never moves.

@@ -17,6 +17,7 @@ mod fediverse;
 mod fetch;
 mod http;
 mod import_uploads;
+mod inbox;
 mod imports;
 mod images;
 mod markdown;

@@ -1,0 +1,279 @@
+//! Remote actors whose keys verified a request (migration 13, issue 16): the inbox's key cache
+//! that survives restarts (`blogs::inbox_keys` keeps it in memory too), and what the inbox
+//! needs to know about the blogs an activity names. Also what goes when an actor is deleted.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::Error;
+
+/// A remote actor as cached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteActor {
+    /// Its id.
+    pub actor_id: String,
+    /// The id of the key that verified it.
+    pub key_id: String,
+    /// That key.
+    pub public_pem: String,
+    /// Its personal inbox.
+    pub inbox: String,
+    /// Its server's shared inbox.
+    pub shared_inbox: Option<String>,
+    /// `@bob@example.social`.
+    pub handle: String,
+    /// Its display name.
+    pub name: String,
+    /// Its profile page.
+    pub url: Option<String>,
+    /// When its document was fetched (stored form); set by [`upsert`].
+    pub fetched_at: String,
+}
+
+const COLUMNS: &str = "actor_id, key_id, public_pem, inbox, shared_inbox, handle, name, url, fetched_at";
+
+fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RemoteActor> {
+    Ok(RemoteActor {
+        actor_id: row.get(0)?,
+        key_id: row.get(1)?,
+        public_pem: row.get(2)?,
+        inbox: row.get(3)?,
+        shared_inbox: row.get(4)?,
+        handle: row.get(5)?,
+        name: row.get(6)?,
+        url: row.get(7)?,
+        fetched_at: row.get(8)?,
+    })
+}
+
+/// The actor whose key is `key_id` (the latest fetched, should two claim it).
+pub fn by_key(conn: &Connection, key_id: &str) -> Result<Option<RemoteActor>, Error> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM remote_actors WHERE key_id = ?1 ORDER BY fetched_at DESC LIMIT 1"),
+            [key_id],
+            from_row,
+        )
+        .optional()?)
+}
+
+/// The actor `actor_id`.
+pub fn get(conn: &Connection, actor_id: &str) -> Result<Option<RemoteActor>, Error> {
+    Ok(conn
+        .query_row(&format!("SELECT {COLUMNS} FROM remote_actors WHERE actor_id = ?1"), [actor_id], from_row)
+        .optional()?)
+}
+
+/// Stores a freshly fetched actor (its `fetched_at` becomes now) and answers it as stored.
+pub fn upsert(conn: &Connection, actor: &RemoteActor) -> Result<RemoteActor, Error> {
+    Ok(conn.query_row(
+        &format!(
+            "INSERT INTO remote_actors (actor_id, key_id, public_pem, inbox, shared_inbox, handle, name, url, fetched_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+             ON CONFLICT (actor_id) DO UPDATE SET key_id = excluded.key_id, public_pem = excluded.public_pem,
+                 inbox = excluded.inbox, shared_inbox = excluded.shared_inbox, handle = excluded.handle,
+                 name = excluded.name, url = excluded.url, fetched_at = excluded.fetched_at
+             RETURNING {COLUMNS}"
+        ),
+        params![
+            actor.actor_id,
+            actor.key_id,
+            actor.public_pem,
+            actor.inbox,
+            actor.shared_inbox,
+            actor.handle,
+            actor.name,
+            actor.url
+        ],
+        from_row,
+    )?)
+}
+
+/// What was removed when an actor was deleted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Forgotten {
+    /// Follower rows removed.
+    pub followers: usize,
+    /// Likes and boosts removed.
+    pub reactions: usize,
+    /// Replies removed.
+    pub replies: usize,
+    /// The subdomains of the blogs that showed one of its approved replies.
+    pub shown_on: Vec<String>,
+}
+
+/// Removes everything of `actor_id` (its account was deleted): it as a follower of any blog,
+/// its likes and boosts, its replies, and its cached document.
+pub fn forget(conn: &Connection, actor_id: &str) -> Result<Forgotten, Error> {
+    let mut shown = conn.prepare(
+        "SELECT DISTINCT b.subdomain FROM replies r JOIN posts p ON p.id = r.post_id JOIN blogs b ON b.id = p.blog_id
+         WHERE r.actor_id = ?1 AND r.state = 'approved' ORDER BY b.subdomain",
+    )?;
+    let shown_on = shown.query_map([actor_id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
+    let forgotten = Forgotten {
+        followers: conn.execute("DELETE FROM followers WHERE actor_id = ?1", [actor_id])?,
+        reactions: conn.execute("DELETE FROM reactions WHERE actor_id = ?1", [actor_id])?,
+        replies: conn.execute("DELETE FROM replies WHERE actor_id = ?1", [actor_id])?,
+        shown_on,
+    };
+    conn.execute("DELETE FROM remote_actors WHERE actor_id = ?1", [actor_id])?;
+    Ok(forgotten)
+}
+
+/// A blog as the inbox needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InboxBlog {
+    /// Blog id.
+    pub id: i64,
+    /// Its subdomain.
+    pub subdomain: String,
+}
+
+/// The blog on `subdomain`.
+pub fn inbox_blog(conn: &Connection, subdomain: &str) -> Result<Option<InboxBlog>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT id, subdomain FROM blogs WHERE subdomain = ?1",
+            [subdomain],
+            |row| Ok(InboxBlog { id: row.get(0)?, subdomain: row.get(1)? }),
+        )
+        .optional()?)
+}
+
+/// The row id of the blog's published post `short_id` (not a page).
+pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<i64>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM posts p WHERE blog_id = ?1 AND short_id = ?2 AND published_at IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM post_pages g WHERE g.post_id = p.id)",
+            params![blog_id, short_id],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
+/// Removes `actor_id` as a follower wherever its Follow was `follow_id` (an Undo naming the
+/// Follow by its id only); answers how many rows went.
+pub fn remove_follow(conn: &Connection, actor_id: &str, follow_id: &str) -> Result<usize, Error> {
+    Ok(conn.execute("DELETE FROM followers WHERE actor_id = ?1 AND follow_id = ?2", params![actor_id, follow_id])?)
+}
+
+/// Copies a refetched actor's inboxes and handle to its follower rows (its `Update`); answers
+/// how many rows changed.
+pub fn refresh_follows(conn: &Connection, actor: &RemoteActor) -> Result<usize, Error> {
+    Ok(conn.execute(
+        "UPDATE followers SET inbox = ?2, shared_inbox = ?3, handle = ?4 WHERE actor_id = ?1",
+        params![actor.actor_id, actor.inbox, actor.shared_inbox, actor.handle],
+    )?)
+}
+
+/// The subdomain of the blog of the post (row id).
+pub fn post_subdomain(conn: &Connection, post_id: i64) -> Result<Option<String>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT b.subdomain FROM posts p JOIN blogs b ON b.id = p.blog_id WHERE p.id = ?1",
+            [post_id],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::followers::{self, NewFollower};
+    use crate::db::reactions::{self, Kind};
+    use crate::db::replies::{self, NewReply};
+
+    fn migrated() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        crate::db::migrate::migrate(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (email) VALUES ('alice@example.com');
+             INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
+                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');
+             INSERT INTO posts (id, blog_id, short_id, slug, title, body, published_at)
+                 VALUES (10, 1, 'abcd1234', 'hi', 'Hi', '{}', '2026-11-24T10:00:00.000Z'),
+                        (11, 1, 'draft123', 'draft', 'Draft', '{}', NULL);",
+        )
+        .unwrap();
+        conn
+    }
+
+    fn bob(key_id: &str) -> RemoteActor {
+        RemoteActor {
+            actor_id: "https://peer.example/users/bob".into(),
+            key_id: key_id.into(),
+            public_pem: "PEM".into(),
+            inbox: "https://peer.example/users/bob/inbox".into(),
+            shared_inbox: Some("https://peer.example/inbox".into()),
+            handle: "@bob@peer.example".into(),
+            name: "Bob".into(),
+            url: None,
+            fetched_at: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_actor_is_found_by_its_key_or_id_and_a_refetch_replaces_it() {
+        let conn = migrated();
+        let stored = upsert(&conn, &bob("https://peer.example/users/bob#main-key")).unwrap();
+        assert!(stored.fetched_at.ends_with('Z'));
+        assert_eq!(by_key(&conn, "https://peer.example/users/bob#main-key").unwrap(), Some(stored.clone()));
+        upsert(&conn, &bob("https://peer.example/users/bob#new-key")).unwrap();
+        assert_eq!(by_key(&conn, "https://peer.example/users/bob#main-key").unwrap(), None);
+        assert_eq!(get(&conn, &stored.actor_id).unwrap().unwrap().key_id, "https://peer.example/users/bob#new-key");
+    }
+
+    #[test]
+    fn forgetting_an_actor_removes_its_follows_reactions_and_replies_and_names_the_pages_that_showed_one() {
+        let conn = migrated();
+        let actor = "https://peer.example/users/bob";
+        upsert(&conn, &bob("https://peer.example/users/bob#main-key")).unwrap();
+        let follower = NewFollower {
+            blog_id: 1,
+            actor_id: actor,
+            inbox: "https://peer.example/users/bob/inbox",
+            shared_inbox: None,
+            handle: "@bob@peer.example",
+            follow_id: "https://peer.example/f/1",
+            follow_json: "{}",
+            accepted: true,
+        };
+        followers::upsert(&conn, &follower).unwrap();
+        let key_id = "https://peer.example/users/bob#main-key";
+        let moved = RemoteActor { inbox: "https://peer.example/new/inbox".into(), ..bob(key_id) };
+        assert_eq!(refresh_follows(&conn, &moved).unwrap(), 1);
+        assert_eq!(followers::by_actor(&conn, 1, actor).unwrap().unwrap().inbox, "https://peer.example/new/inbox");
+        reactions::add(&conn, "https://peer.example/l/1", 10, actor, Kind::Like).unwrap();
+        let reply = NewReply {
+            note_id: "https://peer.example/n/1",
+            post_id: 10,
+            actor_id: actor,
+            author_name: "Bob",
+            author_handle: "@bob@peer.example",
+            author_url: actor,
+            url: None,
+            text: "hi",
+            published_at: "2026-11-24T10:00:00.000Z",
+        };
+        replies::insert_held(&conn, &reply).unwrap();
+        conn.execute("UPDATE replies SET state = 'approved'", []).unwrap();
+        let forgotten = forget(&conn, actor).unwrap();
+        assert_eq!(forgotten, Forgotten { followers: 1, reactions: 1, replies: 1, shown_on: vec!["alice".into()] });
+        assert_eq!(get(&conn, actor).unwrap(), None);
+        assert_eq!(forget(&conn, actor).unwrap(), Forgotten::default());
+    }
+
+    #[test]
+    fn the_inbox_finds_blogs_and_published_posts_only() {
+        let conn = migrated();
+        assert_eq!(
+            inbox_blog(&conn, "alice").unwrap(),
+            Some(InboxBlog { id: 1, subdomain: "alice".into() })
+        );
+        assert_eq!(inbox_blog(&conn, "nobody").unwrap(), None);
+        assert_eq!(published_post(&conn, 1, "abcd1234").unwrap(), Some(10));
+        assert_eq!(published_post(&conn, 1, "draft123").unwrap(), None);
+    }
+}
