@@ -12,6 +12,7 @@ mod domains;
 mod exports;
 mod emoji;
 mod favicons;
+mod fedify;
 mod fetch;
 mod http;
 mod import_uploads;
