@@ -1,0 +1,60 @@
+//! Likes and boosts of a blog's posts from the fediverse (migration 13, issue 16).
+
+use rusqlite::{Connection, params};
+
+use crate::error::Error;
+
+/// What a reaction is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A `Like`.
+    Like,
+    /// An `Announce` (a boost).
+    Announce,
+}
+
+impl Kind {
+    fn stored(self) -> &'static str {
+        match self {
+            Kind::Like => "like",
+            Kind::Announce => "announce",
+        }
+    }
+}
+
+/// Records `actor_id`'s reaction `activity_id` to the post (row id); a second one of the same
+/// kind by the same actor, or the same activity again, changes nothing. False when nothing was
+/// added.
+pub fn add(conn: &Connection, activity_id: &str, post_id: i64, actor_id: &str, kind: Kind) -> Result<bool, Error> {
+    Ok(conn.execute(
+        "INSERT OR IGNORE INTO reactions (activity_id, post_id, actor_id, kind) VALUES (?1, ?2, ?3, ?4)",
+        params![activity_id, post_id, actor_id, kind.stored()],
+    )? == 1)
+}
+
+/// Removes the reaction `activity_id` if `actor_id` made it (an Undo); false when there was none.
+pub fn remove(conn: &Connection, activity_id: &str, actor_id: &str) -> Result<bool, Error> {
+    Ok(conn.execute(
+        "DELETE FROM reactions WHERE activity_id = ?1 AND actor_id = ?2",
+        params![activity_id, actor_id],
+    )? == 1)
+}
+
+/// Likes and boosts of a post (row id).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Likes.
+    pub likes: i64,
+    /// Boosts.
+    pub boosts: i64,
+}
+
+/// The counts of the post (row id).
+pub fn counts(conn: &Connection, post_id: i64) -> Result<Counts, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FILTER (WHERE kind = 'like'), count(*) FILTER (WHERE kind = 'announce')
+         FROM reactions WHERE post_id = ?1",
+        [post_id],
+        |row| Ok(Counts { likes: row.get(0)?, boosts: row.get(1)? }),
+    )?)
+}

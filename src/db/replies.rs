@@ -1,0 +1,274 @@
+//! Replies from the fediverse to a blog's posts (migration 13, issue 16): held until the owner
+//! approves them, then shown under the post. `text` is plain text (the Note's HTML is never kept).
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::Error;
+
+/// A reply as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// Its row id (the owner's calls name it).
+    pub id: i64,
+    /// The Note's id.
+    pub note_id: String,
+    /// The post it answers (row id).
+    pub post_id: i64,
+    /// The author's actor id.
+    pub actor_id: String,
+    /// The author's display name (or its handle when it has none).
+    pub author_name: String,
+    /// `@bob@example.social`.
+    pub author_handle: String,
+    /// The author's profile page.
+    pub author_url: String,
+    /// The Note's own page, if it has one.
+    pub url: Option<String>,
+    /// The text, plain, paragraphs separated by blank lines.
+    pub text: String,
+    /// When it was written, as stored (UTC, ms, Z).
+    pub published_at: String,
+    /// Shown under the post (else held for the owner).
+    pub approved: bool,
+    /// When Quire received it.
+    pub received_at: String,
+}
+
+/// A reply to store, held.
+#[derive(Debug, Clone)]
+pub struct NewReply<'a> {
+    /// The Note's id.
+    pub note_id: &'a str,
+    /// The post it answers (row id).
+    pub post_id: i64,
+    /// The author's actor id (verified: it signed the request).
+    pub actor_id: &'a str,
+    /// The author's display name.
+    pub author_name: &'a str,
+    /// `@bob@example.social`.
+    pub author_handle: &'a str,
+    /// The author's profile page.
+    pub author_url: &'a str,
+    /// The Note's own page.
+    pub url: Option<&'a str>,
+    /// The text, plain.
+    pub text: &'a str,
+    /// When it was written, stored form.
+    pub published_at: &'a str,
+}
+
+const COLUMNS: &str = "r.id, r.note_id, r.post_id, r.actor_id, r.author_name, r.author_handle, r.author_url, r.url, r.text,
+     r.published_at, r.state, r.received_at";
+
+fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Reply> {
+    Ok(Reply {
+        id: row.get(0)?,
+        note_id: row.get(1)?,
+        post_id: row.get(2)?,
+        actor_id: row.get(3)?,
+        author_name: row.get(4)?,
+        author_handle: row.get(5)?,
+        author_url: row.get(6)?,
+        url: row.get(7)?,
+        text: row.get(8)?,
+        published_at: row.get(9)?,
+        approved: row.get::<_, String>(10)? == "approved",
+        received_at: row.get(11)?,
+    })
+}
+
+/// Stores a held reply; the same Note again (a retried delivery) changes nothing. False when
+/// nothing was added.
+pub fn insert_held(conn: &Connection, new: &NewReply<'_>) -> Result<bool, Error> {
+    Ok(conn.execute(
+        "INSERT OR IGNORE INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, url, text,
+             published_at, state)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'held')",
+        params![
+            new.note_id,
+            new.post_id,
+            new.actor_id,
+            new.author_name,
+            new.author_handle,
+            new.author_url,
+            new.url,
+            new.text,
+            new.published_at
+        ],
+    )? == 1)
+}
+
+/// The reply `id` of one of the blog's posts.
+pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Reply>, Error> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.id = ?2"),
+            [blog_id, id],
+            from_row,
+        )
+        .optional()?)
+}
+
+/// The blog's replies, held or approved, newest first, with the short id and title of the post
+/// each answers.
+pub fn list(conn: &Connection, blog_id: i64, approved: bool) -> Result<Vec<(Reply, String, String)>, Error> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS}, p.short_id, p.title FROM replies r JOIN posts p ON p.id = r.post_id
+         WHERE p.blog_id = ?1 AND r.state = ?2 ORDER BY r.received_at DESC, r.id DESC"
+    ))?;
+    let state = if approved { "approved" } else { "held" };
+    let rows = stmt
+        .query_map(params![blog_id, state], |row| Ok((from_row(row)?, row.get(12)?, row.get(13)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// The approved replies of a post (row id), oldest first: what its public page shows.
+pub fn approved_for_post(conn: &Connection, post_id: i64) -> Result<Vec<Reply>, Error> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM replies r WHERE r.post_id = ?1 AND r.state = 'approved' ORDER BY r.published_at, r.id"
+    ))?;
+    let rows = stmt.query_map([post_id], from_row)?.collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// Approves the reply `id` of one of the blog's posts; answers the post's row id, or `None`
+/// when the blog has no such reply.
+pub fn approve(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<i64>, Error> {
+    Ok(conn
+        .query_row(
+            "UPDATE replies SET state = 'approved'
+             WHERE id = ?2 AND post_id IN (SELECT id FROM posts WHERE blog_id = ?1) RETURNING post_id",
+            [blog_id, id],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
+/// Deletes the reply `id` of one of the blog's posts (the owner's choice); answers whether it
+/// was approved (a public page changes), or `None` when there was no such reply.
+pub fn delete(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<bool>, Error> {
+    Ok(conn
+        .query_row(
+            "DELETE FROM replies WHERE id = ?2 AND post_id IN (SELECT id FROM posts WHERE blog_id = ?1)
+             RETURNING state = 'approved'",
+            [blog_id, id],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
+/// Deletes the Note `note_id` if `actor_id` wrote it (its author's Delete); answers the post's
+/// row id and whether the reply was approved, or `None` when there was none.
+pub fn delete_by_note(conn: &Connection, note_id: &str, actor_id: &str) -> Result<Option<(i64, bool)>, Error> {
+    Ok(conn
+        .query_row(
+            "DELETE FROM replies WHERE note_id = ?1 AND actor_id = ?2 RETURNING post_id, state = 'approved'",
+            params![note_id, actor_id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// How many replies (held and approved) the post (row id) has.
+pub fn count(conn: &Connection, post_id: i64) -> Result<i64, Error> {
+    Ok(conn.query_row("SELECT count(*) FROM replies WHERE post_id = ?1", [post_id], |row| row.get(0))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::followers::{self, NewFollower};
+    use crate::db::reactions::{self, Kind};
+
+    fn migrated() -> Connection {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        crate::db::migrate::migrate(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (email) VALUES ('alice@example.com'), ('bob@example.com');
+             INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
+                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC'),
+                        (2, 'bob', 'bob', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');
+             INSERT INTO posts (id, blog_id, short_id, slug, title, body) VALUES (10, 1, 'p1', 'hi', 'Hi', '{}');",
+        )
+        .unwrap();
+        conn
+    }
+
+    fn reply<'a>(note_id: &'a str, actor_id: &'a str) -> NewReply<'a> {
+        NewReply {
+            note_id,
+            post_id: 10,
+            actor_id,
+            author_name: "Carol",
+            author_handle: "@carol@peer.example",
+            author_url: "https://peer.example/@carol",
+            url: None,
+            text: "Nice post",
+            published_at: "2026-11-24T10:00:00.000Z",
+        }
+    }
+
+    #[test]
+    fn a_reply_is_held_then_approved_and_only_its_author_or_the_blogs_owner_removes_it() {
+        let conn = migrated();
+        assert!(insert_held(&conn, &reply("https://peer.example/n/1", "https://peer.example/u/carol")).unwrap());
+        assert!(!insert_held(&conn, &reply("https://peer.example/n/1", "https://peer.example/u/carol")).unwrap());
+        assert!(insert_held(&conn, &reply("https://peer.example/n/2", "https://peer.example/u/carol")).unwrap());
+        assert!(approved_for_post(&conn, 10).unwrap().is_empty(), "held replies are not shown");
+        let held = list(&conn, 1, false).unwrap();
+        assert_eq!(held.len(), 2);
+        assert_eq!((held[0].1.as_str(), held[0].2.as_str()), ("p1", "Hi"));
+        let first = held.iter().find(|(r, ..)| r.note_id.ends_with("/1")).unwrap().0.id;
+        assert_eq!(approve(&conn, 2, first).unwrap(), None, "another blog's owner cannot approve it");
+        assert_eq!(approve(&conn, 1, first).unwrap(), Some(10));
+        assert_eq!(approved_for_post(&conn, 10).unwrap()[0].text, "Nice post");
+        assert_eq!(count(&conn, 10).unwrap(), 2);
+        let note = "https://peer.example/n/1";
+        assert_eq!(delete_by_note(&conn, note, "https://evil.example/u/mallory").unwrap(), None, "not its author");
+        assert_eq!(delete_by_note(&conn, note, "https://peer.example/u/carol").unwrap(), Some((10, true)));
+        let second = held.iter().find(|(r, ..)| r.note_id.ends_with("/2")).unwrap().0.id;
+        let second = get(&conn, 1, second).unwrap().unwrap();
+        assert_eq!(delete(&conn, 2, second.id).unwrap(), None);
+        assert_eq!(delete(&conn, 1, second.id).unwrap(), Some(false));
+        assert_eq!(count(&conn, 10).unwrap(), 0);
+    }
+
+    #[test]
+    fn reactions_count_once_per_actor_and_kind_and_followers_give_one_inbox_per_server() {
+        let conn = migrated();
+        assert!(reactions::add(&conn, "https://p.example/l/1", 10, "https://p.example/u/a", Kind::Like).unwrap());
+        assert!(!reactions::add(&conn, "https://p.example/l/2", 10, "https://p.example/u/a", Kind::Like).unwrap());
+        assert!(reactions::add(&conn, "https://p.example/b/1", 10, "https://p.example/u/a", Kind::Announce).unwrap());
+        assert_eq!(reactions::counts(&conn, 10).unwrap(), reactions::Counts { likes: 1, boosts: 1 });
+        assert!(!reactions::remove(&conn, "https://p.example/l/1", "https://p.example/u/b").unwrap());
+        assert!(reactions::remove(&conn, "https://p.example/l/1", "https://p.example/u/a").unwrap());
+        assert_eq!(reactions::counts(&conn, 10).unwrap().likes, 0);
+
+        let follow = |actor: &'static str, shared: Option<&'static str>, accepted| NewFollower {
+            blog_id: 1,
+            actor_id: actor,
+            inbox: actor,
+            shared_inbox: shared,
+            handle: "@x@p.example",
+            follow_id: "f",
+            follow_json: "{}",
+            accepted,
+        };
+        let shared = Some("https://p.example/inbox");
+        followers::upsert(&conn, &follow("https://p.example/u/a", shared, true)).unwrap();
+        followers::upsert(&conn, &follow("https://p.example/u/b", shared, true)).unwrap();
+        followers::upsert(&conn, &follow("https://q.example/u/c", None, true)).unwrap();
+        let pending = followers::upsert(&conn, &follow("https://r.example/u/d", None, false)).unwrap();
+        let inboxes = followers::delivery_inboxes(&conn, 1).unwrap();
+        assert_eq!(inboxes, ["https://p.example/inbox", "https://q.example/u/c"], "one per server, pending left out");
+        assert_eq!(followers::count(&conn, 1).unwrap(), 3);
+        assert!(followers::accept(&conn, 1, pending.id).unwrap());
+        assert_eq!(followers::count(&conn, 1).unwrap(), 4);
+        let again = followers::upsert(&conn, &follow("https://r.example/u/d", None, false)).unwrap();
+        assert!(again.accepted, "following again never makes an accepted follower pending");
+        assert!(followers::remove(&conn, 1, "https://q.example/u/c").unwrap());
+        assert_eq!(followers::delivery_inboxes(&conn, 1).unwrap(), ["https://p.example/inbox", "https://r.example/u/d"]);
+    }
+}
