@@ -131,6 +131,7 @@ struct Peer {
 
 impl Peer {
     fn start(quire_host: &str, dir: &Path) -> Peer {
+        std::fs::create_dir_all(dir).expect("the peer's log directory");
         assert!(
             Path::new(PEER_NODE).exists(),
             "the peer's Node 22 is not installed: run `(cd tests/fedify-peer && npm ci)` (scripts/test.sh does)"
@@ -179,6 +180,13 @@ impl Peer {
     async fn received(&self, step: &str, kind: &str, object_id: Option<&str>) -> Value {
         let want = json!({ "type": kind, "objectId": object_id, "timeoutMs": STEP_LIMIT.as_millis() as u64 });
         self.call(step, "wait", want).await
+    }
+
+    /// Freezes the peer (SIGSTOP to its pid): the kernel still accepts connections to its port,
+    /// and nothing answers them, as with a server that hangs. Dropping it still kills it.
+    fn hang(&self) {
+        let status = Command::new("kill").args(["-STOP", &self.child.id().to_string()]).status().expect("kill runs");
+        assert!(status.success(), "the peer could not be stopped");
     }
 
     /// Every activity received so far.
@@ -243,15 +251,25 @@ impl Exchange {
 
     /// The peer looks alice up with WebFinger and gets her actor.
     async fn lookup(&self) -> Value {
+        self.lookup_from(&self.peer).await
+    }
+
+    /// The actor of `peer` looks alice up.
+    async fn lookup_from(&self, peer: &Peer) -> Value {
         let resource = format!("acct:alice@{}", self.quire.host);
-        self.peer.call("WebFinger lookup", "lookup", json!({ "resource": resource })).await["actor"].clone()
+        peer.call("WebFinger lookup", "lookup", json!({ "resource": resource })).await["actor"].clone()
     }
 
     /// Bob follows alice and gets her Accept; returns the Follow's id.
     async fn follow(&self) -> String {
-        self.lookup().await;
-        let follow = self.peer.call("Follow", "follow", json!({ "target": self.actor })).await["id"].as_str().unwrap().to_owned();
-        let accept = self.peer.received("Follow -> Accept", "Accept", Some(&follow)).await;
+        self.follow_from(&self.peer).await
+    }
+
+    /// The actor of `peer` looks alice up, follows her and gets her Accept; returns the Follow's id.
+    async fn follow_from(&self, peer: &Peer) -> String {
+        self.lookup_from(peer).await;
+        let follow = peer.call("Follow", "follow", json!({ "target": self.actor })).await["id"].as_str().unwrap().to_owned();
+        let accept = peer.received("Follow -> Accept", "Accept", Some(&follow)).await;
         assert_eq!(accept["actor"], json!(self.actor), "[Follow -> Accept] the Accept is alice's: {accept}");
         follow
     }
@@ -562,4 +580,25 @@ async fn fedify_refuses_a_quire_signature_over_a_changed_body_or_by_another_key(
     assert_eq!(send(&key, &like.replace("\"Like\"", "\"Announce\"")).await, 401, "[{step}] a body changed after signing");
     let other = generate_key().unwrap();
     assert_eq!(send(&other, &like).await, 401, "[{step}] another key under alice's keyId");
+}
+
+#[tokio::test]
+#[ignore = "needs the Fedify peer's npm packages (scripts/test.sh installs them)"]
+async fn a_hanging_fedify_follower_does_not_delay_the_create_to_a_live_one() {
+    let x = Exchange::start().await;
+    x.follow().await;
+    let hanging = Peer::start(&x.quire.host, &x.quire.dir.path().join("hanging"));
+    x.follow_from(&hanging).await;
+    let step = "two followers on two servers";
+    assert_eq!(x.fediverse(step).await["followerCount"], 2, "[{step}]");
+    hanging.hang();
+
+    let step = "publish while one follower's server hangs";
+    let started = Instant::now();
+    let post = x.publish().await;
+    let create = x.peer.received(step, "Create", Some(&x.object_id(&post))).await;
+    assert_eq!(create["object"]["type"], "Article", "[{step}] {create}");
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "[{step}] the live follower waited {took:?}: behind the hanging one (20 s deadline)?");
+    drop(hanging);
 }
