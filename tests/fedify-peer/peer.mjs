@@ -95,7 +95,14 @@ function matches(entry, want) {
     (want.id == null || entry.id === want.id);
 }
 async function record(activity) {
-  const entry = await summarizeActivity(activity);
+  let entry;
+  try {
+    entry = await summarizeActivity(activity);
+  } catch (e) {
+    // Still recorded (it was verified), so that a test sees it and the error, rather than a 500
+    // that the sender would retry.
+    entry = { type: typeName(activity), id: activity.id?.href ?? null, objectId: activity.objectId?.href ?? null, error: String(e?.stack ?? e) };
+  }
   received.push(entry);
   for (const w of waiters) {
     if (matches(entry, w.want)) {
