@@ -38,6 +38,14 @@ if ! command -v hugo >/dev/null; then
     || { echo "could not install hugo (apt-get install hugo)"; exit 1; }
 fi
 
+if ! command -v sqlite3 >/dev/null; then
+  step "installing Debian's sqlite3 (ui/e2e/fediverse.spec.ts seeds what the inbox would store with it)"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq sqlite3 >/dev/null \
+    || { echo "could not install sqlite3 (apt-get install sqlite3)"; exit 1; }
+fi
+
 if ! command -v java >/dev/null; then
   step "installing Java for the Nu HTML Checker"
   sudo_cmd=""

@@ -56,6 +56,50 @@ pub enum Command {
     /// again adds only what is missing. Give the --host (and --https) the server uses, so
     /// imported images get the server's addresses.
     Import(ImportArgs),
+    /// Block or unblock a domain for the whole instance, or list the blocked domains.
+    ///
+    /// A blocked domain's (and its subdomains') requests to every blog are dropped before any
+    /// work. Safe while `quire serve` runs: it takes effect at once.
+    Federation(FederationArgs),
+}
+
+/// `quire federation`'s subcommands.
+#[derive(Debug, Clone, Args)]
+pub struct FederationArgs {
+    #[command(subcommand)]
+    pub action: FederationAction,
+}
+
+/// What `quire federation` does.
+#[derive(Debug, Clone, Subcommand)]
+pub enum FederationAction {
+    /// Block DOMAIN and its subdomains for every blog, e.g. `quire federation block spam.example`.
+    Block(DomainArgs),
+    /// Unblock DOMAIN for the instance (blogs' own blocks stay).
+    Unblock(DomainArgs),
+    /// List the domains blocked for the whole instance, one a line.
+    Blocks(DataDirArg),
+}
+
+impl FederationAction {
+    /// The data directory it works on.
+    pub fn data_dir(&self) -> DataDir {
+        match self {
+            FederationAction::Block(args) | FederationAction::Unblock(args) => args.data_dir.dir(),
+            FederationAction::Blocks(args) => args.dir(),
+        }
+    }
+}
+
+/// Flags of `quire federation block` and `unblock`.
+#[derive(Debug, Clone, Args)]
+pub struct DomainArgs {
+    #[command(flatten)]
+    pub data_dir: DataDirArg,
+
+    /// The domain, like spam.example (no scheme, port or path).
+    #[arg(value_name = "DOMAIN")]
+    pub domain: String,
 }
 
 /// The data directory flag, shared by every subcommand.

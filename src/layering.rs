@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! main, lib
-//!   app, backup, export,          commands and the server's assembly
+//!   admin, app, backup, export,   commands and the server's assembly
 //!   import, reindex
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
@@ -35,6 +35,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("tls", 2),
     ("blogs", 3),
     ("http", 4),
+    ("admin", 5),
     ("app", 5),
     ("backup", 5),
     ("export", 5),

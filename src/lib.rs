@@ -1,6 +1,7 @@
 //! Quire: a free blogging platform that runs as one binary.
 #![forbid(unsafe_code)]
 
+pub mod admin;
 pub mod app;
 pub mod auth;
 pub mod backup;

@@ -54,6 +54,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             config.imgur_client_id = args.imgur_client_id.filter(|id| !id.trim().is_empty());
             quire::import::run_command(&args.data_dir.dir(), &args.blog, args.site_url.as_deref(), &args.file, config)
         }
+        Command::Federation(args) => quire::admin::run_command(&args.action.data_dir(), &args.action),
     }
 }
 

@@ -13,6 +13,7 @@
 pub mod domains;
 pub mod exports;
 mod federation;
+mod fediverse;
 pub mod generations;
 mod imports;
 mod import_jobs;
@@ -40,6 +41,7 @@ pub use generations::PageGenerations;
 pub use served_names::{NameChange, ServedNames};
 pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
+pub use fediverse::{FediverseState, ReplyOfPost, follower_not_found, reply_not_found};
 pub use posts::{PostInput, post_not_found};
 pub use uploads::backfill_image_sizes;
 pub use previews::PreviewLink;

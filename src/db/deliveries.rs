@@ -30,3 +30,29 @@ pub fn enqueue(
     }
     Ok(Some(activity_id))
 }
+
+/// The blog's given-up deliveries by inbox host (`host` or `host:port`), with how many and the
+/// last error recorded for that host; most recent host first.
+pub fn given_up_by_host(conn: &Connection, blog_id: i64) -> Result<Vec<(String, i64, Option<String>)>, Error> {
+    let mut stmt = conn.prepare(
+        "SELECT d.inbox, d.last_error FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
+         WHERE a.blog_id = ?1 AND d.state = 'given_up' ORDER BY d.id DESC",
+    )?;
+    let rows = stmt.query_map([blog_id], |row| Ok((row.get::<_, String>(0)?, row.get::<_, Option<String>>(1)?)))?;
+    let mut hosts: Vec<(String, i64, Option<String>)> = Vec::new();
+    for row in rows {
+        let (inbox, error) = row?;
+        let host = url::Url::parse(&inbox)
+            .ok()
+            .and_then(|url| url.host_str().map(|host| match url.port() {
+                Some(port) => format!("{host}:{port}"),
+                None => host.to_owned(),
+            }))
+            .unwrap_or(inbox);
+        match hosts.iter_mut().find(|(known, ..)| *known == host) {
+            Some((_, count, _)) => *count += 1,
+            None => hosts.push((host, 1, error)),
+        }
+    }
+    Ok(hosts)
+}

@@ -135,6 +135,41 @@ pub fn count(conn: &Connection, blog_id: i64) -> Result<i64, Error> {
     )?)
 }
 
+/// Removes the follower `id` of the blog (the owner's Reject or Remove); answers it, or `None`
+/// when the blog has no such follower.
+pub fn remove_by_id(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Follower>, Error> {
+    Ok(conn
+        .query_row(&format!("DELETE FROM followers WHERE blog_id = ?1 AND id = ?2 RETURNING {COLUMNS}"), [blog_id, id], from_row)
+        .optional()?)
+}
+
+/// Removes the followers whose actor is on `domain` or under it (blocked), the blog's or with
+/// `None` every blog's; answers how many went.
+pub fn remove_on_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<usize, Error> {
+    let mut stmt = conn.prepare("SELECT id, actor_id FROM followers WHERE ?1 IS NULL OR blog_id = ?1")?;
+    let followers: Vec<(i64, String)> =
+        stmt.query_map([blog_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let mut removed = 0;
+    for (id, actor_id) in followers {
+        let host = url::Url::parse(&actor_id).ok().and_then(|url| url.host_str().map(str::to_ascii_lowercase));
+        if host.is_some_and(|host| crate::domain::custom_domain::is_within(&host, domain)) {
+            removed += conn.execute("DELETE FROM followers WHERE id = ?1", [id])?;
+        }
+    }
+    Ok(removed)
+}
+
+/// Whether the blog asks its owner to approve each new follower (Settings → Fediverse).
+pub fn approval_required(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
+    Ok(conn.query_row("SELECT approve_followers FROM blogs WHERE id = ?1", [blog_id], |row| row.get(0))?)
+}
+
+/// Turns the blog's follower approval on or off (pending followers stay pending).
+pub fn set_approval_required(conn: &Connection, blog_id: i64, required: bool) -> Result<(), Error> {
+    conn.execute("UPDATE blogs SET approve_followers = ?2 WHERE id = ?1", params![blog_id, required])?;
+    Ok(())
+}
+
 /// Where an activity for every accepted follower goes: one inbox per server (its shared inbox,
 /// or else each follower's own), sorted.
 pub fn delivery_inboxes(conn: &Connection, blog_id: i64) -> Result<Vec<String>, Error> {

@@ -58,3 +58,16 @@ pub fn counts(conn: &Connection, post_id: i64) -> Result<Counts, Error> {
         |row| Ok(Counts { likes: row.get(0)?, boosts: row.get(1)? }),
     )?)
 }
+
+/// The counts of each of the posts (row ids) that has any, in one query.
+pub fn counts_of(conn: &Connection, post_ids: &[i64]) -> Result<std::collections::HashMap<i64, Counts>, Error> {
+    let ids = serde_json::to_string(post_ids).map_err(|err| Error::Internal(err.into()))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT post_id, count(*) FILTER (WHERE kind = 'like'), count(*) FILTER (WHERE kind = 'announce')
+         FROM reactions WHERE post_id IN (SELECT value FROM json_each(?1)) GROUP BY post_id",
+    )?;
+    let rows = stmt
+        .query_map([ids], |row| Ok((row.get(0)?, Counts { likes: row.get(1)?, boosts: row.get(2)? })))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}

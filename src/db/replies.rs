@@ -175,6 +175,30 @@ pub fn count(conn: &Connection, post_id: i64) -> Result<i64, Error> {
     Ok(conn.query_row("SELECT count(*) FROM replies WHERE post_id = ?1", [post_id], |row| row.get(0))?)
 }
 
+/// How many replies (held and approved) each of the posts (row ids) that has any has, in one query.
+pub fn counts_of(conn: &Connection, post_ids: &[i64]) -> Result<std::collections::HashMap<i64, i64>, Error> {
+    let ids = serde_json::to_string(post_ids).map_err(|err| Error::Internal(err.into()))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT post_id, count(*) FROM replies WHERE post_id IN (SELECT value FROM json_each(?1)) GROUP BY post_id",
+    )?;
+    let rows = stmt.query_map([ids], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// The reply `id` of one of the blog's posts, with the short id and title of that post.
+pub fn get_with_post(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<(Reply, String, String)>, Error> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {COLUMNS}, p.short_id, p.title FROM replies r JOIN posts p ON p.id = r.post_id
+                 WHERE p.blog_id = ?1 AND r.id = ?2"
+            ),
+            [blog_id, id],
+            |row| Ok((from_row(row)?, row.get(12)?, row.get(13)?)),
+        )
+        .optional()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

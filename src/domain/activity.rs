@@ -21,6 +21,19 @@ pub fn accept(actor_id: &str, follow: &Value, follower_row: i64) -> Value {
     })
 }
 
+/// The `Reject` of a Follow by `actor_id` (ours): the owner refused or removed the follower, so
+/// its server stops showing it as following. `follower_row` and `at_ms` (unix ms) make its id
+/// unique.
+pub fn reject(actor_id: &str, follow: &Value, follower_row: i64, at_ms: i64) -> Value {
+    json!({
+        "@context": AS_CONTEXT,
+        "id": format!("{actor_id}#rejects/{follower_row}-{at_ms}"),
+        "type": "Reject",
+        "actor": actor_id,
+        "object": follow,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +46,9 @@ mod tests {
         assert_eq!(accept["type"], "Accept");
         assert_eq!(accept["id"], "http://alice.localhost/_quire/ap/actor#accepts/3");
         assert_eq!(accept["object"], follow);
+        let reject = reject("http://alice.localhost/_quire/ap/actor", &follow, 3, 1700000000000);
+        assert_eq!(reject["type"], "Reject");
+        assert_eq!(reject["id"], "http://alice.localhost/_quire/ap/actor#rejects/3-1700000000000");
+        assert_eq!(reject["object"], follow);
     }
 }

@@ -4,6 +4,7 @@ pub mod addons;
 pub mod blogs;
 pub mod domains;
 pub mod exports;
+pub mod fediverse;
 pub mod imports;
 pub mod favicons;
 pub mod images;
@@ -18,7 +19,7 @@ pub mod tags;
 pub mod themes;
 pub mod time_zones;
 
-use poem::{IntoResponse, Response, Route, get, post, put};
+use poem::{IntoResponse, Response, Route, delete, get, post, put};
 
 use crate::domain::paging::Page;
 
@@ -39,6 +40,14 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/time_zone", put(blogs::set_time_zone))
         .at("/my/blogs/:blog_id/domain", get(domains::show).put(domains::set).delete(domains::remove))
         .at("/my/blogs/:blog_id/domain/check", post(domains::check))
+        .at("/my/blogs/:blog_id/fediverse", get(fediverse::show).put(fediverse::update))
+        .at("/my/blogs/:blog_id/fediverse/followers/:follower_id", delete(fediverse::remove_follower))
+        .at("/my/blogs/:blog_id/fediverse/followers/:follower_id/approve", post(fediverse::approve_follower))
+        .at("/my/blogs/:blog_id/fediverse/blocked_domains", post(fediverse::block_domain))
+        .at("/my/blogs/:blog_id/fediverse/blocked_domains/:domain", delete(fediverse::unblock_domain))
+        .at("/my/blogs/:blog_id/replies", get(fediverse::replies))
+        .at("/my/blogs/:blog_id/replies/:reply_id", delete(fediverse::delete_reply))
+        .at("/my/blogs/:blog_id/replies/:reply_id/approve", post(fediverse::approve_reply))
         .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
         .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
         .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))

@@ -1,6 +1,8 @@
 //! A blog's posts: list, create, read, update, delete, search. Writes go through the write
 //! path ([`crate::blogs::Blogs`]); see docs/api.md for the shapes.
 
+use std::collections::HashMap;
+
 use poem::http::StatusCode;
 use poem::web::{Data, Json, Path};
 use poem::{IntoResponse, Request, Response, handler};
@@ -11,7 +13,7 @@ use crate::blogs::PostInput;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post};
-use crate::db::tags;
+use crate::db::{reactions, replies, tags};
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
@@ -57,6 +59,12 @@ pub struct PostJson<'a> {
     /// Page views (the post list only).
     #[serde(skip_serializing_if = "Option::is_none")]
     views: Option<i64>,
+    /// Likes from the fediverse.
+    likes: i64,
+    /// Boosts from the fediverse.
+    boosts: i64,
+    /// Replies from the fediverse, held and approved.
+    replies: i64,
 }
 
 /// `{post}` and `{posts}` answers.
@@ -85,7 +93,33 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
         tags: &post.tags,
         page: post.page_position.is_some(),
         views: None,
+        likes: 0,
+        boosts: 0,
+        replies: 0,
     })
+}
+
+/// The fediverse's likes, boosts and replies of the posts (row ids) that have any, in two queries.
+type Reactions = (HashMap<i64, reactions::Counts>, HashMap<i64, i64>);
+
+fn reactions_of(conn: &rusqlite::Connection, ids: &[i64]) -> Result<Reactions> {
+    Ok((reactions::counts_of(conn, ids)?, replies::counts_of(conn, ids)?))
+}
+
+/// Sets the counts of `json`, the post `id`.
+fn set_reactions(json: &mut PostJson<'_>, id: i64, (counts, replies): &Reactions) {
+    let counts = counts.get(&id).copied().unwrap_or_default();
+    (json.likes, json.boosts) = (counts.likes, counts.boosts);
+    json.replies = replies.get(&id).copied().unwrap_or(0);
+}
+
+/// A post in its API shape, with its counts read.
+async fn counted_post_json<'a>(state: &AppState, blog: &Blog, post: &'a Post) -> Result<PostJson<'a>> {
+    let id = post.id;
+    let reactions = state.db.read(move |conn| reactions_of(conn, &[id])).await?;
+    let mut json = post_json(&state.config, blog, post)?;
+    set_reactions(&mut json, id, &reactions);
+    Ok(json)
 }
 
 fn posts_json<'a>(config: &Config, blog: &Blog, rows: &'a [Post]) -> Result<Vec<PostJson<'a>>> {
@@ -112,13 +146,16 @@ pub async fn list(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Pa
                 ),
             };
             let page = page.map_err(Error::BadRequest)?;
-            let counts = posts::views(conn, &rows.iter().map(|p| p.id).collect::<Vec<_>>())?;
+            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+            let counts = (posts::views(conn, &ids)?, reactions_of(conn, &ids)?);
             Ok((page, rows, counts))
         })
         .await?;
+    let (views, reactions) = counts;
     let mut list = posts_json(&state.config, &blog, &rows)?;
     for (json, post) in list.iter_mut().zip(&rows) {
-        json.views = Some(counts.get(&post.id).copied().unwrap_or(0));
+        json.views = Some(views.get(&post.id).copied().unwrap_or(0));
+        set_reactions(json, post.id, &reactions);
     }
     Ok(paged(Json(ManyPosts { posts: list }), page))
 }
@@ -138,7 +175,7 @@ pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, po
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let id = blog.id;
     let post = state.db.read(move |conn| posts::get(conn, id, &post_id)).await?.ok_or_else(crate::blogs::post_not_found)?;
-    Ok(Json(OnePost { post: post_json(&state.config, &blog, &post)? }).into_response())
+    Ok(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }).into_response())
 }
 
 /// Replaces a post's blocks; publishing sets `publishedAt` once and it stays.
@@ -151,7 +188,7 @@ pub async fn update(
 ) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let post = state.blogs.update_post(&blog, &post_id, &input).await?;
-    Ok(Json(OnePost { post: post_json(&state.config, &blog, &post)? }).into_response())
+    Ok(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }).into_response())
 }
 
 /// Deletes a post.
@@ -182,6 +219,17 @@ pub async fn find(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Pa
     let ids = tokio::task::spawn_blocking(move || search.search_tagged(id, &query, tag.as_deref(), false, SEARCH_LIMIT))
         .await
         .map_err(|err| Error::Internal(err.into()))??;
-    let rows = state.db.read(move |conn| posts::by_ids(conn, id, &ids)).await?;
-    Ok(Json(ManyPosts { posts: posts_json(&state.config, &blog, &rows)? }).into_response())
+    let (rows, reactions) = state
+        .db
+        .read(move |conn| {
+            let rows = posts::by_ids(conn, id, &ids)?;
+            let reactions = reactions_of(conn, &rows.iter().map(|p| p.id).collect::<Vec<_>>())?;
+            Ok((rows, reactions))
+        })
+        .await?;
+    let mut found = posts_json(&state.config, &blog, &rows)?;
+    for (json, post) in found.iter_mut().zip(&rows) {
+        set_reactions(json, post.id, &reactions);
+    }
+    Ok(Json(ManyPosts { posts: found }).into_response())
 }

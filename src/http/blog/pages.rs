@@ -13,7 +13,8 @@ use crate::config::Config;
 use crate::db::images;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
-use crate::db::{pages, tags};
+use crate::db::{pages, replies, tags};
+use crate::db::replies::Reply;
 use crate::domain::post::split_permalink;
 use crate::domain::blocks::{Block, Body};
 use crate::domain::image::ImageType;
@@ -217,8 +218,11 @@ pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: 
     })
     .await?;
     let sizes = image_sizes(state, &body).await?;
+    let id = post.id;
+    let shown = if preview { Vec::new() } else { state.db.read(move |conn| replies::approved_for_post(conn, id)).await? };
     off_runtime(move || {
-        let html = post_html(Look { config: &config, themes: &site.themes }, &blog, &post, &body, &sizes, &path, preview)?;
+        let look = Look { config: &config, themes: &site.themes };
+        let html = post_html(look, &blog, &post, &body, &sizes, &path, preview, &shown)?;
         let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
         page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
         page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
@@ -229,7 +233,17 @@ pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: 
 
 /// The HTML of `post` (its `body` parsed, its images' `sizes`) at `path`; a `preview` is not
 /// indexed and shares nothing.
-pub fn post_html(look: Look<'_>, blog: &PublicBlog, post: &Post, body: &Body, sizes: &ImageSizes, path: &str, preview: bool) -> Result<String, Error> {
+/// `replies`: its approved replies from the fediverse, shown under it.
+pub fn post_html(
+    look: Look<'_>,
+    blog: &PublicBlog,
+    post: &Post,
+    body: &Body,
+    sizes: &ImageSizes,
+    path: &str,
+    preview: bool,
+    replies: &[Reply],
+) -> Result<String, Error> {
     let url = format!("{}{path}", look.config.blog_origin(&blog.address));
     let mut layout = look.layout(blog, path);
     layout.title = format!("{} · {}", post.title, blog.name);
@@ -254,6 +268,7 @@ pub fn post_html(look: Look<'_>, blog: &PublicBlog, post: &Post, body: &Body, si
         rich_tweets: blog.has("rich-tweet-embeds"),
         is_page: post.page_position.is_some(),
         tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
+        replies: replies.iter().map(|reply| templates::reply_view(reply, &blog.time_zone)).collect(),
     }
     .render()
     .map_err(|err| Error::Internal(err.into()))

@@ -18,7 +18,7 @@ use crate::blogs::exports::{SiteOut, SiteRenderer};
 use crate::config::Config;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
-use crate::db::{pages as db_pages, tags};
+use crate::db::{pages as db_pages, replies, tags};
 use crate::domain::image::ImageType;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
 
@@ -112,7 +112,8 @@ impl Files<'_> {
         let body = pages::parse_body(&post)?;
         let sizes = pages::image_sizes_in(conn, look.config, &body)?;
         let path = post.path();
-        let html = pages::post_html(look, blog, &post, &body, &sizes, &path, false)?;
+        let replies = replies::approved_for_post(conn, post.id)?;
+        let html = pages::post_html(look, blog, &post, &body, &sizes, &path, false, &replies)?;
         self.page(&static_path(&path), &html)
     }
 

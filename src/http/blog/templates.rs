@@ -7,7 +7,9 @@ use askama::Template;
 
 use crate::db::posts::Post;
 use crate::db::public::PublicBlog;
+use crate::db::replies::Reply;
 use crate::domain::blocks::{Block, Body};
+use crate::domain::time_zone::TimeZone;
 use crate::domain::{dates, embed, markdown};
 
 /// One block, ready for a template.
@@ -138,6 +140,48 @@ pub struct PostPage {
     pub tags: Vec<String>,
     /// Whether it is a page: no date, no tags.
     pub is_page: bool,
+    /// The approved replies from the fediverse, oldest first (none on a preview).
+    pub replies: Vec<ReplyView>,
+}
+
+/// An approved reply under a post: plain text, escaped like every value.
+pub struct ReplyView {
+    pub author_name: String,
+    pub author_handle: String,
+    /// The author's profile page, when it is an http(s) URL (else the name is not a link).
+    pub author_url: Option<String>,
+    /// The reply's own page, when it is an http(s) URL.
+    pub url: Option<String>,
+    pub published_iso: String,
+    pub published_human: String,
+    /// Its paragraphs, each as its lines.
+    pub paragraphs: Vec<Vec<String>>,
+}
+
+/// `url` if it is an http(s) URL, the only links a remote server may give a page.
+fn web_link(url: &str) -> Option<String> {
+    let lowered = url.trim_start().to_ascii_lowercase();
+    (lowered.starts_with("https://") || lowered.starts_with("http://")).then(|| url.trim_start().to_owned())
+}
+
+/// An approved reply as the post page shows it, its date in the blog's zone.
+pub fn reply_view(reply: &Reply, zone: &TimeZone) -> ReplyView {
+    let paragraphs = reply
+        .text
+        .split("\n\n")
+        .map(|paragraph| paragraph.trim_matches('\n'))
+        .filter(|paragraph| !paragraph.trim().is_empty())
+        .map(|paragraph| paragraph.lines().map(str::to_owned).collect())
+        .collect();
+    ReplyView {
+        author_name: reply.author_name.clone(),
+        author_handle: reply.author_handle.clone(),
+        author_url: web_link(&reply.author_url),
+        url: reply.url.as_deref().and_then(web_link),
+        published_iso: dates::iso_in(&reply.published_at, zone),
+        published_human: dates::human(&reply.published_at, zone),
+        paragraphs,
+    }
 }
 
 #[derive(Template)]
@@ -310,5 +354,35 @@ pub fn share_links(url: &str, title: &str) -> ShareLinks {
         facebook: format!("https://www.facebook.com/sharer/sharer.php?u={}", enc(url)),
         linkedin: format!("https://www.linkedin.com/sharing/share-offsite/?url={}", enc(url)),
         email: format!("mailto:?subject={}&body={}", enc(title).replace('+', "%20"), enc(url)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reply_links_only_to_web_pages_and_keeps_its_paragraphs_and_lines() {
+        let reply = Reply {
+            id: 1,
+            note_id: "https://peer.example/n/1".into(),
+            post_id: 1,
+            actor_id: "https://peer.example/u/bob".into(),
+            author_name: "Bob".into(),
+            author_handle: "@bob@peer.example".into(),
+            author_url: "javascript:alert(1)".into(),
+            url: Some(" JaVaScRiPt:alert(2)".into()),
+            text: "one\ntwo\n\n\n\nthree\n".into(),
+            published_at: "2026-11-24T23:30:00.000Z".into(),
+            approved: true,
+            received_at: "2026-11-24T23:31:00.000Z".into(),
+        };
+        let tokyo = TimeZone::parse("Asia/Tokyo").unwrap();
+        let view = reply_view(&reply, &tokyo);
+        assert_eq!((view.author_url, view.url), (None, None));
+        assert_eq!(view.paragraphs, [vec!["one", "two"], vec!["three"]]);
+        assert_eq!(view.published_human, "25 November 2026", "in the blog's zone");
+        let linked = Reply { author_url: "https://peer.example/@bob".into(), ..reply };
+        assert_eq!(reply_view(&linked, &TimeZone::UTC).author_url.as_deref(), Some("https://peer.example/@bob"));
     }
 }

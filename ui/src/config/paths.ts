@@ -26,6 +26,7 @@ export const paths = {
   editPost: (shortId: string) => `/d/posts/${encodeURIComponent(shortId)}/edit`,
   /** The editor's route pattern (react-router), matching `editPost(shortId)`. */
   editPostRoute: '/d/posts/:shortId/edit',
+  replies: '/d/replies',
   settings: '/d/settings',
   signout: '/signout',
   authCallback: '/auth/callback',

@@ -6,6 +6,7 @@ import { EditPostRoute } from './post-edit';
 import { NewPostRoute } from './post-new';
 import { PostsRoute } from './posts';
 import { PostsSearchRoute } from './posts-search';
+import { RepliesRoute } from './replies';
 import { SettingsRoute } from './settings';
 
 /** `/d/*`: the owner area, one layout route around every owner screen (the session gate, the shell). */
@@ -18,6 +19,7 @@ export const ownerRoute: RouteObject = {
     { path: paths.newPost, element: <NewPostRoute /> },
     { path: paths.postsSearch, element: <PostsSearchRoute /> },
     { path: paths.editPostRoute, element: <EditPostRoute /> },
+    { path: paths.replies, element: <RepliesRoute /> },
     { path: paths.settings, element: <SettingsRoute /> },
     { path: '*', element: <OwnerNotFoundRoute /> },
   ],

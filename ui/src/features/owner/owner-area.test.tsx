@@ -28,6 +28,7 @@ describe('owner area', () => {
     const links = within(menu()).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Posts', '/d/posts'],
+      ['Replies', '/d/replies'],
       ['Settings', '/d/settings'],
       ['Open blog', 'http://alice.localhost:8080'],
       ['Support', 'https://ko-fi.com/quire'],

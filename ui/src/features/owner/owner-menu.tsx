@@ -78,6 +78,11 @@ export function OwnerMenu({ id, blog, supportUrl, open, onChoose, onClose, ref }
           </NavLink>
         </li>
         <li>
+          <NavLink to={paths.replies} className={linkClass} onClick={reloadIfCurrent(paths.replies)}>
+            Replies
+          </NavLink>
+        </li>
+        <li>
           <NavLink to={paths.settings} className={linkClass} onClick={reloadIfCurrent(paths.settings)}>
             Settings
           </NavLink>

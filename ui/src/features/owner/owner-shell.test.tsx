@@ -47,6 +47,7 @@ describe('owner shell', () => {
     const { menu } = renderShell('/d/posts');
     expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
       'Posts',
+      'Replies',
       'Settings',
       'Open blog',
       'Signout',

@@ -39,6 +39,12 @@ export interface Post {
   tags: string[];
   /** Whether it is a page (at `/{slug}`, in the blog's navigation, not in its index or feeds). */
   page: boolean;
+  /** Likes from the fediverse. */
+  likes?: number;
+  /** Boosts from the fediverse. */
+  boosts?: number;
+  /** Replies from the fediverse, held and approved. */
+  replies?: number;
 }
 
 /** What create and update send: the blocks (as the post's body), the draft flag and when to publish. */

@@ -13,7 +13,8 @@ export function formatPublished(publishedAt: string): string {
 
 /**
  * One post in the list or in search results: its title links to the editor; 'Draft',
- * 'Scheduled' with the time it will be published, or the publication date; a published post adds 'Read' (its permalink, new tab) and 'Share'.
+ * 'Scheduled' with the time it will be published, or the publication date; its likes, boosts and replies from the
+ * fediverse when it has some; a published post adds 'Read' (its permalink, new tab) and 'Share'.
  */
 export function PostCard({ post }: { post: Post }) {
   const published = post.publishedAt !== null;
@@ -36,6 +37,7 @@ export function PostCard({ post }: { post: Post }) {
         )}
         {post.page && <span className="q-post-card__page"> · Page</span>}
       </p>
+      <Reactions post={post} />
       {post.tags && post.tags.length > 0 && (
         <ul className="q-post-card__tags" aria-label={`Tags of ${post.title}`}>
           {post.tags.map((tag) => (
@@ -56,6 +58,36 @@ export function PostCard({ post }: { post: Post }) {
         </div>
       )}
     </article>
+  );
+}
+
+/** `count` of `one` (or `many`), e.g. '1 like', '3 likes'. */
+const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** The fediverse's likes, boosts and replies of the post, those that are not zero; nothing without any. */
+function Reactions({ post }: { post: Post }) {
+  const counts = [
+    { key: 'likes', count: post.likes ?? 0, symbol: '♥', words: counted(post.likes ?? 0, 'like', 'likes') },
+    { key: 'boosts', count: post.boosts ?? 0, symbol: '⟲', words: counted(post.boosts ?? 0, 'boost', 'boosts') },
+    { key: 'replies', count: post.replies ?? 0, symbol: '↩', words: counted(post.replies ?? 0, 'reply', 'replies') },
+  ].filter(({ count }) => count > 0);
+  if (counts.length === 0) return null;
+  return (
+    <ul className="q-post-card__reactions" aria-label={`From the fediverse, for ${post.title}`}>
+      {counts.map(({ key, count, symbol, words }) => (
+        <li key={key} className="q-post-card__reaction">
+          {key === 'replies' ? (
+            <Link to={paths.replies} aria-label={words}>
+              <span aria-hidden="true">{symbol} {count}</span>
+            </Link>
+          ) : (
+            <span aria-label={words} role="img">
+              <span aria-hidden="true">{symbol} {count}</span>
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

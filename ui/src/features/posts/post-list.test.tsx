@@ -62,6 +62,21 @@ describe('post list', () => {
     expect(within(second!).queryByRole('button', { name: 'Share' })).toBeNull();
   });
 
+  it('shows the likes, boosts and replies from the fediverse that are not zero, with their words for screen readers', async () => {
+    const liked = samplePost(2, { title: 'Liked', publishedAt: '2026-03-01T09:30:00Z', likes: 3, boosts: 0, replies: 1 });
+    const quiet = samplePost(1, { title: 'Quiet', publishedAt: '2026-03-01T09:30:00Z', likes: 0, boosts: 0, replies: 0 });
+    fakeApi(postsServer([liked, quiet]).handlers);
+    const { user, router } = renderRoute('/d/posts');
+    await screen.findByRole('list', { name: 'Posts' });
+    const [first, second] = cards();
+    const counts = within(first!).getByRole('list', { name: 'From the fediverse, for Liked' });
+    expect(within(counts).getByRole('img', { name: '3 likes' })).toHaveTextContent('♥ 3');
+    expect(within(counts).queryByRole('img', { name: /boost/ })).toBeNull();
+    expect(within(second!).queryByRole('list', { name: /From the fediverse/ })).toBeNull();
+    await user.click(within(counts).getByRole('link', { name: '1 reply' }));
+    expect(router.state.location.pathname).toBe('/d/replies');
+  });
+
   it('shares through the device when it can, otherwise opens the post intent in a new window', async () => {
     const post = samplePost(1);
     fakeApi(postsServer([post]).handlers);

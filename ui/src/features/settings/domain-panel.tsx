@@ -10,11 +10,12 @@ import {
   setDomain,
   type CustomDomain,
   type DomainCertificate,
-  type DomainRecord,
 } from './api';
+import { ErrorLine } from './error-line';
 import { localTime } from './jobs';
 import { SaveButton } from './save-button';
 import { failureText, useSaveAction } from './use-save-action';
+import { useCopy, copyFailedText } from './use-copy';
 import { refresh } from './use-saved-value';
 
 /** How often the domain is loaded again while Quire waits for its DNS records or its certificate. */
@@ -209,21 +210,8 @@ function CheckTimes({ domain }: { domain: CustomDomain }) {
 
 /** The records to create at the DNS provider, each value with a Copy button. */
 function DomainRecords({ domain }: { domain: CustomDomain }) {
-  const [copied, setCopied] = useState<number | null>(null);
-  const [copyFailed, setCopyFailed] = useState(false);
+  const { copied, failed: copyFailed, copy } = useCopy<number>();
   const appHost = window.location.hostname;
-
-  const copy = async (record: DomainRecord, index: number) => {
-    setCopyFailed(false);
-    try {
-      await navigator.clipboard.writeText(record.value);
-      setCopied(index);
-    } catch (error) {
-      console.error('quire: copying a DNS record failed', error);
-      setCopied(null);
-      setCopyFailed(true);
-    }
-  };
 
   return (
     <div className="q-settings__stack q-domain__records">
@@ -249,7 +237,7 @@ function DomainRecords({ domain }: { domain: CustomDomain }) {
                 <td>
                   <Button
                     variant="secondary"
-                    onClick={() => void copy(record, index)}
+                    onClick={() => void copy(record.value, index)}
                     aria-label={`${copied === index ? 'Copied' : 'Copy'} the ${record.type} record's value`}
                   >
                     {copied === index ? 'Copied' : 'Copy'}
@@ -260,7 +248,7 @@ function DomainRecords({ domain }: { domain: CustomDomain }) {
           </tbody>
         </table>
       </div>
-      <ErrorLine message={copyFailed ? 'Copying failed; select the value and copy it yourself.' : null} />
+      <ErrorLine message={copyFailed ? copyFailedText('value') : null} />
       {domain.state === 'verified' && (
         <p className="q-settings__muted">Keep these records: Quire checks the TXT record every day.</p>
       )}
@@ -269,16 +257,6 @@ function DomainRecords({ domain }: { domain: CustomDomain }) {
         records with the same addresses as {appHost} instead.
       </p>
     </div>
-  );
-}
-
-/** Why something failed, read out when it appears; nothing without a message. */
-function ErrorLine({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <p className="q-settings__error" role="alert">
-      {message}
-    </p>
   );
 }
 

@@ -6,6 +6,7 @@ import { AccountPanel } from './account-panel';
 import { AddonsPanel } from './addons-panel';
 import { BlogPanel } from './blog-panel';
 import { DomainPanel } from './domain-panel';
+import { FediversePanel } from './fediverse-panel';
 import { ImportExportPanel } from './import-export-panel';
 import { SocialAccountsPanel } from './social-accounts-panel';
 import './settings.css';
@@ -18,7 +19,7 @@ export interface SettingsScreenProps {
   providerName: string;
 }
 
-/** The settings screen's panels: Blog, Custom domain, Social Accounts, Addons, Import and export, and Account. */
+/** The settings screen's panels: Blog, Custom domain, Fediverse, Social Accounts, Addons, Import and export, and Account. */
 export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScreenProps) {
   const navigate = useNavigate();
   // An import can change the blog's name, theme, icon, addons and time zone: the owner area
@@ -34,6 +35,7 @@ export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScree
     <div className="q-settings">
       <BlogPanel key={imports} blog={blog} reloadBlog={reloadBlog} />
       <DomainPanel blogId={blog.id} reloadBlog={reloadBlog} />
+      <FediversePanel blogId={blog.id} />
       <SocialAccountsPanel blog={blog} providerName={providerName} reloadBlog={reloadBlog} />
       <AddonsPanel blogId={blog.id} />
       <ImportExportPanel blogId={blog.id} onImported={afterImport} />

@@ -8,7 +8,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { alice, errors, fakeApi, json, type Handler } from '../../test/fake-api';
 import { fetchBlog, type Blog } from '../blogs';
-import type { BlogExport } from './api';
+import type { BlogExport, Fediverse } from './api';
 import { SettingsScreen } from './settings-screen';
 
 export const themes = [
@@ -58,6 +58,20 @@ export function anExport(overrides: Partial<BlogExport> = {}): BlogExport {
   };
 }
 
+/** alice's Fediverse settings: no followers, nothing blocked, unless `overrides` say otherwise. */
+export function aFediverse(overrides: Partial<Fediverse> = {}): Fediverse {
+  return {
+    handle: '@alice@localhost:8080',
+    actorUrl: 'http://alice.localhost:8080/_quire/ap/actor',
+    approveFollowers: false,
+    followerCount: 0,
+    followers: [],
+    blockedDomains: [],
+    givenUp: [],
+    ...overrides,
+  };
+}
+
 /** A fake quire that keeps the blog's state; `overrides` replace or add handlers. */
 export function settingsServer(overrides: Record<string, Handler> = {}, start: Blog = alice.blog) {
   const state = { blog: structuredClone(start) };
@@ -98,6 +112,7 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
     [`GET ${path}/exports`]: () => json({ exports: [] }),
     [`GET ${path}/imports`]: () => json({ imports: [] }),
     [`GET ${path}/domain`]: () => json({ domain: null }),
+    [`GET ${path}/fediverse`]: () => json({ fediverse: aFediverse() }),
     ...overrides,
   });
   return { ...server, state };

@@ -1,0 +1,190 @@
+//! The owner's side of federation on the write path (issue 16): the Fediverse settings
+//! (approval of followers, approving, rejecting and removing followers, the blog's blocked
+//! domains) and the replies held for approval. An Accept or Reject is queued in the same
+//! transaction as the change it announces; approving or deleting a shown reply invalidates
+//! the blog's cached pages, after the commit.
+
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use super::Blogs;
+use crate::config::Config;
+use crate::db::blogs::Blog;
+use crate::db::followers::{self, Follower};
+use crate::db::replies::{self, Reply};
+use crate::db::{blocked_domains, deliveries};
+use crate::domain::activity;
+use crate::domain::custom_domain::blockable;
+use crate::error::{Error, Result};
+
+/// A blog's Fediverse settings as stored.
+#[derive(Debug, Clone)]
+pub struct FediverseState {
+    /// New followers wait for the owner's approval.
+    pub approve_followers: bool,
+    /// Accepted followers.
+    pub follower_count: i64,
+    /// Every follower, pending ones too, oldest first.
+    pub followers: Vec<Follower>,
+    /// The blog's blocked domains, sorted.
+    pub blocked_domains: Vec<String>,
+    /// Given-up deliveries: inbox host, how many, the last error.
+    pub given_up: Vec<(String, i64, Option<String>)>,
+}
+
+/// A reply with the short id and title of the post it answers.
+pub type ReplyOfPost = (Reply, String, String);
+
+/// The 404 of a follower the blog does not have.
+pub fn follower_not_found() -> Error {
+    Error::not_found("follower", "Follower not found")
+}
+
+/// The 404 of a reply the blog does not have.
+pub fn reply_not_found() -> Error {
+    Error::not_found("reply", "Reply not found")
+}
+
+/// The Follow as received (what an Accept or Reject repeats), or its id alone if the stored
+/// JSON cannot be read back.
+fn follow_of(follower: &Follower) -> Value {
+    serde_json::from_str(&follower.follow_json).unwrap_or_else(|_| Value::String(follower.follow_id.clone()))
+}
+
+fn state_of(conn: &rusqlite::Connection, blog_id: i64) -> Result<FediverseState> {
+    Ok(FediverseState {
+        approve_followers: followers::approval_required(conn, blog_id)?,
+        follower_count: followers::count(conn, blog_id)?,
+        followers: followers::list(conn, blog_id)?,
+        blocked_domains: blocked_domains::list(conn, Some(blog_id))?,
+        given_up: deliveries::given_up_by_host(conn, blog_id)?,
+    })
+}
+
+/// Makes `change` to the blog's federation state in one transaction; answers the state after.
+fn changing(
+    conn: &mut rusqlite::Connection,
+    blog_id: i64,
+    change: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<()>,
+) -> Result<FediverseState> {
+    let tx = conn.transaction()?;
+    change(&tx)?;
+    let state = state_of(&tx, blog_id)?;
+    tx.commit()?;
+    Ok(state)
+}
+
+impl Blogs {
+    /// The blog's Fediverse settings.
+    pub async fn fediverse(&self, blog: &Blog) -> Result<FediverseState> {
+        let id = blog.id;
+        self.db.read(move |conn| state_of(conn, id)).await
+    }
+
+    /// Turns the approval of new followers on or off; turning it off accepts no pending one.
+    pub async fn set_approve_followers(&self, blog: &Blog, approve: bool) -> Result<FediverseState> {
+        let id = blog.id;
+        self.db
+            .write(move |conn| changing(conn, id, |tx| followers::set_approval_required(tx, id, approve)))
+            .await
+    }
+
+    /// Accepts the pending follower `follower_id`, queueing the Accept of its Follow to its
+    /// inbox in the same transaction. An accepted follower is a 404 like an unknown one.
+    pub async fn approve_follower(&self, config: &Config, blog: &Blog, follower_id: i64) -> Result<FediverseState> {
+        let (id, actor_id) = (blog.id, config.actor_id(&blog.subdomain));
+        self.db
+            .write(move |conn| {
+                changing(conn, id, |tx| {
+                    let follower = followers::get(tx, id, follower_id)?.filter(|f| !f.accepted).ok_or_else(follower_not_found)?;
+                    followers::accept(tx, id, follower.id)?;
+                    let accept = activity::accept(&actor_id, &follow_of(&follower), follower.id);
+                    deliveries::enqueue(tx, id, &actor_id, &accept.to_string(), std::slice::from_ref(&follower.inbox))?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// Removes the follower `follower_id`: a pending one is refused, an accepted one removed.
+    /// Either way its server is sent a Reject of its Follow (queued in the same transaction), so
+    /// it no longer shows the blog as followed.
+    pub async fn remove_follower(&self, config: &Config, blog: &Blog, follower_id: i64) -> Result<FediverseState> {
+        let (id, actor_id) = (blog.id, config.actor_id(&blog.subdomain));
+        let at_ms = (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64;
+        self.db
+            .write(move |conn| {
+                changing(conn, id, |tx| {
+                    let follower = followers::remove_by_id(tx, id, follower_id)?.ok_or_else(follower_not_found)?;
+                    let reject = activity::reject(&actor_id, &follow_of(&follower), follower.id, at_ms);
+                    deliveries::enqueue(tx, id, &actor_id, &reject.to_string(), std::slice::from_ref(&follower.inbox))?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// Blocks `raw_domain` (and its subdomains) for the blog: their requests are dropped and
+    /// their followers removed. A bad name is a 422 on `domain`.
+    pub async fn block_domain(&self, blog: &Blog, raw_domain: &str) -> Result<FediverseState> {
+        let domain = blockable(raw_domain).map_err(|message| Error::invalid("domain", message))?;
+        let id = blog.id;
+        self.db
+            .write(move |conn| {
+                changing(conn, id, |tx| {
+                    blocked_domains::add(tx, Some(id), &domain)?;
+                    followers::remove_on_domain(tx, Some(id), &domain)?;
+                    Ok(())
+                })
+            })
+            .await
+    }
+
+    /// Unblocks `raw_domain` for the blog; a domain it has not blocked is a 404.
+    pub async fn unblock_domain(&self, blog: &Blog, raw_domain: &str) -> Result<FediverseState> {
+        let not_blocked = || Error::not_found("domain", "This domain is not blocked");
+        let domain = blockable(raw_domain).map_err(|_| not_blocked())?;
+        let id = blog.id;
+        self.db
+            .write(move |conn| {
+                changing(conn, id, |tx| match blocked_domains::remove(tx, Some(id), &domain)? {
+                    true => Ok(()),
+                    false => Err(not_blocked()),
+                })
+            })
+            .await
+    }
+
+    /// The blog's held or approved replies, newest first.
+    pub async fn replies(&self, blog: &Blog, approved: bool) -> Result<Vec<ReplyOfPost>> {
+        let id = blog.id;
+        self.db.read(move |conn| replies::list(conn, id, approved)).await
+    }
+
+    /// Approves the reply `reply_id`: it shows under its post from now on.
+    pub async fn approve_reply(&self, blog: &Blog, reply_id: i64) -> Result<ReplyOfPost> {
+        let id = blog.id;
+        let reply = self
+            .db
+            .write(move |conn| {
+                let tx = conn.transaction()?;
+                replies::approve(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
+                let reply = replies::get_with_post(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
+                tx.commit()?;
+                Ok(reply)
+            })
+            .await?;
+        self.pages.invalidate(&blog.subdomain);
+        Ok(reply)
+    }
+
+    /// Deletes the reply `reply_id`, held or shown.
+    pub async fn delete_reply(&self, blog: &Blog, reply_id: i64) -> Result<()> {
+        let id = blog.id;
+        let was_shown = self.db.write(move |conn| replies::delete(conn, id, reply_id)?.ok_or_else(reply_not_found)).await?;
+        if was_shown {
+            self.pages.invalidate(&blog.subdomain);
+        }
+        Ok(())
+    }
+}
