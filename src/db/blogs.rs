@@ -107,9 +107,14 @@ pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain, time_z
     if taken {
         return Ok(Created::Taken);
     }
+    // The id is past every id a deleted account's federation still uses (its retired key, its
+    // actor's queued Delete), so a new blog never signs with, or is taken for, a deleted one.
     tx.execute(
-        "INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
-         VALUES (?1, ?2, ?2,
+        "INSERT INTO blogs (id, user_id, subdomain, name, theme_id, favicon_id, time_zone)
+         VALUES (1 + max(coalesce((SELECT max(id) FROM blogs), 0),
+                         coalesce((SELECT max(blog_id) FROM blog_keys), 0),
+                         coalesce((SELECT max(blog_id) FROM outgoing_activities), 0)),
+                 ?1, ?2, ?2,
                  (SELECT id FROM themes ORDER BY position, id LIMIT 1),
                  COALESCE((SELECT id FROM favicons WHERE code = ?3), (SELECT min(id) FROM favicons)),
                  ?4)",

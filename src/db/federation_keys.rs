@@ -46,8 +46,9 @@ pub fn get(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Error> 
 
 /// Stores `private_pkcs8`/`public_pem` as the blog's key unless it already has a live one, and
 /// answers the blog's key after: the one given, or the one another writer stored first. A
-/// retired row under the same id (a deleted blog's, whose id a new blog reused) is replaced.
-/// `None` when the blog does not exist.
+/// retired row under the same id would be replaced, but none can be there: `db::blogs::create`
+/// never gives a new blog the id of a deleted one whose key is still kept. `None` when the blog
+/// does not exist.
 pub fn insert_or_keep(
     conn: &mut Connection,
     blog_id: i64,
@@ -134,6 +135,26 @@ mod tests {
         )
         .unwrap();
         conn
+    }
+
+    #[test]
+    fn a_new_blog_never_takes_the_id_of_a_deleted_one_whose_key_still_signs() {
+        let mut conn = migrated();
+        insert_or_keep(&mut conn, 1, b"alice's", "ALICE").unwrap();
+        // Alice's account deleted (the highest blog id): her key is kept, retired, for her actor's Delete.
+        retire(&conn, 1).unwrap();
+        conn.execute("DELETE FROM users WHERE id = 1", []).unwrap();
+        conn.execute("INSERT INTO users (email) VALUES ('bob@example.com')", []).unwrap();
+        let bob = conn.last_insert_rowid();
+        let subdomain = crate::domain::subdomain::Subdomain::parse("bob").unwrap();
+        let zone = crate::domain::time_zone::TimeZone::from_stored("UTC");
+        let crate::db::blogs::Created::Blog(blog) = crate::db::blogs::create(&mut conn, bob, &subdomain, zone).unwrap()
+        else {
+            panic!("bob's blog was not created");
+        };
+        assert_eq!(blog.id, 2, "not the deleted blog's id 1");
+        insert_or_keep(&mut conn, blog.id, b"bob's", "BOB").unwrap();
+        assert_eq!(signing(&conn, 1).unwrap().unwrap().public_pem, "ALICE", "alice's Delete is still signed by her key");
     }
 
     #[test]
