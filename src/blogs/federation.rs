@@ -68,7 +68,7 @@ impl Outbound {
     /// Queues what a written post calls for (see the module's note); `was_public` says whether
     /// it was a published post before the write.
     pub(super) fn post_written(&self, conn: &rusqlite::Connection, subdomain: &str, post: &Post, was_public: bool) -> Result<()> {
-        let is_public = post.published_at.is_some() && post.page_position.is_none();
+        let is_public = post.federates();
         match (was_public, is_public) {
             (false, false) => Ok(()),
             (true, false) => self.post_deleted(conn, post.blog_id, subdomain, &post.short_id),

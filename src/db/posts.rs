@@ -36,6 +36,11 @@ pub struct Post {
 }
 
 impl Post {
+    /// Whether it is announced to the blog's followers: published, and not a page.
+    pub fn federates(&self) -> bool {
+        self.published_at.is_some() && self.page_position.is_none()
+    }
+
     /// Its public path: `/{slug}` for a page, `/{slug}-{shortId}` for a post.
     pub fn path(&self) -> String {
         match self.page_position {

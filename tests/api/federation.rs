@@ -277,6 +277,20 @@ async fn the_documents_other_servers_read() {
         assert_eq!(resp.status(), 404, "{hidden}");
     }
 
+    // The public pages link their ActivityPub documents, so a permalink pasted into Mastodon's
+    // search finds the post (and the blog's address its actor); a page and page 2 link none.
+    let alternate = |href: &str| format!(r#"<link rel="alternate" type="application/activity+json" href="{href}">"#);
+    let html_of = |path: String| {
+        let host = host.clone();
+        let app = &app;
+        async move { app.get_with_host(&host, &path).await.text().await.unwrap() }
+    };
+    assert!(html_of("/".to_owned()).await.contains(&alternate(&actor_id)), "the home page links the actor");
+    let second_page = html_of(second["path"].as_str().unwrap_or(&format!("/second-{}", published(&second))).to_owned()).await;
+    assert!(second_page.contains(&alternate(&format!("http://{host}/_quire/ap/posts/{}", published(&second)))));
+    let about = html_of("/about".to_owned()).await;
+    assert!(about.contains("Me.") && !about.contains("application/activity+json"), "a page does not federate");
+
     // Followers: the count of accepted ones only.
     follow(&app, "bob", "http://127.0.0.1:9/users/bob/inbox", None, true);
     follow(&app, "carol", "http://127.0.0.1:9/users/carol/inbox", None, false);

@@ -170,6 +170,8 @@ pub fn index_html(look: Look<'_>, blog: &PublicBlog, posts: &[Post], number: u64
     let mut layout = look.layout(blog, &path);
     if number > 1 {
         layout.title = format!("{} · page {number}", blog.name);
+    } else {
+        layout.activity = Some(look.config.actor_id(&blog.subdomain));
     }
     IndexPage {
         layout,
@@ -249,6 +251,9 @@ pub fn post_html(
     layout.title = format!("{} · {}", post.title, blog.name);
     layout.og_type = "article";
     layout.noindex = preview;
+    if post.federates() && !preview {
+        layout.activity = Some(look.config.ap_post_id(&blog.subdomain, &post.short_id));
+    }
     let (blocks, toc) = templates::block_views(body, sizes);
     let excerpt = templates::excerpt_of(body, 160);
     if !excerpt.is_empty() {

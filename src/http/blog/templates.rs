@@ -59,6 +59,9 @@ pub struct Layout {
     pub tag_feed: Option<FeedLink>,
     /// The tag a search is narrowed to (empty for none).
     pub search_tag: String,
+    /// The ActivityPub id of what the page shows (the blog's actor on its home page, a post's
+    /// object), linked as an alternate so that a permalink pasted into Mastodon's search finds it.
+    pub activity: Option<String>,
 }
 
 /// A link of the blog's navigation.
@@ -100,6 +103,7 @@ impl Layout {
                 .collect(),
             tag_feed: None,
             search_tag: String::new(),
+            activity: None,
         }
     }
 }
