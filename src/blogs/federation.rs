@@ -159,9 +159,16 @@ impl Blogs {
         Ok(Some(key))
     }
 
-    /// Deletes the retired keys of deleted accounts whose actor's Delete is delivered or given up.
+    /// Deletes the retired keys of deleted accounts whose actor's Delete is delivered or given up,
+    /// and forgets deliveries given up over [`deliveries::GIVEN_UP_KEPT_DAYS`] ago.
     pub async fn sweep_keys(&self) -> Result<usize> {
-        let swept = self.db.write(|conn| federation_keys::sweep_retired(conn)).await?;
+        let swept = self
+            .db
+            .write(|conn| {
+                deliveries::forget_given_up(conn)?;
+                federation_keys::sweep_retired(conn)
+            })
+            .await?;
         for blog_id in &swept {
             self.keys.remove(blog_id);
         }

@@ -112,12 +112,39 @@ pub fn fail(conn: &Connection, id: i64, retry_in_ms: u64, error: &str) -> Result
 
 /// A delivery given up (too many attempts, or an answer that will not change): it stays, with
 /// its error, for the owner's Fediverse settings.
+/// Its `next_at` becomes the time it was given up.
 pub fn give_up(conn: &Connection, id: i64, error: &str) -> Result<(), Error> {
     conn.execute(
-        "UPDATE deliveries SET state = 'given_up', attempts = attempts + 1, last_error = ?2 WHERE id = ?1",
+        &format!(
+            "UPDATE deliveries SET state = 'given_up', attempts = attempts + 1, last_error = ?2, next_at = {NOW}
+             WHERE id = ?1"
+        ),
         params![id, error],
     )?;
     Ok(())
+}
+
+/// How long the owner sees a given-up delivery (Settings → Fediverse) before it is forgotten.
+pub const GIVEN_UP_KEPT_DAYS: u32 = 30;
+
+/// Forgets the deliveries given up more than [`GIVEN_UP_KEPT_DAYS`] ago, and the activities no
+/// row needs any more; answers how many deliveries went.
+pub fn forget_given_up(conn: &Connection) -> Result<usize, Error> {
+    let forgotten = conn.execute(
+        &format!(
+            "DELETE FROM deliveries WHERE state = 'given_up'
+                 AND next_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{GIVEN_UP_KEPT_DAYS} days')"
+        ),
+        [],
+    )?;
+    if forgotten > 0 {
+        conn.execute(
+            "DELETE FROM outgoing_activities
+             WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE activity_id = outgoing_activities.id)",
+            [],
+        )?;
+    }
+    Ok(forgotten)
 }
 
 /// Moves every queued delivery to `host` (an inbox URL's host, with its port) due sooner than
@@ -221,6 +248,31 @@ mod tests {
 
     fn inboxes(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn given_up_deliveries_are_shown_for_30_days_then_forgotten_with_their_activity() {
+        let conn = migrated();
+        enqueue(&conn, 1, "p1", "{}", &inboxes(&["https://old.example/inbox"])).unwrap();
+        enqueue(&conn, 1, "p2", "{}", &inboxes(&["https://new.example/inbox"])).unwrap();
+        for row in claim_due(&conn, 10, &[]).unwrap() {
+            give_up(&conn, row.id, "the server answered 404").unwrap();
+        }
+        conn.execute(
+            "UPDATE deliveries SET next_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-31 days')
+             WHERE inbox = 'https://old.example/inbox'",
+            [],
+        )
+        .unwrap();
+        assert_eq!(given_up_by_host(&conn, 1).unwrap().len(), 2);
+        assert_eq!(forget_given_up(&conn).unwrap(), 1);
+        let hosts: Vec<String> = given_up_by_host(&conn, 1).unwrap().into_iter().map(|(host, ..)| host).collect();
+        assert_eq!(hosts, ["new.example"], "the one given up today stays");
+        let objects: Vec<String> = {
+            let mut stmt = conn.prepare("SELECT object_id FROM outgoing_activities").unwrap();
+            stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        };
+        assert_eq!(objects, ["p2"]);
     }
 
     #[test]
