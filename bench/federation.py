@@ -1,6 +1,11 @@
 """The issue's delivery figure (bench/federation.sh): one post to 1,000 followers on 100 shared
 inboxes on loopback, the time until every inbox has it and the server's memory meanwhile.
 
+The reference, measured in the same run against the same inboxes: curl sending the same number of
+POSTs of the same body (the Create as Quire queued it, taken from its queue), 16 at a time as
+Quire's worker does, unsigned. It is the floor the fake inboxes and loopback allow; the ratio says
+what publishing, queueing, signing and Quire's client add on top.
+
 Fake inboxes: 100 http.server threads on ports BASE..BASE+99 that count POSTs (and check nothing:
 the signatures are checked by tests/api/federation.rs). Followers are seeded into the data
 directory's SQLite; posts are published through the real API.
@@ -10,7 +15,9 @@ import argparse
 import http.server
 import json
 import sqlite3
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -84,6 +91,7 @@ def main():
     print(f"{'run':>4} {'deliveries':>11} {'ms to all':>10} {'peak RSS MB':>12}")
     expected = 0
     times = []
+    activity = None
     for run in range(1, args.runs + 1):
         expected += args.inboxes
         body = {"body": {"type": "root", "children": [
@@ -107,9 +115,52 @@ def main():
         elapsed = (time.monotonic() - started) * 1000
         times.append(elapsed)
         print(f"{run:>4} {total:>11} {elapsed:>10.0f} {peak / 1024:>12.1f}")
+        if activity is None:
+            activity = last_create(owner, host)
     times.sort()
-    print(f"median {times[len(times) // 2]:.0f} ms to deliver one post to {args.followers} followers "
+    median = times[len(times) // 2]
+    print(f"median {median:.0f} ms to deliver one post to {args.followers} followers "
           f"({args.inboxes} deliveries, {distinct} inboxes reached); RSS after {rss_kb(args.pid) / 1024:.1f} MB")
+    reference = curl_reference(args.inbox_base, args.inboxes, activity, args.runs)
+    print(f"reference: curl, {args.inboxes} unsigned POSTs of the same {len(activity)}-byte Create to the same "
+          f"inboxes, 16 at a time: median {reference:.0f} ms")
+    print(f"ratio: Quire {median:.0f} ms / curl {reference:.0f} ms = {median / reference:.2f}")
+
+
+def last_create(owner, host):
+    """The JSON of the newest Create, as the blog's outbox serves it (what the followers got)."""
+    status, _, body = owner.request("GET", "/_quire/ap/outbox?page=1", host=f"bench.{host}")
+    if status != 200:
+        sys.exit(f"federation: the outbox answered {status}")
+    return json.dumps(json.loads(body)["orderedItems"][0])
+
+
+def curl_reference(base, count, body, runs):
+    """The median time, over `runs`, for curl to POST `body` to each of the `count` inboxes,
+    16 at a time, until every inbox counted it."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(body)
+        body_file = file.name
+    urls = []
+    for port in range(base, base + count):
+        urls += ["-H", "Content-Type: application/activity+json", "--data-binary", f"@{body_file}",
+                 "-o", "/dev/null", f"http://127.0.0.1:{port}/inbox", "--next"]
+    urls = urls[:-1]
+    times = []
+    for _ in range(runs):
+        with LOCK:
+            before = sum(RECEIVED.values())
+        started = time.monotonic()
+        subprocess.run(["curl", "-s", "--parallel", "--parallel-max", "16", *urls], check=True, timeout=120,
+                       stderr=subprocess.DEVNULL)
+        while True:
+            with LOCK:
+                if sum(RECEIVED.values()) >= before + count:
+                    break
+            time.sleep(0.005)
+        times.append((time.monotonic() - started) * 1000)
+    times.sort()
+    return times[len(times) // 2]
 
 
 if __name__ == "__main__":
