@@ -11,13 +11,14 @@ use poem::listener::TcpAcceptor;
 
 use crate::auth::Auth;
 use crate::blogs::{Blogs, NameChange, PageGenerations, ServedNames};
-use crate::config::Config;
+use crate::config::{AccessLogTarget, Config};
 use crate::data_dir::{DataDir, DataDirLock};
 use crate::db::Db;
 use crate::fetch::Fetcher;
 use crate::domain::blocks::Rules;
 use crate::domain::custom_domain::{CertificateStates, NotManaged};
 use crate::http;
+use crate::http::access_log::AccessLog;
 use crate::http::blog::BlogSite;
 use crate::http::blog::static_site::StaticSite;
 use crate::http::state::AppState;
@@ -68,6 +69,11 @@ impl App {
     /// Prepares everything that can fail before serving. A `--host` ending in `:0`
     /// takes the bound port (tests bind port 0).
     pub async fn build(mut config: Config) -> anyhow::Result<App> {
+        // First, so that a log file Quire cannot write stops it before anything else starts.
+        let access_log = AccessLog::start(&config.access_log)?;
+        if matches!(config.access_log.target, AccessLogTarget::File(_)) {
+            reopen_on_hangup(access_log.clone())?;
+        }
         let lock = config.data_dir.lock()?;
         let data_dir = config.data_dir.clone();
         let (db, search) = tokio::task::spawn_blocking(move || open_storage(&data_dir)).await??;
@@ -140,6 +146,7 @@ impl App {
                 site: Arc::new(BlogSite::new(generations)),
                 fetcher,
                 certificates,
+                access_log,
             },
             port,
             _lock: lock,
@@ -298,4 +305,21 @@ pub fn open_storage(data_dir: &DataDir) -> anyhow::Result<(Db, SearchIndex)> {
         tracing::info!(posts = count, "search index rebuilt from the database");
     }
     Ok((db, index))
+}
+
+/// Reopens the access log's file on SIGHUP, after a log rotation renamed it.
+fn reopen_on_hangup(access_log: AccessLog) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut hangup = signal(SignalKind::hangup())?;
+        tokio::spawn(async move {
+            while hangup.recv().await.is_some() {
+                access_log.reopen();
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = access_log;
+    Ok(())
 }

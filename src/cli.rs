@@ -171,6 +171,18 @@ pub struct ServeArgs {
     #[arg(long = "trusted-proxy", env = "QUIRE_TRUSTED_PROXY", value_delimiter = ',', value_name = "ADDR_OR_CIDR")]
     pub trusted_proxies: Vec<String>,
 
+    /// Where the access log's one line a request goes: stderr, a file (appended to, reopened on
+    /// SIGHUP; Quire refuses to start when it cannot write there), or off. Written by a thread of
+    /// its own, never on a request's path. On stderr it follows RUST_LOG too: RUST_LOG=warn turns
+    /// it off.
+    #[arg(long, env = "QUIRE_ACCESS_LOG", default_value = "stderr", value_name = "off|stderr|PATH")]
+    pub access_log: String,
+
+    /// The access line's form: quire (time, request id, client, method, host, path, status,
+    /// bytes, milliseconds) or combined (Apache's and nginx's, which log analysers read).
+    #[arg(long, env = "QUIRE_ACCESS_LOG_FORMAT", default_value = "quire", value_name = "quire|combined")]
+    pub access_log_format: String,
+
     #[command(flatten)]
     pub tls: TlsArgs,
 

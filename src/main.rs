@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use quire::cli::{Cli, Command};
 use quire::blogs::exports::ExportFormat;
+use quire::config::AccessLogTarget;
 use quire::{App, Config, backup, db};
 
 // jemalloc instead of glibc's malloc: under the server's many worker and blocking threads glibc
@@ -29,7 +30,13 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => {
-            let config = Config::from_serve_args(&args)?;
+            let mut config = Config::from_serve_args(&args)?;
+            // On stderr, the access log follows RUST_LOG like the rest (RUST_LOG=warn turns it off).
+            if config.access_log.target == AccessLogTarget::Stderr
+                && !tracing::enabled!(target: "quire::access", tracing::Level::INFO)
+            {
+                config.access_log.target = AccessLogTarget::Off;
+            }
             // A bounded blocking pool: SQLite and tantivy calls queue instead of growing threads.
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(16).build()?;
             runtime.block_on(async {

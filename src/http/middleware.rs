@@ -1,17 +1,20 @@
-//! The layer around every request: request id, one log line, body limit, errors in
+//! The layer around every request: request id, one access line, body limit, errors in
 //! Quire's shape, security headers.
 
 use std::any::Any;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use poem::error::ReadBodyError;
-use poem::http::{HeaderValue, StatusCode, header};
+use poem::http::{HeaderValue, Method, StatusCode, Uri, Version, header};
 use poem::middleware::PanicHandler;
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use tracing::Instrument;
 
+use crate::domain::proxies::TrustedProxies;
 use crate::error::{Error, Messages};
+use crate::http::access_log::{AccessLog, Entry};
+use crate::http::client::client_ip;
 use crate::http::pages;
 
 /// Largest request body of a JSON call.
@@ -24,16 +27,44 @@ tokio::task_local! {
     pub static REQUEST_ID: String;
 }
 
+/// What [`observe`] needs of the server, set once.
+pub struct Observe {
+    /// Whether answers carry `Strict-Transport-Security`.
+    pub https: bool,
+    pub access_log: AccessLog,
+    /// Who the client is behind a proxy, for the access line.
+    pub trusted_proxies: TrustedProxies,
+}
+
+/// What the access line takes from the request, gathered before the handler consumes it.
+struct Asked {
+    method: Method,
+    uri: Uri,
+    version: Version,
+    host: Option<HeaderValue>,
+    referer: Option<HeaderValue>,
+    user_agent: Option<HeaderValue>,
+    client: Option<std::net::IpAddr>,
+}
+
 /// Wraps one request: see the module doc.
-pub async fn observe<E: Endpoint>(ep: Arc<E>, mut req: Request, https: bool) -> poem::Result<Response> {
+pub async fn observe<E: Endpoint>(ep: Arc<E>, mut req: Request, observe: Arc<Observe>) -> poem::Result<Response> {
     let id = new_request_id();
     let started = Instant::now();
-    let method = req.method().clone();
-    let path = req.uri().path().to_owned();
-    let is_api = path.starts_with("/api/") || path == "/api";
+    let is_api = req.uri().path().starts_with("/api/") || req.uri().path() == "/api";
+    let asked = observe.access_log.is_on().then(|| Asked {
+        method: req.method().clone(),
+        uri: req.uri().clone(),
+        version: req.version(),
+        host: req.headers().get(header::HOST).cloned(),
+        referer: req.headers().get(header::REFERER).cloned(),
+        user_agent: req.headers().get(header::USER_AGENT).cloned(),
+        client: client_ip(&req, &observe.trusted_proxies),
+    });
     let span = tracing::info_span!("request", id = %id);
 
     let outcome = async {
+        let path = req.uri().path().to_owned();
         limit_body(&mut req, &path).await?;
         ep.call(req).await.map(IntoResponse::into_response)
     };
@@ -42,20 +73,36 @@ pub async fn observe<E: Endpoint>(ep: Arc<E>, mut req: Request, https: bool) -> 
         Ok(resp) => resp,
         Err(err) => span.in_scope(|| render_error(err, &id, is_api)),
     };
-    add_security_headers(&mut resp, https);
+    add_security_headers(&mut resp, observe.https);
     if let Ok(value) = HeaderValue::from_str(&id) {
         resp.headers_mut().insert("x-request-id", value);
     }
-    span.in_scope(|| {
-        tracing::info!(
-            %method,
-            path = %path,
-            status = resp.status().as_u16(),
-            ms = format_args!("{:.2}", started.elapsed().as_secs_f64() * 1000.0),
-            "served"
-        )
-    });
+    if let Some(asked) = asked {
+        let bytes = body_length(&mut resp);
+        observe.access_log.log(Entry {
+            time: SystemTime::now(),
+            id,
+            client: asked.client,
+            method: asked.method,
+            uri: asked.uri,
+            version: asked.version,
+            host: asked.host,
+            status: resp.status().as_u16(),
+            bytes,
+            referer: asked.referer,
+            user_agent: asked.user_agent,
+            elapsed: started.elapsed(),
+        });
+    }
     Ok(resp)
+}
+
+/// The body's length when it is known before sending (a streamed body's is not).
+fn body_length(resp: &mut Response) -> Option<u64> {
+    let body: http_body_util::combinators::BoxBody<bytes::Bytes, std::io::Error> = resp.take_body().into();
+    let length = http_body::Body::size_hint(&body).exact();
+    resp.set_body(Body::from(body));
+    length
 }
 
 fn new_request_id() -> String {

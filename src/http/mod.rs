@@ -4,6 +4,7 @@
 //! reaches that blog (or is sent to its verified custom domain, with a 301), a request for a
 //! verified custom domain reaches its blog; anything else is a 404.
 
+pub mod access_log;
 pub mod acme_http;
 pub mod api;
 pub mod blog;
@@ -42,10 +43,14 @@ pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
         tls_ask: tls_ask::TlsAsk::new(state.blogs.served_names().clone(), state.config.trusted_proxies.clone()),
         inbox: inbox::Inbox::new(state.clone()),
     };
-    let https = state.config.https;
+    let observe = Arc::new(middleware::Observe {
+        https: state.config.https,
+        access_log: state.access_log.clone(),
+        trusted_proxies: state.config.trusted_proxies.clone(),
+    });
     hosts
         .with(poem::middleware::CatchPanic::new().with_handler(middleware::PanicToError))
-        .around(move |ep, req| middleware::observe(ep, req, https))
+        .around(move |ep, req| middleware::observe(ep, req, observe.clone()))
         .boxed()
 }
 

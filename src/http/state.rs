@@ -8,6 +8,7 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::domain::custom_domain::CertificateStates;
 use crate::fetch::Fetcher;
+use crate::http::access_log::AccessLog;
 use crate::http::blog::BlogSite;
 use crate::http::ui::UiIndex;
 use crate::search::SearchIndex;
@@ -34,4 +35,6 @@ pub struct AppState {
     pub fetcher: Fetcher,
     /// The custom domains' certificates, as the API shows them (`NotManaged` behind a proxy).
     pub certificates: Arc<dyn CertificateStates>,
+    /// Where each request's line goes (off in in-process tests).
+    pub access_log: AccessLog,
 }

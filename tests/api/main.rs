@@ -2,6 +2,7 @@
 
 mod helpers;
 
+mod access_log;
 mod backup;
 mod acme_pebble;
 mod blog_pages;
