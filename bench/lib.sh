@@ -20,3 +20,62 @@ measure() {
     $1 == "Requests/sec:" { rps = $2 } /Non-2xx/ { bad = $NF }
     END { printf "%.3f %.3f %d %d\n", p50, p99, rps, bad + 0 }' "$OUT/wrk.txt"
 }
+
+# Starts nginx from $1 (its directory) on 127.0.0.1:$2 serving the file $4 as /post.html, with
+# access_log $3 ("off", or a file's path, written in combined format and not buffered: nginx's default).
+start_nginx() {
+  local dir=$1 port=$2 log=$3 page=$4
+  mkdir -p "$dir/www" "$dir/tmp"
+  cp "$page" "$dir/www/post.html"
+  [ "$log" = off ] || log="$log combined"
+  cat >"$dir/nginx.conf" <<NGINX
+worker_processes 2;
+pid $PWD/$dir/nginx.pid;
+error_log $PWD/$dir/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log $log;
+  client_body_temp_path $PWD/$dir/tmp; proxy_temp_path $PWD/$dir/tmp;
+  fastcgi_temp_path $PWD/$dir/tmp; uwsgi_temp_path $PWD/$dir/tmp; scgi_temp_path $PWD/$dir/tmp;
+  server { listen 127.0.0.1:$port; root $PWD/$dir/www; default_type text/html; }
+}
+NGINX
+  nginx -c "$PWD/$dir/nginx.conf" >/dev/null
+  sleep 0.5
+}
+
+# The pids of nginx started from $1: the master and its workers.
+nginx_pids() {
+  local master
+  master=$(cat "$1/nginx.pid")
+  echo "$master" $(pgrep -P "$master")
+}
+
+stop_nginx() {
+  kill "$(cat "$1/nginx.pid" 2>/dev/null)" 2>/dev/null || true
+}
+
+# CPU seconds (user + system) used so far by the given processes.
+cpu_seconds() {
+  local total=0 pid ticks
+  for pid in "$@"; do
+    ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+    total=$((total + ticks))
+  done
+  awk -v t="$total" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / hz }'
+}
+
+# One public-page run of wrk -t2 -c32 for $DURATION against the URL $1 with Host $2, the CPU
+# counted of the processes given after; prints "req/s p50 p99 cpu_ms_per_request non2xx requests".
+public_run() {
+  local url=$1 host=$2; shift 2
+  local before after
+  before=$(cpu_seconds "$@")
+  wrk -t2 -c32 -d"$DURATION" --latency -H "Host: $host" "$url" >"$OUT/wrk-public.txt"
+  after=$(cpu_seconds "$@")
+  awk -v cpu="$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
+    /requests in/ { requests = $1 } $1 == "Requests/sec:" { rps = $2 } /Non-2xx/ { bad = $NF }
+    END { printf "%d %.3f %.3f %.4f %d %d\n", rps, p50, p99, cpu * 1000 / requests, bad + 0, requests }' "$OUT/wrk-public.txt"
+}

@@ -67,56 +67,15 @@ body = sqlite3.connect(sys.argv[1]).execute("SELECT body FROM posts WHERE short_
 print(sum(len(c["value"].get("text", "").encode()) for c in json.loads(body)["children"]))
 PY
 )
-mkdir -p "$OUT/nginx/www" "$OUT/nginx/tmp"
-cp "$OUT/post.html" "$OUT/nginx/www/post.html"
-cat >"$OUT/nginx/nginx.conf" <<NGINX
-worker_processes 2;
-pid $PWD/$OUT/nginx/nginx.pid;
-error_log $PWD/$OUT/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $PWD/$OUT/nginx/tmp; proxy_temp_path $PWD/$OUT/nginx/tmp;
-  fastcgi_temp_path $PWD/$OUT/nginx/tmp; uwsgi_temp_path $PWD/$OUT/nginx/tmp; scgi_temp_path $PWD/$OUT/nginx/tmp;
-  server { listen 127.0.0.1:$NGINX_PORT; root $PWD/$OUT/nginx/www; default_type text/html; }
-}
-NGINX
-nginx -c "$PWD/$OUT/nginx/nginx.conf"
-trap 'kill $SERVER 2>/dev/null || true; kill "$(cat "$OUT/nginx/nginx.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
-sleep 0.5
+start_nginx "$OUT/nginx" "$NGINX_PORT" off "$OUT/post.html"
+trap 'kill $SERVER 2>/dev/null || true; stop_nginx "$OUT/nginx"' EXIT
 
-# CPU seconds (user + system) used so far by the given processes.
-cpu_seconds() {
-  local total=0 pid ticks
-  for pid in "$@"; do
-    ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
-    total=$((total + ticks))
-  done
-  awk -v t="$total" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / hz }'
-}
-
-# One public-page run: prints "req/s p50 p99 cpu_ms_per_request".
-public_run() {
-  local url=$1 host=$2; shift 2
-  local before after
-  before=$(cpu_seconds "$@")
-  wrk -t2 -c32 -d"$DURATION" --latency -H "Host: $host" "$url" >"$OUT/wrk-public.txt"
-  after=$(cpu_seconds "$@")
-  awk -v cpu="$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" '
-    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
-    $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
-    /requests in/ { requests = $1 } $1 == "Requests/sec:" { rps = $2 } /Non-2xx/ { bad = $NF }
-    END { printf "%d %.3f %.3f %.4f %d\n", rps, p50, p99, cpu * 1000 / requests, bad + 0 }' "$OUT/wrk-public.txt"
-}
-
-nginx_pids=$(pgrep -f "nginx.*$OUT/nginx/nginx.conf" | tr '\n' ' ')
-nginx_pids="$nginx_pids $(pgrep -P "$(cat "$OUT/nginx/nginx.pid")" | tr '\n' ' ')"
 wrk -t2 -c32 -d2s -H "Host: $BLOG_HOST" "http://127.0.0.1:$PORT$POST_PATH" >/dev/null
 wrk -t2 -c32 -d2s "http://127.0.0.1:$NGINX_PORT/post.html" >/dev/null
-read -r q_rps q_p50 q_p99 q_cpu q_bad < <(public_run "http://127.0.0.1:$PORT$POST_PATH" "$BLOG_HOST" "$SERVER")
-read -r n_rps n_p50 n_p99 n_cpu n_bad < <(public_run "http://127.0.0.1:$NGINX_PORT/post.html" "localhost" $(cat "$OUT/nginx/nginx.pid") $(pgrep -P "$(cat "$OUT/nginx/nginx.pid")"))
+read -r q_rps q_p50 q_p99 q_cpu q_bad _ < <(public_run "http://127.0.0.1:$PORT$POST_PATH" "$BLOG_HOST" "$SERVER")
+read -r n_rps n_p50 n_p99 n_cpu n_bad _ < <(public_run "http://127.0.0.1:$NGINX_PORT/post.html" "localhost" $(nginx_pids "$OUT/nginx"))
 q_rss=$(( $(ps -o rss= -p "$SERVER") / 1024 ))
-n_rss=$(( $(ps -o rss= -p "$(cat "$OUT/nginx/nginx.pid")" $(pgrep -P "$(cat "$OUT/nginx/nginx.pid")" | sed 's/^/-p /') | awk '{ s += $1 } END { print s }') / 1024 ))
+n_rss=$(( $(ps -o rss= -p "$(nginx_pids "$OUT/nginx" | tr ' ' ',')" | awk '{ s += $1 } END { print s }') / 1024 ))
 ratio=$(awk -v q="$q_rps" -v n="$n_rps" 'BEGIN { printf "%.0f", 100 * q / n }')
 echo "== Lighthouse"
 lighthouse=$(bash bench/lighthouse.sh "http://$BLOG_HOST$POST_PATH" "$OUT" 2>"$OUT/lighthouse.log" || echo "Lighthouse failed: see $OUT/lighthouse.log")
