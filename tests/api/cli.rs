@@ -22,7 +22,7 @@ fn help_names_every_subcommand_and_the_environment_variables() {
         assert!(help.contains(word), "{word} missing from --help");
     }
     let serve = stdout(&quire(&["serve", "--help"]));
-    for flag in ["--listen", "--host", "--https", "--data-dir", "--oidc-issuer", "--oidc-client-id", "--oidc-name", "--imgur-client-id", "--support-url", "--emoji-cdn", "--trusted-proxy", "QUIRE_TRUSTED_PROXY", "QUIRE_DATA_DIR", "QUIRE_HOST"] {
+    for flag in ["--listen", "--host", "--https", "--data-dir", "--oidc-issuer", "--oidc-client-id", "--oidc-name", "--imgur-client-id", "--support-url", "--emoji-cdn", "--trusted-proxy", "QUIRE_TRUSTED_PROXY", "--access-log", "--access-log-format", "QUIRE_ACCESS_LOG", "QUIRE_DATA_DIR", "QUIRE_HOST"] {
         assert!(serve.contains(flag), "{flag} missing from serve --help");
     }
 }
