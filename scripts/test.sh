@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Quire test: Rust (unit + integration, real SQLite and HTTP), the owner app's
 # component tests (Vitest), end-to-end tests in headless Chromium against the real binary, and
-# the public pages through the Nu HTML Checker and a real feed parser.
+# the public pages through the Nu HTML Checker and a real feed parser, and that every npm lock file is in sync
+# with its package.json (scripts/check_locks.sh).
 # Installs what it needs on a fresh Debian machine (npm packages, among them the Fedify peer and its Node 22,
 # Debian's chromium, pebble, hugo and Java, PyPI's feedparser in a venv) when missing.
 # Ends with one line: "N passed, N failed".
@@ -75,6 +76,14 @@ if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/
 fi
 
 passed=0; failed=0; skipped=0
+
+step "npm lock files in sync with their package.json (scripts/check_locks.sh, and its own test)"
+bash scripts/check_locks.sh | tee "$logs/locks.txt"
+bash scripts/check_locks_test.sh | tee "$logs/locks_test.txt"
+p=$(grep -c '^ok ' "$logs/locks.txt"); f=$(grep -c '^DRIFT ' "$logs/locks.txt")
+read -r p2 f2 < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$logs/locks_test.txt")
+[ -n "${p2:-}" ] || { p2=0; f2=1; echo "scripts/check_locks_test.sh failed to run"; }
+passed=$((passed + p + p2)); failed=$((failed + f + f2))
 
 step "Rust tests (cargo test)"
 cargo test --locked --no-fail-fast 2>&1 | tee "$logs/cargo.txt"

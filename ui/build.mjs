@@ -6,16 +6,23 @@
 //                               and dist/icon.svg (what the server answers /favicon.ico with)
 //   node ui/build.mjs --check   typecheck with `tsc --noEmit` first, then build
 //
+// With `splitting`, screens the app imports with `import()` (the catalog, settings, replies, the editor) are
+// chunks of their own, dist/assets/chunk-<hash>.js, fetched when first shown. Every text file of dist/assets/
+// of 1 KiB or more is then stored only precompressed, as NAME.br (brotli, quality 11) and NAME.gz (gzip -9):
+// the server sends whichever the client accepts and unpacks the .gz for the rare client that takes neither,
+// so the binary carries no uncompressed copy.
+//
 // Paths resolve relative to this file, so it runs from any working directory.
 // dist/index.html carries the <!--QUIRE_CONFIG--> marker in <head>; the server
 // replaces it with the JSON config script that src/config/app-config.ts reads.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 const uiDir = path.dirname(fileURLToPath(import.meta.url));
 const distDir = path.join(uiDir, 'dist');
@@ -75,6 +82,8 @@ try {
     entryPoints: [entry],
     outdir: distDir,
     entryNames: 'assets/app-[hash]',
+    chunkNames: 'assets/chunk-[hash]',
+    splitting: true,
     assetNames: 'assets/[name]-[hash]',
     bundle: true,
     format: 'esm',
@@ -114,10 +123,32 @@ const [jsPath, jsMeta] = js;
 const cssPath = jsMeta.cssBundle;
 if (!cssPath) fail('esbuild produced no CSS bundle (src/main.tsx must import the styles)');
 
+// esbuild also writes a stylesheet for each chunk, which nothing would load: the app's stylesheet holds the
+// styles of every screen, lazy ones included. Check that it does, then drop them.
+const cssInputs = new Set(Object.keys(result.metafile.outputs[cssPath].inputs));
+for (const [out, meta] of outputs) {
+  if (out === cssPath || !out.endsWith('.css')) continue;
+  const missing = Object.keys(meta.inputs).filter((input) => !cssInputs.has(input));
+  if (missing.length > 0) fail(`${out} has styles the app's stylesheet lacks: ${missing.join(', ')}`);
+  rmSync(path.join(uiDir, out));
+}
+
 // Output paths are relative to absWorkingDir (ui/), e.g. "dist/assets/app-ABC123.js".
 const publicUrl = (outPath) => '/' + toPosix(path.relative(distDir, path.join(uiDir, outPath)));
 const jsUrl = publicUrl(jsPath);
 const cssUrl = publicUrl(cssPath);
+// The chunks the entry script imports statically (directly or through another chunk), preloaded beside it so
+// that the browser does not wait for the entry script before asking for them.
+const preloaded = [];
+const walk = (outPath) => {
+  for (const { path: chunk, kind } of result.metafile.outputs[outPath].imports) {
+    if (kind !== 'import-statement' || preloaded.includes(chunk)) continue;
+    preloaded.push(chunk);
+    walk(chunk);
+  }
+};
+walk(jsPath);
+const preloads = preloaded.map((chunk) => `<link rel="modulepreload" href="${publicUrl(chunk)}">\n`).join('');
 
 // The tab icon (the logo's page mark): content-hashed under assets/ for the <link>, and unhashed at
 // the root of dist/ for the server's /favicon.ico, which browsers request on their own.
@@ -138,7 +169,7 @@ const html = `<!doctype html>
 <link rel="icon" href="${iconUrl}" type="image/svg+xml">
 ${CONFIG_MARKER}
 <link rel="stylesheet" href="${cssUrl}">
-<script type="module" src="${jsUrl}"></script>
+${preloads}<script type="module" src="${jsUrl}"></script>
 </head>
 <body>
 <div id="root"></div>
@@ -148,5 +179,37 @@ ${CONFIG_MARKER}
 `;
 writeFileSync(path.join(distDir, 'index.html'), html);
 
+// Precompresses the text files of dist/assets (see the top of this file); returns [name, raw, gzip, brotli] sizes.
+function precompress() {
+  const sizes = [];
+  const assets = path.join(distDir, 'assets');
+  for (const name of readdirSync(assets).sort()) {
+    if (!/\.(js|css|svg|json)$/.test(name)) continue;
+    const file = path.join(assets, name);
+    const raw = readFileSync(file);
+    if (raw.length < 1024) continue;
+    const br = brotliCompressSync(raw, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      },
+    });
+    const gz = gzipSync(raw, { level: 9 });
+    writeFileSync(`${file}.br`, br);
+    writeFileSync(`${file}.gz`, gz);
+    rmSync(file);
+    sizes.push([name, raw.length, gz.length, br.length]);
+  }
+  return sizes;
+}
+
 const kb = (outPath) => `${(statSync(path.join(uiDir, outPath)).size / 1024).toFixed(1)} kB`;
-console.log(`ui: built dist/index.html, dist${jsUrl} (${kb(jsPath)}), dist${cssUrl} (${kb(cssPath)})`);
+const entrySizes = `dist${jsUrl} (${kb(jsPath)}), dist${cssUrl} (${kb(cssPath)})`;
+const chunks = outputs.filter(([out]) => /\/chunk-[^/]+\.js$/.test(out)).length;
+const packed = precompress();
+const total = (i) => `${(packed.reduce((sum, sizes) => sum + sizes[i], 0) / 1024).toFixed(1)} kB`;
+console.log(
+  `ui: built dist/index.html, ${entrySizes} and ${chunks} chunks; ${packed.length} files stored as .br/.gz ` +
+    `(${total(1)} raw, ${total(2)} gzip, ${total(3)} brotli)`,
+);

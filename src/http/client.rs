@@ -35,6 +35,41 @@ pub fn is_from_this_machine(req: &Request) -> bool {
 
 /// Whether the client takes a gzipped body (`Accept-Encoding: gzip`, not `gzip;q=0`).
 pub fn accepts_gzip(req: &Request) -> bool {
-    req.header(poem::http::header::ACCEPT_ENCODING)
-        .is_some_and(|v| v.split(',').any(|enc| enc.trim() == "gzip" || enc.trim().starts_with("gzip;") && !enc.contains("q=0")))
+    accepts_encoding(req, "gzip")
+}
+
+/// Whether `Accept-Encoding` names `coding` (or `*`) with a weight above 0: `br`, `br;q=0.5`, not `br;q=0`.
+pub fn accepts_encoding(req: &Request, coding: &str) -> bool {
+    let Some(value) = req.header(poem::http::header::ACCEPT_ENCODING) else { return false };
+    value.split(',').any(|item| {
+        let mut parts = item.split(';');
+        let name = parts.next().unwrap_or("").trim();
+        let weight = parts
+            .filter_map(|param| param.trim().strip_prefix("q=").or_else(|| param.trim().strip_prefix("Q=")))
+            .map(|q| q.trim().parse::<f32>().unwrap_or(0.0))
+            .next()
+            .unwrap_or(1.0);
+        (name.eq_ignore_ascii_case(coding) || name == "*") && weight > 0.0
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(accept: &str) -> Request {
+        Request::builder().header(poem::http::header::ACCEPT_ENCODING, accept).finish()
+    }
+
+    #[test]
+    fn an_encoding_is_accepted_when_named_or_starred_with_a_weight_above_zero() {
+        assert!(accepts_encoding(&request("gzip, deflate, br"), "br"));
+        assert!(accepts_encoding(&request("BR;q=0.5"), "br"));
+        assert!(accepts_encoding(&request("*"), "br"));
+        assert!(!accepts_encoding(&request("br;q=0, gzip"), "br"));
+        assert!(!accepts_encoding(&request("gzip;q=0.0"), "gzip"));
+        assert!(!accepts_encoding(&request("brotli, gzip"), "br"));
+        assert!(!accepts_encoding(&Request::builder().finish(), "br"));
+        assert!(accepts_gzip(&request("gzip;q=0.1")), "q=0.1 is not q=0");
+    }
 }

@@ -1,9 +1,13 @@
 //! The owner app: the React bundle embedded at build time, served with an SPA fallback.
 
+use std::borrow::Cow;
+use std::io::Read as _;
+
+use bytes::Bytes;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Path};
 use poem::{IntoResponse, Request, Response, handler};
-use rust_embed::RustEmbed;
+use rust_embed::{EmbeddedFile, RustEmbed};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -11,6 +15,7 @@ use crate::http::state::AppState;
 use crate::config::Config;
 use crate::domain::blocks::{Rules, client_rules};
 use crate::error::Error;
+use crate::http::client::accepts_encoding;
 use crate::http::csrf;
 use crate::http::cookies;
 
@@ -93,19 +98,77 @@ pub fn index(req: &Request, state: Data<&AppState>) -> Response {
     resp
 }
 
-/// A content-hashed file of the bundle, cached for a year.
+/// The forms a text file of `assets/` is stored in, best first: ui/build.mjs keeps only `NAME.br` and
+/// `NAME.gz` of those of 1 KiB or more (the uncompressed file is not in the binary).
+const PRECOMPRESSED: [(&str, &str); 2] = [("br", ".br"), ("gzip", ".gz")];
+
+/// A content-hashed file of the bundle, cached for a year: brotli or gzip as stored when the client takes
+/// it (`Vary: Accept-Encoding`), else unpacked from the `.gz`. Each form has its own ETag.
 #[handler]
 pub fn asset(req: &Request, Path(path): Path<String>) -> Result<Response, Error> {
-    let file = Dist::get(&format!("assets/{path}")).ok_or_else(|| Error::not_found("path", "Not found"))?;
-    let etag = format!("\"{}\"", &hex::encode(file.metadata.sha256_hash())[..32]);
-    if req.header(header::IF_NONE_MATCH).is_some_and(|tag| tag == etag) {
-        return Ok(StatusCode::NOT_MODIFIED.with_header(header::ETAG, etag).into_response());
+    let not_found = || Error::not_found("path", "Not found");
+    if PRECOMPRESSED.iter().any(|(_, suffix)| path.ends_with(suffix)) {
+        return Err(not_found());
     }
-    Ok(Response::builder()
-        .content_type(file.metadata.mimetype())
-        .header(header::ETAG, etag)
+    let name = format!("assets/{path}");
+    let stored: Vec<_> = PRECOMPRESSED
+        .iter()
+        .filter_map(|&(coding, suffix)| Dist::get(&format!("{name}{suffix}")).map(|file| (coding, file)))
+        .collect();
+    // The ETag is the stored file's hash, so each form has its own; the unpacked one says so.
+    let tag = |file: &EmbeddedFile, form: &str| {
+        format!("\"{}{form}\"", &hex::encode(file.metadata.sha256_hash())[..32])
+    };
+    let accepted = stored.iter().find(|(coding, _)| accepts_encoding(req, coding));
+    let (coding, body, etag) = if let Some((coding, file)) = accepted {
+        (Some(*coding), static_bytes(file.data.clone()), tag(file, &format!("-{coding}")))
+    } else if let Some(file) = Dist::get(&name) {
+        let etag = tag(&file, "");
+        (None, static_bytes(file.data), etag)
+    } else if let Some((_, file)) = stored.iter().find(|(coding, _)| *coding == "gzip") {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(&file.data[..]).read_to_end(&mut raw).map_err(|err| Error::Internal(err.into()))?;
+        (None, Bytes::from(raw), tag(file, "-identity"))
+    } else {
+        return Err(not_found());
+    };
+    let mut builder = Response::builder().header(header::ETAG, &etag);
+    if !stored.is_empty() {
+        builder = builder.header(header::VARY, "Accept-Encoding");
+    }
+    if req.header(header::IF_NONE_MATCH).is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag)) {
+        return Ok(builder.status(StatusCode::NOT_MODIFIED).finish());
+    }
+    if let Some(coding) = coding {
+        builder = builder.header(header::CONTENT_ENCODING, coding);
+    }
+    Ok(builder
+        .content_type(content_type(&path))
         .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
-        .body(file.data.into_owned()))
+        // Said outright so that an answer to HEAD, which poem sends without the body, tells it too.
+        .header(header::CONTENT_LENGTH, body.len())
+        .body(body))
+}
+
+/// An embedded file's bytes without copying them (a release build borrows them from the binary).
+fn static_bytes(data: Cow<'static, [u8]>) -> Bytes {
+    match data {
+        Cow::Borrowed(bytes) => Bytes::from_static(bytes),
+        Cow::Owned(bytes) => Bytes::from(bytes),
+    }
+}
+
+/// The type of a bundle file by its extension (the stored `.br`/`.gz` names do not tell it).
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
+        Some("woff2") => "font/woff2",
+        Some("png") => "image/png",
+        _ => "application/octet-stream",
+    }
 }
 
 /// `/favicon.ico`, which browsers ask for on their own: the app's SVG icon, revalidated daily.

@@ -1,6 +1,11 @@
+use std::io::Read as _;
+
 use futures_util::StreamExt;
 use reqwest::StatusCode;
-use reqwest::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, SET_COOKIE};
+use reqwest::header::{
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, ETAG, IF_NONE_MATCH, SET_COOKIE,
+    VARY,
+};
 
 use crate::helpers::{TestApp, errors_of};
 
@@ -255,4 +260,110 @@ async fn the_health_check_answers_ok() {
     let resp = app.get("/healthz").await;
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.text().await.unwrap(), "ok");
+}
+
+/// Every script and stylesheet the app page loads (its entry script and static chunks are enough here).
+async fn bundle_paths(app: &TestApp) -> Vec<String> {
+    let html = app.get("/d/posts").await.text().await.unwrap();
+    html.match_indices("/assets/app-")
+        .map(|(start, _)| html[start..start + html[start..].find('"').unwrap()].to_owned())
+        .collect()
+}
+
+async fn get_with(app: &TestApp, path: &str, accept: Option<&str>) -> reqwest::Response {
+    let mut req = app.client.get(format!("{}{path}", app.url));
+    if let Some(accept) = accept {
+        req = req.header(ACCEPT_ENCODING, accept);
+    }
+    req.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn bundle_assets_are_sent_brotli_or_gzip_as_accepted_and_decode_to_the_same_bytes() {
+    let app = TestApp::spawn().await;
+    let paths = bundle_paths(&app).await;
+    assert!(paths.iter().any(|p| p.ends_with(".js")) && paths.iter().any(|p| p.ends_with(".css")), "{paths:?}");
+    for path in &paths {
+        let plain = get_with(&app, path, None).await;
+        assert_eq!(plain.status(), 200, "{path}");
+        assert!(plain.headers().get(CONTENT_ENCODING).is_none(), "{path}");
+        assert_eq!(plain.headers()[VARY], "Accept-Encoding", "{path}");
+        let plain_tag = plain.headers()[ETAG].to_str().unwrap().to_owned();
+        let length: usize = plain.headers()[CONTENT_LENGTH].to_str().unwrap().parse().unwrap();
+        let raw = plain.bytes().await.unwrap();
+        assert_eq!(raw.len(), length, "{path}");
+        assert!(raw.len() > 1000, "{path}");
+
+        let mut tags = vec![plain_tag];
+        let forms = [("br, gzip", "br"), ("gzip, deflate, br;q=0", "gzip"), ("gzip;q=0.5, br;q=0", "gzip")];
+        for (accept, coding) in forms {
+            let resp = get_with(&app, path, Some(accept)).await;
+            assert_eq!(resp.status(), 200, "{path} {accept}");
+            assert_eq!(resp.headers()[CONTENT_ENCODING], coding, "{path} {accept}");
+            assert_eq!(resp.headers()[VARY], "Accept-Encoding", "{path} {accept}");
+            assert!(resp.headers()[CACHE_CONTROL].to_str().unwrap().contains("immutable"));
+            let length: usize = resp.headers()[CONTENT_LENGTH].to_str().unwrap().parse().unwrap();
+            let tag = resp.headers()[ETAG].to_str().unwrap().to_owned();
+            let body = resp.bytes().await.unwrap();
+            assert_eq!(body.len(), length, "{path} {accept}");
+            assert!(body.len() < raw.len() / 2, "{path} {accept}: {} of {} bytes", body.len(), raw.len());
+            let mut decoded = Vec::new();
+            if coding == "br" {
+                brotli_decompressor::BrotliDecompress(&mut &body[..], &mut decoded).unwrap();
+            } else {
+                flate2::read::GzDecoder::new(&body[..]).read_to_end(&mut decoded).unwrap();
+            }
+            assert!(decoded == raw, "{path} {accept}: decodes to other bytes");
+            if !tags.contains(&tag) {
+                tags.push(tag);
+            }
+        }
+        assert_eq!(tags.len(), 3, "one ETag per form: {tags:?}");
+    }
+}
+
+#[tokio::test]
+async fn each_form_of_a_bundle_asset_answers_304_to_its_own_etag_and_head_has_no_body() {
+    let app = TestApp::spawn().await;
+    let path = bundle_paths(&app).await.into_iter().find(|p| p.ends_with(".js")).unwrap();
+    for accept in [Some("br, gzip"), Some("gzip"), None] {
+        let resp = get_with(&app, &path, accept).await;
+        let etag = resp.headers()[ETAG].to_str().unwrap().to_owned();
+        let length = resp.headers()[CONTENT_LENGTH].to_str().unwrap().to_owned();
+        let coding = resp.headers().get(CONTENT_ENCODING).map(|v| v.to_str().unwrap().to_owned());
+
+        let url = format!("{}{path}", app.url);
+        let mut again = app.client.get(&url).header(IF_NONE_MATCH, format!("\"other\", {etag}"));
+        if let Some(accept) = accept {
+            again = again.header(ACCEPT_ENCODING, accept);
+        }
+        let again = again.send().await.unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{accept:?}");
+        assert_eq!(again.headers()[ETAG].to_str().unwrap(), etag);
+        assert_eq!(again.headers()[VARY], "Accept-Encoding");
+        assert!(again.bytes().await.unwrap().is_empty());
+
+        // Another form's tag is no match: a cache holding gzip must not be told its copy is the brotli one.
+        let other = get_with(&app, &path, Some(if accept == Some("gzip") { "br" } else { "gzip" })).await;
+        let other_tag = other.headers()[ETAG].to_str().unwrap().to_owned();
+        let mut stale = app.client.get(format!("{}{path}", app.url)).header(IF_NONE_MATCH, other_tag);
+        if let Some(accept) = accept {
+            stale = stale.header(ACCEPT_ENCODING, accept);
+        }
+        assert_eq!(stale.send().await.unwrap().status(), 200, "{accept:?}");
+
+        let mut head = app.client.head(format!("{}{path}", app.url));
+        if let Some(accept) = accept {
+            head = head.header(ACCEPT_ENCODING, accept);
+        }
+        let head = head.send().await.unwrap();
+        assert_eq!(head.status(), 200, "{accept:?}");
+        assert_eq!(head.headers()[CONTENT_LENGTH].to_str().unwrap(), length, "{accept:?}");
+        assert_eq!(head.headers().get(CONTENT_ENCODING).map(|v| v.to_str().unwrap().to_owned()), coding);
+        assert!(head.bytes().await.unwrap().is_empty());
+    }
+    // The stored forms are not addressable themselves.
+    for suffix in [".br", ".gz"] {
+        assert_eq!(app.get(&format!("{path}{suffix}")).await.status(), 404, "{suffix}");
+    }
 }

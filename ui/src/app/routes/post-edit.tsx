@@ -1,15 +1,18 @@
 import { useParams } from 'react-router';
 import { appConfig } from '../../config/app-config';
 import { OwnerPage, useOwner } from '../../features/owner';
-import { EditPost } from '../../features/posts';
+import { loadEditors } from '../../features/posts';
 
-/** `/d/posts/{shortId}/edit`: the editor for an existing post, once it is loaded. */
-export function EditPostRoute() {
-  const { blog } = useOwner();
-  const { shortId = '' } = useParams();
-  return (
-    <OwnerPage title="Edit Post">
-      <EditPost key={shortId} blogId={blog.id} shortId={shortId} config={appConfig()} />
-    </OwnerPage>
-  );
+/** `/d/posts/{shortId}/edit`: the editor for an existing post, once its code and the post are loaded. */
+export async function loadEditPostRoute() {
+  const { EditPost } = await loadEditors();
+  return function EditPostRoute() {
+    const { blog } = useOwner();
+    const { shortId = '' } = useParams();
+    return (
+      <OwnerPage title="Edit Post">
+        <EditPost key={shortId} blogId={blog.id} shortId={shortId} config={appConfig()} />
+      </OwnerPage>
+    );
+  };
 }

@@ -1,8 +1,8 @@
 // Posts: the list, the editor for new and existing posts, and search.
 import './posts.css';
 
-export { EditPost } from './edit-post';
-export { PostEditor } from './post-editor';
+/** The editors for new and existing posts (`EditPost`, `PostEditor`), fetched on first use. */
+export const loadEditors = () => import('./editors');
 export { PagesPanel } from './pages-panel';
 export { PostList } from './post-list';
 export { PostSearch } from './post-search';
