@@ -25,9 +25,9 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::Blogs;
-use crate::db::deliveries::{self, Due, inbox_host};
+use crate::db::deliveries::{self, Due};
 use crate::db::followers;
-use crate::domain::activity;
+use crate::domain::{activity, inbound};
 use crate::error::Result;
 use crate::fetch::{DeliveryError, Fetcher};
 
@@ -78,7 +78,7 @@ pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher, retry_unit: Duration) {
                         if in_flight.len() >= MAX_AT_ONCE {
                             break;
                         }
-                        let host = inbox_host(&row.inbox).unwrap_or_default();
+                        let host = inbound::authority_of(&row.inbox).unwrap_or_default();
                         let count = per_host.entry(host.clone()).or_default();
                         if *count >= PER_HOST {
                             continue;

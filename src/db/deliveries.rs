@@ -4,6 +4,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::domain::inbound::authority_of;
 use crate::error::Error;
 
 /// Queues `json` (an activity about `object_id`, signed by `blog_id`'s key) for each of
@@ -161,21 +162,11 @@ pub fn delay_host(conn: &Connection, host: &str, delay_ms: u64) -> Result<usize,
          WHERE id = ?1 AND next_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('%+.3f seconds', ?2))",
     )?;
     for (id, inbox) in rows {
-        if inbox_host(&inbox).as_deref() == Some(host) {
+        if authority_of(&inbox).as_deref() == Some(host) {
             moved += update.execute(params![id, seconds])?;
         }
     }
     Ok(moved)
-}
-
-/// `host:port` (the port only when the URL gives one) of an inbox URL.
-pub fn inbox_host(inbox: &str) -> Option<String> {
-    let url = url::Url::parse(inbox).ok()?;
-    let host = url.host_str()?;
-    Some(match url.port() {
-        Some(port) => format!("{host}:{port}"),
-        None => host.to_owned(),
-    })
 }
 
 /// Cancels the blog's queued (not yet delivered) activities about `object_id`: a Delete makes its
@@ -205,7 +196,7 @@ pub fn given_up_by_host(conn: &Connection, blog_id: i64) -> Result<Vec<(String, 
         stmt.query_map([blog_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     let mut by_host: Vec<(String, i64, Option<String>)> = Vec::new();
     for (inbox, error) in rows {
-        let host = inbox_host(&inbox).unwrap_or(inbox);
+        let host = authority_of(&inbox).unwrap_or(inbox);
         match by_host.iter_mut().find(|(known, _, _)| *known == host) {
             Some(entry) => {
                 entry.1 += 1;
@@ -347,6 +338,6 @@ mod tests {
         let due = claim_due(&conn, 10, &[]).unwrap();
         assert_eq!(due.len(), 1);
         assert_eq!(due[0].inbox, "http://127.0.0.1:10/inbox");
-        assert_eq!(inbox_host("https://m.example/inbox").as_deref(), Some("m.example"));
+        assert_eq!(authority_of("https://m.example/inbox").as_deref(), Some("m.example"));
     }
 }
