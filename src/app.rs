@@ -222,6 +222,9 @@ impl App {
         self.state.site.page_views.flush(&self.state.db).await;
         let search = self.state.search.clone();
         let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;
+        // The last requests' lines, still queued for the log's writer thread.
+        let access_log = self.state.access_log.clone();
+        let _ = tokio::task::spawn_blocking(move || access_log.flush()).await;
         served?;
         Ok(())
     }

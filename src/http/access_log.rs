@@ -5,6 +5,7 @@
 //! writes and never blocks on a slow or full disk. When the writer falls that far behind, lines
 //! are dropped and counted, and the count is told on stderr. The writer drains the channel in
 //! batches (at most every few milliseconds under load), so requests do not wake it one by one.
+//! At shutdown, [`AccessLog::flush`] writes what is still queued before the process exits.
 
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
@@ -13,7 +14,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, TrySendError, channel, sync_channel};
 use std::time::{Duration, SystemTime};
 
 use anyhow::Context;
@@ -25,6 +26,15 @@ use crate::config::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 const QUEUE: usize = 4096;
 /// How long the writer sleeps between batches while lines keep coming.
 const BATCH_PERIOD: Duration = Duration::from_millis(10);
+/// How long [`AccessLog::flush`] waits for the writer (a stuck disk must not hold up shutdown).
+const FLUSH_WAIT: Duration = Duration::from_secs(2);
+
+/// What the writer's channel carries.
+enum Message {
+    Line(Entry),
+    /// Write everything received so far now, then say so.
+    Flush(Sender<()>),
+}
 
 /// What one access line says.
 pub struct Entry {
@@ -50,7 +60,7 @@ pub struct AccessLog {
 }
 
 struct Shared {
-    lines: SyncSender<Entry>,
+    lines: SyncSender<Message>,
     dropped: AtomicU64,
     reopen: AtomicBool,
 }
@@ -82,8 +92,20 @@ impl AccessLog {
     /// Hands a line to the writer without waiting; drops it (and counts it) when the queue is full.
     pub fn log(&self, entry: Entry) {
         let Some(shared) = &self.shared else { return };
-        if let Err(TrySendError::Full(_)) = shared.lines.try_send(entry) {
+        if let Err(TrySendError::Full(_)) = shared.lines.try_send(Message::Line(entry)) {
             shared.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Writes every line handed over so far before returning (or after [`FLUSH_WAIT`], when the
+    /// writer is stuck on its disk); the server calls it as it shuts down, so the last requests'
+    /// lines are not lost with the writer thread. Blocking: call it off the async runtime.
+    pub fn flush(&self) {
+        let Some(shared) = &self.shared else { return };
+        let (done, flushed) = channel();
+        // `send` waits while the queue is full: the writer is draining it.
+        if shared.lines.send(Message::Flush(done)).is_ok() {
+            let _ = flushed.recv_timeout(FLUSH_WAIT);
         }
     }
 
@@ -113,23 +135,24 @@ struct Writer {
 }
 
 impl Writer {
-    fn run(mut self, rx: Receiver<Entry>) {
+    fn run(mut self, rx: Receiver<Message>) {
         let mut text = String::with_capacity(64 * 1024);
         let mut failing = false;
+        let mut flushed = Vec::new();
         loop {
             // Blocks only when idle; under load it sleeps a period and takes what came meanwhile.
             let first = match rx.recv() {
-                Ok(entry) => entry,
+                Ok(message) => message,
                 Err(_) => return,
             };
             text.clear();
-            self.line(&first, &mut text);
-            loop {
-                match rx.try_recv() {
-                    Ok(entry) => self.line(&entry, &mut text),
-                    Err(TryRecvError::Empty) => break,
-                    Err(TryRecvError::Disconnected) => break,
+            let mut next = Some(first);
+            while let Some(message) = next.take() {
+                match message {
+                    Message::Line(entry) => self.line(&entry, &mut text),
+                    Message::Flush(done) => flushed.push(done),
                 }
+                next = rx.try_recv().ok();
             }
             self.maybe_reopen();
             let result = self.write(text.as_bytes());
@@ -149,6 +172,13 @@ impl Writer {
                 if dropped > 0 {
                     eprintln!("quire: {dropped} access log lines dropped: requests came faster than they were written");
                 }
+            }
+            if !flushed.is_empty() {
+                // Written: tell whoever waits (shutdown) and take the next message at once.
+                for done in flushed.drain(..) {
+                    let _ = done.send(());
+                }
+                continue;
             }
             std::thread::sleep(BATCH_PERIOD);
         }
@@ -405,6 +435,14 @@ mod tests {
         }
         assert_eq!(text.lines().count(), 2, "{text}");
         assert!(text.contains("\"GET /one HTTP/1.1\""));
+
+        // A line handed over while the writer sleeps between batches is written by a flush,
+        // as the server does at shutdown, with no waiting for the next batch.
+        std::thread::sleep(Duration::from_millis(2));
+        log.log(entry("/last", b"x"));
+        log.flush();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"GET /last HTTP/1.1\""), "{text}");
 
         let missing = AccessLogConfig { target: AccessLogTarget::File(dir.path().join("no/such/dir/a.log")), ..config };
         let err = AccessLog::start(&missing).err().unwrap();

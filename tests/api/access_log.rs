@@ -77,7 +77,18 @@ fn a_request_is_one_combined_line_in_the_file_and_a_forged_line_stays_inside_its
     assert_eq!(fresh.len(), 1, "{fresh:?}");
     assert!(fresh[0].contains("\"GET /after-rotation HTTP/1.1\""), "{fresh:?}");
     assert_eq!(lines(&rotated, 2).len(), 2);
-    stop(server);
+
+    // A burst of requests, then SIGTERM at once: the lines still queued for the writer (which
+    // writes in batches every few milliseconds) are written before the process exits.
+    for n in 0..100 {
+        get(port, &format!("/burst/{n}"), "probe");
+    }
+    let mut server = server;
+    assert!(Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap().success());
+    assert!(server.wait().unwrap().success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.lines().count(), 101, "every request before the shutdown has its line:\n{text}");
+    assert!(text.contains("\"GET /burst/99 HTTP/1.1\""), "{text}");
 }
 
 /// Starts `serve` with its stderr in a file; returns the server and that file's path.
