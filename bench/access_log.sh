@@ -33,7 +33,7 @@ BIN=target/$PROFILE/quire
 rm -rf "$OUT" && mkdir -p "$OUT"
 DATA="$OUT/data"
 "$BIN" migrate --data-dir "$DATA" >/dev/null
-python3 bench/seed.py "$DATA" 10 10 >/dev/null
+python3 bench/seed.py "$DATA" 100 10 >/dev/null
 
 SERVER=
 trap 'kill $SERVER 2>/dev/null || true; stop_nginx "$OUT/nginx-log"; stop_nginx "$OUT/nginx-off"' EXIT

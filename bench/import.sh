@@ -48,13 +48,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $s apt-get update -qq && DEBIAN_FRONTEND=noninteractive $s apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if [ -n "${QUIRE_BIN:-}" ]; then
-  BIN=$QUIRE_BIN
-else
-  echo "== building the release binary"
-  cargo build --release --locked -q
-  BIN=target/release/quire
-fi
+quire_binary
 OUT=bench/out/import
 PORT=${IMPORT_PORT:-18850}
 HOST="localhost:$PORT"

@@ -1,5 +1,16 @@
 # Sourced by the benchmark scripts.
 
+# Sets BIN to the quire binary to measure: $QUIRE_BIN when set, else the release build (built now).
+quire_binary() {
+  if [ -n "${QUIRE_BIN:-}" ]; then
+    BIN=$QUIRE_BIN
+  else
+    echo "== building the release binary"
+    cargo build --release --locked -q
+    BIN=target/release/quire
+  fi
+}
+
 # Waits (10 s at most) until quire on 127.0.0.1:$PORT answers /healthz for $HOST.
 wait_for_quire() {
   for _ in $(seq 1 100); do

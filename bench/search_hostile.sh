@@ -29,7 +29,7 @@ if [ ! -f "$OUT/seeded-$BLOGS-$PER_BLOG" ]; then
   echo "== seeding $BLOGS blogs x $PER_BLOG posts"
   rm -rf "$OUT" && mkdir -p "$OUT"
   "${BINS[0]}" migrate --data-dir "$DATA" >/dev/null
-  python3 bench/seed.py "$DATA" "$BLOGS" "$PER_BLOG"
+  python3 bench/seed.py "$DATA" $((BLOGS * PER_BLOG)) "$PER_BLOG"
   "${BINS[0]}" reindex --data-dir "$DATA" 2>/dev/null >/dev/null
   touch "$OUT/seeded-$BLOGS-$PER_BLOG"
 fi
