@@ -29,6 +29,7 @@ ROWS = [
     ("reindex_s", "reindex", "s", None),
     ("db_mb", "database", "MB", None),
     ("index_mb", "search index", "MB", None),
+    ("capped_search_p50", "owner search p50 under the cap", "ms", None),
 ]
 
 
