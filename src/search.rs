@@ -9,7 +9,7 @@
 //! [`STALE`] instead of the sequence, and the next start sees it as behind and rebuilds it.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -19,7 +19,8 @@ use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::directory::MmapDirectory;
-use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, TantivyDocument, Term, doc};
+use tantivy::columnar::Column;
+use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, doc};
 
 /// The payload of a commit made after an update failed: not a sequence, so the start-up
 /// check never takes the index as in step with the database.
@@ -74,6 +75,11 @@ pub struct SearchIndex {
     reader: IndexReader,
     writer: Mutex<WriterSlot>,
     fields: Fields,
+    /// The `post_id` column of each segment of the searcher generation searched last. Opening
+    /// a column reads its header, a line per 512 documents, so opening it for every hit made
+    /// each search cost more as the index grew (at a million posts, half a search's time went
+    /// there; bench/README.md); opened once a generation, a hit's id is one lookup.
+    ids: Mutex<Option<(u64, Arc<Vec<Column<u64>>>)>>,
 }
 
 struct WriterSlot {
@@ -138,7 +144,7 @@ impl SearchIndex {
             .doc_store_cache_num_blocks(0) // nothing is read from the document store
             .try_into()?;
         let slot = WriterSlot { writer: None, last_used: Instant::now(), stale: false };
-        Ok(SearchIndex { index, files, reader, writer: Mutex::new(slot), fields })
+        Ok(SearchIndex { index, files, reader, writer: Mutex::new(slot), fields, ids: Mutex::new(None) })
     }
 
     /// The database sequence the last commit recorded (`None` for a new or stale index).
@@ -319,12 +325,32 @@ impl SearchIndex {
         let searcher = self.reader.searcher();
         let hits = searcher.search(&BooleanQuery::new(clauses), &TopDocs::with_limit(limit))?;
         // The id comes from the fast field (a column), not the compressed document store.
+        let ids = self.id_columns(&searcher)?;
         hits.into_iter()
             .map(|(_, address)| {
-                let ids = searcher.segment_reader(address.segment_ord).fast_fields().u64("post_id")?;
-                ids.first(address.doc_id).map(|id| id as i64).context("indexed post without an id")
+                let column = ids.get(address.segment_ord as usize).context("a hit in an unknown segment")?;
+                column.first(address.doc_id).map(|id| id as i64).context("indexed post without an id")
             })
             .collect()
+    }
+
+    /// The `post_id` columns of `searcher`'s segments, opened once for its generation.
+    fn id_columns(&self, searcher: &Searcher) -> anyhow::Result<Arc<Vec<Column<u64>>>> {
+        let generation = searcher.generation().generation_id();
+        let mut cached = self.ids.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((cached_generation, columns)) = cached.as_ref()
+            && *cached_generation == generation
+        {
+            return Ok(columns.clone());
+        }
+        let columns = searcher
+            .segment_readers()
+            .iter()
+            .map(|segment| segment.fast_fields().u64("post_id"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let columns = Arc::new(columns);
+        *cached = Some((generation, columns.clone()));
+        Ok(columns)
     }
 
     /// What a query's text asks for: each part is one word or, for text in double quotes, a
@@ -407,6 +433,8 @@ mod tests {
             index.upsert(&post(id, &format!("loaf number{id}")), id).expect("upsert");
         }
         assert_eq!(index.index.searchable_segment_ids().unwrap().len(), 5, "a commit a post");
+        // Searched before the merge too: the ids' columns of the old generation are not reused.
+        assert_eq!(index.search(1, "number4", false, 10).expect("search"), vec![4]);
         index.merge_into_one().expect("merge");
         assert_eq!(index.index.searchable_segment_ids().unwrap().len(), 1);
         assert_eq!(index.committed_seq(), Some(5));
