@@ -12,6 +12,7 @@ use quire::{App, Config, backup, db};
 // jemalloc instead of glibc's malloc: under the server's many worker and blocking threads glibc
 // keeps a heap arena per thread and rarely returns their free pages, so a long mixed load grew
 // the resident size by about 170 % in 30 minutes with no leak (bench/README.md, the soak).
+// Unprefixed (Cargo.toml), it is the C code's malloc too: the bundled SQLite's.
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
