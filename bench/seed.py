@@ -20,6 +20,7 @@ Usage: seed.py DATA_DIR [POSTS] [POSTS_PER_BLOG]
 import hashlib
 import itertools
 import json
+import os
 import random
 import sqlite3
 import sys
@@ -98,8 +99,11 @@ def batches(rows, size):
 
 def main():
     data_dir = sys.argv[1]
-    posts = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
-    per_blog = int(sys.argv[3]) if len(sys.argv) > 3 else 100
+    try:
+        posts = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+        per_blog = int(sys.argv[3]) if len(sys.argv) > 3 else 100
+    except ValueError:
+        sys.exit("usage: seed.py DATA_DIR [POSTS] [POSTS_PER_BLOG] (whole numbers)")
     if posts < 1 or per_blog < 1:
         sys.exit("POSTS and POSTS_PER_BLOG must be at least 1")
     per_blog = min(per_blog, posts)
@@ -111,6 +115,8 @@ def main():
     weights = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(words))))
     pool = [block_json("paragraph", text=paragraph(rng, words, weights, rng.randint(2, 5))) for _ in range(PARAGRAPH_POOL)]
 
+    if not os.path.isfile(f"{data_dir}/quire.db"):
+        sys.exit(f"{data_dir}/quire.db does not exist: run `quire migrate --data-dir {data_dir}` first")
     db = sqlite3.connect(f"{data_dir}/quire.db")
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = OFF")
