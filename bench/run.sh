@@ -13,7 +13,8 @@
 #
 # Environment: BENCH_DURATION (wrk time per row, default 10s), BENCH_WARMUP (searches before the
 # measurements, default 15s), BENCH_PER_BLOG (posts per blog,
-# default 100), BENCH_LIGHTHOUSE=0 (skip Lighthouse), BENCH_PORT (default 18700),
+# default 100), BENCH_CAP_MB (the memory cap of the capped run, default 60), BENCH_LIGHTHOUSE=0
+# (skip Lighthouse), BENCH_PORT (default 18700),
 # QUIRE_BIN (a quire binary to measure instead of building the release one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +35,13 @@ posts_of() {
     *) echo "$1" ;;
   esac
 }
-for scale in "${SCALES[@]}"; do posts_of "$scale" >/dev/null; done
+for scale in "${SCALES[@]}"; do
+  # Two blogs at least: the saves of the freshness probe go to blog 2.
+  if [ "$(posts_of "$scale")" -lt $((2 * PER_BLOG)) ]; then
+    echo "bench/run.sh: '$scale' is too small: at least $((2 * PER_BLOG)) posts (two blogs of $PER_BLOG)" >&2
+    exit 2
+  fi
+done
 
 if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null; then
   [ "$(id -u)" = 0 ] && s="" || s="sudo"
@@ -78,6 +85,9 @@ stop_server() {
   SERVER=
 }
 
+# Seconds since the `date +%s.%N` reading $1, to a tenth.
+elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 run_scale() {
@@ -94,13 +104,12 @@ run_scale() {
   local start seed_s reindex_s
   start=$(date +%s.%N)
   python3 bench/seed.py "$DATA" "$posts" "$PER_BLOG"
-  seed_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  seed_s=$(elapsed_since "$start")
   blogs=$(( posts / PER_BLOG ))
-  [ "$blogs" -gt 0 ] || blogs=1
   echo "== $scale: building the search index (quire reindex)"
   start=$(date +%s.%N)
   "$BIN" reindex --data-dir "$DATA" 2>/dev/null
-  reindex_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  reindex_s=$(elapsed_since "$start")
   local db_mb index_mb
   db_mb=$(du -sm "$DATA/quire.db" | cut -f1)
   index_mb=$(du -sm "$DATA/index" | cut -f1)
