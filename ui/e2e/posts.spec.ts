@@ -478,6 +478,48 @@ test('the local draft of a new post: a malformed one is removed, a good one come
   expect(problems).toEqual([]);
 });
 
+test('the back button asks before it leaves unsaved changes, and the post list comes back where it was', async ({
+  page,
+}) => {
+  const problems = watchForErrors(page);
+  let leave = false;
+  const asked = answerDialogs(page, () => leave);
+  await signUp(page, 'backer@example.com', 'backer');
+
+  await page.getByRole('link', { name: 'New Post' }).click();
+  await block(page, 1).getByRole('textbox', { name: 'Heading' }).fill('Not saved yet');
+
+  await test.step('back, answered Cancel: the editor stays with its text', async () => {
+    await page.goBack();
+    await expect.poll(() => asked).toEqual(['confirm: Are you sure?']);
+    await expect(page).toHaveURL(at('/d/posts/new'));
+    await expect(block(page, 1).getByRole('textbox', { name: 'Heading' })).toHaveValue('Not saved yet');
+  });
+
+  await test.step('back, answered OK: the post list', async () => {
+    leave = true;
+    await page.goBack();
+    await expect(page).toHaveURL(at('/d/posts'));
+    await expect(page.getByRole('link', { name: 'New Post' })).toBeVisible();
+    expect(asked).toEqual(['confirm: Are you sure?', 'confirm: Are you sure?']);
+  });
+
+  await test.step('forward and back again: the page scrolled down comes back scrolled down', async () => {
+    await page.setViewportSize({ width: 800, height: 300 });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const down = await page.evaluate(() => window.scrollY);
+    expect(down).toBeGreaterThan(0);
+    await page.goForward();
+    await expect(page).toHaveURL(at('/d/posts/new'));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await expect(page).toHaveURL(at('/d/posts'));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(down);
+  });
+
+  expect(problems).toEqual([]);
+});
+
 test('the editor shows when edit mode is on, keeps Remove quiet and fits Publish in the toolbar on a phone', async ({ page }) => {
   const problems = watchForErrors(page);
   await signUp(page, 'layout@example.com', 'layout');

@@ -18,11 +18,11 @@ describe('routes', () => {
   });
 
   it('shows a not-found page with a link home for unknown paths', async () => {
-    const { user, router } = renderRoute('/no/such/page');
+    const { user, history } = renderRoute('/no/such/page');
     expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(document.title).toBe('Page not found · Quire');
     await user.click(screen.getByRole('link', { name: 'Go to the home page' }));
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
     expect(screen.getByText('is a free blogging platform')).toBeInTheDocument();
   });
 

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import { renderRoutes } from '../test/render-route';
 import { Button, ButtonLink } from './button';
 
 describe('Button', () => {
@@ -65,19 +65,18 @@ describe('Button', () => {
 
 describe('ButtonLink', () => {
   it('navigates inside the app with `to`', async () => {
-    const router = createMemoryRouter(
+    const { history } = renderRoutes(
       [
         { path: '/', element: <ButtonLink to="/d/posts/new">New Post</ButtonLink> },
         { path: '/d/posts/new', element: <p>editor</p> },
       ],
-      { initialEntries: ['/'] },
+      '/',
     );
-    render(<RouterProvider router={router} />);
     const link = screen.getByRole('link', { name: 'New Post' });
     expect(link).toHaveClass('q-button', 'q-button--secondary');
     await userEvent.click(link);
     expect(screen.getByText('editor')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/d/posts/new');
+    expect(history.location.pathname).toBe('/d/posts/new');
   });
 
   it('opens an external address in a new tab safely', () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { useBlocker, type BlockerFunction } from 'react-router';
+import { useAppHistory } from './history';
 
 /** The leave-page warning's question. */
 export const LEAVE_WARNING = 'Are you sure?';
@@ -7,8 +7,9 @@ export const LEAVE_WARNING = 'Are you sure?';
 /**
  * While `enabled`, asks `LEAVE_WARNING` before the user leaves the screen: the browser's own
  * prompt on reload, close or another site (beforeunload), and a confirm dialog for navigation
- * inside the app (react-router's blocker). Call the returned `release()` right before a
- * navigation the screen makes itself (e.g. after saving), so that one goes through unasked.
+ * inside the app, links and back/forward alike (the app history's leave check). Call the returned
+ * `release()` right before a navigation the screen makes itself (e.g. after saving), so that one
+ * goes through unasked.
  */
 export function useLeaveWarning(enabled: boolean): { release: () => void } {
   const enabledRef = useRef(enabled);
@@ -18,12 +19,10 @@ export function useLeaveWarning(enabled: boolean): { release: () => void } {
     if (enabled) releasedRef.current = false;
   }, [enabled]);
 
-  const active = () => enabledRef.current && !releasedRef.current;
-
   useEffect(() => {
     if (!enabled) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!active()) return;
+      if (!enabledRef.current || releasedRef.current) return;
       event.preventDefault();
       // Older browsers show (or at least need) a return value; modern ones show their own text.
       event.returnValue = LEAVE_WARNING;
@@ -32,19 +31,19 @@ export function useLeaveWarning(enabled: boolean): { release: () => void } {
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [enabled]);
 
-  const shouldBlock = useCallback<BlockerFunction>(
-    ({ currentLocation, nextLocation }) =>
-      active() &&
-      (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
-    [],
+  // Another screen, or the same one with another query, asks first; a change of #hash alone does not.
+  const history = useAppHistory();
+  useEffect(
+    () =>
+      history.block(
+        (current, next) =>
+          !enabledRef.current ||
+          releasedRef.current ||
+          (current.pathname === next.pathname && current.search === next.search) ||
+          window.confirm(LEAVE_WARNING),
+      ),
+    [history],
   );
-  const blocker = useBlocker(shouldBlock);
-
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    if (window.confirm(LEAVE_WARNING)) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
 
   const release = useCallback(() => {
     releasedRef.current = true;

@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
-// jsdom has no layout; react-router's ScrollRestoration calls this on every navigation.
+// jsdom has no layout; the app's ScrollRestoration (lib/scroll-restoration.tsx) calls this on every navigation.
 window.scrollTo = () => undefined;
 
 // No test reaches a real server: a request that no test set up fails like a dead network.

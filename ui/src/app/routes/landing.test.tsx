@@ -43,7 +43,7 @@ describe('landing page', () => {
 
   it('opens the signup notice from "or Signup" and closes it with Cancel', async () => {
     signInServer();
-    const { user, router } = renderRoute('/');
+    const { user, history } = renderRoute('/');
     await user.click(signupLink());
     const dialog = screen.getByRole('dialog', { name: 'Signup' });
     expect(within(dialog).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
@@ -54,24 +54,24 @@ describe('landing page', () => {
     expect(within(dialog).getByRole('button', { name: 'Signup with Google' })).toBeEnabled();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
   });
 
   it('shows the signup notice straight away on /signup, and the landing page once it is closed', async () => {
     signInServer();
-    const { user, router } = renderRoute('/signup');
+    const { user, history } = renderRoute('/signup');
     const dialog = screen.getByRole('dialog', { name: 'Signup' });
     expect(dialog).toHaveTextContent('Cookies are used to authenticate and identify users.');
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
     expect(loginButton()).toBeInTheDocument();
   });
 
   it('logs in through the popup: buttons wait, then the owner area opens', async () => {
     const server = signInServer();
     const { popup, open } = fakePopup();
-    const { user, router } = renderRoute('/');
+    const { user, history } = renderRoute('/');
 
     await user.click(loginButton());
     expect(open).toHaveBeenCalledWith('about:blank', 'quire-signin', 'popup,width=500,height=650');
@@ -85,7 +85,7 @@ describe('landing page', () => {
     act(() => postFromCallback({ idToken: 'token-1' }));
 
     expect(await screen.findByRole('heading', { name: 'Posts' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/d/posts');
+    expect(history.location.pathname).toBe('/d/posts');
     expect(server.sent('POST', '/api/sessions').map((r) => r.body)).toEqual([{ id_token: 'token-1', signup: false }]);
     expect(popup.closed).toBe(true);
   });
@@ -93,7 +93,7 @@ describe('landing page', () => {
   it('signs up from the modal with signup: true and lands on the blog-creation screen', async () => {
     const server = signInServer();
     const { popup } = fakePopup();
-    const { user, router } = renderRoute('/');
+    const { user, history } = renderRoute('/');
     await user.click(signupLink());
     const dialog = screen.getByRole('dialog', { name: 'Signup' });
     const signup = within(dialog).getByRole('button', { name: 'Signup with Google' });
@@ -105,7 +105,7 @@ describe('landing page', () => {
 
     act(() => postFromCallback({ idToken: 'token-2' }));
     expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/d/posts');
+    expect(history.location.pathname).toBe('/d/posts');
     expect(server.sent('POST', '/api/sessions').map((r) => r.body)).toEqual([{ id_token: 'token-2', signup: true }]);
   });
 
@@ -129,7 +129,7 @@ describe('landing page', () => {
       'POST /api/sessions': () => errors(404, { idToken: 'No Quire account uses this sign-in yet; sign up first' }),
     });
     fakePopup();
-    const { user, router } = renderRoute('/');
+    const { user, history } = renderRoute('/');
     await user.click(loginButton());
     await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/auth/nonce', expect.anything()));
     await act(async () => postFromCallback({ idToken: 'token-3' }));
@@ -138,7 +138,7 @@ describe('landing page', () => {
     expect(error).toHaveBeenCalledWith(expect.stringContaining('status 404'), expect.anything());
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.queryByText(/sign up first/)).toBeNull();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
   });
 
   it('says so when the browser blocks the popup', async () => {
@@ -153,8 +153,8 @@ describe('landing page', () => {
 
   it('sends a visitor who is already signed in on to the owner area', async () => {
     fakeApi(signedIn());
-    const { router } = renderRoute('/');
+    const { history } = renderRoute('/');
     expect(await screen.findByRole('heading', { name: 'Posts' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/d/posts');
+    expect(history.location.pathname).toBe('/d/posts');
   });
 });

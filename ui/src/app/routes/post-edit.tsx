@@ -3,7 +3,7 @@ import { appConfig } from '../../config/app-config';
 import { OwnerPage, useOwner } from '../../features/owner';
 import { loadEditors } from '../../features/posts';
 
-/** `/d/posts/{shortId}/edit`: the editor for an existing post, once its code and the post are loaded. */
+/** `/d/posts/{shortId}/edit`: the editor for an existing post; its code is a chunk of its own (`lazyScreen`). */
 export async function loadEditPostRoute() {
   const { EditPost } = await loadEditors();
   return function EditPostRoute() {

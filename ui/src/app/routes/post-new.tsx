@@ -2,7 +2,7 @@ import { appConfig } from '../../config/app-config';
 import { OwnerPage, useOwner } from '../../features/owner';
 import { loadEditors } from '../../features/posts';
 
-/** `/d/posts/new`: the editor for a new post, once its code is loaded (the router waits for it). */
+/** `/d/posts/new`: the editor for a new post; its code is a chunk of its own (`lazyScreen`). */
 export async function loadNewPostRoute() {
   const { PostEditor } = await loadEditors();
   return function NewPostRoute() {

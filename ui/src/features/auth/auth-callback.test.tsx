@@ -35,9 +35,9 @@ describe('/auth/callback', () => {
 
   it('says the window can be closed when nothing opened it, and drops the token from the address', () => {
     const close = vi.spyOn(window, 'close').mockImplementation(() => undefined);
-    const { router } = renderRoute('/auth/callback#id_token=eyJ.token.sig');
+    const { history } = renderRoute('/auth/callback#id_token=eyJ.token.sig');
     expect(screen.getByRole('heading', { name: 'You can close this window' })).toBeInTheDocument();
-    expect(router.state.location.hash).toBe('');
+    expect(history.location.hash).toBe('');
     expect(close).not.toHaveBeenCalled();
   });
 });

@@ -16,10 +16,10 @@ describe('/signout', () => {
       'POST /d/signout': () => json({}),
       'GET /api/session': () => json({ session: null }),
     });
-    const { router } = renderRoute('/signout');
+    const { history } = renderRoute('/signout');
     await settle();
     expect(server.sent('POST', '/d/signout')).toEqual([]);
-    expect(router.state.location.pathname).toBe('/signout');
+    expect(history.location.pathname).toBe('/signout');
     expect(screen.getByRole('heading', { level: 1, name: 'Sign out of Quire?' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Signout' })).toBeEnabled();
     expect(document.title).toBe('Sign out · Quire');
@@ -31,10 +31,10 @@ describe('/signout', () => {
       'POST /d/signout': () => json({}),
       'GET /api/session': () => json({ session: null }),
     });
-    const { router, user } = renderRoute('/signout');
+    const { history, user } = renderRoute('/signout');
     await user.click(await screen.findByRole('button', { name: 'Signout' }));
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
     const [request] = server.sent('POST', '/d/signout');
     expect(request?.headers.get('CSRF-Token')).toBe('tok123');
     expect(server.sent('POST', '/d/signout')).toHaveLength(1);
@@ -46,19 +46,19 @@ describe('/signout', () => {
       'POST /d/signout': () => errors(500, { server: 'Internal error' }),
       'GET /api/session': () => json({ session: null }),
     });
-    const { router, user } = renderRoute('/signout');
+    const { history, user } = renderRoute('/signout');
     await user.click(await screen.findByRole('button', { name: 'Signout' }));
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
     expect(error).toHaveBeenCalledWith('quire: sign-out failed', expect.anything());
   });
 
   it("goes back to the owner area on 'Cancel', still signed in", async () => {
     const server = fakeApi({ ...signedIn(), 'POST /d/signout': () => json({}) });
-    const { router, user } = renderRoute('/signout');
+    const { history, user } = renderRoute('/signout');
     await user.click(await screen.findByRole('link', { name: 'Cancel' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Posts' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/d/posts');
+    expect(history.location.pathname).toBe('/d/posts');
     expect(server.sent('POST', '/d/signout')).toEqual([]);
   });
 });

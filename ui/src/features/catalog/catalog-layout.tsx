@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { Suspense, useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components';
 import { catalogDemos, paths } from '../../config/paths';
@@ -42,7 +42,9 @@ export function CatalogLayout() {
         </nav>
       </aside>
       <main id="catalog-main" className="catalog__main" tabIndex={-1}>
-        <Outlet />
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

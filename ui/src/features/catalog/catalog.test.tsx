@@ -19,13 +19,13 @@ describe('catalog navigation', () => {
   });
 
   it('highlights the current demo and moves the highlight on navigation', async () => {
-    const { user, router } = renderRoute('/catalog/select');
+    const { user, history } = renderRoute('/catalog/select');
     const select = within(nav()).getByRole('link', { name: 'Select' });
     expect(select).toHaveAttribute('aria-current', 'page');
     expect(select).toHaveClass('catalog__link--active');
 
     await user.click(within(nav()).getByRole('link', { name: 'Panel' }));
-    expect(router.state.location.pathname).toBe('/catalog/panel');
+    expect(history.location.pathname).toBe('/catalog/panel');
     expect(within(nav()).getByRole('link', { name: 'Panel' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav()).getByRole('link', { name: 'Select' })).not.toHaveAttribute('aria-current');
     expect(screen.getByRole('heading', { level: 1, name: 'Panel' })).toBeInTheDocument();

@@ -15,9 +15,9 @@ const menu = () => screen.getByRole('navigation', { name: 'Menu' });
 describe('owner area', () => {
   it('sends a visitor without a session to the landing page', async () => {
     fakeApi({ 'GET /api/session': () => json({ session: null }) });
-    const { router } = renderRoute('/d/settings');
+    const { history } = renderRoute('/d/settings');
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
     expect(screen.queryByRole('navigation', { name: 'Menu' })).toBeNull();
   });
 
@@ -49,9 +49,9 @@ describe('owner area', () => {
 
   it('moves the highlight when another entry is chosen', async () => {
     fakeApi(signedIn());
-    const { user, router } = renderRoute('/d/posts');
+    const { user, history } = renderRoute('/d/posts');
     await user.click(await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Settings' }));
-    expect(router.state.location.pathname).toBe('/d/settings');
+    expect(history.location.pathname).toBe('/d/settings');
     expect(within(menu()).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
     expect(within(menu()).getByRole('link', { name: 'Posts' })).not.toHaveAttribute('aria-current');
   });
@@ -67,19 +67,19 @@ describe('owner area', () => {
         return json({});
       },
     });
-    const { user, router } = renderRoute('/d/settings');
+    const { user, history } = renderRoute('/d/settings');
     await user.click(await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Signout' }));
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
     expect(screen.queryByRole('heading', { name: 'Sign out of Quire?' })).toBeNull();
     expect(server.sent('POST', '/d/signout').map((request) => request.headers.get('CSRF-Token'))).toEqual(['tok123']);
   });
 
   it('sends /d to the post list', async () => {
     fakeApi(signedIn());
-    const { router } = renderRoute('/d');
+    const { history } = renderRoute('/d');
     expect(await screen.findByRole('heading', { level: 1, name: 'Posts' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/d/posts');
+    expect(history.location.pathname).toBe('/d/posts');
   });
 
   it('shows the blog-creation screen on every /d/* path while the user has no blog, and reloads once created', async () => {
@@ -106,13 +106,13 @@ describe('owner area', () => {
         return json({});
       },
     });
-    const { user, router } = renderRoute('/d/posts');
+    const { user, history } = renderRoute('/d/posts');
     expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
     expect(screen.getByText('alice@example.com')).toBeInTheDocument();
     expect(screen.getByText(/Signed in as/)).toHaveTextContent('Signed in as alice@example.com');
     await user.click(screen.getByRole('button', { name: 'Signout' }));
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
     expect(server.sent('POST', '/d/signout')).toHaveLength(1);
     expect(server.sent('POST', '/api/my/blogs')).toEqual([]);
   });

@@ -1,9 +1,9 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { alice } from '../../test/fake-api';
+import { renderRoutes } from '../../test/render-route';
 import { OwnerShell } from './owner-shell';
 
 /** A screen that counts how often it was mounted, like a page that loads its data on mount. */
@@ -21,7 +21,7 @@ function Screen({ name, mounts }: { name: string; mounts: Record<string, number>
 
 function renderShell(path: string, supportUrl: string | null = null) {
   const mounts: Record<string, number> = {};
-  const router = createMemoryRouter(
+  const { history } = renderRoutes(
     [
       {
         path: '/d',
@@ -33,13 +33,12 @@ function renderShell(path: string, supportUrl: string | null = null) {
       },
       { path: '/signout', element: <p>signing out</p> },
     ],
-    { initialEntries: [path] },
+    path,
   );
   const user = userEvent.setup();
-  render(<RouterProvider router={router} />);
   const menu = screen.getByRole('navigation', { name: 'Menu' });
   const toggle = screen.getByRole('button', { name: 'Menu' });
-  return { router, user, mounts, menu, toggle };
+  return { history, user, mounts, menu, toggle };
 }
 
 describe('owner shell', () => {
@@ -55,14 +54,14 @@ describe('owner shell', () => {
   });
 
   it('reloads the current screen when its own entry is clicked', async () => {
-    const { user, menu, mounts, router } = renderShell('/d/posts');
+    const { user, menu, mounts, history } = renderShell('/d/posts');
     expect(screen.getByRole('heading', { name: 'Posts (mount 1)' })).toBeInTheDocument();
 
     await user.click(within(menu).getByRole('link', { name: 'Posts' }));
     expect(screen.getByRole('heading', { name: 'Posts (mount 2)' })).toBeInTheDocument();
     await user.click(within(menu).getByRole('link', { name: 'Posts' }));
     expect(screen.getByRole('heading', { name: 'Posts (mount 3)' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/d/posts');
+    expect(history.location.pathname).toBe('/d/posts');
     expect(within(menu).getByRole('link', { name: 'Posts' })).toHaveAttribute('aria-current', 'page');
 
     await user.click(within(menu).getByRole('link', { name: 'Settings' }));
@@ -88,10 +87,10 @@ describe('owner shell', () => {
   });
 
   it('closes the menu when an entry is chosen or the backdrop is clicked', async () => {
-    const { user, menu, toggle, router } = renderShell('/d/posts');
+    const { user, menu, toggle, history } = renderShell('/d/posts');
     await user.click(toggle);
     await user.click(within(menu).getByRole('link', { name: 'Settings' }));
-    expect(router.state.location.pathname).toBe('/d/settings');
+    expect(history.location.pathname).toBe('/d/settings');
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
 
     await user.click(toggle);

@@ -1,7 +1,7 @@
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Outlet, useLocation } from 'react-router';
-import { Logo } from '../../components';
+import { Logo, Spinner } from '../../components';
 import { cx } from '../../lib/cx';
 import type { Blog } from '../blogs';
 import { OwnerMenu, reloadCount } from './owner-menu';
@@ -88,10 +88,11 @@ export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: strin
       />
       <div className="q-owner__backdrop" hidden={!menuOpen} onClick={() => setMenuOpen(false)} />
       <main className="q-owner__main" inert={menuOpen || undefined}>
-        {/* A new reload count mounts the screen afresh, so it loads its data again. */}
-        <Fragment key={reloadCount(location.state)}>
+        {/* A new reload count mounts the screen afresh, so it loads its data again. A screen whose code is
+            still on its way (its first visit) shows a spinner meanwhile. */}
+        <Suspense key={reloadCount(location.state)} fallback={<Spinner label="Loading" />}>
           <Outlet />
-        </Fragment>
+        </Suspense>
       </main>
     </div>
   );

@@ -99,7 +99,7 @@ describe('paragraphs in Markdown', () => {
 describe('images that describe themselves', () => {
   it('ask for alt text with a gentle warning that does not stop the save, and send alt and caption', async () => {
     const server = fakeApi(postsServer([withImage]).handlers);
-    const { user, router } = renderRoute(`/d/posts/${withImage.shortId}/edit`);
+    const { user, history } = renderRoute(`/d/posts/${withImage.shortId}/edit`);
     await screen.findByRole('button', { name: 'Save' });
     const alt = within(block(2)).getByRole('textbox', { name: 'Alt text' });
     expect(alt).toHaveValue('');
@@ -110,7 +110,7 @@ describe('images that describe themselves', () => {
     expect(alt).toHaveAccessibleDescription(ALT_HINT);
     await user.type(within(block(2)).getByRole('textbox', { name: 'Caption' }), 'Over the hill');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     const sent = server.sent('PUT', `/api/my/blogs/7/posts/${withImage.shortId}`)[0]?.body as {
       body: { children: unknown[] };
     };
@@ -122,9 +122,9 @@ describe('images that describe themselves', () => {
 
   it('saves an image without alt text: the warning is not a blocker', async () => {
     const server = fakeApi(postsServer([withImage]).handlers);
-    const { user, router } = renderRoute(`/d/posts/${withImage.shortId}/edit`);
+    const { user, history } = renderRoute(`/d/posts/${withImage.shortId}/edit`);
     await user.click(await screen.findByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('PUT', `/api/my/blogs/7/posts/${withImage.shortId}`)).toHaveLength(1);
   });
 

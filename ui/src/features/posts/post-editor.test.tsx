@@ -1,11 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureRules } from '../../test/block-rules-fixture';
 import { alice, errors, fakeApi, injectConfig, json } from '../../test/fake-api';
 import { postsServer, samplePost } from '../../test/fake-posts';
-import { renderRoute } from '../../test/render-route';
+import { renderRoute, renderRoutes } from '../../test/render-route';
 import { PostEditor } from './post-editor';
 
 beforeAll(() => injectConfig({ host: 'localhost:8080', appUrl: 'http://localhost:8080', providerName: 'Local' }));
@@ -233,13 +232,13 @@ describe('new post', () => {
 
   it('creates the post, forgets the local draft, then shows the post list scrolled to the top', async () => {
     const server = fakeApi(postsServer().handlers);
-    const { user, router } = await openNew();
+    const { user, history } = await openNew();
     await user.type(within(block(1)).getByRole('textbox', { name: 'Heading' }), 'Hello');
     await user.type(within(block(2)).getByRole('textbox', { name: 'Paragraph' }), 'World');
     expect(localStorage.getItem('new')).not.toBeNull();
     await user.click(button('Publish'));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('POST', POSTS).map((r) => r.body)).toEqual([
       {
         body: {
@@ -271,7 +270,7 @@ describe('new post', () => {
           : create(request),
     });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { user, router } = await openNew();
+    const { user, history } = await openNew();
     await user.type(within(block(1)).getByRole('textbox', { name: 'Heading' }), 'Hello');
     await user.type(within(block(2)).getByRole('textbox', { name: 'Paragraph' }), 'World');
     await user.click(button('Publish'));
@@ -280,26 +279,26 @@ describe('new post', () => {
     expect(screen.getByText('Something about the body')).toHaveAttribute('role', 'alert');
     expect(within(block(1)).queryByRole('alert')).toBeNull();
     expect(button('Publish')).toBeEnabled();
-    expect(router.state.location.pathname).toBe('/d/posts/new');
+    expect(history.location.pathname).toBe('/d/posts/new');
     expect(logged).toHaveBeenCalledWith('quire: saving the post failed', expect.anything());
     expect(localStorage.getItem('new')).not.toBeNull();
 
     fail = false;
     await user.click(button('Publish'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
   });
 
   it('asks before leaving with unsaved changes, and not after saving', async () => {
     fakeApi(postsServer().handlers);
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
-    const { user, router } = await openNew();
+    const { user, history } = await openNew();
     const menu = screen.getByRole('navigation', { name: 'Menu' });
 
     // Nothing changed yet: no question.
     await user.click(within(menu).getByRole('link', { name: 'Settings' }));
-    expect(router.state.location.pathname).toBe('/d/settings');
+    expect(history.location.pathname).toBe('/d/settings');
     expect(confirm).not.toHaveBeenCalled();
-    await router.navigate('/d/posts/new');
+    await act(() => history.push('/d/posts/new'));
     await screen.findByRole('heading', { level: 1, name: 'New Post' });
 
     await user.type(within(block(1)).getByRole('textbox', { name: 'Heading' }), 'Unsaved');
@@ -309,11 +308,11 @@ describe('new post', () => {
 
     await user.click(within(menu).getByRole('link', { name: 'Settings' }));
     expect(confirm).toHaveBeenCalledWith('Are you sure?');
-    expect(router.state.location.pathname).toBe('/d/posts/new');
+    expect(history.location.pathname).toBe('/d/posts/new');
 
     confirm.mockReturnValue(true);
     await user.click(within(menu).getByRole('link', { name: 'Settings' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/settings'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/settings'));
     expect(confirm).toHaveBeenCalledTimes(2);
   });
 });
@@ -334,7 +333,7 @@ describe('editing a post', () => {
   it("loads the post first, then edits it with 'Save' and no draft checkbox when it is published", async () => {
     const server = fakeApi(postsServer([published]).handlers);
     const confirm = vi.spyOn(window, 'confirm');
-    const { user, router } = renderRoute(`/d/posts/${published.shortId}/edit`);
+    const { user, history } = renderRoute(`/d/posts/${published.shortId}/edit`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit Post' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Save' })).toBeInTheDocument();
     expect(screen.queryByRole('checkbox', { name: 'Mark as draft' })).toBeNull();
@@ -344,7 +343,7 @@ describe('editing a post', () => {
 
     await user.type(within(block(1)).getByRole('textbox', { name: 'Heading' }), ' again');
     await user.click(button('Save'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('PUT', `${POSTS}/${published.shortId}`).map((r) => r.body)).toEqual([
       {
         body: {
@@ -365,14 +364,14 @@ describe('editing a post', () => {
 
   it("offers 'Mark as draft' (ticked) for an unpublished post and publishes it when unticked", async () => {
     const server = fakeApi(postsServer([draft]).handlers);
-    const { user, router } = renderRoute(`/d/posts/${draft.shortId}/edit`);
+    const { user, history } = renderRoute(`/d/posts/${draft.shortId}/edit`);
     const checkbox = await screen.findByRole('checkbox', { name: 'Mark as draft' });
     expect(checkbox).toBeChecked();
     expect(button('Publish')).toBeInTheDocument();
     await user.click(checkbox);
     expect(button('Publish')).toBeInTheDocument();
     await user.click(button('Publish'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('PUT', `${POSTS}/${draft.shortId}`).map((r) => (r.body as { draft: boolean }).draft)).toEqual([
       false,
     ]);
@@ -389,14 +388,14 @@ describe('editing a post', () => {
   it('deletes the post after confirmation and goes back to the list', async () => {
     const server = fakeApi(postsServer([published, draft]).handlers);
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
-    const { user, router } = renderRoute(`/d/posts/${draft.shortId}/edit`);
+    const { user, history } = renderRoute(`/d/posts/${draft.shortId}/edit`);
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete this post? This cannot be undone.');
     expect(server.sent('DELETE', `${POSTS}/${draft.shortId}`)).toEqual([]);
 
     confirm.mockReturnValue(true);
     await user.click(button('Delete'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('DELETE', `${POSTS}/${draft.shortId}`)).toHaveLength(1);
     expect(await screen.findByRole('link', { name: 'Published one' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Draft one' })).toBeNull();
@@ -413,20 +412,22 @@ describe('image uploads with an image host', () => {
         return json({ data: { link: 'https://i.imgur.com/abc.png' }, success: true, status: 200 });
       }),
     );
-    const router = createMemoryRouter([
-      {
-        path: '/',
-        element: (
-          <PostEditor
-            blogId={alice.blog.id}
-            post={null}
-            config={{ imgurClientId: 'client-42', blockRules: { ...fixtureRules(), imagePrefix: 'https://i.imgur.com/' } }}
-          />
-        ),
-      },
-    ]);
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <PostEditor
+              blogId={alice.blog.id}
+              post={null}
+              config={{ imgurClientId: 'client-42', blockRules: { ...fixtureRules(), imagePrefix: 'https://i.imgur.com/' } }}
+            />
+          ),
+        },
+      ],
+      '/',
+    );
     const user = userEvent.setup();
-    render(<RouterProvider router={router} />);
     await user.click(button('Edit blocks'));
     await user.click(button('Add block at the end'));
     await user.upload(screen.getByRole('dialog').querySelector<HTMLInputElement>('input[type="file"]')!, png());

@@ -24,11 +24,11 @@ const pagerButton = (name: string) => within(pager()).getByRole('button', { name
 describe('post list', () => {
   it("offers 'Search' and 'New Post'", async () => {
     fakeApi(postsServer([samplePost(1)]).handlers);
-    const { user, router } = renderRoute('/d/posts');
+    const { user, history } = renderRoute('/d/posts');
     expect(await screen.findByRole('link', { name: 'Search' })).toHaveAttribute('href', '/d/posts/search');
     expect(screen.getByRole('link', { name: 'New Post' })).toHaveAttribute('href', '/d/posts/new');
     await user.click(screen.getByRole('link', { name: 'New Post' }));
-    expect(router.state.location.pathname).toBe('/d/posts/new');
+    expect(history.location.pathname).toBe('/d/posts/new');
   });
 
   it("shows each post's title, linking to its editor, with 'Draft' or its date, and 'Read' and 'Share' once published", async () => {
@@ -66,7 +66,7 @@ describe('post list', () => {
     const liked = samplePost(2, { title: 'Liked', publishedAt: '2026-03-01T09:30:00Z', likes: 3, boosts: 0, replies: 1 });
     const quiet = samplePost(1, { title: 'Quiet', publishedAt: '2026-03-01T09:30:00Z', likes: 0, boosts: 0, replies: 0 });
     fakeApi(postsServer([liked, quiet]).handlers);
-    const { user, router } = renderRoute('/d/posts');
+    const { user, history } = renderRoute('/d/posts');
     await screen.findByRole('list', { name: 'Posts' });
     const [first, second] = cards();
     const counts = within(first!).getByRole('list', { name: 'From the fediverse, for Liked' });
@@ -74,7 +74,7 @@ describe('post list', () => {
     expect(within(counts).queryByRole('img', { name: /boost/ })).toBeNull();
     expect(within(second!).queryByRole('list', { name: /From the fediverse/ })).toBeNull();
     await user.click(within(counts).getByRole('link', { name: '1 reply' }));
-    expect(router.state.location.pathname).toBe('/d/replies');
+    expect(history.location.pathname).toBe('/d/replies');
   });
 
   it('shares through the device when it can, otherwise opens the post intent in a new window', async () => {
@@ -104,7 +104,7 @@ describe('post list', () => {
 
   it('pages with first, previous, next and last; page 1 has no ?p; each move scrolls to the top', async () => {
     const server = fakeApi(postsServer(manyPosts()).handlers);
-    const { user, router } = renderRoute('/d/posts');
+    const { user, history } = renderRoute('/d/posts');
     await screen.findByRole('list', { name: 'Posts' });
     expect(titles()).toHaveLength(10);
     expect(titles()[0]).toBe('Post number 25');
@@ -117,13 +117,13 @@ describe('post list', () => {
     scrollTo.mockClear();
     await user.click(pagerButton('Next'));
     expect(scrollTo).toHaveBeenCalledWith(0, 0);
-    expect(router.state.location.pathname + router.state.location.search).toBe('/d/posts?p=2');
+    expect(history.location.pathname + history.location.search).toBe('/d/posts?p=2');
     await waitFor(() => expect(titles()[0]).toBe('Post number 15'));
 
     scrollTo.mockClear();
     await user.click(pagerButton('Last'));
     expect(scrollTo).toHaveBeenCalledWith(0, 0);
-    expect(router.state.location.search).toBe('?p=3');
+    expect(history.location.search).toBe('?p=3');
     await waitFor(() =>
       expect(titles()).toEqual(['Post number 5', 'Post number 4', 'Post number 3', 'Post number 2', 'Post number 1']),
     );
@@ -133,14 +133,14 @@ describe('post list', () => {
     scrollTo.mockClear();
     await user.click(pagerButton('Previous'));
     expect(scrollTo).toHaveBeenCalledWith(0, 0);
-    expect(router.state.location.search).toBe('?p=2');
+    expect(history.location.search).toBe('?p=2');
     await waitFor(() => expect(titles()[0]).toBe('Post number 15'));
 
     scrollTo.mockClear();
     await user.click(pagerButton('First'));
     expect(scrollTo).toHaveBeenCalledWith(0, 0);
-    expect(router.state.location.pathname).toBe('/d/posts');
-    expect(router.state.location.search).toBe('');
+    expect(history.location.pathname).toBe('/d/posts');
+    expect(history.location.search).toBe('');
     await waitFor(() => expect(titles()[0]).toBe('Post number 25'));
 
     expect(
@@ -162,8 +162,8 @@ describe('post list', () => {
     await waitFor(() => expect(titles()).toHaveLength(5));
     third.unmount();
 
-    const { router } = renderRoute('/d/posts?p=1');
-    await waitFor(() => expect(router.state.location.search).toBe(''));
+    const { history } = renderRoute('/d/posts?p=1');
+    await waitFor(() => expect(history.location.search).toBe(''));
     await waitFor(() => expect(titles()).toHaveLength(10));
   });
 
@@ -194,10 +194,10 @@ describe('post list', () => {
 
   it('says what went wrong for a page past the end, with the way back', async () => {
     fakeApi(postsServer([samplePost(1)]).handlers);
-    const { user, router } = renderRoute('/d/posts?p=4');
+    const { user, history } = renderRoute('/d/posts?p=4');
     expect(await screen.findByRole('alert')).toHaveTextContent('Should be from 1 to 1');
     await user.click(screen.getByRole('link', { name: 'First page' }));
-    expect(router.state.location.search).toBe('');
+    expect(history.location.search).toBe('');
     expect(await screen.findByRole('list', { name: 'Posts' })).toBeInTheDocument();
   });
 });

@@ -21,7 +21,7 @@ const posts = [
 describe('search', () => {
   it('sends nothing for an empty query, then searches, keeps the query in the address and lists the results', async () => {
     const server = fakeApi(postsServer(posts).handlers);
-    const { user, router } = renderRoute('/d/posts/search');
+    const { user, history } = renderRoute('/d/posts/search');
     const field = await screen.findByRole('searchbox', { name: 'query' });
     const search = screen.getByRole('button', { name: 'Search' });
 
@@ -29,11 +29,11 @@ describe('search', () => {
     await user.type(field, '   ');
     await user.click(search);
     expect(server.sent('POST', SEARCH)).toEqual([]);
-    expect(router.state.location.search).toBe('');
+    expect(history.location.search).toBe('');
 
     await user.clear(field);
     await user.type(field, 'rain{Enter}');
-    expect(router.state.location.search).toBe('?query=rain');
+    expect(history.location.search).toBe('?query=rain');
     const results = await screen.findByRole('list', { name: 'Results' });
     expect(within(results).getAllByRole('article')).toHaveLength(1);
     expect(within(results).getByRole('link', { name: 'Walking in the rain' })).toHaveAttribute(
@@ -43,25 +43,25 @@ describe('search', () => {
     expect(server.sent('POST', SEARCH).map((r) => r.body)).toEqual([{ query: 'rain' }]);
 
     await user.click(within(results).getByRole('link', { name: 'Walking in the rain' }));
-    expect(router.state.location.pathname).toBe(`/d/posts/${posts[0]!.shortId}/edit`);
+    expect(history.location.pathname).toBe(`/d/posts/${posts[0]!.shortId}/edit`);
   });
 
   it('runs the search in the address (?query=, named after the field) on load', async () => {
     const server = fakeApi(postsServer(posts).handlers);
-    const { router } = renderRoute('/d/posts/search?query=sunny');
+    const { history } = renderRoute('/d/posts/search?query=sunny');
     expect(await screen.findByRole('link', { name: 'Sunny days' })).toBeInTheDocument();
     expect(screen.getByRole('searchbox', { name: 'query' })).toHaveValue('sunny');
     expect(server.sent('POST', SEARCH).map((r) => r.body)).toEqual([{ query: 'sunny' }]);
-    expect(router.state.location.search).toBe('?query=sunny');
+    expect(history.location.search).toBe('?query=sunny');
   });
 
   it('still opens links shared with the old ?q= and moves the query to ?query= in place', async () => {
     const server = fakeApi(postsServer(posts).handlers);
-    const { router } = renderRoute('/d/posts/search?q=sunny');
+    const { history } = renderRoute('/d/posts/search?q=sunny');
     expect(await screen.findByRole('link', { name: 'Sunny days' })).toBeInTheDocument();
     expect(screen.getByRole('searchbox', { name: 'query' })).toHaveValue('sunny');
-    expect(router.state.location.search).toBe('?query=sunny');
-    expect(router.state.historyAction).toBe('REPLACE');
+    expect(history.location.search).toBe('?query=sunny');
+    expect(history.action).toBe('REPLACE');
     expect(server.sent('POST', SEARCH).map((r) => r.body)).toEqual([{ query: 'sunny' }]);
   });
 

@@ -70,14 +70,14 @@ describe("the editor's 'Publish at' field", () => {
 
   it("schedules a new post: 'Schedule', the local time sent in UTC, and 'Scheduled' with its date in the list", async () => {
     const server = fakeApi(postsServer().handlers);
-    const { router } = await openNew();
+    const { history } = await openNew();
     const input = screen.getByLabelText('Publish at');
     expect(input).toHaveAttribute('type', 'datetime-local');
     expect(button('Publish')).toBeInTheDocument();
     const value = localIn(2 * DAY);
     fireEvent.change(input, { target: { value } });
     fireEvent.click(button('Schedule'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     const sent = server.sent('POST', POSTS)[0]?.body as { publish_at: string; draft: boolean };
     expect(sent.draft).toBe(false);
     expect(sent.publish_at).toBe(parseLocalInput(value)!.toISOString());

@@ -27,7 +27,7 @@ async function openNew() {
 describe('the tag field', () => {
   it('adds typed tags on Enter or a comma, lowercased, and removes them', async () => {
     const server = fakeApi(postsServer().handlers);
-    const { user, router } = await openNew();
+    const { user, history } = await openNew();
     await user.type(tagsInput(), 'Rust{Enter}road-trip,');
     expect(chips()).toEqual(['rust', 'road-trip']);
     await user.type(tagsInput(), 'rust{Enter}');
@@ -39,7 +39,7 @@ describe('the tag field', () => {
     await user.type(heading, 'Tagged');
     await user.type(screen.getByRole('textbox', { name: 'Paragraph' }), 'Text');
     await user.click(screen.getByRole('button', { name: 'Publish' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('POST', POSTS).map((r) => (r.body as { tags: string[] }).tags)).toEqual([['road-trip']]);
   }, 20_000);
 
@@ -90,7 +90,7 @@ describe('the tag field', () => {
 describe('the page flag', () => {
   it("sends page: true, and refuses a title taking one of the blog's own addresses", async () => {
     const server = fakeApi(postsServer().handlers);
-    const { user, router } = await openNew();
+    const { user, history } = await openNew();
     await user.type(screen.getByRole('textbox', { name: 'Heading' }), 'Search');
     await user.type(screen.getByRole('textbox', { name: 'Paragraph' }), 'Text');
     await user.click(screen.getByRole('checkbox', { name: 'Show as a page' }));
@@ -101,7 +101,7 @@ describe('the page flag', () => {
     await user.clear(screen.getByRole('textbox', { name: 'Heading' }));
     await user.type(screen.getByRole('textbox', { name: 'Heading' }), 'About');
     await user.click(screen.getByRole('button', { name: 'Publish' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/d/posts'));
+    await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('POST', POSTS).map((r) => (r.body as { page: boolean }).page)).toEqual([true]);
   }, 20_000);
 
@@ -123,10 +123,10 @@ describe('the page flag', () => {
 describe('the tag filter of the post list', () => {
   it('lists only the posts with the chosen tag, in ?tag=', async () => {
     fakeApi(postsServer([samplePost(2, { title: 'Rusty', tags: ['rust'] }), samplePost(1, { title: 'Plain' })]).handlers);
-    const { user, router } = renderRoute('/d/posts');
+    const { user, history } = renderRoute('/d/posts');
     const filter = await screen.findByRole('combobox', { name: 'Filter by tag' });
     await user.selectOptions(filter, 'rust');
-    await waitFor(() => expect(router.state.location.search).toBe('?tag=rust'));
+    await waitFor(() => expect(history.location.search).toBe('?tag=rust'));
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Plain' })).toBeNull());
     const rusty = screen.getByRole('link', { name: 'Rusty' });
     expect(rusty).toBeInTheDocument();

@@ -82,14 +82,14 @@ describe('replies', () => {
 
   it('approves a held reply, which then shows under Approved', async () => {
     const server = repliesServer([aReply(1)]);
-    const { user, router } = renderRoute('/d/replies');
+    const { user, history } = renderRoute('/d/replies');
     const held = await list('Held replies');
     await user.click(within(held).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('No replies are waiting for your approval.')).toBeInTheDocument();
     expect(server.sent('POST', `${path}/1/approve`)).toHaveLength(1);
 
     await user.click(screen.getByRole('tab', { name: 'Approved' }));
-    expect(router.state.location.search).toBe('?state=approved');
+    expect(history.location.search).toBe('?state=approved');
     const approved = await list('Approved replies');
     expect(within(approved).getByText('Reply 1')).toBeInTheDocument();
     expect(within(approved).queryByRole('button', { name: 'Approve' })).toBeNull();

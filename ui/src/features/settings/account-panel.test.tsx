@@ -37,7 +37,7 @@ describe('settings: account', () => {
   it('deletes the account with one request however often it is clicked, then goes to /', async () => {
     let answer: (response: Response) => void = () => undefined;
     const server = settingsServer({ [`DELETE ${path}`]: () => new Promise<Response>((resolve) => (answer = resolve)) });
-    const { user, router } = renderSettings();
+    const { user, history } = renderSettings();
     const zone = await openDangerZone(user);
     await user.click(within(zone).getByRole('checkbox', { name: "I understand what I'm going to do." }));
     const remove = within(zone).getByRole('button', { name: 'Delete Account' });
@@ -50,18 +50,18 @@ describe('settings: account', () => {
 
     answer(json({}));
     expect(await screen.findByRole('heading', { name: 'Landing' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(history.location.pathname).toBe('/');
   });
 
   it("shows the server's message and stays when deleting fails", async () => {
     settingsServer({ [`DELETE ${path}`]: () => errors(500, { server: 'Something went wrong (request id 42)' }) });
-    const { user, router } = renderSettings();
+    const { user, history } = renderSettings();
     const zone = await openDangerZone(user);
     await user.click(within(zone).getByRole('checkbox', { name: "I understand what I'm going to do." }));
     await user.click(within(zone).getByRole('button', { name: 'Delete Account' }));
 
     expect(await within(zone).findByRole('alert')).toHaveTextContent('Something went wrong (request id 42)');
     await waitFor(() => expect(within(zone).getByRole('button', { name: 'Delete Account' })).toBeEnabled());
-    expect(router.state.location.pathname).toBe('/d/settings');
+    expect(history.location.pathname).toBe('/d/settings');
   });
 });

@@ -231,9 +231,9 @@ describe('settings: custom domain', () => {
   it('stops loading the domain when the settings screen is left', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const server = domainServer(aDomain());
-    const { router } = renderSettings({ advanceTimers: vi.advanceTimersByTime });
+    const { history } = renderSettings({ advanceTimers: vi.advanceTimersByTime });
     expect(await within(panel()).findByText('Waiting for DNS')).toBeInTheDocument();
-    await act(() => router.navigate('/'));
+    act(() => history.push('/'));
     expect(screen.getByRole('heading', { name: 'Landing' })).toBeInTheDocument();
 
     await act(() => vi.advanceTimersByTimeAsync(DOMAIN_POLL_MS * 3));

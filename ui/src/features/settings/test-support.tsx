@@ -1,12 +1,12 @@
 // What the settings tests share: a fake server that remembers the blog, the settings screen in a
 // memory router whose reloadBlog really fetches the blog again, and an IntersectionObserver the
 // test drives (jsdom has none).
-import { act, render } from '@testing-library/react';
+import { act } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useCallback, useState } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { alice, errors, fakeApi, json, type Handler } from '../../test/fake-api';
+import { renderRoutes } from '../../test/render-route';
 import { fetchBlog, type Blog } from '../blogs';
 import type { BlogExport, Fediverse } from './api';
 import { SettingsScreen } from './settings-screen';
@@ -135,16 +135,15 @@ function Harness({ initial }: { initial: Blog }) {
 
 /** Renders the settings screen at /d/settings; `/` shows a 'Landing' heading. */
 export function renderSettings(options: { blog?: Blog; advanceTimers?: (ms: number) => unknown } = {}) {
-  const router = createMemoryRouter(
+  const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
+  const { history } = renderRoutes(
     [
       { path: '/d/settings', element: <Harness initial={options.blog ?? alice.blog} /> },
       { path: '/', element: <h1>Landing</h1> },
     ],
-    { initialEntries: ['/d/settings'] },
+    '/d/settings',
   );
-  const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
-  render(<RouterProvider router={router} />);
-  return { router, user };
+  return { history, user };
 }
 
 /** An IntersectionObserver whose entries the test reports with `show(true | false)`. */
