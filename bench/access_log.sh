@@ -8,12 +8,17 @@
 #
 #   bash bench/access_log.sh
 #
-# BENCH_PROFILE=release builds with the release profile (fat LTO, about 10 min here); the default
-# is loopback-bench (release with thin LTO and debug assertions, which builds faster).
+# Each of the four runs BENCH_ROUNDS times (default 3), the four interleaved in every round, and the
+# report gives each figure's median over the rounds and the CPU ratio of every round: on two cores
+# shared by the server and wrk one 10 s run moves the ratio by up to ±15 %.
+#
+# BENCH_PROFILE=release builds the shipped profile (fat LTO, about 10 min here); the default is
+# profiling (release with thin LTO, which builds in a few minutes; no debug assertions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-10s}
-PROFILE=${BENCH_PROFILE:-loopback-bench}
+PROFILE=${BENCH_PROFILE:-profiling}
+ROUNDS=${BENCH_ROUNDS:-3}
 OUT=bench/out-access-log
 PORT=${BENCH_PORT:-18750}
 HOST="localhost:$PORT"
@@ -58,36 +63,54 @@ nginx_run() {
   sleep 0.5
 }
 
-echo "== measuring ($DURATION each, the pairs interleaved)"
-QLOG="$PWD/$OUT/quire-access.log"
+echo "== measuring ($DURATION each, $ROUNDS rounds of the four, interleaved)"
 NLOG="$PWD/$OUT/nginx-access.log"
-read -r ql_rps ql_p50 ql_p99 ql_cpu ql_bad ql_n < <(quire_run --access-log "$QLOG" --access-log-format combined)
-read -r nl_rps nl_p50 nl_p99 nl_cpu nl_bad nl_n < <(nginx_run "$OUT/nginx-log" "$NLOG")
-read -r qo_rps qo_p50 qo_p99 qo_cpu qo_bad _ < <(quire_run --access-log off)
-read -r no_rps no_p50 no_p99 no_cpu no_bad _ < <(nginx_run "$OUT/nginx-off" off)
-# Every request of the warm-up, the page fetch and the measured run has its line: nothing was dropped.
-q_lines=$(wc -l <"$QLOG")
-n_lines=$(wc -l <"$NLOG")
-q_tail=$(tail -n 1 "$QLOG")
+ROWS="$OUT/rows.txt"
+: >"$ROWS"
+for round in $(seq 1 "$ROUNDS"); do
+  # Every request of the warm-up, the page fetch and the measured run has its line: nothing was dropped.
+  QLOG="$PWD/$OUT/quire-access-$round.log"
+  read -r rps p50 p99 cpu bad n < <(quire_run --access-log "$QLOG" --access-log-format combined)
+  echo "quire-log $round $rps $p50 $p99 $cpu $bad $n $(wc -l <"$QLOG")" >>"$ROWS"
+  read -r rps p50 p99 cpu bad n < <(nginx_run "$OUT/nginx-log" "$NLOG")
+  echo "nginx-log $round $rps $p50 $p99 $cpu $bad $n $(wc -l <"$NLOG")" >>"$ROWS"
+  read -r rps p50 p99 cpu bad n < <(quire_run --access-log off)
+  echo "quire-off $round $rps $p50 $p99 $cpu $bad $n -" >>"$ROWS"
+  read -r rps p50 p99 cpu bad n < <(nginx_run "$OUT/nginx-off" off)
+  echo "nginx-off $round $rps $p50 $p99 $cpu $bad $n -" >>"$ROWS"
+  rm -f "$NLOG"
+  echo "   round $round of $ROUNDS done"
+done
 
-ratio() { awk -v q="$1" -v n="$2" 'BEGIN { printf "%.2f", q / n }'; }
-met() { awk -v v="$1" -v max="$2" 'BEGIN { print (v <= max) ? "met" : "MISSED" }'; }
-
-cat <<REPORT
-
-Access log cost: public post page ($(stat -c %s "$OUT/post.html") bytes), wrk -t2 -c32 -d$DURATION, $(nproc) cores shared by server and wrk
-quire: $BIN; nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //'), worker_processes 2
-
-                           req/s    p50 ms    p99 ms   CPU ms/req   errors   log lines
-quire, log to a file  $(printf '%9s  %8s  %8s  %11s  %7s  %10s' "$ql_rps" "$ql_p50" "$ql_p99" "$ql_cpu" "$ql_bad" "$q_lines")
-nginx, log to a file  $(printf '%9s  %8s  %8s  %11s  %7s  %10s' "$nl_rps" "$nl_p50" "$nl_p99" "$nl_cpu" "$nl_bad" "$n_lines")
-quire, log off        $(printf '%9s  %8s  %8s  %11s  %7s' "$qo_rps" "$qo_p50" "$qo_p99" "$qo_cpu" "$qo_bad")
-nginx, log off        $(printf '%9s  %8s  %8s  %11s  %7s' "$no_rps" "$no_p50" "$no_p99" "$no_cpu" "$no_bad")
-
-quire / nginx, logs to files: req/s $(ratio "$ql_rps" "$nl_rps"), CPU per request $(ratio "$ql_cpu" "$nl_cpu") ($(met "$(ratio "$ql_cpu" "$nl_cpu")" 1.0) target <= 1.0)
-quire / nginx, logs off:      req/s $(ratio "$qo_rps" "$no_rps"), CPU per request $(ratio "$qo_cpu" "$no_cpu") ($(met "$(ratio "$qo_cpu" "$no_cpu")" 1.0) target <= 1.0)
-p99 at 32 connections: quire $ql_p99 ms with its log, $qo_p99 ms without ($(met "$ql_p99" 2)/$(met "$qo_p99" 2) target <= 2 ms)
-the log's cost to quire: CPU per request $(ratio "$ql_cpu" "$qo_cpu")x with the log than without; nginx: $(ratio "$nl_cpu" "$no_cpu")x
-quire's log has $q_lines lines for the $ql_n measured requests (plus warm-up); its last:
-$q_tail
-REPORT
+echo
+echo "Access log cost: public post page ($(stat -c %s "$OUT/post.html") bytes), wrk -t2 -c32 -d$DURATION, $(nproc) cores shared by server and wrk"
+echo "quire: $BIN; nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //'), worker_processes 2"
+python3 - "$ROWS" "$(tail -n 1 "$OUT/quire-access-$ROUNDS.log")" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, rnd, rps, p50, p99, cpu, bad, n, lines = line.split()
+    rows.setdefault(name, []).append(dict(rps=float(rps), p50=float(p50), p99=float(p99), cpu=float(cpu), bad=int(bad), n=int(n), lines=lines))
+med = lambda name, key: statistics.median(r[key] for r in rows[name])
+labels = {"quire-log": "quire, log to a file", "nginx-log": "nginx, log to a file", "quire-off": "quire, log off", "nginx-off": "nginx, log off"}
+rounds = len(rows["quire-log"])
+print(f"\nmedians of {rounds} rounds      req/s    p50 ms    p99 ms   CPU ms/req   errors (all rounds)")
+for name, label in labels.items():
+    print(f"{label:22} {med(name, 'rps'):9.0f}  {med(name, 'p50'):8.3f}  {med(name, 'p99'):8.3f}  {med(name, 'cpu'):11.4f}  {sum(r['bad'] for r in rows[name]):7d}")
+def verdict(value, limit):
+    return "met" if value <= limit else "MISSED"
+print()
+for pair, q, n in (("logs to files", "quire-log", "nginx-log"), ("logs off", "quire-off", "nginx-off")):
+    per_round = [a["cpu"] / b["cpu"] for a, b in zip(rows[q], rows[n])]
+    ratio = med(q, "cpu") / med(n, "cpu")
+    print(f"quire / nginx, {pair + ':':15} req/s {med(q, 'rps') / med(n, 'rps'):.2f}, CPU per request {ratio:.2f} "
+          f"({verdict(ratio, 1.0)} target <= 1.0); per round {' '.join(f'{r:.2f}' for r in per_round)}")
+ql, qo = med("quire-log", "p99"), med("quire-off", "p99")
+print(f"p99 at 32 connections: quire {ql:.3f} ms with its log, {qo:.3f} ms without ({verdict(ql, 2)}/{verdict(qo, 2)} target <= 2 ms); "
+      f"nginx {med('nginx-log', 'p99'):.3f} / {med('nginx-off', 'p99'):.3f} ms")
+print(f"the log's cost: quire {med('quire-log', 'cpu') / med('quire-off', 'cpu'):.2f}x CPU per request with the log than without; "
+      f"nginx {med('nginx-log', 'cpu') / med('nginx-off', 'cpu'):.2f}x")
+last = rows["quire-log"][-1]
+print(f"quire's log of the last round has {last['lines']} lines for its {last['n']} measured requests (plus warm-up); its last:")
+print(sys.argv[2])
+PY

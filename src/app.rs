@@ -40,8 +40,8 @@ const HSTS: &str = "max-age=31536000";
 
 /// Where a server listens.
 enum Listeners {
-    /// Plain HTTP on `--listen` (behind a proxy).
-    Plain(TcpAcceptor),
+    /// Plain HTTP on `--listen` (behind a proxy), served by `http::serve`.
+    Plain(tokio::net::TcpListener),
     /// HTTPS and port 80, with `--acme-email` or `--tls-cert`.
     Tls(TlsListeners),
 }
@@ -87,7 +87,7 @@ impl App {
         }
         let served = Arc::new(ServedNames::load(&db, &config.host).await?);
         let acceptor = match &config.tls {
-            None => Listeners::Plain(TcpAcceptor::from_std(listener)?),
+            None => Listeners::Plain(tokio::net::TcpListener::from_std(listener)?),
             Some(tls_config) => {
                 let http = bind(tls_config.http_listen)?;
                 let http_port = http.local_addr()?.port();
@@ -206,11 +206,8 @@ impl App {
         let retry_unit = self.state.config.delivery_retry_unit;
         let deliveries = tokio::spawn(crate::blogs::delivery::run(self.state.blogs.clone(), self.state.fetcher.clone(), retry_unit));
         let served = match self.acceptor {
-            Listeners::Plain(acceptor) => {
-                poem::Server::new_with_acceptor(acceptor)
-                    .http2_max_concurrent_streams(HTTP2_MAX_STREAMS)
-                    .run_with_graceful_shutdown(endpoint, shutdown, Some(Duration::from_secs(10)))
-                    .await
+            Listeners::Plain(listener) => {
+                http::serve::serve_plain(listener, endpoint, HTTP2_MAX_STREAMS, shutdown, Duration::from_secs(10)).await
             }
             Listeners::Tls(listeners) => serve_tls(listeners, endpoint, &self.state.config.host, shutdown).await,
         };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use poem::error::ReadBodyError;
-use poem::http::{HeaderValue, Method, StatusCode, Uri, Version, header};
+use poem::http::{HeaderName, HeaderValue, Method, StatusCode, Uri, Version, header};
 use poem::middleware::PanicHandler;
 use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use tracing::Instrument;
@@ -21,6 +21,8 @@ use crate::http::pages;
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
 /// Largest image upload (the multipart body around it may add a little).
 pub const UPLOAD_BODY_LIMIT: usize = 10 * 1024 * 1024 + 64 * 1024;
+/// The header naming each request's id on its answer.
+const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 tokio::task_local! {
     /// The current request's id, for 500 bodies built deep inside a handler.
@@ -75,7 +77,7 @@ pub async fn observe<E: Endpoint>(ep: Arc<E>, mut req: Request, observe: Arc<Obs
     };
     add_security_headers(&mut resp, observe.https);
     if let Ok(value) = HeaderValue::from_str(&id) {
-        resp.headers_mut().insert("x-request-id", value);
+        resp.headers_mut().insert(X_REQUEST_ID, value);
     }
     if let Some(asked) = asked {
         let bytes = body_length(&mut resp);
@@ -190,21 +192,21 @@ fn render_error(err: poem::Error, id: &str, is_api: bool) -> Response {
 }
 
 fn add_security_headers(resp: &mut Response, https: bool) {
-    let headers = resp.headers_mut();
-    let defaults: [(&str, &str); 5] = [
-        ("x-content-type-options", "nosniff"),
-        ("referrer-policy", "strict-origin-when-cross-origin"),
-        ("x-frame-options", "DENY"),
-        ("content-security-policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"),
-        ("permissions-policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()"),
+    // Names as constants: a `&str` name is parsed and validated again on every lookup and insert.
+    const PERMISSIONS_POLICY: HeaderName = HeaderName::from_static("permissions-policy");
+    let defaults: [(HeaderName, &'static str); 5] = [
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::CONTENT_SECURITY_POLICY, "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"),
+        (PERMISSIONS_POLICY, "camera=(), microphone=(), geolocation=(), interest-cohort=()"),
     ];
+    let headers = resp.headers_mut();
     for (name, value) in defaults {
-        if !headers.contains_key(name) {
-            headers.insert(name, HeaderValue::from_static(value));
-        }
+        headers.entry(name).or_insert(HeaderValue::from_static(value));
     }
-    if https && !headers.contains_key(header::STRICT_TRANSPORT_SECURITY) {
-        headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+    if https {
+        headers.entry(header::STRICT_TRANSPORT_SECURITY).or_insert(HeaderValue::from_static("max-age=31536000"));
     }
 }
 

@@ -18,6 +18,7 @@ pub mod hosts;
 pub mod inbox;
 pub mod middleware;
 pub mod pages;
+pub mod serve;
 pub mod session;
 pub mod state;
 pub mod tls_ask;

@@ -367,3 +367,36 @@ async fn each_form_of_a_bundle_asset_answers_304_to_its_own_etag_and_head_has_no
         assert_eq!(app.get(&format!("{path}{suffix}")).await.status(), 404, "{suffix}");
     }
 }
+
+/// Stopping (SIGTERM, or `App::run`'s shutdown future) closes the listener at once and lets a
+/// request already in flight finish: its sender still gets a whole answer.
+#[tokio::test]
+async fn a_request_in_flight_when_the_server_stops_still_gets_its_answer() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = TestApp::spawn().await;
+    let port = app.port;
+    let mut tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    // The head and the first part of a 17-byte body: the server is reading it when told to stop.
+    let head = format!(
+        "POST /api/sessions HTTP/1.1\r\nHost: localhost:{port}\r\nContent-Type: application/json\r\n\
+         Cookie: csrf_token=x\r\nCSRF-Token: x\r\nContent-Length: 17\r\n\r\n"
+    );
+    tcp.write_all(format!("{head}{{\"idToken\":").as_bytes()).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let stopping = tokio::spawn(app.stop());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!stopping.is_finished(), "the server waits for the request in flight");
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err(),
+        "a stopping server takes no new connection"
+    );
+    tcp.write_all(b" \"no\"}").await.unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(std::time::Duration::from_secs(10), tcp.read_to_string(&mut answer))
+        .await
+        .expect("answered, then the connection closed")
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 4"), "{answer}");
+    assert!(answer.contains("\"errors\""), "the API's error shape: {answer}");
+    tokio::time::timeout(std::time::Duration::from_secs(10), stopping).await.expect("stopped").unwrap();
+}

@@ -49,7 +49,7 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
         builder = builder.header(header::LAST_MODIFIED, modified.as_str());
     }
     if let Some(csp) = &page.csp {
-        builder = builder.header("content-security-policy", csp.as_str());
+        builder = builder.header(header::CONTENT_SECURITY_POLICY, csp.as_str());
     }
     if page.gzip.is_some() {
         builder = builder.header(header::VARY, "Accept-Encoding");
