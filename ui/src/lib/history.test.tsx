@@ -112,10 +112,9 @@ describe('the app shell on the app history', () => {
       attempts += 1;
       throw new Error('Failed to fetch dynamically imported module');
     });
-    let history = memory(['/missing']);
     // The load settles outside React; an awaited `act` lets React render what follows, as the browser does.
-    await act(async () => {
-      ({ history } = renderRoutes(
+    const { history } = await act(async () =>
+      renderRoutes(
         [
           {
             element: <RootLayout />,
@@ -126,8 +125,8 @@ describe('the app shell on the app history', () => {
           },
         ],
         '/missing',
-      ));
-    });
+      ),
+    );
     expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
     expect(screen.getByText('Failed to fetch dynamically imported module')).toBeInTheDocument();
     expect(document.title).toBe('Something went wrong · Quire');
