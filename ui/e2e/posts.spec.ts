@@ -504,7 +504,7 @@ test('the back button asks before it leaves unsaved changes, and the post list c
     expect(asked).toEqual(['confirm: Are you sure?', 'confirm: Are you sure?']);
   });
 
-  await test.step('forward and back again: the page scrolled down comes back scrolled down', async () => {
+  await test.step('forward and back again, then a reload: the page scrolled down comes back scrolled down', async () => {
     await page.setViewportSize({ width: 800, height: 300 });
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const down = await page.evaluate(() => window.scrollY);
@@ -514,6 +514,10 @@ test('the back button asks before it leaves unsaved changes, and the post list c
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await page.goBack();
     await expect(page).toHaveURL(at('/d/posts'));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(down);
+
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'New Post' })).toBeVisible();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(down);
   });
 

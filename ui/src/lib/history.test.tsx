@@ -105,6 +105,16 @@ describe('the app shell on the app history', () => {
     expect(scrollTo).toHaveBeenLastCalledWith(0, 500);
   });
 
+  it('after a reload, brings back the position the page had when it was left', () => {
+    const scrollTo = vi.fn();
+    vi.stubGlobal('scrollTo', scrollTo);
+    // What the page saved on `pagehide` before the reload, by the entry's key (a memory history's first is 'default').
+    sessionStorage.setItem('quire-scroll-positions', JSON.stringify({ default: 700 }));
+    renderRoutes([{ element: <RootLayout />, children: [{ path: '/', element: <p>the list</p> }] }], '/');
+    expect(screen.getByText('the list')).toBeInTheDocument();
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 700);
+  });
+
   it('shows the error screen for a screen whose code failed to load, and clears it when the user goes elsewhere', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let attempts = 0;

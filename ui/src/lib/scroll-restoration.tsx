@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 import { useAppHistory } from './history';
 
@@ -15,7 +15,9 @@ export function ScrollRestoration() {
   const location = useLocation();
   const action = useNavigationType();
 
-  useEffect(() => {
+  // A layout effect declared before the one that restores: after a reload, the stored positions must be
+  // in the map by the time the first restore reads it.
+  useLayoutEffect(() => {
     window.history.scrollRestoration = 'manual';
     try {
       const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}');
