@@ -76,7 +76,7 @@ where
     drop(listener);
     tokio::select! {
         () = graceful.shutdown() => {}
-        () = tokio::time::sleep(grace) => tracing::info!("requests still in flight after the grace period were cut"),
+        () = tokio::time::sleep(grace) => tracing::warn!("requests still in flight after the grace period were cut"),
     }
     Ok(())
 }
