@@ -31,7 +31,9 @@ pub fn run_command(data_dir: &DataDir, action: &FederationAction) -> anyhow::Res
             match (added, removed) {
                 (false, _) => println!("{domain} was already blocked for every blog."),
                 (true, 0) => println!("Blocked {domain} and its subdomains for every blog."),
-                (true, n) => println!("Blocked {domain} and its subdomains for every blog; removed {n} of its followers."),
+                (true, n) => {
+                    println!("Blocked {domain} and its subdomains for every blog; removed {n} of its followers.")
+                }
             }
         }
         FederationAction::Unblock(args) => {

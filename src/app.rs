@@ -14,9 +14,9 @@ use crate::blogs::{Blogs, NameChange, PageGenerations, ServedNames};
 use crate::config::{AccessLogTarget, Config};
 use crate::data_dir::{DataDir, DataDirLock};
 use crate::db::Db;
-use crate::fetch::Fetcher;
 use crate::domain::blocks::Rules;
 use crate::domain::custom_domain::{CertificateStates, NotManaged};
+use crate::fetch::Fetcher;
 use crate::http;
 use crate::http::access_log::AccessLog;
 use crate::http::blog::BlogSite;
@@ -96,7 +96,14 @@ impl App {
                 let changes = served.changes();
                 let tls = Tls::from_config(&config, allows.clone())?.expect("config.tls is set");
                 let https = TlsAcceptor::start(tokio::net::TcpListener::from_std(listener)?, tls.certificates.clone())?;
-                Listeners::Tls(TlsListeners { https, http: TcpAcceptor::from_std(http)?, http_port, tls, allows, changes })
+                Listeners::Tls(TlsListeners {
+                    https,
+                    http: TcpAcceptor::from_std(http)?,
+                    http_port,
+                    tls,
+                    allows,
+                    changes,
+                })
             }
         };
         if config.fetch_allow_loopback {
@@ -202,9 +209,11 @@ impl App {
         let scheduler = tokio::spawn(crate::blogs::schedule::run(self.state.blogs.clone()));
         let site = Arc::new(StaticSite::new(self.state.config.as_ref().clone()));
         let jobs = tokio::spawn(crate::blogs::jobs::run(self.state.blogs.clone(), site, self.state.fetcher.clone()));
-        let domain_checks = tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
+        let domain_checks =
+            tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
         let retry_unit = self.state.config.delivery_retry_unit;
-        let deliveries = tokio::spawn(crate::blogs::delivery::run(self.state.blogs.clone(), self.state.fetcher.clone(), retry_unit));
+        let deliveries =
+            tokio::spawn(crate::blogs::delivery::run(self.state.blogs.clone(), self.state.fetcher.clone(), retry_unit));
         let served = match self.acceptor {
             Listeners::Plain(listener) => {
                 http::serve::serve_plain(listener, endpoint, HTTP2_MAX_STREAMS, shutdown, Duration::from_secs(10)).await
@@ -230,7 +239,10 @@ impl App {
 /// Orders a certificate ahead for each name the server starts answering on (a blog created, a
 /// custom domain verified), so its first reader does not wait, and forgets each name it stops
 /// answering on (its certificate leaves memory and the data directory).
-async fn follow_served_names(manager: Arc<crate::tls::Manager>, mut changes: tokio::sync::broadcast::Receiver<NameChange>) {
+async fn follow_served_names(
+    manager: Arc<crate::tls::Manager>,
+    mut changes: tokio::sync::broadcast::Receiver<NameChange>,
+) {
     use tokio::sync::broadcast::error::RecvError;
     loop {
         match changes.recv().await {

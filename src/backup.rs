@@ -72,7 +72,8 @@ pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
     append_bytes(&mut tar, MANIFEST, manifest.as_bytes()).with_context(write_context)?;
     append_file(&mut tar, &snapshot, DB_FILE, 0o644, &mut progress).with_context(write_context)?;
     for (name, path, _) in &uploads {
-        append_file(&mut tar, path, &format!("{UPLOADS_DIR}/{name}"), 0o644, &mut progress).with_context(write_context)?;
+        append_file(&mut tar, path, &format!("{UPLOADS_DIR}/{name}"), 0o644, &mut progress)
+            .with_context(write_context)?;
     }
     for (name, path, _) in &private {
         append_file(&mut tar, path, name, 0o600, &mut progress).with_context(write_context)?;
@@ -82,9 +83,7 @@ pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
         .and_then(|writer| writer.into_inner().map_err(|err| err.into_error()))
         .with_context(write_context)?;
     archive.as_file().sync_all().with_context(write_context)?;
-    archive
-        .persist_noclobber(out)
-        .map_err(|err| anyhow!("cannot create {}: {}", out.display(), err.error))?;
+    archive.persist_noclobber(out).map_err(|err| anyhow!("cannot create {}: {}", out.display(), err.error))?;
     progress.finish();
     println!(
         "Backed up {} (schema version {schema_version}, {} uploads) to {} ({}).",
@@ -294,7 +293,9 @@ fn swap_in(dir: &DataDir, staging: &Path, staged_db: &Path, staged_uploads: &Pat
         for name in [DB_FILE, &wal, &shm, UPLOADS_DIR, INDEX_DIR] {
             let live = data_dir.join(name);
             if live.symlink_metadata().is_ok() {
-                moves.rename(&live, &set_aside.join(name)).with_context(|| format!("moving {} aside", live.display()))?;
+                moves
+                    .rename(&live, &set_aside.join(name))
+                    .with_context(|| format!("moving {} aside", live.display()))?;
             }
         }
         moves.rename(staged_db, &dir.database()).context("moving the restored database into place")?;
@@ -303,7 +304,9 @@ fn swap_in(dir: &DataDir, staging: &Path, staged_db: &Path, staged_uploads: &Pat
             let (staged, live) = (staging.join(name), data_dir.join(name));
             if staged.is_dir() {
                 if live.symlink_metadata().is_ok() {
-                    moves.rename(&live, &set_aside.join(name)).with_context(|| format!("moving {} aside", live.display()))?;
+                    moves
+                        .rename(&live, &set_aside.join(name))
+                        .with_context(|| format!("moving {} aside", live.display()))?;
                 }
                 moves.rename(&staged, &live).with_context(|| format!("moving the restored {name}/ into place"))?;
             }

@@ -186,7 +186,9 @@ impl Config {
             }
         }
         let fetch_allow_loopback = args.fetch_loopback.given();
-        if let Some((_, listen)) = listens.iter().find(|(_, listen)| !listen.ip().is_loopback()).filter(|_| fetch_allow_loopback) {
+        if let Some((_, listen)) =
+            listens.iter().find(|(_, listen)| !listen.ip().is_loopback()).filter(|_| fetch_allow_loopback)
+        {
             bail!(
                 "--test-only-fetch-loopback lets the server reach services on this machine, so it is for tests \
                  on a loopback address only: listen on 127.0.0.1 or [::1], not {listen}"
@@ -455,7 +457,15 @@ mod tests {
             let config = Config::from_serve_args(&serve_args(&["--test-only-fetch-loopback", "--listen", listen]));
             assert!(config.unwrap().fetch_allow_loopback, "{listen}");
         }
-        let public = ["--test-only-fetch-loopback", "--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
+        let public = [
+            "--test-only-fetch-loopback",
+            "--listen",
+            "0.0.0.0:8080",
+            "--host",
+            "blog.example.com",
+            "--oidc-client-id",
+            "id",
+        ];
         let err = Config::from_serve_args(&serve_args(&public)).unwrap_err().to_string();
         assert!(err.starts_with("--test-only-fetch-loopback") && err.contains("0.0.0.0:8080"), "{err}");
     }
@@ -468,7 +478,16 @@ mod tests {
         assert_eq!(local.dns_server, Some("127.0.0.1:5353".parse().unwrap()));
         let err = Config::from_serve_args(&serve_args(&["--test-only-dns-server", "8.8.8.8:53"])).unwrap_err();
         assert!(err.to_string().starts_with("--test-only-dns-server"), "{err}");
-        let public = ["--test-only-dns-server", "127.0.0.1:53", "--listen", "0.0.0.0:8080", "--host", "blog.example.com", "--oidc-client-id", "id"];
+        let public = [
+            "--test-only-dns-server",
+            "127.0.0.1:53",
+            "--listen",
+            "0.0.0.0:8080",
+            "--host",
+            "blog.example.com",
+            "--oidc-client-id",
+            "id",
+        ];
         assert!(Config::from_serve_args(&serve_args(&public)).is_err());
     }
 
@@ -506,7 +525,13 @@ mod tests {
         let accepted = |issuer: &str| {
             Config::from_serve_args(&serve_args(&["--oidc-issuer", issuer, "--oidc-client-id", "id"])).is_ok()
         };
-        for issuer in ["http://localhost", "http://localhost:8080/dev-idp", "http://127.0.0.1:9000", "http://[::1]:8080/x", "https://id.example.com"] {
+        for issuer in [
+            "http://localhost",
+            "http://localhost:8080/dev-idp",
+            "http://127.0.0.1:9000",
+            "http://[::1]:8080/x",
+            "https://id.example.com",
+        ] {
             assert!(accepted(issuer), "{issuer} is accepted");
         }
         for issuer in [
@@ -555,7 +580,10 @@ mod tests {
         let tls = config.tls.as_ref().expect("TLS mode");
         assert!(config.https && config.app_url() == "https://example.com");
         assert_eq!(tls.acme.as_ref().unwrap().directory, crate::cli::LETS_ENCRYPT);
-        assert_eq!((tls.https_listen.to_string().as_str(), tls.http_listen.to_string().as_str()), ("[::]:443", "[::]:80"));
+        assert_eq!(
+            (tls.https_listen.to_string().as_str(), tls.http_listen.to_string().as_str()),
+            ("[::]:443", "[::]:80")
+        );
         assert!(Config::from_serve_args(&serve_args(&[])).unwrap().tls.is_none(), "no flag, no TLS");
         let refused = |extra: &[&str], base: &[&str]| {
             Config::from_serve_args(&serve_args(&[base, extra].concat())).unwrap_err().to_string()
@@ -566,7 +594,10 @@ mod tests {
         assert!(refused(&[], &local).contains("public --host"), "localhost gets no ACME certificate");
         let ip = ["--acme-email", "a@example.com", "--host", "192.0.2.1", "--oidc-client-id", "id"];
         assert!(refused(&[], &ip).contains("public --host"));
-        assert!(refused(&["--acme-email", "nobody"], &["--host", "example.com", "--oidc-client-id", "id"]).starts_with("--acme-email"));
+        assert!(
+            refused(&["--acme-email", "nobody"], &["--host", "example.com", "--oidc-client-id", "id"])
+                .starts_with("--acme-email")
+        );
         assert!(refused(&["--tls-cert", "c.pem"], &[]).starts_with("--tls-cert needs --tls-key"));
         assert!(refused(&["--tls-key", "k.pem"], &[]).starts_with("--tls-key needs --tls-cert"));
         let static_local = ["--tls-cert", "c.pem", "--tls-key", "k.pem"];

@@ -93,15 +93,15 @@ impl Error {
     pub fn body(&self, request_id: &str) -> Value {
         match self.messages() {
             Some(m) => m.to_json(),
-            None => Messages::one("server", format!("Something went wrong on our side (request id {request_id})")).to_json(),
+            None => {
+                Messages::one("server", format!("Something went wrong on our side (request id {request_id})")).to_json()
+            }
         }
     }
 
     /// The full JSON response.
     pub fn to_response(&self, request_id: &str) -> Response {
-        poem::web::Json(self.body(request_id))
-            .with_status(self.status())
-            .into_response()
+        poem::web::Json(self.body(request_id)).with_status(self.status()).into_response()
     }
 }
 

@@ -15,7 +15,13 @@ use crate::progress::{Progress, human};
 
 /// Writes the export of the blog `subdomain` as `format` to `out`, which must not exist.
 /// `config` gives the addresses the static site's feeds and canonical links name.
-pub fn run_command(data_dir: &DataDir, subdomain: &str, format: ExportFormat, out: &Path, config: Config) -> anyhow::Result<()> {
+pub fn run_command(
+    data_dir: &DataDir,
+    subdomain: &str,
+    format: ExportFormat,
+    out: &Path,
+    config: Config,
+) -> anyhow::Result<()> {
     if out.exists() {
         bail!("{} already exists; give a new file name (nothing was written)", out.display());
     }

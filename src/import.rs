@@ -28,14 +28,21 @@ use crate::progress::Progress;
 /// address where the file does not say it. `config` gives the server's addresses (imported
 /// images are stored under its `/media/`) and the fetcher's rules. Prints the report; fails
 /// with one line when nothing could be imported, or when Ctrl-C stopped it midway.
-pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, file: &Path, config: Config) -> anyhow::Result<()> {
+pub fn run_command(
+    data_dir: &DataDir,
+    subdomain: &str,
+    site_url: Option<&str>,
+    file: &Path,
+    config: Config,
+) -> anyhow::Result<()> {
     if !file.is_file() {
         bail!("there is no file {}; nothing was imported", file.display());
     }
     let site_url = site_url
         .map(|raw| {
-            old_paths::site_url(raw)
-                .ok_or_else(|| anyhow!("--site-url {raw:?} should be an http or https address, like https://old.example.com"))
+            old_paths::site_url(raw).ok_or_else(|| {
+                anyhow!("--site-url {raw:?} should be an http or https address, like https://old.example.com")
+            })
         })
         .transpose()?;
     let path = data_dir.database();
@@ -55,14 +62,18 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
         if migrate::check_not_newer(&conn)? < migrate::latest_version() {
             bail!("the database needs migrations first: run `quire migrate --data-dir {}`", data_dir.root().display());
         }
-        db::exports::blog_settings(&conn, subdomain)?
-            .ok_or_else(|| anyhow!("there is no blog {subdomain:?} in {}; nothing was imported", data_dir.root().display()))?
+        db::exports::blog_settings(&conn, subdomain)?.ok_or_else(|| {
+            anyhow!("there is no blog {subdomain:?} in {}; nothing was imported", data_dir.root().display())
+        })?
     };
     let options = Options { site_url, time_zone: Some(blog.settings.time_zone.clone()) };
-    let (export, files) = portable::open_with_files(file, &options).map_err(|err| anyhow!("{}: {err}", file.display()))?;
+    let (export, files) =
+        portable::open_with_files(file, &options).map_err(|err| anyhow!("{}: {err}", file.display()))?;
     let format = export.read.format;
     if config.fetch_allow_loopback {
-        tracing::warn!("test-only: the import may download images from this machine's loopback addresses (127.0.0.0/8, ::1)");
+        tracing::warn!(
+            "test-only: the import may download images from this machine's loopback addresses (127.0.0.0/8, ::1)"
+        );
     }
     let fetcher = Fetcher::new(&config)?;
     let (db, search) = open_storage(data_dir)?;
@@ -70,7 +81,15 @@ pub fn run_command(data_dir: &DataDir, subdomain: &str, site_url: Option<&str>, 
     let search = Arc::new(search);
     // A server running later reads the names it serves from the database; this process serves none.
     let served = Arc::new(ServedNames::new(&config.host, Vec::new()));
-    let blogs = Blogs::new(db, search.clone(), Arc::new(PageGenerations::default()), data_dir.clone(), rules, served, Arc::new(config));
+    let blogs = Blogs::new(
+        db,
+        search.clone(),
+        Arc::new(PageGenerations::default()),
+        data_dir.clone(),
+        rules,
+        served,
+        Arc::new(config),
+    );
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(16).build()?;
     let (report, stopped) = runtime.block_on(async {

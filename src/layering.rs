@@ -130,7 +130,12 @@ fn every_import_points_to_the_same_layer_or_a_lower_one() {
 fn the_modules_form_no_cycle() {
     let edges = edges();
     // Depth-first search with colours: a grey node met again closes a cycle.
-    fn visit(node: &str, edges: &BTreeMap<String, BTreeSet<String>>, grey: &mut Vec<String>, black: &mut BTreeSet<String>) {
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        grey: &mut Vec<String>,
+        black: &mut BTreeSet<String>,
+    ) {
         if black.contains(node) {
             return;
         }

@@ -4,8 +4,8 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
-use quire::cli::{Cli, Command};
 use quire::blogs::exports::ExportFormat;
+use quire::cli::{Cli, Command};
 use quire::config::AccessLogTarget;
 use quire::{App, Config, backup, db};
 
@@ -52,7 +52,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Restore(args) => backup::restore(&args.data_dir.dir(), &args.backup, args.force),
         Command::Reindex(args) => quire::reindex::run_command(&args.dir()),
         Command::Export(args) => {
-            let format = ExportFormat::parse(&args.format).ok_or_else(|| anyhow::anyhow!("--format {}", ExportFormat::unknown()))?;
+            let format = ExportFormat::parse(&args.format)
+                .ok_or_else(|| anyhow::anyhow!("--format {}", ExportFormat::unknown()))?;
             let config = Config::offline(&args.data_dir.data_dir, &args.address)?;
             quire::export::run_command(&args.data_dir.dir(), &args.blog, format, &args.out, config)
         }

@@ -66,7 +66,13 @@ impl Progress {
                 let tenth = self.done * 10 / self.total;
                 if tenth > self.last_reported_tenth && tenth < 10 {
                     self.last_reported_tenth = tenth;
-                    eprintln!("{}: {}0% ({} of {})", self.label, tenth, self.amount(self.done), self.amount(self.total));
+                    eprintln!(
+                        "{}: {}0% ({} of {})",
+                        self.label,
+                        tenth,
+                        self.amount(self.done),
+                        self.amount(self.total)
+                    );
                 }
             }
             None => {}

@@ -14,12 +14,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
-use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
-};
-use tantivy::directory::MmapDirectory;
 use tantivy::columnar::Column;
+use tantivy::directory::MmapDirectory;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions};
 use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term, doc};
 
 /// The payload of a commit made after an update failed: not a sequence, so the start-up
@@ -292,7 +290,14 @@ impl SearchIndex {
     }
 
     /// [`SearchIndex::search`] among the posts tagged `tag` when one is given.
-    pub fn search_tagged(&self, blog_id: i64, query: &str, tag: Option<&str>, published_only: bool, limit: usize) -> anyhow::Result<Vec<i64>> {
+    pub fn search_tagged(
+        &self,
+        blog_id: i64,
+        query: &str,
+        tag: Option<&str>,
+        published_only: bool,
+        limit: usize,
+    ) -> anyhow::Result<Vec<i64>> {
         let f = self.fields;
         let parts = self.query_parts(query)?;
         if parts.is_empty() {
@@ -306,7 +311,10 @@ impl SearchIndex {
             clauses.push((Occur::Must, term(f.published, 1)));
         }
         if let Some(tag) = tag {
-            clauses.push((Occur::Must, Box::new(TermQuery::new(Term::from_field_text(f.tags, tag), IndexRecordOption::Basic))));
+            clauses.push((
+                Occur::Must,
+                Box::new(TermQuery::new(Term::from_field_text(f.tags, tag), IndexRecordOption::Basic)),
+            ));
         }
         for words in &parts {
             let in_field = |field| -> Box<dyn Query> {
@@ -411,7 +419,6 @@ impl SearchIndex {
     fn forget_unmapped_files(&self) {
         self.files.get_cache_info();
     }
-
 }
 
 #[cfg(test)]
@@ -422,7 +429,14 @@ mod tests {
     use super::*;
 
     fn post(post_id: i64, words: &str) -> PostDoc {
-        PostDoc { post_id, blog_id: 1, published: true, title: words.to_owned(), text: words.to_owned(), tags: Vec::new() }
+        PostDoc {
+            post_id,
+            blog_id: 1,
+            published: true,
+            title: words.to_owned(),
+            text: words.to_owned(),
+            tags: Vec::new(),
+        }
     }
 
     #[test]

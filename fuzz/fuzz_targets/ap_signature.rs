@@ -23,7 +23,9 @@ fuzz_target!(|data: &[u8]| {
     let now = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_795_000_000);
     match check_request("POST", "/_quire/ap/inbox", &headers, data, now) {
         Ok(checked) => assert!(checked.signing_string.contains("(request-target): post /_quire/ap/inbox"), "{text:?}"),
-        Err(Refusal::BadKey | Refusal::BadSignature | Refusal::Replayed) => panic!("the checks never verify or track replays"),
+        Err(Refusal::BadKey | Refusal::BadSignature | Refusal::Replayed) => {
+            panic!("the checks never verify or track replays")
+        }
         Err(_) => {}
     }
 });

@@ -21,7 +21,10 @@ fuzz_target!(|data: &[u8]| {
             assert!(!messages.is_empty(), "an error says what is wrong");
             for (field, _) in &messages.0 {
                 let block = field.strip_prefix("children.").and_then(|n| n.parse::<usize>().ok());
-                assert!(field == "body" || block.is_some_and(|n| n < children), "error key {field:?} for {children} children");
+                assert!(
+                    field == "body" || block.is_some_and(|n| n < children),
+                    "error key {field:?} for {children} children"
+                );
             }
         }
     }

@@ -11,7 +11,10 @@ fuzz_target!(|raw: &str| {
     assert!(name.len() <= MAX_NAME && name.split('.').count() >= 2, "{raw:?} -> {name:?}");
     for label in name.split('.') {
         assert!((1..=MAX_LABEL).contains(&label.len()), "{raw:?} -> {name:?}");
-        assert!(label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'), "{raw:?} -> {name:?}");
+        assert!(
+            label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            "{raw:?} -> {name:?}"
+        );
         assert!(!label.starts_with('-') && !label.ends_with('-'), "{raw:?} -> {name:?}");
     }
     assert_eq!(CustomDomain::parse(name, "example.com").as_ref(), Ok(&domain), "round trip");

@@ -14,7 +14,10 @@ fuzz_target!(|data: (u8, &str)| {
     let site = classify(request, app);
     if let Site::Blog(label) = &site {
         assert!((1..=63).contains(&label.len()), "{request:?} -> {label:?}");
-        assert!(label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'), "{request:?} -> {label:?}");
+        assert!(
+            label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+            "{request:?} -> {label:?}"
+        );
     }
     assert_eq!(classify(&request.to_ascii_uppercase(), app), site, "case of {request:?}");
 });

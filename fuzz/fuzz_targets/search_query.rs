@@ -15,7 +15,8 @@ fn index() -> &'static SearchIndex {
     static INDEX: OnceLock<SearchIndex> = OnceLock::new();
     INDEX.get_or_init(|| {
         // Under fuzz/target, where scripts/fuzz.sh clears it before the next run (not in /tmp).
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("target/search-index-{}", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("target/search-index-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let index = SearchIndex::open(&dir).expect("index opens");
         index

@@ -51,7 +51,8 @@ impl LocalIssuer {
         let path = path.to_owned();
         let secret = if path.exists() {
             let pem = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-            SecretKey::from_pkcs8_pem(&pem).map_err(|err| anyhow::anyhow!("{} is not a P-256 key: {err}", path.display()))?
+            SecretKey::from_pkcs8_pem(&pem)
+                .map_err(|err| anyhow::anyhow!("{} is not a P-256 key: {err}", path.display()))?
         } else {
             let secret = random_secret();
             let pem = secret.to_pkcs8_pem(LineEnding::LF).map_err(|err| anyhow::anyhow!("encoding key: {err}"))?;

@@ -29,7 +29,6 @@ const DEFAULT_JWKS_TTL: Duration = Duration::from_secs(3600);
 /// key must not stay trusted for years, and a huge max-age must not overflow the clock).
 const MAX_JWKS_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
-
 #[derive(Debug, Deserialize)]
 struct Claims {
     iss: String,
@@ -173,10 +172,8 @@ impl Verifier {
         if claims.iat > now + LEEWAY_SECS {
             return Err(invalid("The sign-in token is issued in the future; check the server's clock"));
         }
-        let nonce_matches = claims
-            .nonce
-            .as_deref()
-            .is_some_and(|nonce| crate::auth::constant_time_eq(nonce, expected_nonce));
+        let nonce_matches =
+            claims.nonce.as_deref().is_some_and(|nonce| crate::auth::constant_time_eq(nonce, expected_nonce));
         if !nonce_matches {
             return Err(invalid("The sign-in token was not requested by this browser; sign in again"));
         }
@@ -247,10 +244,8 @@ impl Remote {
                 .and_then(|v| v.to_str().ok())
                 .and_then(max_age)
                 .unwrap_or(DEFAULT_JWKS_TTL);
-            let keys: JwkSet = resp
-                .json()
-                .await
-                .map_err(|err| upstream(format!("reading {}: {err}", discovery.jwks_uri)))?;
+            let keys: JwkSet =
+                resp.json().await.map_err(|err| upstream(format!("reading {}: {err}", discovery.jwks_uri)))?;
             state.keys = Some(keys);
             state.fresh_until = now.checked_add(ttl);
         }

@@ -45,7 +45,8 @@ fn fixture() -> Fixture {
 
     let entry = |name: &str| -> Vec<u8> {
         let mut tar = tar::Archive::new(backup.as_slice());
-        let mut entry = tar.entries().unwrap().map(Result::unwrap).find(|e| e.path().unwrap() == Path::new(name)).unwrap();
+        let mut entry =
+            tar.entries().unwrap().map(Result::unwrap).find(|e| e.path().unwrap() == Path::new(name)).unwrap();
         let mut bytes = Vec::new();
         entry.read_to_end(&mut bytes).unwrap();
         bytes
@@ -145,9 +146,26 @@ enum Content {
 }
 
 const NAMES: [&str; 20] = [
-    MANIFEST, MANIFEST, DB_FILE, DB_FILE, "uploads", "uploads/", "uploads/a.png", "uploads/x/y.png", "../escape",
-    "../../escape", "../../../escape", ABSOLUTE, "./quire.db", "uploads/../../escape", "index/meta.json",
-    "quire.db-wal", "quire.lock", "", ".", "uploads/..",
+    MANIFEST,
+    MANIFEST,
+    DB_FILE,
+    DB_FILE,
+    "uploads",
+    "uploads/",
+    "uploads/a.png",
+    "uploads/x/y.png",
+    "../escape",
+    "../../escape",
+    "../../../escape",
+    ABSOLUTE,
+    "./quire.db",
+    "uploads/../../escape",
+    "index/meta.json",
+    "quire.db-wal",
+    "quire.lock",
+    "",
+    ".",
+    "uploads/..",
 ];
 /// Stands for an absolute path in the fixture's folder (outside the data directory).
 const ABSOLUTE: &str = "/ABSOLUTE";
@@ -170,7 +188,11 @@ fn entry() -> impl Strategy<Value = Entry> {
         1 => any::<usize>().prop_map(Content::DatabaseCut),
         1 => prop::collection::vec(any::<u8>(), 0..300).prop_map(Content::Bytes),
     ];
-    (prop::sample::select(NAMES.to_vec()), kind, content).prop_map(|(name, kind, content)| Entry { name, kind, content })
+    (prop::sample::select(NAMES.to_vec()), kind, content).prop_map(|(name, kind, content)| Entry {
+        name,
+        kind,
+        content,
+    })
 }
 
 /// Writes the entries as a tar, names as given (the tar crate's own checks on names are
@@ -266,7 +288,10 @@ fn check(fixture: &Fixture, archive: &[u8], fresh: bool) -> Result<bool, TestCas
         Err(_) => {
             prop_assert_eq!(tree(&data), data_before, "a failed restore leaves the data directory as it was");
             if !fresh {
-                prop_assert_eq!(std::fs::read(data.join(DB_FILE)).unwrap(), std::fs::read(fixture.live.join(DB_FILE)).unwrap());
+                prop_assert_eq!(
+                    std::fs::read(data.join(DB_FILE)).unwrap(),
+                    std::fs::read(fixture.live.join(DB_FILE)).unwrap()
+                );
                 prop_assert_eq!(std::fs::read(data.join(UPLOADS_DIR).join(LIVE_UPLOAD)).unwrap(), b"live bytes");
             }
         }
@@ -313,4 +338,3 @@ fn archives_of_evil_entries_never_panic_escape_or_lose_the_live_data() {
     });
     assert!(restored.get() > 0, "some archives restore, so the checks after a restore ran");
 }
-

@@ -86,7 +86,8 @@ pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher, retry_unit: Duration) {
                         *count += 1;
                         in_flight.insert(row.id);
                         let id = row.id;
-                        let task = running.spawn(deliver_one(blogs.clone(), fetcher.clone(), row, host.clone(), retry_unit));
+                        let task =
+                            running.spawn(deliver_one(blogs.clone(), fetcher.clone(), row, host.clone(), retry_unit));
                         tasks.insert(task.id(), (id, host));
                     }
                 }
@@ -140,10 +141,14 @@ async fn trip_breaker(blogs: &Blogs, failures: &mut HashMap<String, (u32, usize)
     let delay = retry_unit * step;
     let host = ended.host;
     let delay_ms = delay.as_millis() as u64;
-    match blogs.db.write({
-        let host = host.clone();
-        move |conn| deliveries::delay_host(conn, &host, delay_ms)
-    }).await {
+    match blogs
+        .db
+        .write({
+            let host = host.clone();
+            move |conn| deliveries::delay_host(conn, &host, delay_ms)
+        })
+        .await
+    {
         Ok(moved) => tracing::warn!(host, moved, delay_ms, "an inbox host keeps failing: its deliveries wait"),
         Err(err) => tracing::error!(error = format!("{err:#}"), "moving a failing host's deliveries back failed"),
     }
@@ -180,7 +185,12 @@ async fn attempt(blogs: &Blogs, fetcher: &Fetcher, row: &Due) -> std::result::Re
 }
 
 /// Writes an attempt's outcome: the row deleted, retried later, or given up.
-async fn record(blogs: &Blogs, row: &Due, outcome: std::result::Result<(), DeliveryError>, retry_unit: Duration) -> Result<()> {
+async fn record(
+    blogs: &Blogs,
+    row: &Due,
+    outcome: std::result::Result<(), DeliveryError>,
+    retry_unit: Duration,
+) -> Result<()> {
     let (id, blog_id, inbox, attempts) = (row.id, row.blog_id, row.inbox.clone(), row.attempts);
     match outcome {
         Ok(()) => blogs.db.write(move |conn| deliveries::succeed(conn, id)).await,
@@ -194,7 +204,13 @@ async fn record(blogs: &Blogs, row: &Due, outcome: std::result::Result<(), Deliv
                         None => retry_unit * minutes,
                     };
                     let wait_ms = wait.as_millis() as u64;
-                    tracing::info!(inbox, error = err.message, attempts = attempts + 1, wait_ms, "a delivery failed; it will be retried");
+                    tracing::info!(
+                        inbox,
+                        error = err.message,
+                        attempts = attempts + 1,
+                        wait_ms,
+                        "a delivery failed; it will be retried"
+                    );
                     blogs.db.write(move |conn| deliveries::fail(conn, id, wait_ms, &err.message)).await
                 }
                 None => {

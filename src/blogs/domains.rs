@@ -47,7 +47,8 @@ impl Blogs {
     /// other blogs' names), replacing its earlier one with a new token; the same name again
     /// changes nothing.
     pub async fn set_domain(&self, blog: &Blog, raw_name: &str) -> Result<DomainRow> {
-        let name = CustomDomain::parse(raw_name, self.served.app_name()).map_err(|err| Error::invalid("name", err.message()))?;
+        let name = CustomDomain::parse(raw_name, self.served.app_name())
+            .map_err(|err| Error::invalid("name", err.message()))?;
         let (id, token) = (blog.id, rules::new_token());
         let set = self.db.write(move |conn| custom_domains::set(conn, id, &name, &token)).await?;
         let Set::Domain { row, replaced } = set else {
@@ -94,7 +95,13 @@ impl Blogs {
 
     /// Writes the outcome of a check of `row` and applies what it changes; `None` when the
     /// blog's domain was removed or replaced meanwhile.
-    async fn record_check(&self, blog: &Blog, row: &DomainRow, lookup: &Lookup, by_owner: bool) -> Result<Option<DomainRow>> {
+    async fn record_check(
+        &self,
+        blog: &Blog,
+        row: &DomainRow,
+        lookup: &Lookup,
+        by_owner: bool,
+    ) -> Result<Option<DomainRow>> {
         let now = OffsetDateTime::now_utc();
         let before = row.before();
         let after = rules::after_check(&row.domain(), &before, lookup, now, by_owner);

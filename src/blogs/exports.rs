@@ -129,7 +129,11 @@ pub fn upload_name(url: &str) -> Option<&str> {
 
 /// Calls `each` with every post and page of the blog in creation order, reading
 /// [`POSTS_PER_READ`] at a time.
-fn for_each_post(conn: &Connection, blog_id: i64, mut each: impl FnMut(Post) -> anyhow::Result<()>) -> anyhow::Result<()> {
+fn for_each_post(
+    conn: &Connection,
+    blog_id: i64,
+    mut each: impl FnMut(Post) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let mut after: After = None;
     loop {
         let posts = exports::posts_after(conn, blog_id, &after, POSTS_PER_READ)?;
@@ -179,7 +183,8 @@ fn write_archive<W: Write + Seek>(
         let entry = ArchivePost {
             kind: if post.page_position.is_some() { "page" } else { "post" }.to_owned(),
             page: post.page_position.map(|position| ArchivePage { slug: post.slug.clone(), position }),
-            body: archive::body(&post.body_json, upload).with_context(|| format!("the body of post {}", post.short_id))?,
+            body: archive::body(&post.body_json, upload)
+                .with_context(|| format!("the body of post {}", post.short_id))?,
             old_paths: redirects::of_post(conn, post.id)?,
             short_id: post.short_id,
             slug: post.slug,

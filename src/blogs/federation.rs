@@ -67,7 +67,13 @@ impl Outbound {
 
     /// Queues what a written post calls for (see the module's note); `was_public` says whether
     /// it was a published post before the write.
-    pub(super) fn post_written(&self, conn: &rusqlite::Connection, subdomain: &str, post: &Post, was_public: bool) -> Result<()> {
+    pub(super) fn post_written(
+        &self,
+        conn: &rusqlite::Connection,
+        subdomain: &str,
+        post: &Post,
+        was_public: bool,
+    ) -> Result<()> {
         let is_public = post.federates();
         match (was_public, is_public) {
             (false, false) => Ok(()),
@@ -85,7 +91,13 @@ impl Outbound {
     }
 
     /// Queues the Delete of a public post, cancelling its queued Create/Update.
-    pub(super) fn post_deleted(&self, conn: &rusqlite::Connection, blog_id: i64, subdomain: &str, short_id: &str) -> Result<()> {
+    pub(super) fn post_deleted(
+        &self,
+        conn: &rusqlite::Connection,
+        blog_id: i64,
+        subdomain: &str,
+        short_id: &str,
+    ) -> Result<()> {
         let object_id = self.config.ap_post_id(subdomain, short_id);
         deliveries::cancel_for_object(conn, blog_id, &object_id)?;
         let delete = activity::delete_post(&self.config.actor_id(subdomain), &object_id);
@@ -131,7 +143,9 @@ impl Blogs {
                     .context("the key generation task failed")??;
                 tracing::info!(blog_id, "made the blog's federation key");
                 self.db
-                    .write(move |conn| federation_keys::insert_or_keep(conn, blog_id, made.pkcs8_der(), made.public_pem()))
+                    .write(move |conn| {
+                        federation_keys::insert_or_keep(conn, blog_id, made.pkcs8_der(), made.public_pem())
+                    })
                     .await?
                     .ok_or_else(|| Error::not_found("blog", "Blog not found"))?
             }
@@ -208,7 +222,8 @@ mod tests {
         let search = Arc::new(SearchIndex::open(&data_dir.index()).unwrap());
         let rules = Rules { image_prefix: String::new() };
         let served = Arc::new(ServedNames::new("example.com", Vec::new()));
-        let config = Arc::new(crate::config::Config::local(data_dir.root(), "127.0.0.1:0".parse().unwrap(), "example.com"));
+        let config =
+            Arc::new(crate::config::Config::local(data_dir.root(), "127.0.0.1:0".parse().unwrap(), "example.com"));
         Blogs::new(db, search, Arc::new(PageGenerations::default()), data_dir.clone(), rules, served, config)
     }
 
@@ -219,10 +234,14 @@ mod tests {
         std::fs::create_dir(data_dir.root()).unwrap();
         let pem = {
             let blogs = Arc::new(blogs(&data_dir));
-            let racers: Vec<_> = (0..3).map(|_| tokio::spawn({
-                let blogs = blogs.clone();
-                async move { blogs.signing_key(1).await.unwrap().public_pem().to_owned() }
-            })).collect();
+            let racers: Vec<_> = (0..3)
+                .map(|_| {
+                    tokio::spawn({
+                        let blogs = blogs.clone();
+                        async move { blogs.signing_key(1).await.unwrap().public_pem().to_owned() }
+                    })
+                })
+                .collect();
             let mut pems = Vec::new();
             for racer in racers {
                 pems.push(racer.await.unwrap());

@@ -84,9 +84,7 @@ impl Blogs {
     /// Turns the approval of new followers on or off; turning it off accepts no pending one.
     pub async fn set_approve_followers(&self, blog: &Blog, approve: bool) -> Result<FediverseState> {
         let id = blog.id;
-        self.db
-            .write(move |conn| changing(conn, id, |tx| followers::set_approve_followers(tx, id, approve)))
-            .await
+        self.db.write(move |conn| changing(conn, id, |tx| followers::set_approve_followers(tx, id, approve))).await
     }
 
     /// Accepts the pending follower `follower_id`, queueing the Accept of its Follow to its
@@ -96,7 +94,8 @@ impl Blogs {
         self.db
             .write(move |conn| {
                 changing(conn, id, |tx| {
-                    let follower = followers::get(tx, id, follower_id)?.filter(|f| !f.accepted).ok_or_else(follower_not_found)?;
+                    let follower =
+                        followers::get(tx, id, follower_id)?.filter(|f| !f.accepted).ok_or_else(follower_not_found)?;
                     followers::accept(tx, id, follower.id)?;
                     let accept = activity::accept(&actor_id, &follow_of(&follower), follower.id);
                     deliveries::enqueue(tx, id, &actor_id, &accept.to_string(), std::slice::from_ref(&follower.inbox))?;
@@ -181,7 +180,8 @@ impl Blogs {
     /// Deletes the reply `reply_id`, held or shown.
     pub async fn delete_reply(&self, blog: &Blog, reply_id: i64) -> Result<()> {
         let id = blog.id;
-        let was_shown = self.db.write(move |conn| replies::delete(conn, id, reply_id)?.ok_or_else(reply_not_found)).await?;
+        let was_shown =
+            self.db.write(move |conn| replies::delete(conn, id, reply_id)?.ok_or_else(reply_not_found)).await?;
         if was_shown {
             self.pages.invalidate(&blog.subdomain);
         }

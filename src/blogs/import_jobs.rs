@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::anyhow;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
+use super::Blogs;
 use super::imports::{ImportOptions, ImportProgress, ImportSource};
 use super::jobs::{IMPORT, Stopped};
-use super::Blogs;
 use crate::db::blogs::{self, Blog};
 use crate::db::jobs::{self, Input, Job};
 use crate::domain::old_paths;
@@ -40,7 +40,6 @@ pub fn import_not_found() -> Error {
 fn busy() -> Error {
     Error::invalid("import", "An import or export of this blog is already under way: wait for it to finish")
 }
-
 
 /// What the owner says about the file they upload.
 #[derive(Debug, Clone, Default)]
@@ -83,7 +82,10 @@ impl Blogs {
     /// blog is unchanged, when any of that fails.
     pub async fn start_import(&self, blog: &Blog, request: ImportRequest, body: impl AsyncRead + Unpin) -> Result<Job> {
         let site_url = match request.site_url.as_deref().map(str::trim).filter(|url| !url.is_empty()) {
-            Some(raw) => Some(old_paths::site_url(raw).ok_or_else(|| Error::invalid("siteUrl", "Should be an http or https address"))?),
+            Some(raw) => Some(
+                old_paths::site_url(raw)
+                    .ok_or_else(|| Error::invalid("siteUrl", "Should be an http or https address"))?,
+            ),
             None => None,
         };
         let name = clean_file_name(request.file_name.as_deref().unwrap_or_default());
@@ -95,17 +97,26 @@ impl Blogs {
         receive(body, &upload.path).await?;
 
         // Found and opened as the job will open it, so a file Quire cannot read is refused now.
-        let (path, options) = (upload.path.clone(), Options { site_url: site_url.clone(), time_zone: Some(blog.time_zone.name().to_owned()) });
-        let format = tokio::task::spawn_blocking(move || portable::open_with_files(&path, &options).map(|(export, _)| export.read.format))
-            .await
-            .map_err(internal)??;
+        let (path, options) = (
+            upload.path.clone(),
+            Options { site_url: site_url.clone(), time_zone: Some(blog.time_zone.name().to_owned()) },
+        );
+        let format = tokio::task::spawn_blocking(move || {
+            portable::open_with_files(&path, &options).map(|(export, _)| export.read.format)
+        })
+        .await
+        .map_err(internal)??;
 
         let file = format!("{token}.import");
         tokio::fs::rename(&upload.path, dir.join(&file)).await.map_err(internal)?;
         upload.path = dir.join(&file);
         let input = Input { file, name, site_url: site_url.map(String::from) };
         let blog_id = blog.id;
-        let job = self.db.write(move |conn| jobs::create(conn, blog_id, IMPORT, format.key(), Some(&input))).await?.ok_or_else(busy)?;
+        let job = self
+            .db
+            .write(move |conn| jobs::create(conn, blog_id, IMPORT, format.key(), Some(&input)))
+            .await?
+            .ok_or_else(busy)?;
         upload.kept = true;
         self.jobs_changed.notify_one();
         Ok(job)
@@ -168,7 +179,11 @@ impl Blogs {
     async fn import_file(&self, fetcher: &Fetcher, job: &Job) -> anyhow::Result<Report> {
         let blog_id = job.blog_id;
         let blog = self.db.read(move |conn| blogs::by_id(conn, blog_id)).await?.ok_or(Stopped)?;
-        let gone = || anyhow!(Unreadable::new("The uploaded file is no longer on the server (was it restored from a backup?): upload it again"));
+        let gone = || {
+            anyhow!(Unreadable::new(
+                "The uploaded file is no longer on the server (was it restored from a backup?): upload it again"
+            ))
+        };
         let path = self.data_dir.export(job.input_file.as_deref().ok_or_else(gone)?);
         if !path.is_file() {
             return Err(gone());
@@ -192,7 +207,10 @@ impl Blogs {
                 while receiver.changed().await.is_ok() {
                     let at = *receiver.borrow_and_update();
                     let (done, total) = (at.done, at.total.unwrap_or(0).max(at.done));
-                    if !matches!(db.write(move |conn| jobs::set_progress(conn, id, attempt, done, total)).await, Ok(true)) {
+                    if !matches!(
+                        db.write(move |conn| jobs::set_progress(conn, id, attempt, done, total)).await,
+                        Ok(true)
+                    ) {
                         stopped.store(true, Ordering::SeqCst);
                     }
                 }
@@ -221,7 +239,8 @@ async fn receive(mut body: impl AsyncRead + Unpin, path: &Path) -> Result<()> {
     let mut buf = vec![0u8; 64 * 1024];
     let mut size = 0u64;
     loop {
-        let n = body.read(&mut buf).await.map_err(|_| Error::bad_request("body", "The request body could not be read"))?;
+        let n =
+            body.read(&mut buf).await.map_err(|_| Error::bad_request("body", "The request body could not be read"))?;
         if n == 0 {
             break;
         }
@@ -263,5 +282,4 @@ mod tests {
         assert_eq!(clean_file_name("  "), "export");
         assert_eq!(clean_file_name(&"x".repeat(500)).chars().count(), MAX_NAME_CHARS);
     }
-
 }

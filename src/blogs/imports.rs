@@ -20,9 +20,9 @@ use tokio::task::JoinSet;
 
 use super::{Blogs, index};
 use crate::db::blogs::{self, Blog};
-use crate::db::{addons, exports};
 use crate::db::imports::{self, ImportWrite, Outcome};
 use crate::db::posts;
+use crate::db::{addons, exports};
 use crate::db::{favicons, themes};
 use crate::domain::blocks::{Block, Body};
 use crate::domain::image::MAX_IMAGE_BYTES;
@@ -232,7 +232,8 @@ impl Blogs {
         let now = OffsetDateTime::now_utc();
         for mut item in items {
             item.post.blocks = with_images(std::mem::take(&mut item.post.blocks), &run.images, &mut item.changes);
-            let value = serde_json::to_value(Body::from_blocks(std::mem::take(&mut item.post.blocks))).map_err(internal)?;
+            let value =
+                serde_json::to_value(Body::from_blocks(std::mem::take(&mut item.post.blocks))).map_err(internal)?;
             let body = match Body::parse(&value, &self.rules) {
                 Ok(body) => body,
                 Err(messages) => {
@@ -326,7 +327,9 @@ impl Blogs {
                         Ok(format!("{prefix}{name}"))
                     }
                     Err(err) => {
-                        let full = err.messages().is_some_and(|m| m.0.iter().any(|(_, said)| *said == limits::too_many_uploads()));
+                        let full = err
+                            .messages()
+                            .is_some_and(|m| m.0.iter().any(|(_, said)| *said == limits::too_many_uploads()));
                         let reason = reason(err);
                         if full {
                             // No later image can be stored: they are not downloaded for nothing.
@@ -346,7 +349,8 @@ impl Blogs {
     /// image its owner uploaded), except those the owner has already: an archive names each
     /// image as uploads are stored, by the SHA-256 of its bytes.
     async fn store_other_images(&self, user_id: i64, run: &mut Run<'_>) -> Result<()> {
-        let owned: HashSet<String> = self.db.read(move |conn| exports::image_names(conn, user_id)).await?.into_iter().collect();
+        let owned: HashSet<String> =
+            self.db.read(move |conn| exports::image_names(conn, user_id)).await?.into_iter().collect();
         let files = run.files.clone();
         let listed = tokio::task::spawn_blocking(move || files.list(archive::IMAGES)).await.map_err(internal)?;
         let urls: Vec<String> = listed
@@ -373,7 +377,9 @@ impl Blogs {
         // As it is now (the caller's copy may be older than an earlier import's changes).
         let current = self.db.read(move |conn| blogs::owned(conn, blog_id, user_id)).await?;
         let blog = &current.ok_or_else(|| Error::not_found("blog", "Blog not found"))?;
-        if let Some(name) = settings.name.as_deref().map(str::trim).filter(|name| !name.is_empty() && *name != blog.name) {
+        if let Some(name) =
+            settings.name.as_deref().map(str::trim).filter(|name| !name.is_empty() && *name != blog.name)
+        {
             let done = self.rename(blog, name).await;
             let applied = format!("the blog's name is now \"{name}\"");
             let refused = format!("the name \"{name}\" was not applied");
@@ -388,7 +394,9 @@ impl Blogs {
                     let refused = format!("the theme {slug} was not applied");
                     settled(self.set_theme(blog, id).await, report, applied, refused)?;
                 }
-                None => report.line(SETTINGS_ITEM, format!("the theme \"{slug}\" is not one of this server's: not applied")),
+                None => {
+                    report.line(SETTINGS_ITEM, format!("the theme \"{slug}\" is not one of this server's: not applied"))
+                }
             }
         }
         if let Some(code) = settings.icon.as_deref() {
@@ -401,7 +409,10 @@ impl Blogs {
                     settled(self.set_favicon(blog, id).await, report, applied, refused)?;
                 }
                 None => {
-                    report.line(SETTINGS_ITEM, format!("the tab icon \"{code}\" is not one of this server's: not applied"));
+                    report.line(
+                        SETTINGS_ITEM,
+                        format!("the tab icon \"{code}\" is not one of this server's: not applied"),
+                    );
                 }
             }
         }
@@ -416,7 +427,9 @@ impl Blogs {
                 .db
                 .read(move |conn| Ok((addons::list(conn, blog_id, true)?, addons::list(conn, blog_id, false)?)))
                 .await?;
-            for slug in wanted.iter().filter(|slug| !installed.iter().chain(&available).any(|addon| addon.slug == **slug)) {
+            for slug in
+                wanted.iter().filter(|slug| !installed.iter().chain(&available).any(|addon| addon.slug == **slug))
+            {
                 report.line(SETTINGS_ITEM, format!("the addon \"{slug}\" is not one of this server's: not installed"));
             }
             for addon in available.iter().filter(|addon| wanted.contains(&addon.slug)) {

@@ -45,7 +45,13 @@ impl Blogs {
     /// the Accept to its inbox; an Undo takes back a Follow, Like or Announce; a Like or
     /// Announce of one of our posts is counted; a Note replying to one of our posts is held for
     /// the owner; a Delete removes a reply, or everything of an actor that deleted itself.
-    pub async fn receive(&self, config: &Config, inbound: Inbound, json: Value, actor: RemoteActor) -> Result<Received> {
+    pub async fn receive(
+        &self,
+        config: &Config,
+        inbound: Inbound,
+        json: Value,
+        actor: RemoteActor,
+    ) -> Result<Received> {
         let scheme = config.scheme();
         let served = self.served.clone();
         let app_host = config.host.clone();
@@ -69,7 +75,9 @@ impl Blogs {
                 };
                 let post_of = |id: &str| -> Result<Option<i64>> {
                     match target(id)? {
-                        Some((blog, Ours::Post { short_id, .. })) => remote_actors::published_post(&tx, blog.id, &short_id),
+                        Some((blog, Ours::Post { short_id, .. })) => {
+                            remote_actors::published_post(&tx, blog.id, &short_id)
+                        }
                         _ => Ok(None),
                     }
                 };

@@ -103,20 +103,19 @@ impl InboxKeys {
         };
         let cached = cached.filter(|actor| fresh(&actor.fetched_at));
         let remote = match cached {
-            Some(remote) => {
-                match signed::verify_checked(checked, &remote.public_pem) {
-                    Ok(()) => remote,
-                    Err(Refusal::BadSignature) if self.may_refetch(key_id) => {
-                        let refetched = self.fetch(key_id, signer).await?;
-                        signed::verify_checked(checked, &refetched.public_pem).map_err(KeyRefusal::Signature)?;
-                        refetched
-                    }
-                    Err(refusal) => return Err(KeyRefusal::Signature(refusal)),
+            Some(remote) => match signed::verify_checked(checked, &remote.public_pem) {
+                Ok(()) => remote,
+                Err(Refusal::BadSignature) if self.may_refetch(key_id) => {
+                    let refetched = self.fetch(key_id, signer).await?;
+                    signed::verify_checked(checked, &refetched.public_pem).map_err(KeyRefusal::Signature)?;
+                    refetched
                 }
-            }
+                Err(refusal) => return Err(KeyRefusal::Signature(refusal)),
+            },
             None => {
                 // One fetch of a new key at a time: requests that waited use what it fetched.
-                let lock = self.fetching.get_or_insert_with(key_id, || Ok::<_, ()>(Default::default())).unwrap_or_default();
+                let lock =
+                    self.fetching.get_or_insert_with(key_id, || Ok::<_, ()>(Default::default())).unwrap_or_default();
                 let _fetching = lock.lock().await;
                 let fetched = match self.keys.get(key_id).filter(|actor| fresh(&actor.fetched_at)) {
                     Some(fetched) => fetched,
@@ -140,7 +139,8 @@ impl InboxKeys {
             Some(hit) => Some(hit),
             None => self.stored(key_id).await,
         };
-        let remote = cached.ok_or_else(|| KeyRefusal::Fetch("the account is gone and its key was never seen".to_owned()))?;
+        let remote =
+            cached.ok_or_else(|| KeyRefusal::Fetch("the account is gone and its key was never seen".to_owned()))?;
         signed::verify_checked(checked, &remote.public_pem).map_err(KeyRefusal::Signature)?;
         if remote.actor_id != actor {
             return Err(KeyRefusal::NotTheActor);
@@ -246,7 +246,8 @@ impl InboxKeys {
         self.check_scheme(url)?;
         let mut target = url::Url::parse(url).map_err(|_| KeyRefusal::NotHttps)?;
         target.set_fragment(None);
-        let accept = r#"application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams""#;
+        let accept =
+            r#"application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams""#;
         let mut request = Request::get(target.as_str()).header(ACCEPT, HeaderValue::from_static(accept));
         request = request.accept(&ACTIVITY_JSON);
         if let Some(signer) = signer {
@@ -289,7 +290,12 @@ mod tests {
 
     fn checked(key_id: &str) -> Checked {
         Checked {
-            signature: SignatureHeader { key_id: key_id.to_owned(), algorithm: None, headers: Vec::new(), signature: vec![1] },
+            signature: SignatureHeader {
+                key_id: key_id.to_owned(),
+                algorithm: None,
+                headers: Vec::new(),
+                signature: vec![1],
+            },
             signing_string: String::new(),
             without_query: None,
         }
@@ -309,9 +315,11 @@ mod tests {
     #[tokio::test]
     async fn outside_test_mode_http_key_ids_and_private_addresses_are_refused_before_any_connection() {
         let (_dir, keys) = keys(false);
-        let refusal = keys.verify(&checked("http://127.0.0.1:9/actor#main-key"), "http://127.0.0.1:9/actor", None).await;
+        let refusal =
+            keys.verify(&checked("http://127.0.0.1:9/actor#main-key"), "http://127.0.0.1:9/actor", None).await;
         assert_eq!(refusal.unwrap_err(), KeyRefusal::NotHttps);
-        let refusal = keys.verify(&checked("https://127.0.0.1:9/actor#main-key"), "https://127.0.0.1:9/actor", None).await;
+        let refusal =
+            keys.verify(&checked("https://127.0.0.1:9/actor#main-key"), "https://127.0.0.1:9/actor", None).await;
         let KeyRefusal::Fetch(why) = refusal.unwrap_err() else { panic!("a fetch refusal") };
         assert!(why.contains("loopback"), "{why}");
         let refusal = keys.verify(&checked("https://10.1.2.3/actor#main-key"), "https://10.1.2.3/actor", None).await;
@@ -346,7 +354,10 @@ mod tests {
         let checked = check_request("POST", "/_quire/ap/inbox", &headers, body, now).unwrap();
         let remote = keys.verify(&checked, "http://127.0.0.1:9/users/bob", None).await.unwrap();
         assert_eq!(remote.handle, "@bob@127.0.0.1:9");
-        assert_eq!(keys.verify(&checked, "http://127.0.0.1:9/users/eve", None).await.unwrap_err(), KeyRefusal::NotTheActor);
+        assert_eq!(
+            keys.verify(&checked, "http://127.0.0.1:9/users/eve", None).await.unwrap_err(),
+            KeyRefusal::NotTheActor
+        );
 
         // A day later the key is fetched again (here from nowhere), except for the actor's own
         // Delete, which its server will not serve the key for any more.
@@ -355,6 +366,9 @@ mod tests {
         keys.keys.clear();
         let refused = keys.verify(&checked, "http://127.0.0.1:9/users/bob", None).await.unwrap_err();
         assert!(matches!(refused, KeyRefusal::Fetch(_)), "{refused:?}");
-        assert_eq!(keys.verify_cached(&checked, "http://127.0.0.1:9/users/bob").await.unwrap().handle, "@bob@127.0.0.1:9");
+        assert_eq!(
+            keys.verify_cached(&checked, "http://127.0.0.1:9/users/bob").await.unwrap().handle,
+            "@bob@127.0.0.1:9"
+        );
     }
 }

@@ -32,7 +32,12 @@ pub fn stored_doc(post: &Post) -> anyhow::Result<PostDoc> {
 
 /// Rebuilds the index from the database when `force`d or when its committed sequence is not
 /// the database's. Returns the number of posts indexed, or `None` when it was current.
-pub fn sync(index: &SearchIndex, conn: &mut Connection, force: bool, show_progress: bool) -> anyhow::Result<Option<u64>> {
+pub fn sync(
+    index: &SearchIndex,
+    conn: &mut Connection,
+    force: bool,
+    show_progress: bool,
+) -> anyhow::Result<Option<u64>> {
     // One read transaction: the sequence and the posts are the same snapshot.
     let tx = conn.transaction()?;
     let seq = posts::seq(&tx)?;

@@ -58,13 +58,13 @@ pub fn job_not_found() -> Error {
 impl Blogs {
     /// Queues an export of `blog` as `raw_format` (`archive`, `markdown`, `site`).
     pub async fn start_export(&self, blog: &Blog, raw_format: &str) -> Result<Job> {
-        let format = ExportFormat::parse(raw_format).ok_or_else(|| Error::invalid("format", ExportFormat::unknown()))?;
+        let format =
+            ExportFormat::parse(raw_format).ok_or_else(|| Error::invalid("format", ExportFormat::unknown()))?;
         let blog_id = blog.id;
-        let job = self
-            .db
-            .write(move |conn| jobs::create(conn, blog_id, EXPORT, format.name(), None))
-            .await?
-            .ok_or_else(|| Error::invalid("export", "An export of this blog is already under way: wait for it to finish"))?;
+        let job =
+            self.db.write(move |conn| jobs::create(conn, blog_id, EXPORT, format.name(), None)).await?.ok_or_else(
+                || Error::invalid("export", "An export of this blog is already under way: wait for it to finish"),
+            )?;
         self.jobs_changed.notify_one();
         Ok(job)
     }
@@ -76,7 +76,13 @@ impl Blogs {
 
     /// Deletes the job `raw_id` of `kind` of `blog` and its files (`not_found` when there is no
     /// such job). A running job notices at its next progress write and stops.
-    pub(super) async fn delete_job(&self, blog: &Blog, kind: &'static str, raw_id: &str, not_found: fn() -> Error) -> Result<()> {
+    pub(super) async fn delete_job(
+        &self,
+        blog: &Blog,
+        kind: &'static str,
+        raw_id: &str,
+        not_found: fn() -> Error,
+    ) -> Result<()> {
         let id: i64 = raw_id.parse().map_err(|_| not_found())?;
         let blog_id = blog.id;
         let job = self.db.write(move |conn| jobs::delete(conn, blog_id, kind, id)).await?.ok_or_else(not_found)?;
@@ -103,10 +109,8 @@ impl Blogs {
             }
         }
         let exports = self.data_dir.clone();
-        let forgotten = self
-            .db
-            .write(move |conn| jobs::forget_done_without(conn, &|file| exports.export(file).is_file()))
-            .await?;
+        let forgotten =
+            self.db.write(move |conn| jobs::forget_done_without(conn, &|file| exports.export(file).is_file())).await?;
         if forgotten > 0 {
             tracing::warn!(jobs = forgotten, "exports whose file is gone were forgotten");
         }
@@ -172,7 +176,8 @@ impl Blogs {
 
     /// Writes the export of `job` into `exports/<name>` (through a partial file); its size.
     async fn write_export(self: Arc<Self>, site: Arc<dyn SiteRenderer>, job: Job, name: String) -> anyhow::Result<u64> {
-        let format = ExportFormat::parse(&job.format).ok_or_else(|| anyhow!("unknown export format {:?}", job.format))?;
+        let format =
+            ExportFormat::parse(&job.format).ok_or_else(|| anyhow!("unknown export format {:?}", job.format))?;
         let runtime = tokio::runtime::Handle::current();
         tokio::task::spawn_blocking(move || {
             let dir = self.data_dir.exports();
@@ -188,10 +193,12 @@ impl Blogs {
                 }
                 last = Instant::now();
                 let (id, attempt) = (job.id, job.attempt);
-                let current = runtime.block_on(self.db.write(move |conn| jobs::set_progress(conn, id, attempt, done, total)))?;
+                let current =
+                    runtime.block_on(self.db.write(move |conn| jobs::set_progress(conn, id, attempt, done, total)))?;
                 if current { Ok(()) } else { Err(Stopped.into()) }
             };
-            let size = exports::write(&conn, &self.data_dir, &subdomain, format, site.as_ref(), file, &mut on_progress)?;
+            let size =
+                exports::write(&conn, &self.data_dir, &subdomain, format, site.as_ref(), file, &mut on_progress)?;
             std::fs::rename(&partial, self.data_dir.export(&name))?;
             Ok(size)
         })

@@ -10,15 +10,15 @@
 //! never touch the index or the page cache. A new side effect of writes (federation delivery,
 //! custom-domain cache keys, ...) is added here once: see docs/architecture.md.
 
-pub mod domains;
 pub mod delivery;
+pub mod domains;
 pub mod exports;
 mod federation;
 mod fediverse;
 pub mod generations;
+mod import_jobs;
 mod imports;
 mod inbox;
-mod import_jobs;
 pub mod inbox_keys;
 pub mod index;
 pub mod jobs;
@@ -42,15 +42,15 @@ use crate::domain::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
 pub use federation::article_of;
+pub use fediverse::{FediverseState, ReplyOfPost, follower_not_found, reply_not_found};
 pub use generations::PageGenerations;
-pub use served_names::{NameChange, ServedNames};
 pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
-pub use fediverse::{FediverseState, ReplyOfPost, follower_not_found, reply_not_found};
-pub use posts::{PostInput, post_not_found};
-pub use uploads::backfill_image_sizes;
-pub use previews::PreviewLink;
 pub use inbox::Received;
+pub use posts::{PostInput, post_not_found};
+pub use previews::PreviewLink;
+pub use served_names::{NameChange, ServedNames};
+pub use uploads::backfill_image_sizes;
 
 /// The write path of every blog.
 pub struct Blogs {

@@ -78,7 +78,8 @@ impl Blogs {
             .db
             .write(move |conn| {
                 let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
-                let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
+                let (post, seq) =
+                    posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
                 index::upsert(&search, &post, &body, seq); // in the writer's closure: see create_post
                 Ok(post)
             })

@@ -31,10 +31,7 @@ impl Blogs {
             .write(move |conn| {
                 let post = posts::get(conn, blog_id, &short_id)?.ok_or_else(post_not_found)?;
                 if post.published_at.is_some() {
-                    return Err(Error::invalid(
-                        "previewLink",
-                        "The post is published: share its permalink instead",
-                    ));
+                    return Err(Error::invalid("previewLink", "The post is published: share its permalink instead"));
                 }
                 previews::replace(conn, post.id, &hash)
             })

@@ -48,10 +48,7 @@ impl Blogs {
                 Ok(posts)
             })
             .await?;
-        let mut subdomains: Vec<&str> = published
-            .iter()
-            .map(|(_, subdomain)| subdomain.as_str())
-            .collect();
+        let mut subdomains: Vec<&str> = published.iter().map(|(_, subdomain)| subdomain.as_str()).collect();
         subdomains.sort_unstable();
         subdomains.dedup();
         for subdomain in subdomains {
@@ -61,11 +58,7 @@ impl Blogs {
             self.deliveries_queued();
         }
         for (post, subdomain) in &published {
-            tracing::info!(
-                blog = subdomain,
-                post = post.short_id,
-                "scheduled post published"
-            );
+            tracing::info!(blog = subdomain, post = post.short_id, "scheduled post published");
         }
         Ok(published.len())
     }
@@ -87,18 +80,12 @@ pub async fn run(blogs: Arc<Blogs>) {
             Ok(_) => match blogs.until_next_due().await {
                 Ok(next) => next.map_or(LONGEST_SLEEP, |wait| (wait + MARGIN).min(LONGEST_SLEEP)),
                 Err(err) => {
-                    tracing::error!(
-                        error = format!("{err:#}"),
-                        "reading the next scheduled post failed"
-                    );
+                    tracing::error!(error = format!("{err:#}"), "reading the next scheduled post failed");
                     RETRY_AFTER
                 }
             },
             Err(err) => {
-                tracing::error!(
-                    error = format!("{err:#}"),
-                    "publishing scheduled posts failed"
-                );
+                tracing::error!(error = format!("{err:#}"), "publishing scheduled posts failed");
                 RETRY_AFTER
             }
         };

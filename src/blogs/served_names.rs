@@ -164,7 +164,10 @@ mod tests {
 
     #[test]
     fn the_app_host_www_existing_blogs_and_verified_domains_are_served() {
-        let served = ServedNames::new("example.com:8080", vec![("alice".into(), Some("blog.alice.org".into())), ("bob".into(), None)]);
+        let served = ServedNames::new(
+            "example.com:8080",
+            vec![("alice".into(), Some("blog.alice.org".into())), ("bob".into(), None)],
+        );
         for name in ["example.com", "www.example.com", "alice.example.com", "bob.example.com", "blog.alice.org"] {
             assert!(served.allows(name), "{name}");
         }

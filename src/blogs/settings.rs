@@ -18,10 +18,9 @@ impl Blogs {
             .write(move |conn| match blogs::create(conn, user_id, &subdomain, time_zone)? {
                 Created::Blog(blog) => Ok(blog),
                 Created::UserHasOne => Err(Error::invalid("subdomain", "You already have a blog")),
-                Created::Taken => Err(Error::invalid(
-                    "subdomain",
-                    "This subdomain is taken (subdomains are never reused)",
-                )),
+                Created::Taken => {
+                    Err(Error::invalid("subdomain", "This subdomain is taken (subdomains are never reused)"))
+                }
             })
             .await?;
         self.pages.invalidate(&blog.subdomain);

@@ -64,10 +64,8 @@ pub fn install(conn: &Connection, blog_id: i64, addon_id: i64) -> Result<(), Err
 
 /// Uninstalls an addon; uninstalling one not installed changes nothing.
 pub fn uninstall(conn: &Connection, blog_id: i64, addon_id: i64) -> Result<(), Error> {
-    let removed = conn.execute(
-        "DELETE FROM installations WHERE blog_id = ?1 AND addon_id = ?2",
-        params![blog_id, addon_id],
-    )?;
+    let removed =
+        conn.execute("DELETE FROM installations WHERE blog_id = ?1 AND addon_id = ?2", params![blog_id, addon_id])?;
     if removed > 0 {
         super::blogs::touch(conn, blog_id)?;
     }

@@ -9,17 +9,15 @@ use crate::error::Error;
 /// Blocks `domain` (already normalized: lowercase A-label) for the blog, or for the whole
 /// instance with `None`; false when it was already blocked there.
 pub fn add(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<bool, Error> {
-    Ok(conn.execute("INSERT OR IGNORE INTO blocked_domains (blog_id, domain) VALUES (?1, ?2)", params![blog_id, domain])?
+    Ok(conn
+        .execute("INSERT OR IGNORE INTO blocked_domains (blog_id, domain) VALUES (?1, ?2)", params![blog_id, domain])?
         == 1)
 }
 
 /// Unblocks `domain` for the blog, or for the whole instance with `None`; false when it was not
 /// blocked there.
 pub fn remove(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<bool, Error> {
-    Ok(conn.execute(
-        "DELETE FROM blocked_domains WHERE blog_id IS ?1 AND domain = ?2",
-        params![blog_id, domain],
-    )? == 1)
+    Ok(conn.execute("DELETE FROM blocked_domains WHERE blog_id IS ?1 AND domain = ?2", params![blog_id, domain])? == 1)
 }
 
 /// The domains blocked for the blog, or for the whole instance with `None`, sorted.

@@ -93,7 +93,12 @@ pub enum Created {
 
 /// Creates the user's one blog on `subdomain`, named after it, with the first theme, showing
 /// dates in `time_zone`.
-pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain, time_zone: TimeZone) -> Result<Created, Error> {
+pub fn create(
+    conn: &mut Connection,
+    user_id: i64,
+    subdomain: &Subdomain,
+    time_zone: TimeZone,
+) -> Result<Created, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if id_of_user(&tx, user_id)?.is_some() {
         return Ok(Created::UserHasOne);
@@ -127,15 +132,14 @@ pub fn create(conn: &mut Connection, user_id: i64, subdomain: &Subdomain, time_z
 
 /// Whether `subdomain` was a deleted account's (retired for good).
 pub fn is_retired(conn: &Connection, subdomain: &str) -> Result<bool, Error> {
-    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM retired_subdomains WHERE subdomain = ?1)", [subdomain], |r| r.get(0))?)
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM retired_subdomains WHERE subdomain = ?1)", [subdomain], |r| {
+        r.get(0)
+    })?)
 }
 
 /// Marks the blog changed (its public pages' validators change with it).
 pub fn touch(conn: &Connection, blog_id: i64) -> Result<(), Error> {
-    conn.execute(
-        "UPDATE blogs SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
-        [blog_id],
-    )?;
+    conn.execute("UPDATE blogs SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1", [blog_id])?;
     Ok(())
 }
 
@@ -205,7 +209,8 @@ pub fn delete_account(
     tx.execute("DELETE FROM users WHERE id = ?1", [blog.user_id])?;
     let mut orphaned_files = Vec::new();
     for (hash, mime) in images {
-        let still_used: bool = tx.query_row("SELECT EXISTS (SELECT 1 FROM images WHERE hash = ?1)", [&hash], |r| r.get(0))?;
+        let still_used: bool =
+            tx.query_row("SELECT EXISTS (SELECT 1 FROM images WHERE hash = ?1)", [&hash], |r| r.get(0))?;
         let ext = crate::domain::image::ImageType::from_mime(&mime).map(|t| t.extension());
         if let (false, Some(ext)) = (still_used, ext) {
             orphaned_files.push(format!("{hash}.{ext}"));

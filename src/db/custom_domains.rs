@@ -92,13 +92,13 @@ pub enum Set {
 /// earlier name). Setting the name it already has changes nothing.
 pub fn set(conn: &mut Connection, blog_id: i64, name: &CustomDomain, token: &str) -> Result<Set, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let owner: Option<i64> = tx
-        .query_row("SELECT blog_id FROM custom_domains WHERE name = ?1", [name.as_str()], |r| r.get(0))
-        .optional()?;
+    let owner: Option<i64> =
+        tx.query_row("SELECT blog_id FROM custom_domains WHERE name = ?1", [name.as_str()], |r| r.get(0)).optional()?;
     match owner {
         Some(other) if other != blog_id => return Ok(Set::Taken),
         Some(_) => {
-            let row = get(&tx, blog_id)?.ok_or_else(|| anyhow::anyhow!("the domain row vanished in its transaction"))?;
+            let row =
+                get(&tx, blog_id)?.ok_or_else(|| anyhow::anyhow!("the domain row vanished in its transaction"))?;
             return Ok(Set::Domain { row, replaced: None });
         }
         None => {}
@@ -187,10 +187,6 @@ pub fn served(conn: &Connection) -> Result<Vec<(String, Option<String>)>, Error>
 /// The blog's verified custom domain, if any.
 pub fn verified_of(conn: &Connection, blog_id: i64) -> Result<Option<String>, Error> {
     Ok(conn
-        .query_row(
-            "SELECT name FROM custom_domains WHERE blog_id = ?1 AND state = 'verified'",
-            [blog_id],
-            |r| r.get(0),
-        )
+        .query_row("SELECT name FROM custom_domains WHERE blog_id = ?1 AND state = 'verified'", [blog_id], |r| r.get(0))
         .optional()?)
 }

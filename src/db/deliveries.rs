@@ -269,10 +269,14 @@ mod tests {
     #[test]
     fn due_rows_are_claimed_oldest_first_and_in_flight_ones_skipped() {
         let conn = migrated();
-        enqueue(&conn, 1, "p1", "{\"a\":1}", &inboxes(&["https://a.example/inbox", "https://b.example/inbox"])).unwrap();
+        enqueue(&conn, 1, "p1", "{\"a\":1}", &inboxes(&["https://a.example/inbox", "https://b.example/inbox"]))
+            .unwrap();
         let due = claim_due(&conn, 10, &[]).unwrap();
         assert_eq!(due.len(), 2);
-        assert_eq!((due[0].inbox.as_str(), due[0].json.as_str(), due[0].blog_id), ("https://a.example/inbox", "{\"a\":1}", 1));
+        assert_eq!(
+            (due[0].inbox.as_str(), due[0].json.as_str(), due[0].blog_id),
+            ("https://a.example/inbox", "{\"a\":1}", 1)
+        );
         let due = claim_due(&conn, 10, &[due[0].id]).unwrap();
         assert_eq!(due.len(), 1);
         assert_eq!(due[0].inbox, "https://b.example/inbox");
@@ -285,7 +289,9 @@ mod tests {
         enqueue(&conn, 1, "p1", "{}", &inboxes(&["https://a.example/inbox", "https://b.example/inbox"])).unwrap();
         let due = claim_due(&conn, 10, &[]).unwrap();
         succeed(&conn, due[0].id).unwrap();
-        let activities = |conn: &Connection| conn.query_row("SELECT count(*) FROM outgoing_activities", [], |r| r.get::<_, i64>(0)).unwrap();
+        let activities = |conn: &Connection| {
+            conn.query_row("SELECT count(*) FROM outgoing_activities", [], |r| r.get::<_, i64>(0)).unwrap()
+        };
         assert_eq!(activities(&conn), 1);
         succeed(&conn, due[1].id).unwrap();
         assert_eq!(activities(&conn), 0);
@@ -294,7 +300,8 @@ mod tests {
     #[test]
     fn failures_wait_then_give_up_and_are_summed_by_host_for_the_owner() {
         let conn = migrated();
-        enqueue(&conn, 1, "p1", "{}", &inboxes(&["https://dead.example/inbox", "https://dead.example/users/x/inbox"])).unwrap();
+        enqueue(&conn, 1, "p1", "{}", &inboxes(&["https://dead.example/inbox", "https://dead.example/users/x/inbox"]))
+            .unwrap();
         enqueue(&conn, 1, "p2", "{}", &inboxes(&["https://other.example:8443/inbox"])).unwrap();
         let due = claim_due(&conn, 10, &[]).unwrap();
         fail(&conn, due[0].id, 60_000, "could not connect").unwrap();

@@ -71,7 +71,8 @@ pub fn posts_after(conn: &Connection, blog_id: i64, after: &After, limit: u32) -
         "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND (?2 = 0 OR created_at > ?3 OR (created_at = ?3 AND id > ?2))
          ORDER BY created_at, id LIMIT ?4"
     ))?;
-    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, id, created, limit], from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut posts: Vec<Post> =
+        stmt.query_map(params![blog_id, id, created, limit], from_row)?.collect::<rusqlite::Result<_>>()?;
     super::tags::attach(conn, &mut posts)?;
     Ok(posts)
 }

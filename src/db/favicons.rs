@@ -45,9 +45,8 @@ pub fn all_named(conn: &Connection) -> Result<Vec<(Favicon, String)>, Error> {
 
 /// Inserts every emoji (skin-tone variants after their base) in Unicode order.
 pub fn seed(tx: &Transaction) -> rusqlite::Result<()> {
-    let mut insert = tx.prepare(
-        "INSERT OR IGNORE INTO favicons (code, emoji, name, emoji_group) VALUES (?1, ?2, ?3, ?4)",
-    )?;
+    let mut insert =
+        tx.prepare("INSERT OR IGNORE INTO favicons (code, emoji, name, emoji_group) VALUES (?1, ?2, ?3, ?4)")?;
     for emoji in emoji::all() {
         let group = format!("{:?}", emoji.group());
         insert.execute(params![emoji::code_of(emoji.as_str()), emoji.as_str(), emoji.name(), group])?;

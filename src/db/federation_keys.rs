@@ -39,7 +39,14 @@ pub fn get(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Error> 
             "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys
              WHERE blog_id = ?1 AND retired_at IS NULL",
             [blog_id],
-            |row| Ok(StoredKey { blog_id: row.get(0)?, private_pkcs8: row.get(1)?, public_pem: row.get(2)?, created_at: row.get(3)? }),
+            |row| {
+                Ok(StoredKey {
+                    blog_id: row.get(0)?,
+                    private_pkcs8: row.get(1)?,
+                    public_pem: row.get(2)?,
+                    created_at: row.get(3)?,
+                })
+            },
         )
         .optional()?)
 }
@@ -79,7 +86,10 @@ pub fn delete(conn: &Connection, blog_id: i64) -> Result<(), Error> {
 /// Retires the blog's key, inside the caller's transaction (the account's deletion): it is
 /// never handed out for a live blog again, but still signs the actor's queued Delete.
 pub fn retire(conn: &Connection, blog_id: i64) -> Result<(), Error> {
-    conn.execute(&format!("UPDATE blog_keys SET retired_at = {NOW} WHERE blog_id = ?1 AND retired_at IS NULL"), [blog_id])?;
+    conn.execute(
+        &format!("UPDATE blog_keys SET retired_at = {NOW} WHERE blog_id = ?1 AND retired_at IS NULL"),
+        [blog_id],
+    )?;
     Ok(())
 }
 
@@ -89,7 +99,14 @@ pub fn signing(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Err
         .query_row(
             "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys WHERE blog_id = ?1",
             [blog_id],
-            |row| Ok(StoredKey { blog_id: row.get(0)?, private_pkcs8: row.get(1)?, public_pem: row.get(2)?, created_at: row.get(3)? }),
+            |row| {
+                Ok(StoredKey {
+                    blog_id: row.get(0)?,
+                    private_pkcs8: row.get(1)?,
+                    public_pem: row.get(2)?,
+                    created_at: row.get(3)?,
+                })
+            },
         )
         .optional()?)
 }
@@ -154,7 +171,11 @@ mod tests {
         };
         assert_eq!(blog.id, 2, "not the deleted blog's id 1");
         insert_or_keep(&mut conn, blog.id, b"bob's", "BOB").unwrap();
-        assert_eq!(signing(&conn, 1).unwrap().unwrap().public_pem, "ALICE", "alice's Delete is still signed by her key");
+        assert_eq!(
+            signing(&conn, 1).unwrap().unwrap().public_pem,
+            "ALICE",
+            "alice's Delete is still signed by her key"
+        );
     }
 
     #[test]

@@ -82,7 +82,16 @@ pub fn upsert(conn: &Connection, new: &NewFollower<'_>) -> Result<Follower, Erro
                  state = CASE WHEN followers.state = 'accepted' THEN 'accepted' ELSE excluded.state END
              RETURNING {COLUMNS}"
         ),
-        params![new.blog_id, new.actor_id, new.inbox, new.shared_inbox, new.handle, new.follow_id, new.follow_json, state],
+        params![
+            new.blog_id,
+            new.actor_id,
+            new.inbox,
+            new.shared_inbox,
+            new.handle,
+            new.follow_id,
+            new.follow_json,
+            state
+        ],
         from_row,
     )?)
 }
@@ -156,7 +165,11 @@ pub fn count(conn: &Connection, blog_id: i64) -> Result<i64, Error> {
 /// when the blog has no such follower.
 pub fn remove_by_id(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Follower>, Error> {
     Ok(conn
-        .query_row(&format!("DELETE FROM followers WHERE blog_id = ?1 AND id = ?2 RETURNING {COLUMNS}"), [blog_id, id], from_row)
+        .query_row(
+            &format!("DELETE FROM followers WHERE blog_id = ?1 AND id = ?2 RETURNING {COLUMNS}"),
+            [blog_id, id],
+            from_row,
+        )
         .optional()?)
 }
 

@@ -8,7 +8,14 @@ use crate::error::Error;
 
 /// Records that `user_id` uploaded the file with this hash (once per user and file), and its
 /// width and height in pixels (`None`: unreadable).
-pub fn record(conn: &Connection, user_id: i64, hash: &str, mime: &str, size: usize, pixels: Option<(u32, u32)>) -> Result<(), Error> {
+pub fn record(
+    conn: &Connection,
+    user_id: i64,
+    hash: &str,
+    mime: &str,
+    size: usize,
+    pixels: Option<(u32, u32)>,
+) -> Result<(), Error> {
     let (width, height) = pixels.unwrap_or((0, 0));
     conn.execute(
         "INSERT OR IGNORE INTO images (user_id, hash, mime, size, width, height) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -19,7 +26,8 @@ pub fn record(conn: &Connection, user_id: i64, hash: &str, mime: &str, size: usi
 
 /// The width and height of the files with these hashes, where known.
 pub fn sizes(conn: &Connection, hashes: &[&str]) -> Result<HashMap<String, (u32, u32)>, Error> {
-    let mut query = conn.prepare_cached("SELECT width, height FROM images WHERE hash = ?1 AND width > 0 AND height > 0 LIMIT 1")?;
+    let mut query =
+        conn.prepare_cached("SELECT width, height FROM images WHERE hash = ?1 AND width > 0 AND height > 0 LIMIT 1")?;
     let mut sizes = HashMap::new();
     for hash in hashes {
         if let Some(size) = query.query_row([hash], |r| Ok((r.get(0)?, r.get(1)?))).optional()? {
@@ -50,6 +58,7 @@ pub fn bytes_after(conn: &Connection, user_id: i64, hash: &str, size: usize) -> 
         .query_row("SELECT 1 FROM images WHERE user_id = ?1 AND hash = ?2", params![user_id, hash], |_| Ok(()))
         .optional()?
         .is_some();
-    let stored: i64 = conn.query_row("SELECT coalesce(sum(size), 0) FROM images WHERE user_id = ?1", [user_id], |r| r.get(0))?;
+    let stored: i64 =
+        conn.query_row("SELECT coalesce(sum(size), 0) FROM images WHERE user_id = ?1", [user_id], |r| r.get(0))?;
     Ok(stored as u64 + if known { 0 } else { size as u64 })
 }

@@ -136,7 +136,8 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
             position = Some(write.page_position.unwrap_or_else(|| last.map_or(0, |p| p + 1)));
         }
     }
-    let kept = write.short_id.as_deref().filter(|id| is_short_id(id)).map(|id| short_id_free(tx, id)).transpose()?.flatten();
+    let kept =
+        write.short_id.as_deref().filter(|id| is_short_id(id)).map(|id| short_id_free(tx, id)).transpose()?.flatten();
     let mut insert = tx.prepare_cached(
         "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at, scheduled_at, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -179,6 +180,7 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
 
 /// `short_id` when no post (of any blog) has it.
 fn short_id_free(conn: &Connection, short_id: &str) -> Result<Option<String>, Error> {
-    let taken: bool = conn.query_row("SELECT EXISTS (SELECT 1 FROM posts WHERE short_id = ?1)", [short_id], |r| r.get(0))?;
+    let taken: bool =
+        conn.query_row("SELECT EXISTS (SELECT 1 FROM posts WHERE short_id = ?1)", [short_id], |r| r.get(0))?;
     Ok((!taken).then(|| short_id.to_owned()))
 }

@@ -93,7 +93,13 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Job> {
 
 /// Queues a job for the blog, reading `input` if it is an import, unless one of its jobs is
 /// queued or running: then `None` (one job at a time per blog).
-pub fn create(conn: &mut Connection, blog_id: i64, kind: &str, format: &str, input: Option<&Input>) -> Result<Option<Job>, Error> {
+pub fn create(
+    conn: &mut Connection,
+    blog_id: i64,
+    kind: &str,
+    format: &str,
+    input: Option<&Input>,
+) -> Result<Option<Job>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if active(&tx, blog_id)?.is_some() {
         return Ok(None);
@@ -103,7 +109,14 @@ pub fn create(conn: &mut Connection, blog_id: i64, kind: &str, format: &str, inp
             "INSERT INTO jobs (blog_id, kind, format, input_file, input_name, site_url) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              RETURNING {COLUMNS}"
         ),
-        params![blog_id, kind, format, input.map(|i| &i.file), input.map(|i| &i.name), input.and_then(|i| i.site_url.as_ref())],
+        params![
+            blog_id,
+            kind,
+            format,
+            input.map(|i| &i.file),
+            input.map(|i| &i.name),
+            input.and_then(|i| i.site_url.as_ref())
+        ],
         from_row,
     )?;
     tx.commit()?;
@@ -114,7 +127,9 @@ pub fn create(conn: &mut Connection, blog_id: i64, kind: &str, format: &str, inp
 pub fn active(conn: &Connection, blog_id: i64) -> Result<Option<Job>, Error> {
     Ok(conn
         .query_row(
-            &format!("SELECT {COLUMNS} FROM jobs WHERE blog_id = ?1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1"),
+            &format!(
+                "SELECT {COLUMNS} FROM jobs WHERE blog_id = ?1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1"
+            ),
             [blog_id],
             from_row,
         )
@@ -123,7 +138,8 @@ pub fn active(conn: &Connection, blog_id: i64) -> Result<Option<Job>, Error> {
 
 /// The blog's jobs of `kind`, newest first.
 pub fn list(conn: &Connection, blog_id: i64, kind: &str) -> Result<Vec<Job>, Error> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM jobs WHERE blog_id = ?1 AND kind = ?2 ORDER BY id DESC"))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM jobs WHERE blog_id = ?1 AND kind = ?2 ORDER BY id DESC"))?;
     let jobs = stmt.query_map(params![blog_id, kind], from_row)?.collect::<rusqlite::Result<_>>()?;
     Ok(jobs)
 }
@@ -131,7 +147,11 @@ pub fn list(conn: &Connection, blog_id: i64, kind: &str) -> Result<Vec<Job>, Err
 /// One job of `kind` of the blog.
 pub fn get(conn: &Connection, blog_id: i64, kind: &str, id: i64) -> Result<Option<Job>, Error> {
     Ok(conn
-        .query_row(&format!("SELECT {COLUMNS} FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3"), params![id, blog_id, kind], from_row)
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3"),
+            params![id, blog_id, kind],
+            from_row,
+        )
         .optional()?)
 }
 
@@ -226,7 +246,10 @@ pub fn delete(conn: &Connection, blog_id: i64, kind: &str, id: i64) -> Result<Op
 /// Puts every running job back in the queue (their runs ended with the process that ran
 /// them); returns how many.
 pub fn requeue_running(conn: &Connection) -> Result<usize, Error> {
-    Ok(conn.execute("UPDATE jobs SET state = 'queued', progress_done = 0, progress_total = 0 WHERE state = 'running'", [])?)
+    Ok(conn.execute(
+        "UPDATE jobs SET state = 'queued', progress_done = 0, progress_total = 0 WHERE state = 'running'",
+        [],
+    )?)
 }
 
 /// Deletes the jobs whose time is up; returns them (their files are the caller's to remove).
@@ -251,7 +274,10 @@ pub fn forget_done_without(conn: &Connection, present: &dyn Fn(&str) -> bool) ->
     let missing: Vec<i64> = {
         let mut stmt = conn.prepare("SELECT id, result_file FROM jobs WHERE state = 'done' AND kind = 'export'")?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<String>>(1)?)))?;
-        rows.filter_map(Result::ok).filter(|(_, file)| !file.as_deref().is_some_and(present)).map(|(id, _)| id).collect()
+        rows.filter_map(Result::ok)
+            .filter(|(_, file)| !file.as_deref().is_some_and(present))
+            .map(|(id, _)| id)
+            .collect()
     };
     for id in &missing {
         conn.execute("DELETE FROM jobs WHERE id = ?1", [id])?;

@@ -85,12 +85,7 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0011_custom_domains.sql"),
         seed: None,
     },
-    Migration {
-        version: 12,
-        name: "federation",
-        sql: include_str!("migrations/0012_federation.sql"),
-        seed: None,
-    },
+    Migration { version: 12, name: "federation", sql: include_str!("migrations/0012_federation.sql"), seed: None },
     Migration {
         version: 13,
         name: "federation activity",

@@ -24,8 +24,8 @@ pub mod posts;
 pub mod previews;
 pub mod public;
 pub mod reactions;
-pub mod remote_actors;
 pub mod redirects;
+pub mod remote_actors;
 pub mod replies;
 pub mod schedule;
 pub mod sessions;
@@ -69,13 +69,7 @@ impl Db {
         let path = data_dir.database();
         let mut conn = open_or_create(data_dir)?;
         migrate::migrate(&mut conn).with_context(|| format!("migrating {}", path.display()))?;
-        Ok(Db {
-            inner: Arc::new(Inner {
-                path,
-                writer: Mutex::new(conn),
-                readers: Mutex::new(Vec::new()),
-            }),
-        })
+        Ok(Db { inner: Arc::new(Inner { path, writer: Mutex::new(conn), readers: Mutex::new(Vec::new()) }) })
     }
 
     /// Path of the database file.
@@ -120,12 +114,8 @@ impl Db {
     }
 }
 
-async fn spawn_blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, Error> + Send + 'static,
-) -> Result<T, Error> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|err| Error::Internal(anyhow!("database task failed: {err}")))?
+async fn spawn_blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, Error> + Send + 'static) -> Result<T, Error> {
+    tokio::task::spawn_blocking(f).await.map_err(|err| Error::Internal(anyhow!("database task failed: {err}")))?
 }
 
 /// Opens the database of `data_dir`, creating it only in a fresh directory (never beside
@@ -144,8 +134,8 @@ pub fn open_connection(path: &Path, create: bool) -> anyhow::Result<Connection> 
     if create {
         flags |= OpenFlags::SQLITE_OPEN_CREATE;
     }
-    let conn = Connection::open_with_flags(path, flags)
-        .with_context(|| format!("cannot open database {}", path.display()))?;
+    let conn =
+        Connection::open_with_flags(path, flags).with_context(|| format!("cannot open database {}", path.display()))?;
     conn.busy_timeout(Duration::from_secs(5))?;
     // The first statement that reads the file is where a corrupt or foreign file shows.
     conn.pragma_update(None, "journal_mode", "WAL")

@@ -71,7 +71,9 @@ pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<PageEntry>, Error> {
          WHERE pp.blog_id = ?1 ORDER BY pp.position, pp.post_id",
     )?;
     let pages = stmt
-        .query_map([blog_id], |r| Ok(PageEntry { short_id: r.get(0)?, title: r.get(1)?, slug: r.get(2)?, published: r.get(3)? }))?
+        .query_map([blog_id], |r| {
+            Ok(PageEntry { short_id: r.get(0)?, title: r.get(1)?, slug: r.get(2)?, published: r.get(3)? })
+        })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(pages)
 }
@@ -115,7 +117,9 @@ pub fn nav(conn: &Connection, blog_id: i64) -> Result<Vec<NavLink>, Error> {
         "SELECT p.title, pp.slug FROM post_pages pp JOIN posts p ON p.id = pp.post_id
          WHERE pp.blog_id = ?1 AND p.published_at IS NOT NULL ORDER BY pp.position, pp.post_id",
     )?;
-    let links = stmt.query_map([blog_id], |r| Ok(NavLink { title: r.get(0)?, slug: r.get(1)? }))?.collect::<rusqlite::Result<_>>()?;
+    let links = stmt
+        .query_map([blog_id], |r| Ok(NavLink { title: r.get(0)?, slug: r.get(1)? }))?
+        .collect::<rusqlite::Result<_>>()?;
     Ok(links)
 }
 

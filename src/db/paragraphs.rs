@@ -63,22 +63,34 @@ mod tests {
             { "type": "paragraph", "value": { "text": old } },
             { "type": "image", "value": { "url": "https://i.imgur.com/a.png" } },
         ]});
-        conn.execute("INSERT INTO posts (blog_id, short_id, slug, title, body) VALUES (1, 'abcdefgh', 's', 't', ?1)", [body.to_string()])
-            .unwrap();
-        let plain = json!({ "type": "root", "children": [{ "type": "paragraph", "value": { "text": "Nothing to escape" } }] });
-        conn.execute("INSERT INTO posts (blog_id, short_id, slug, title, body) VALUES (1, 'bcdefghi', 's', 't', ?1)", [plain.to_string()])
-            .unwrap();
+        conn.execute(
+            "INSERT INTO posts (blog_id, short_id, slug, title, body) VALUES (1, 'abcdefgh', 's', 't', ?1)",
+            [body.to_string()],
+        )
+        .unwrap();
+        let plain =
+            json!({ "type": "root", "children": [{ "type": "paragraph", "value": { "text": "Nothing to escape" } }] });
+        conn.execute(
+            "INSERT INTO posts (blog_id, short_id, slug, title, body) VALUES (1, 'bcdefghi', 's', 't', ?1)",
+            [plain.to_string()],
+        )
+        .unwrap();
 
         migrate::migrate(&mut conn).unwrap();
 
-        let stored: String = conn.query_row("SELECT body FROM posts WHERE short_id = 'abcdefgh'", [], |r| r.get(0)).unwrap();
+        let stored: String =
+            conn.query_row("SELECT body FROM posts WHERE short_id = 'abcdefgh'", [], |r| r.get(0)).unwrap();
         let stored: serde_json::Value = serde_json::from_str(&stored).unwrap();
         let text = stored["children"][1]["value"]["text"].as_str().unwrap();
         assert_eq!(text, "Prices: \\*only\\* $5 & up\n1\\. not a list\n\\> not a quote \\<b>");
-        assert_eq!(markdown::to_html(text), "<p>Prices: *only* $5 &amp; up<br>1. not a list<br>&gt; not a quote &lt;b&gt;</p>\n");
+        assert_eq!(
+            markdown::to_html(text),
+            "<p>Prices: *only* $5 &amp; up<br>1. not a list<br>&gt; not a quote &lt;b&gt;</p>\n"
+        );
         assert_eq!(stored["children"][0], body["children"][0], "headings are not Markdown");
         assert_eq!(stored["children"][2], body["children"][2], "other blocks are left as they were");
-        let untouched: String = conn.query_row("SELECT body FROM posts WHERE short_id = 'bcdefghi'", [], |r| r.get(0)).unwrap();
+        let untouched: String =
+            conn.query_row("SELECT body FROM posts WHERE short_id = 'bcdefghi'", [], |r| r.get(0)).unwrap();
         assert_eq!(untouched, plain.to_string());
     }
 }

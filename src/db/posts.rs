@@ -70,7 +70,8 @@ pub struct PostWrite {
 }
 
 /// The columns [`from_row`] reads, in order.
-pub(crate) const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at";
+pub(crate) const COLUMNS: &str =
+    "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at";
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// A post from a row of [`COLUMNS`].
@@ -93,7 +94,9 @@ pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
 
 /// Bumps and returns the post change counter.
 pub fn bump_seq(tx: &Transaction) -> Result<i64, Error> {
-    Ok(tx.query_row("UPDATE search_state SET posts_seq = posts_seq + 1 WHERE id = 1 RETURNING posts_seq", [], |r| r.get(0))?)
+    Ok(tx.query_row("UPDATE search_state SET posts_seq = posts_seq + 1 WHERE id = 1 RETURNING posts_seq", [], |r| {
+        r.get(0)
+    })?)
 }
 
 /// The post change counter.
@@ -140,7 +143,9 @@ pub(crate) fn with_fresh_short_id(
     loop {
         match insert(&new_short_id()) {
             Ok(_) => return Ok(conn.last_insert_rowid()),
-            Err(rusqlite::Error::SqliteFailure(err, _)) if err.code == ErrorCode::ConstraintViolation && attempts < 5 => {
+            Err(rusqlite::Error::SqliteFailure(err, _))
+                if err.code == ErrorCode::ConstraintViolation && attempts < 5 =>
+            {
                 attempts += 1;
             }
             Err(err) => return Err(err.into()),
@@ -205,7 +210,11 @@ pub fn delete(
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let was_public = is_public(&tx, blog_id, short_id)?;
     let id: Option<i64> = tx
-        .query_row("DELETE FROM posts WHERE blog_id = ?1 AND short_id = ?2 RETURNING id", params![blog_id, short_id], |r| r.get(0))
+        .query_row(
+            "DELETE FROM posts WHERE blog_id = ?1 AND short_id = ?2 RETURNING id",
+            params![blog_id, short_id],
+            |r| r.get(0),
+        )
         .optional()?;
     let Some(id) = id else { return Ok(None) };
     let seq = bump_seq(&tx)?;
@@ -219,7 +228,11 @@ pub fn delete(
 /// One post of a blog.
 pub fn get(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
     let post = conn
-        .query_row(&format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2"), params![blog_id, short_id], from_row)
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2"),
+            params![blog_id, short_id],
+            from_row,
+        )
         .optional()?;
     super::tags::attached(conn, post)
 }
@@ -234,7 +247,8 @@ pub fn page(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
     ))?;
-    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut posts: Vec<Post> =
+        stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
     super::tags::attach(conn, &mut posts)?;
     Ok(posts)
 }

@@ -19,13 +19,7 @@ pub fn replace(conn: &Connection, post_id: i64, token_hash: &[u8]) -> Result<Str
 
 /// When the post's link was created, if it has one.
 pub fn created_at(conn: &Connection, post_id: i64) -> Result<Option<String>, Error> {
-    Ok(conn
-        .query_row(
-            "SELECT created_at FROM preview_links WHERE post_id = ?1",
-            [post_id],
-            |r| r.get(0),
-        )
-        .optional()?)
+    Ok(conn.query_row("SELECT created_at FROM preview_links WHERE post_id = ?1", [post_id], |r| r.get(0)).optional()?)
 }
 
 /// Revokes the post's link; `false` when it had none.
@@ -34,16 +28,8 @@ pub fn revoke(conn: &Connection, post_id: i64) -> Result<bool, Error> {
 }
 
 /// The post of `blog_id` whose link has this token hash, published or not.
-pub fn post_by_token(
-    conn: &Connection,
-    blog_id: i64,
-    token_hash: &[u8],
-) -> Result<Option<Post>, Error> {
-    let columns = COLUMNS
-        .split(", ")
-        .map(|c| format!("p.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+pub fn post_by_token(conn: &Connection, blog_id: i64, token_hash: &[u8]) -> Result<Option<Post>, Error> {
+    let columns = COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ");
     let post = conn
         .query_row(
             &format!("SELECT {columns} FROM preview_links l JOIN posts p ON p.id = l.post_id WHERE l.token_hash = ?1 AND p.blog_id = ?2"),

@@ -108,7 +108,8 @@ pub fn published(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Re
         "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL AND {NOT_PAGE}
          ORDER BY published_at DESC, id DESC LIMIT ?2 OFFSET ?3"
     ))?;
-    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut posts: Vec<Post> =
+        stmt.query_map(params![blog_id, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
     tags::attach(conn, &mut posts)?;
     Ok(posts)
 }

@@ -34,10 +34,9 @@ pub fn add(conn: &Connection, activity_id: &str, post_id: i64, actor_id: &str, k
 
 /// Removes the reaction `activity_id` if `actor_id` made it (an Undo); false when there was none.
 pub fn remove(conn: &Connection, activity_id: &str, actor_id: &str) -> Result<bool, Error> {
-    Ok(conn.execute(
-        "DELETE FROM reactions WHERE activity_id = ?1 AND actor_id = ?2",
-        params![activity_id, actor_id],
-    )? == 1)
+    Ok(conn
+        .execute("DELETE FROM reactions WHERE activity_id = ?1 AND actor_id = ?2", params![activity_id, actor_id])?
+        == 1)
 }
 
 /// Likes and boosts of a post (row id).

@@ -25,7 +25,9 @@ pub fn target(conn: &Connection, blog_id: i64, key: &str) -> Result<Option<Strin
              LEFT JOIN post_pages pp ON pp.post_id = p.id
              WHERE r.blog_id = ?1 AND r.path = ?2 AND p.published_at IS NOT NULL",
         )?
-        .query_row(params![blog_id, key], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, bool>(2)?)))
+        .query_row(params![blog_id, key], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, bool>(2)?))
+        })
         .optional()?;
     Ok(found.map(|(slug, short_id, page)| if page { format!("/{slug}") } else { format!("/{slug}-{short_id}") }))
 }

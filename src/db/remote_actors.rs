@@ -131,11 +131,9 @@ pub struct InboxBlog {
 /// The blog on `subdomain`.
 pub fn inbox_blog(conn: &Connection, subdomain: &str) -> Result<Option<InboxBlog>, Error> {
     Ok(conn
-        .query_row(
-            "SELECT id, subdomain FROM blogs WHERE subdomain = ?1",
-            [subdomain],
-            |row| Ok(InboxBlog { id: row.get(0)?, subdomain: row.get(1)? }),
-        )
+        .query_row("SELECT id, subdomain FROM blogs WHERE subdomain = ?1", [subdomain], |row| {
+            Ok(InboxBlog { id: row.get(0)?, subdomain: row.get(1)? })
+        })
         .optional()?)
 }
 
@@ -268,10 +266,7 @@ mod tests {
     #[test]
     fn the_inbox_finds_blogs_and_published_posts_only() {
         let conn = migrated();
-        assert_eq!(
-            inbox_blog(&conn, "alice").unwrap(),
-            Some(InboxBlog { id: 1, subdomain: "alice".into() })
-        );
+        assert_eq!(inbox_blog(&conn, "alice").unwrap(), Some(InboxBlog { id: 1, subdomain: "alice".into() }));
         assert_eq!(inbox_blog(&conn, "nobody").unwrap(), None);
         assert_eq!(published_post(&conn, 1, "abcd1234").unwrap(), Some(10));
         assert_eq!(published_post(&conn, 1, "draft123").unwrap(), None);

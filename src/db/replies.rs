@@ -57,7 +57,8 @@ pub struct NewReply<'a> {
     pub published_at: &'a str,
 }
 
-const COLUMNS: &str = "r.id, r.note_id, r.post_id, r.actor_id, r.author_name, r.author_handle, r.author_url, r.url, r.text,
+const COLUMNS: &str =
+    "r.id, r.note_id, r.post_id, r.actor_id, r.author_name, r.author_handle, r.author_url, r.url, r.text,
      r.published_at, r.state, r.received_at";
 
 fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Reply> {
@@ -102,7 +103,9 @@ pub fn insert_held(conn: &Connection, new: &NewReply<'_>) -> Result<bool, Error>
 pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Reply>, Error> {
     Ok(conn
         .query_row(
-            &format!("SELECT {COLUMNS} FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.id = ?2"),
+            &format!(
+                "SELECT {COLUMNS} FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.id = ?2"
+            ),
             [blog_id, id],
             from_row,
         )
@@ -293,6 +296,9 @@ mod tests {
         let again = followers::upsert(&conn, &follow("https://r.example/u/d", None, false)).unwrap();
         assert!(again.accepted, "following again never makes an accepted follower pending");
         assert!(followers::remove(&conn, 1, "https://q.example/u/c").unwrap());
-        assert_eq!(followers::delivery_inboxes(&conn, 1).unwrap(), ["https://p.example/inbox", "https://r.example/u/d"]);
+        assert_eq!(
+            followers::delivery_inboxes(&conn, 1).unwrap(),
+            ["https://p.example/inbox", "https://r.example/u/d"]
+        );
     }
 }

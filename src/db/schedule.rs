@@ -25,8 +25,7 @@ pub fn publish_due(
             "UPDATE posts SET published_at = scheduled_at, scheduled_at = NULL, updated_at = {NOW}
              WHERE scheduled_at IS NOT NULL AND scheduled_at <= {NOW} RETURNING {COLUMNS}"
         ))?;
-        stmt.query_map([], from_row)?
-            .collect::<rusqlite::Result<_>>()?
+        stmt.query_map([], from_row)?.collect::<rusqlite::Result<_>>()?
     };
     if posts.is_empty() {
         return Ok((Vec::new(), None));
@@ -52,9 +51,5 @@ pub fn publish_due(
 
 /// The earliest scheduled time of any post, if one is waiting.
 pub fn next_due(conn: &Connection) -> Result<Option<String>, Error> {
-    Ok(conn.query_row(
-        "SELECT min(scheduled_at) FROM posts WHERE scheduled_at IS NOT NULL",
-        [],
-        |r| r.get(0),
-    )?)
+    Ok(conn.query_row("SELECT min(scheduled_at) FROM posts WHERE scheduled_at IS NOT NULL", [], |r| r.get(0))?)
 }

@@ -8,7 +8,8 @@ use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::error::Error;
 
 /// What every public list of a tag's posts requires of a post: published, and not a page.
-const PUBLIC_POST: &str = "p.published_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = p.id)";
+const PUBLIC_POST: &str =
+    "p.published_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = p.id)";
 
 /// Fills in the tags and the page place of each post.
 pub fn attach(conn: &Connection, posts: &mut [Post]) -> Result<(), Error> {
@@ -33,7 +34,8 @@ pub fn attached(conn: &Connection, post: Option<Post>) -> Result<Option<Post>, E
 /// Replaces the post's tags (already checked) inside its write's transaction.
 pub fn write(tx: &Transaction, post: &mut Post, tags: &[String]) -> Result<(), Error> {
     tx.execute("DELETE FROM post_tags WHERE post_id = ?1", [post.id])?;
-    let mut insert = tx.prepare_cached("INSERT INTO post_tags (post_id, blog_id, tag, position) VALUES (?1, ?2, ?3, ?4)")?;
+    let mut insert =
+        tx.prepare_cached("INSERT INTO post_tags (post_id, blog_id, tag, position) VALUES (?1, ?2, ?3, ?4)")?;
     for (position, tag) in tags.iter().enumerate() {
         insert.execute(params![post.id, post.blog_id, tag, position as i64])?;
     }
@@ -63,7 +65,11 @@ pub fn of_blog(conn: &Connection, blog_id: i64) -> Result<Vec<TagCount>, Error> 
 
 /// Number of the blog's posts with `tag`, drafts included.
 pub fn count_with_tag(conn: &Connection, blog_id: i64, tag: &str) -> Result<u64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM post_tags WHERE blog_id = ?1 AND tag = ?2", params![blog_id, tag], |r| r.get(0))?)
+    Ok(conn.query_row(
+        "SELECT count(*) FROM post_tags WHERE blog_id = ?1 AND tag = ?2",
+        params![blog_id, tag],
+        |r| r.get(0),
+    )?)
 }
 
 /// A page of the blog's posts with `tag`, newest first, drafts included (the owner's list).
@@ -72,7 +78,8 @@ pub fn page_with_tag(conn: &Connection, blog_id: i64, tag: &str, offset: u64, li
         "SELECT {COLUMNS} FROM posts WHERE id IN (SELECT post_id FROM post_tags WHERE blog_id = ?1 AND tag = ?2)
          ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4"
     ))?;
-    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, tag, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut posts: Vec<Post> =
+        stmt.query_map(params![blog_id, tag, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
     attach(conn, &mut posts)?;
     Ok(posts)
 }
@@ -94,7 +101,8 @@ pub fn published(conn: &Connection, blog_id: i64, tag: &str, offset: u64, limit:
          ORDER BY p.published_at DESC, p.id DESC LIMIT ?3 OFFSET ?4",
         columns.join(", ")
     ))?;
-    let mut posts: Vec<Post> = stmt.query_map(params![blog_id, tag, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut posts: Vec<Post> =
+        stmt.query_map(params![blog_id, tag, limit, offset], from_row)?.collect::<rusqlite::Result<_>>()?;
     attach(conn, &mut posts)?;
     Ok(posts)
 }

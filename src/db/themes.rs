@@ -17,9 +17,8 @@ pub struct Theme {
 /// Every theme, in display order.
 pub fn list(conn: &Connection) -> Result<Vec<Theme>, Error> {
     let mut stmt = conn.prepare_cached("SELECT id, name FROM themes ORDER BY position, id")?;
-    let themes = stmt
-        .query_map([], |row| Ok(Theme { id: row.get(0)?, name: row.get(1)? }))?
-        .collect::<rusqlite::Result<_>>()?;
+    let themes =
+        stmt.query_map([], |row| Ok(Theme { id: row.get(0)?, name: row.get(1)? }))?.collect::<rusqlite::Result<_>>()?;
     Ok(themes)
 }
 

@@ -90,18 +90,15 @@ fn insert_account(conn: &Connection, user_id: i64, identity: &Identity, provider
 }
 
 fn account_by_id(conn: &Connection, id: i64) -> Result<SocialAccount, Error> {
-    Ok(conn.query_row(
-        "SELECT id, provider, email, created_at FROM social_accounts WHERE id = ?1",
-        [id],
-        |row| Ok(SocialAccount { id: row.get(0)?, provider: row.get(1)?, email: row.get(2)?, created_at: row.get(3)? }),
-    )?)
+    Ok(conn.query_row("SELECT id, provider, email, created_at FROM social_accounts WHERE id = ?1", [id], |row| {
+        Ok(SocialAccount { id: row.get(0)?, provider: row.get(1)?, email: row.get(2)?, created_at: row.get(3)? })
+    })?)
 }
 
 /// A user's connected accounts, oldest first.
 pub fn social_accounts(conn: &Connection, user_id: i64) -> Result<Vec<SocialAccount>, Error> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, provider, email, created_at FROM social_accounts WHERE user_id = ?1 ORDER BY id",
-    )?;
+    let mut stmt = conn
+        .prepare_cached("SELECT id, provider, email, created_at FROM social_accounts WHERE user_id = ?1 ORDER BY id")?;
     let accounts = stmt
         .query_map([user_id], |row| {
             Ok(SocialAccount { id: row.get(0)?, provider: row.get(1)?, email: row.get(2)?, created_at: row.get(3)? })

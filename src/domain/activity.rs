@@ -433,7 +433,10 @@ mod tests {
             doc["attachment"],
             json!([{"type": "Image", "url": "http://localhost/media/abc.png", "name": "A \"cat\"", "mediaType": "image/png"}])
         );
-        assert_eq!(doc["tag"], json!([{"type": "Hashtag", "name": "#rust", "href": "https://alice.example.org/tags/rust"}]));
+        assert_eq!(
+            doc["tag"],
+            json!([{"type": "Hashtag", "name": "#rust", "href": "https://alice.example.org/tags/rust"}])
+        );
     }
 
     #[test]

@@ -283,10 +283,7 @@ pub fn outgoing(method: &str, url: &url::Url, body: Option<(&[u8], &str)>, now: 
 
 /// The `Signature` header for `signature` made by `key_id` over an [`Outgoing`]'s signing string.
 pub fn signature_header(key_id: &str, signed_names: &str, signature: &[u8]) -> String {
-    format!(
-        r#"keyId="{key_id}",algorithm="rsa-sha256",headers="{signed_names}",signature="{}""#,
-        B64.encode(signature)
-    )
+    format!(r#"keyId="{key_id}",algorithm="rsa-sha256",headers="{signed_names}",signature="{}""#, B64.encode(signature))
 }
 
 #[cfg(test)]

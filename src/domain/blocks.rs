@@ -171,7 +171,9 @@ impl Body {
                 Block::Heading { text } => text.clone(),
                 Block::Paragraph { text } => markdown::plain_text(text),
                 Block::Link { title, .. } => title.clone(),
-                Block::Image { alt, caption, .. } if !alt.is_empty() || !caption.is_empty() => format!("{alt}\n{caption}"),
+                Block::Image { alt, caption, .. } if !alt.is_empty() || !caption.is_empty() => {
+                    format!("{alt}\n{caption}")
+                }
                 _ => continue,
             };
             out.push_str(text.trim());
@@ -190,9 +192,13 @@ impl Block {
             Block::Link { url, title } => url_problem(url, &LINK_PREFIXES, &LINK_PREFIXES.join(" or "))
                 .or_else(|| (title.chars().count() > MAX_URL).then(|| too_long(MAX_URL))),
             Block::Image { url, alt, caption } => url_problem(url, &[rules.image_prefix.as_str()], &rules.image_prefix)
-                .or_else(|| (alt.chars().count() > MAX_ALT).then(|| format!("The alt text should be at most {MAX_ALT} characters")))
                 .or_else(|| {
-                    (caption.chars().count() > MAX_CAPTION).then(|| format!("The caption should be at most {MAX_CAPTION} characters"))
+                    (alt.chars().count() > MAX_ALT)
+                        .then(|| format!("The alt text should be at most {MAX_ALT} characters"))
+                })
+                .or_else(|| {
+                    (caption.chars().count() > MAX_CAPTION)
+                        .then(|| format!("The caption should be at most {MAX_CAPTION} characters"))
                 }),
             Block::Spotify { url } => url_problem(url, &[SPOTIFY_PREFIX], SPOTIFY_PREFIX),
             Block::Tweet { url } => url_problem(url, &TWEET_PREFIXES, &TWEET_PREFIXES.join(" or ")),
@@ -301,7 +307,8 @@ mod tests {
     #[test]
     fn the_shared_fixture_cases_give_their_messages() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/block_rules.json");
-        let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the shared fixture")).unwrap();
+        let fixture: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("the shared fixture")).unwrap();
         let rules = Rules { image_prefix: fixture["rules"]["imagePrefix"].as_str().unwrap().to_owned() };
         assert_eq!(client_rules(&rules), fixture["rules"], "the fixture's rules are the ones the server sends");
         let cases: Vec<Case> = serde_json::from_value(fixture["cases"].clone()).unwrap();
@@ -339,8 +346,18 @@ mod tests {
 
     #[test]
     fn images_stored_as_a_url_alone_still_read_and_are_written_in_the_new_shape() {
-        let body = Body::from_json(r#"{"type":"root","children":[{"type":"image","value":{"url":"http://localhost:8080/media/a.png"}}]}"#).unwrap();
-        assert_eq!(body.children[0], Block::Image { url: "http://localhost:8080/media/a.png".into(), alt: String::new(), caption: String::new() });
+        let body = Body::from_json(
+            r#"{"type":"root","children":[{"type":"image","value":{"url":"http://localhost:8080/media/a.png"}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            body.children[0],
+            Block::Image {
+                url: "http://localhost:8080/media/a.png".into(),
+                alt: String::new(),
+                caption: String::new()
+            }
+        );
         assert_eq!(
             serde_json::to_value(&body).unwrap()["children"][0]["value"],
             json!({ "url": "http://localhost:8080/media/a.png", "alt": "", "caption": "" })
@@ -349,14 +366,15 @@ mod tests {
 
     #[test]
     fn alt_texts_and_captions_have_limits() {
-        let image = |alt: usize, caption: usize| {
-            json!({ "type": "image", "value": { "url": "http://localhost:8080/media/a.png", "alt": "a".repeat(alt), "caption": "c".repeat(caption) } })
-        };
+        let image = |alt: usize, caption: usize| json!({ "type": "image", "value": { "url": "http://localhost:8080/media/a.png", "alt": "a".repeat(alt), "caption": "c".repeat(caption) } });
         let errors = errors_of(json!([image(1_001, 0), image(0, 2_001), image(1_000, 2_000)]));
-        assert_eq!(errors, vec![
-            ("children.0".into(), "The alt text should be at most 1000 characters".into()),
-            ("children.1".into(), "The caption should be at most 2000 characters".into()),
-        ]);
+        assert_eq!(
+            errors,
+            vec![
+                ("children.0".into(), "The alt text should be at most 1000 characters".into()),
+                ("children.1".into(), "The caption should be at most 2000 characters".into()),
+            ]
+        );
     }
 
     #[test]
@@ -380,15 +398,21 @@ mod tests {
             { "type": "video", "value": { "url": "https://x" } },
             { "type": "link", "value": { "url": "javascript:alert(1)" } },
         ]));
-        assert_eq!(errors, vec![
-            ("children.0".into(), "Can't be blank".into()),
-            ("children.2".into(), "Should start with http:// or https://".into()),
-            ("children.3".into(), "Should start with http://localhost:8080/media/".into()),
-            ("children.4".into(), "Can't be blank".into()),
-            ("children.5".into(), "Should start with https://twitter.com/ or https://x.com/".into()),
-            ("children.6".into(), "Should be a block of type heading, paragraph, link, image, spotify, tweet".into()),
-            ("children.7".into(), "Should start with http:// or https://".into()),
-        ]);
+        assert_eq!(
+            errors,
+            vec![
+                ("children.0".into(), "Can't be blank".into()),
+                ("children.2".into(), "Should start with http:// or https://".into()),
+                ("children.3".into(), "Should start with http://localhost:8080/media/".into()),
+                ("children.4".into(), "Can't be blank".into()),
+                ("children.5".into(), "Should start with https://twitter.com/ or https://x.com/".into()),
+                (
+                    "children.6".into(),
+                    "Should be a block of type heading, paragraph, link, image, spotify, tweet".into()
+                ),
+                ("children.7".into(), "Should start with http:// or https://".into()),
+            ]
+        );
     }
 
     #[test]
@@ -417,11 +441,13 @@ mod tests {
     fn titles_fall_back_to_the_first_paragraph_then_untitled() {
         let body = Body::from_blocks(vec![Block::Paragraph { text: "First line\nsecond".into() }]);
         assert_eq!(body.title(), "First line");
-        let body = Body::from_blocks(vec![Block::Image { url: "x".into(), alt: String::new(), caption: String::new() }]);
+        let body =
+            Body::from_blocks(vec![Block::Image { url: "x".into(), alt: String::new(), caption: String::new() }]);
         assert_eq!(body.title(), "Untitled");
         let body = Body::from_blocks(vec![Block::Paragraph { text: "A **bold** [start](https://e.com)\nmore".into() }]);
         assert_eq!(body.title(), "A bold start");
-        let body = Body::from_blocks(vec![Block::Image { url: "x".into(), alt: String::new(), caption: String::new() }]);
+        let body =
+            Body::from_blocks(vec![Block::Image { url: "x".into(), alt: String::new(), caption: String::new() }]);
         assert_eq!(body.title(), "Untitled");
     }
 }

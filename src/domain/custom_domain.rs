@@ -78,8 +78,12 @@ impl DomainError {
             DomainError::Hyphen => "A part between dots can't start or end with a hyphen",
             DomainError::Punycode => "This is not a valid internationalized domain name (bad xn-- part)",
             DomainError::AppHost => "This is this server's own address: enter a domain of your own",
-            DomainError::UnderAppHost => "Names under this server's domain are blog subdomains: enter a domain of your own",
-            DomainError::NotPublic => "This name can't be reached from the internet (localhost, .local, .internal, .arpa, .onion)",
+            DomainError::UnderAppHost => {
+                "Names under this server's domain are blog subdomains: enter a domain of your own"
+            }
+            DomainError::NotPublic => {
+                "This name can't be reached from the internet (localhost, .local, .internal, .arpa, .onion)"
+            }
         }
     }
 }
@@ -170,9 +174,9 @@ fn check_ascii(name: &str) -> Result<(), DomainError> {
             _ => return Err(DomainError::Punycode),
         }
     }
-    let local = LOCAL_SUFFIXES.iter().any(|suffix| {
-        name == *suffix || name.strip_suffix(suffix).is_some_and(|rest| rest.ends_with('.'))
-    });
+    let local = LOCAL_SUFFIXES
+        .iter()
+        .any(|suffix| name == *suffix || name.strip_suffix(suffix).is_some_and(|rest| rest.ends_with('.')));
     if local {
         return Err(DomainError::NotPublic);
     }
@@ -397,7 +401,13 @@ impl After {
 
 /// The outcome of a check of `name` at `now`; `by_owner` when the owner asked ("Check now"),
 /// which restarts the wait of a name whose checks gave up.
-pub fn after_check(name: &CustomDomain, before: &Before, lookup: &Lookup, now: OffsetDateTime, by_owner: bool) -> After {
+pub fn after_check(
+    name: &CustomDomain,
+    before: &Before,
+    lookup: &Lookup,
+    now: OffsetDateTime,
+    by_owner: bool,
+) -> After {
     let txt = name.txt_name();
     let waiting_since = match before.state {
         DomainState::Error if by_owner => now,
@@ -663,7 +673,17 @@ mod proptests {
     fn a_blocked_domain_is_stored_lowercase_in_a_label_form_and_addresses_are_refused() {
         assert_eq!(blockable(" Spam.Example. "), Ok("spam.example".to_owned()));
         assert_eq!(blockable("bücher.example"), Ok("xn--bcher-kva.example".to_owned()));
-        for bad in ["", "127.0.0.1", "[::1]", "::1", "spam.example:443", "https://spam.example", "*.spam.example", "a..b", "-a.example"] {
+        for bad in [
+            "",
+            "127.0.0.1",
+            "[::1]",
+            "::1",
+            "spam.example:443",
+            "https://spam.example",
+            "*.spam.example",
+            "a..b",
+            "-a.example",
+        ] {
             assert!(blockable(bad).is_err(), "{bad:?} is refused");
         }
         assert!(is_within("a.spam.example", "spam.example"));

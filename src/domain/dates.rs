@@ -1,9 +1,9 @@
 //! Stored times (RFC 3339 text, UTC) in the forms pages, feeds and headers need. What readers
 //! see is in the blog's time zone; what machines read (feeds, headers, sitemaps) stays in UTC.
 
-use time::{OffsetDateTime, UtcOffset};
 use time::format_description::well_known::{Rfc2822, Rfc3339};
 use time::macros::format_description;
+use time::{OffsetDateTime, UtcOffset};
 
 use super::time_zone::TimeZone;
 
@@ -47,10 +47,8 @@ pub fn rfc2822(stored: &str) -> String {
 /// The HTTP date, for Last-Modified.
 pub fn http(stored: &str) -> Option<String> {
     let t = parse(stored)?;
-    t.format(format_description!(
-        "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT"
-    ))
-    .ok()
+    t.format(format_description!("[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT"))
+        .ok()
 }
 
 /// "2026-11-22", for sitemaps and view counts.

@@ -128,7 +128,11 @@ fn skip_name(message: &[u8], mut at: usize) -> Result<usize, DnsError> {
         match length {
             0 => return Ok(at + 1),
             l if l & 0xc0 == 0xc0 => {
-                return if at + 2 <= message.len() { Ok(at + 2) } else { Err(DnsError::Malformed("a name runs off the end")) };
+                return if at + 2 <= message.len() {
+                    Ok(at + 2)
+                } else {
+                    Err(DnsError::Malformed("a name runs off the end"))
+                };
             }
             l if l & 0xc0 == 0 => at += 1 + l as usize,
             _ => return Err(DnsError::Malformed("an unknown label type")),

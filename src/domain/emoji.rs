@@ -51,7 +51,12 @@ pub fn image_svg(code: &str) -> Option<String> {
 /// the sequence has a zero-width joiner (the Twemoji file names).
 pub fn code_of(emoji: &str) -> String {
     let keep_fe0f = emoji.contains('\u{200D}');
-    emoji.chars().filter(|&c| keep_fe0f || c != '\u{FE0F}').map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join("-")
+    emoji
+        .chars()
+        .filter(|&c| keep_fe0f || c != '\u{FE0F}')
+        .map(|c| format!("{:x}", c as u32))
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// Every emoji of the Unicode set (skin-tone variants after their base), in Unicode order: the
@@ -210,10 +215,16 @@ mod tests {
 
     #[test]
     fn nearly_every_emoji_has_an_image() {
-        let missing: Vec<&str> = all().map(|emoji| emoji.as_str()).filter(|emoji| image_gzip(&code_of(emoji)).is_none()).collect();
+        let missing: Vec<&str> =
+            all().map(|emoji| emoji.as_str()).filter(|emoji| image_gzip(&code_of(emoji)).is_none()).collect();
         // Twemoji 16.0 has no image of the emoji of Unicode 17.0 (about 5 % of them, mostly
         // skin tones of new sequences).
-        assert!(missing.len() * 20 < all().count(), "{} of {} without an image: {missing:?}", missing.len(), all().count());
+        assert!(
+            missing.len() * 20 < all().count(),
+            "{} of {} without an image: {missing:?}",
+            missing.len(),
+            all().count()
+        );
         assert!(image_gzip(&code_of("👁️‍🗨️")).is_some(), "named without U+FE0F by Twemoji");
     }
 
@@ -234,16 +245,28 @@ mod tests {
         // 👋: "hello" is one of its keywords, not a word of its name.
         assert_eq!(Search::parse("hello").unwrap().matches("1f44b", "waving hand"), Some(Match::Keyword));
         // Skin-tone variants have their base's keywords.
-        assert_eq!(Search::parse("hello").unwrap().matches("1f44b-1f3fd", "waving hand: medium skin tone"), Some(Match::Keyword));
+        assert_eq!(
+            Search::parse("hello").unwrap().matches("1f44b-1f3fd", "waving hand: medium skin tone"),
+            Some(Match::Keyword)
+        );
         // Keywords are found with U+FE0F in the code or not.
-        assert_eq!(Search::parse("burn").unwrap().matches("2764-fe0f-200d-1f525", "heart on fire"), Some(Match::Keyword));
+        assert_eq!(
+            Search::parse("burn").unwrap().matches("2764-fe0f-200d-1f525", "heart on fire"),
+            Some(Match::Keyword)
+        );
         assert_eq!(Search::parse("hel").unwrap().matches("1f44b", "waving hand"), Some(Match::KeywordStart));
         assert_eq!(Search::parse("nothing-like-this").unwrap().matches("1f600", "grinning face"), None);
     }
 
     #[test]
     fn filtering_puts_name_matches_first_and_keeps_the_order_within_each_kind() {
-        let emoji = [("1f63a", "grinning cat"), ("1f600", "grinning face"), ("1f431", "cat face"), ("1f408", "cat"), ("1f43e", "paw prints")];
+        let emoji = [
+            ("1f63a", "grinning cat"),
+            ("1f600", "grinning face"),
+            ("1f431", "cat face"),
+            ("1f408", "cat"),
+            ("1f43e", "paw prints"),
+        ];
         let found = Search::parse("cat").unwrap().filter(emoji.to_vec(), |&(code, name)| (code, name));
         let codes: Vec<&str> = found.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes[..3], ["1f63a", "1f431", "1f408"]);

@@ -130,7 +130,9 @@ pub fn parse(activity: &Value) -> Result<Inbound, Invalid> {
         }
         "Create" => match type_of(object).as_deref() {
             Some("Note") => Inbound::Create { id, actor, note: note(object)? },
-            _ => Inbound::Ignored { kind: format!("Create of {}", type_of(object).unwrap_or_else(|| "a link".to_owned())) },
+            _ => Inbound::Ignored {
+                kind: format!("Create of {}", type_of(object).unwrap_or_else(|| "a link".to_owned())),
+            },
         },
         "Delete" => Inbound::Delete { id, actor, object: reference(activity, "object")? },
         _ => {
@@ -335,7 +337,9 @@ pub fn actor(doc: &Value) -> Result<Actor, Invalid> {
     };
     let name = doc.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty());
     let keys = match doc.get("publicKey") {
-        Some(Value::Array(keys)) => keys.iter().take(MAX_LIST_ITEMS).filter_map(|k| public_key(k, Some(&id)).ok()).collect(),
+        Some(Value::Array(keys)) => {
+            keys.iter().take(MAX_LIST_ITEMS).filter_map(|k| public_key(k, Some(&id)).ok()).collect()
+        }
         Some(key) => public_key(key, Some(&id)).into_iter().collect(),
         None => Vec::new(),
     };

@@ -147,7 +147,9 @@ pub fn to_html(text: &str) -> String {
             }
             Event::SoftBreak | Event::HardBreak => out.push_str("<br>"),
             Event::Rule => out.push_str("<hr>\n"),
-            Event::InlineMath(text) | Event::DisplayMath(text) | Event::FootnoteReference(text) => escape_into(&mut out, &text),
+            Event::InlineMath(text) | Event::DisplayMath(text) | Event::FootnoteReference(text) => {
+                escape_into(&mut out, &text)
+            }
             Event::TaskListMarker(_) => {}
         }
     }
@@ -167,7 +169,9 @@ pub fn plain_text(text: &str) -> String {
         match event {
             Event::Text(text) | Event::Code(text) | Event::Html(text) | Event::InlineHtml(text) => out.push_str(&text),
             Event::SoftBreak | Event::HardBreak => out.push('\n'),
-            Event::End(TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item | TagEnd::CodeBlock) if !out.ends_with('\n') => {
+            Event::End(TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item | TagEnd::CodeBlock)
+                if !out.ends_with('\n') =>
+            {
                 out.push('\n');
             }
             _ => {}
@@ -209,7 +213,6 @@ fn starts_entity(rest: &str) -> bool {
     let len = name.bytes().take_while(u8::is_ascii_alphanumeric).count();
     len > 0 && name[len..].starts_with(';')
 }
-
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,8 @@
 //! The bottom layer: Quire's rules and value types, with no SQL, no HTTP and no I/O.
 //! Everything else may use it; it uses nothing else of Quire's.
 
-pub mod addresses;
 pub mod activity;
+pub mod addresses;
 pub mod ap_signature;
 pub mod blocks;
 pub mod blog_name;

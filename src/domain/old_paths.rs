@@ -137,14 +137,23 @@ mod tests {
     #[test]
     fn the_forms_of_one_path_share_a_key() {
         let want = Some("/2015/01/slug".to_owned());
-        for form in ["/2015/01/slug/", "/2015/01/slug", "/2015/01/slug//", "/2015/01/%73lug/", "http://old.example.com/2015/01/slug/#top"] {
+        for form in [
+            "/2015/01/slug/",
+            "/2015/01/slug",
+            "/2015/01/slug//",
+            "/2015/01/%73lug/",
+            "http://old.example.com/2015/01/slug/#top",
+        ] {
             assert_eq!(key(form), want, "{form}");
         }
         let unicode = key("/2024/01/crème-brûlée-emoji-and-שלום/").unwrap();
         assert_eq!(key("/2024/01/cr%C3%A8me-br%C3%BBl%C3%A9e-emoji-and-%D7%A9%D7%9C%D7%95%D7%9D/").unwrap(), unicode);
         assert_eq!(key("/2024/01/cr%c3%a8me-br%c3%bbl%c3%a9e-emoji-and-%d7%a9%d7%9c%d7%95%d7%9d").unwrap(), unicode);
         assert_eq!(unicode, "/2024/01/cr%C3%A8me-br%C3%BBl%C3%A9e-emoji-and-%D7%A9%D7%9C%D7%95%D7%9D");
-        assert_eq!(request_key("/2024/01/cr%C3%A8me-br%C3%BBl%C3%A9e-emoji-and-%D7%A9%D7%9C%D7%95%D7%9D/", None).unwrap(), unicode);
+        assert_eq!(
+            request_key("/2024/01/cr%C3%A8me-br%C3%BBl%C3%A9e-emoji-and-%D7%A9%D7%9C%D7%95%D7%9D/", None).unwrap(),
+            unicode
+        );
         assert_eq!(key("/a b"), key("/a%20b"));
         assert_ne!(key("/Slug"), key("/slug"), "paths are case-sensitive");
     }
@@ -164,7 +173,9 @@ mod tests {
 
     #[test]
     fn the_home_page_and_what_is_not_a_path_have_no_key() {
-        for bad in ["/", "", "//", "/?cat=3", "slug", "https://old.example.com", "https://old.example.com/", "mailto:a@b.c"] {
+        for bad in
+            ["/", "", "//", "/?cat=3", "slug", "https://old.example.com", "https://old.example.com/", "mailto:a@b.c"]
+        {
             assert_eq!(key(bad), None, "{bad}");
         }
         assert_eq!(key(&format!("/{}", "a".repeat(MAX_KEY))), None);
@@ -176,7 +187,8 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import");
         let mut seen = 0;
         for system in ["wordpress", "ghost", "writefreely", "bearblog", "hugo", "jekyll", "obsidian"] {
-            let text = std::fs::read_to_string(dir.join(system).join("expected.json")).expect("the fixture's expected.json");
+            let text =
+                std::fs::read_to_string(dir.join(system).join("expected.json")).expect("the fixture's expected.json");
             let expected: serde_json::Value = serde_json::from_str(&text).unwrap();
             for item in expected["items"].as_array().unwrap() {
                 for path in item["old_paths"].as_array().into_iter().flatten() {

@@ -126,8 +126,16 @@ mod tests {
         assert_eq!(client(&trusted, "10.0.0.2", "6.6.6.6, 198.51.100.9, 10.1.2.3, 192.0.2.1"), ip("198.51.100.9"));
         assert_eq!(client(&trusted, "192.0.2.1", "198.51.100.9"), ip("198.51.100.9"));
         assert_eq!(client(&trusted, "10.0.0.2", "10.0.0.9, 10.0.0.8"), ip("10.0.0.9"), "all trusted: the leftmost");
-        assert_eq!(client(&trusted, "127.0.0.1", "198.51.100.9"), ip("127.0.0.1"), "the flag replaces the loopback default");
-        assert_eq!(client(&trusted, "::ffff:10.0.0.2", "198.51.100.9"), ip("198.51.100.9"), "an IPv4-mapped peer is IPv4");
+        assert_eq!(
+            client(&trusted, "127.0.0.1", "198.51.100.9"),
+            ip("127.0.0.1"),
+            "the flag replaces the loopback default"
+        );
+        assert_eq!(
+            client(&trusted, "::ffff:10.0.0.2", "198.51.100.9"),
+            ip("198.51.100.9"),
+            "an IPv4-mapped peer is IPv4"
+        );
         assert_eq!(client(&trusted, "10.0.0.2", " [2001:db8::1]:443 , 198.51.100.9:80"), ip("198.51.100.9"));
         assert_eq!(client(&trusted, "10.0.0.2", "198.51.100.9, ::ffff:203.0.113.5"), ip("203.0.113.5"));
     }

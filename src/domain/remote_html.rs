@@ -18,14 +18,34 @@ pub const MAX_CHARS: usize = 5000;
 
 /// Elements dropped with everything inside them.
 const DROPPED: [&str; 14] = [
-    "script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "head", "title",
-    "button", "select", "textarea",
+    "script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "head", "title", "button",
+    "select", "textarea",
 ];
 
 /// Elements that stand as their own paragraph.
 const BLOCKS: [&str; 22] = [
-    "p", "div", "blockquote", "pre", "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
-    "section", "article", "header", "footer", "table", "tr",
+    "p",
+    "div",
+    "blockquote",
+    "pre",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "table",
+    "tr",
 ];
 
 /// The text of a Note's `html`, at most `max_chars` characters.

@@ -39,9 +39,7 @@ pub fn parse_publish_at(raw: &str, now: OffsetDateTime) -> Result<String, &'stat
 /// A time in the stored form, `2026-11-22T05:07:01.123Z`.
 pub fn stored(at: OffsetDateTime) -> String {
     at.to_offset(UtcOffset::UTC)
-        .format(format_description!(
-            "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
-        ))
+        .format(format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"))
         .unwrap_or_default()
 }
 
@@ -70,16 +68,10 @@ mod tests {
 
     #[test]
     fn the_shared_fixture_cases_give_their_messages() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/schedule_rules.json");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schedule_rules.json");
         let fixture: Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).expect("the shared fixture"))
-                .unwrap();
-        assert_eq!(
-            client_rules(),
-            fixture["rules"],
-            "the fixture's rules are the ones the server sends"
-        );
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("the shared fixture")).unwrap();
+        assert_eq!(client_rules(), fixture["rules"], "the fixture's rules are the ones the server sends");
         let now = OffsetDateTime::parse(fixture["now"].as_str().unwrap(), &Rfc3339).unwrap();
         let cases: Vec<Case> = serde_json::from_value(fixture["cases"].clone()).unwrap();
         assert!(cases.len() >= 8);

@@ -26,8 +26,18 @@ pub const MAX_TAG_ENTRIES: usize = 100;
 pub const MAX_PAGES: u64 = 20;
 /// First path segments a blog answers itself, which no page may take.
 pub const RESERVED_PATHS: [&str; 12] = [
-    "feed.xml", "rss.xml", "sitemap.xml", "robots.txt", "favicon.svg", "favicon.ico", "search", "tags", "media", "api",
-    "assets", "theme",
+    "feed.xml",
+    "rss.xml",
+    "sitemap.xml",
+    "robots.txt",
+    "favicon.svg",
+    "favicon.ico",
+    "search",
+    "tags",
+    "media",
+    "api",
+    "assets",
+    "theme",
 ];
 /// A prefix of paths a blog answers itself (its theme stylesheets, `/theme-{hash}.css`).
 pub const RESERVED_PREFIX: &str = "theme-";
@@ -186,7 +196,8 @@ mod tests {
     #[test]
     fn the_shared_fixture_cases_give_their_messages() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tag_rules.json");
-        let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("the shared fixture")).unwrap();
+        let fixture: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("the shared fixture")).unwrap();
         assert_eq!(client_rules(), fixture["rules"], "the fixture's rules are the ones the server sends");
         let cases: Vec<Case> = serde_json::from_value(fixture["cases"].clone()).unwrap();
         assert!(cases.len() >= 8);
@@ -203,7 +214,12 @@ mod tests {
                     assert_eq!(tags, case.normalized, "case {:?}", case.name);
                 }
                 Err(messages) => {
-                    assert_eq!(messages.0.into_iter().collect::<std::collections::BTreeMap<_, _>>(), case.errors, "case {:?}", case.name)
+                    assert_eq!(
+                        messages.0.into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+                        case.errors,
+                        "case {:?}",
+                        case.name
+                    )
                 }
             }
         }
@@ -211,12 +227,17 @@ mod tests {
 
     #[test]
     fn tags_are_lowercased_trimmed_and_deduplicated() {
-        assert_eq!(normalize(&strings(&[" Rust ", "rust", "road-trip", "2024"])).unwrap(), strings(&["rust", "road-trip", "2024"]));
+        assert_eq!(
+            normalize(&strings(&[" Rust ", "rust", "road-trip", "2024"])).unwrap(),
+            strings(&["rust", "road-trip", "2024"])
+        );
     }
 
     #[test]
     fn spaces_confusables_and_stray_hyphens_are_refused() {
-        for bad in ["road trip", "jаva", "café", "Ｒust", "\u{212a}otlin", "-a", "a-", "a--b", "", "  ", "a_b", "a/b", "<b>"] {
+        for bad in
+            ["road trip", "jаva", "café", "Ｒust", "\u{212a}otlin", "-a", "a-", "a--b", "", "  ", "a_b", "a/b", "<b>"]
+        {
             assert!(tag(bad).is_err(), "{bad:?}");
         }
         assert!(tag(&"a".repeat(MAX_TAG)).is_ok());
@@ -239,7 +260,14 @@ mod tests {
 
     #[test]
     fn other_platforms_tags_become_tags_by_transliteration() {
-        let cases = [("Road Trip", "road-trip"), ("Café", "cafe"), ("Écriture", "ecriture"), ("  Rust ", "rust"), ("C++", "c"), ("RoadTrip", "roadtrip")];
+        let cases = [
+            ("Road Trip", "road-trip"),
+            ("Café", "cafe"),
+            ("Écriture", "ecriture"),
+            ("  Rust ", "rust"),
+            ("C++", "c"),
+            ("RoadTrip", "roadtrip"),
+        ];
         for (given, want) in cases {
             assert_eq!(from_source(given).as_deref(), Some(want), "{given}");
         }

@@ -9,7 +9,8 @@ pub const UNKNOWN: &str = "Unknown time zone: choose one from the list, such as 
 
 /// The regions whose `Region/City` names the settings screen offers (the others, such as
 /// `US/Pacific` or `Etc/GMT+5`, are old aliases the server still accepts).
-const REGIONS: [&str; 10] = ["Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"];
+const REGIONS: [&str; 10] =
+    ["Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"];
 
 /// A time zone the tz database knows; UTC unless the owner chose another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +88,11 @@ mod tests {
     #[test]
     fn the_choices_are_utc_and_region_city_names_the_parser_accepts() {
         let choices = choices();
-        assert!(choices.contains(&"UTC") && choices.contains(&"Asia/Tokyo") && choices.contains(&"America/Argentina/Buenos_Aires"));
+        assert!(
+            choices.contains(&"UTC")
+                && choices.contains(&"Asia/Tokyo")
+                && choices.contains(&"America/Argentina/Buenos_Aires")
+        );
         assert!(!choices.contains(&"US/Pacific") && !choices.contains(&"Etc/GMT+5"));
         assert!(choices.windows(2).all(|pair| pair[0] < pair[1]), "sorted, no repeats");
         assert!(choices.iter().all(|name| TimeZone::parse(name).is_ok()));

@@ -54,7 +54,9 @@ impl Fetcher {
     pub async fn deliver(&self, inbox: &str, body: Bytes, key: &SigningKey, key_id: &str) -> Result<(), DeliveryError> {
         let deadline = self.deadline;
         let timed_out = || DeliveryError::retry(FetchError::TimedOut(deadline).to_string());
-        tokio::time::timeout(deadline, self.post_signed(inbox, body, key, key_id)).await.unwrap_or_else(|_| Err(timed_out()))
+        tokio::time::timeout(deadline, self.post_signed(inbox, body, key, key_id))
+            .await
+            .unwrap_or_else(|_| Err(timed_out()))
     }
 
     async fn post_signed(&self, inbox: &str, body: Bytes, key: &SigningKey, key_id: &str) -> Result<(), DeliveryError> {
@@ -68,19 +70,23 @@ impl Fetcher {
             .map_err(|err| DeliveryError::retry(format!("signing failed: {err:#}")))?;
         let mut sending = self.post_client.post(url);
         for (name, value) in headers {
-            let value = HeaderValue::from_str(&value).map_err(|_| DeliveryError::permanent("an unsendable header".to_owned()))?;
+            let value = HeaderValue::from_str(&value)
+                .map_err(|_| DeliveryError::permanent("an unsendable header".to_owned()))?;
             sending = sending.header(HeaderName::from_static(name), value);
         }
         let mut response = sending.body(body).send().await.map_err(|err| {
             let err = FetchError::from_client(err, &host);
             match err {
-                FetchError::Refused { .. } | FetchError::InvalidUrl | FetchError::NotHttp => DeliveryError::permanent(err.to_string()),
+                FetchError::Refused { .. } | FetchError::InvalidUrl | FetchError::NotHttp => {
+                    DeliveryError::permanent(err.to_string())
+                }
                 _ => DeliveryError::retry(err.to_string()),
             }
         })?;
         let status = response.status();
         if !status.is_success() {
-            let retry_after = response.headers().get(RETRY_AFTER).and_then(|value| value.to_str().ok()).and_then(retry_after);
+            let retry_after =
+                response.headers().get(RETRY_AFTER).and_then(|value| value.to_str().ok()).and_then(retry_after);
             return Err(DeliveryError::of_status(status.as_u16(), retry_after));
         }
         let mut read = 0;

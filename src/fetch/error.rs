@@ -103,11 +103,7 @@ impl FetchError {
             }
             cause = current.source();
         }
-        if err.is_connect() {
-            FetchError::Connect(host.to_owned())
-        } else {
-            FetchError::Failed(format!("{err:#}"))
-        }
+        if err.is_connect() { FetchError::Connect(host.to_owned()) } else { FetchError::Failed(format!("{err:#}")) }
     }
 }
 
@@ -127,7 +123,11 @@ mod tests {
                 "refused: 64:ff9b::a9fe:a9fe (it carries 169.254.169.254) is a link-local address",
             ),
             (
-                FetchError::Refused { host: Some("localhost".into()), address: "127.0.0.1".parse().unwrap(), kind: NonPublic::Loopback },
+                FetchError::Refused {
+                    host: Some("localhost".into()),
+                    address: "127.0.0.1".parse().unwrap(),
+                    kind: NonPublic::Loopback,
+                },
                 "refused: localhost resolves to 127.0.0.1, a loopback address",
             ),
             (FetchError::TimedOut(Duration::from_secs(20)), "timed out after 20 s"),

@@ -64,7 +64,11 @@ impl Guard {
     }
 
     /// The addresses of `host` that may be reached; the refusal of the first one when none may.
-    pub fn keep_allowed(self, host: &str, found: impl IntoIterator<Item = SocketAddr>) -> Result<Vec<SocketAddr>, FetchError> {
+    pub fn keep_allowed(
+        self,
+        host: &str,
+        found: impl IntoIterator<Item = SocketAddr>,
+    ) -> Result<Vec<SocketAddr>, FetchError> {
         let mut first_refusal = None;
         let mut kept = Vec::new();
         for addr in found {
@@ -174,7 +178,13 @@ mod tests {
         for url in ["http://127.0.0.1:8080/", "http://127.1/", "http://[::1]/"] {
             assert!(TESTING.check_url(url).is_ok(), "{url}");
         }
-        for url in ["http://[::ffff:127.0.0.1]/", "http://10.0.0.1/", "http://169.254.169.254/", "http://0.0.0.0/", "http://[::]/"] {
+        for url in [
+            "http://[::ffff:127.0.0.1]/",
+            "http://10.0.0.1/",
+            "http://169.254.169.254/",
+            "http://0.0.0.0/",
+            "http://[::]/",
+        ] {
             assert!(TESTING.check_url(url).is_err(), "{url}");
         }
     }
@@ -188,6 +198,9 @@ mod tests {
         let refused = TESTING.keep_allowed("internal.example", [addr("192.168.0.10")]).unwrap_err();
         assert_eq!(refused.to_string(), "refused: internal.example resolves to 192.168.0.10, a private address");
         assert_eq!(TESTING.keep_allowed("localhost", [addr("::1"), addr("127.0.0.1")]).unwrap().len(), 2);
-        assert_eq!(STRICT.keep_allowed("nothing.example", []).unwrap_err(), FetchError::UnknownHost("nothing.example".into()));
+        assert_eq!(
+            STRICT.keep_allowed("nothing.example", []).unwrap_err(),
+            FetchError::UnknownHost("nothing.example".into())
+        );
     }
 }

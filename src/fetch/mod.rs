@@ -23,8 +23,8 @@ use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
 
 pub use deliver::{DeliveryError, MAX_ANSWER_BYTES};
 pub use error::FetchError;
-pub use guard::MAX_REDIRECTS;
 use guard::Guard;
+pub use guard::MAX_REDIRECTS;
 
 /// Longest wait for a TCP (and TLS) connection, within the deadline.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -144,7 +144,9 @@ impl Fetcher {
             return Err(FetchError::Status(status.as_u16()));
         }
         let content_type = response.headers().get(CONTENT_TYPE).and_then(|value| value.to_str().ok()).map(media_type);
-        if !request.accept.is_empty() && !content_type.as_ref().is_some_and(|declared| request.accept.contains(declared)) {
+        if !request.accept.is_empty()
+            && !content_type.as_ref().is_some_and(|declared| request.accept.contains(declared))
+        {
             return Err(FetchError::UnexpectedType(content_type.unwrap_or_else(|| "none given".to_owned())));
         }
         let too_large = FetchError::TooLarge(request.max_bytes);
@@ -225,16 +227,23 @@ mod tests {
     #[test]
     fn media_types_lose_their_parameters_and_case() {
         assert_eq!(media_type("Text/HTML; charset=utf-8"), "text/html");
-        assert_eq!(media_type("application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""), "application/ld+json");
+        assert_eq!(
+            media_type("application/ld+json; profile=\"https://www.w3.org/ns/activitystreams\""),
+            "application/ld+json"
+        );
         assert_eq!(media_type("image/png"), "image/png");
     }
 
     #[test]
     fn accepting_types_sets_the_accept_header_once() {
-        let request = Request::get("https://example.com/actor").accept(&["application/activity+json", "application/ld+json"]);
+        let request =
+            Request::get("https://example.com/actor").accept(&["application/activity+json", "application/ld+json"]);
         assert_eq!(request.headers[ACCEPT], "application/activity+json, application/ld+json");
         let given = HeaderValue::from_static("application/json");
         let request = Request::get("https://example.com/").header(ACCEPT, given).accept(&["Application/JSON"]);
-        assert_eq!((request.headers[ACCEPT].to_str().unwrap(), request.accept.as_slice()), ("application/json", &["application/json".to_owned()][..]));
+        assert_eq!(
+            (request.headers[ACCEPT].to_str().unwrap(), request.accept.as_slice()),
+            ("application/json", &["application/json".to_owned()][..])
+        );
     }
 }

@@ -60,7 +60,8 @@ impl SigningKey {
     pub fn from_pkcs8(pkcs8_der: &[u8]) -> anyhow::Result<SigningKey> {
         let pair = RsaKeyPair::from_pkcs8(pkcs8_der).map_err(|e| anyhow!("the RSA key does not load: {e}"))?;
         // Public-key encoding only: no private-key operation of `rsa`.
-        let public = rsa::RsaPublicKey::from_pkcs1_der(pair.public().as_ref()).context("reading the key's public half")?;
+        let public =
+            rsa::RsaPublicKey::from_pkcs1_der(pair.public().as_ref()).context("reading the key's public half")?;
         let public_pem = public.to_public_key_pem(LineEnding::LF).context("encoding the key's public half as PEM")?;
         Ok(SigningKey { pair, pkcs8_der: pkcs8_der.to_vec(), public_pem })
     }
@@ -80,7 +81,9 @@ impl SigningKey {
     pub fn sign_bytes(&self, data: &[u8]) -> anyhow::Result<Vec<u8>> {
         let mut out = vec![0; self.pair.public().modulus_len()];
         let rng = ring::rand::SystemRandom::new();
-        self.pair.sign(&signature::RSA_PKCS1_SHA256, &rng, data, &mut out).map_err(|e| anyhow!("ring could not sign: {e}"))?;
+        self.pair
+            .sign(&signature::RSA_PKCS1_SHA256, &rng, data, &mut out)
+            .map_err(|e| anyhow!("ring could not sign: {e}"))?;
         Ok(out)
     }
 

@@ -73,7 +73,8 @@ impl AccessLog {
             AccessLogTarget::Off => return Ok(AccessLog::default()),
             AccessLogTarget::Stderr => Sink::Stderr,
             AccessLogTarget::File(path) => {
-                let file = open(path).with_context(|| format!("--access-log {}: cannot write there", path.display()))?;
+                let file =
+                    open(path).with_context(|| format!("--access-log {}: cannot write there", path.display()))?;
                 Sink::File(path.clone(), file)
             }
         };
@@ -199,7 +200,10 @@ impl Writer {
         if let Sink::File(path, file) = &mut self.sink {
             match open(path) {
                 Ok(reopened) => *file = reopened,
-                Err(err) => eprintln!("quire: --access-log {}: cannot reopen ({err}); still writing the old file", path.display()),
+                Err(err) => eprintln!(
+                    "quire: --access-log {}: cannot reopen ({err}); still writing the old file",
+                    path.display()
+                ),
             }
         }
     }
@@ -230,8 +234,10 @@ impl Clock {
         let second = since.as_secs();
         if second != self.second || self.iso.is_empty() {
             self.second = second;
-            let at = time::OffsetDateTime::from_unix_timestamp(second as i64).unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-            const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+            let at =
+                time::OffsetDateTime::from_unix_timestamp(second as i64).unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+            const MONTHS: [&str; 12] =
+                ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
             self.iso.clear();
             let _ = write!(
                 self.iso,
@@ -370,7 +376,10 @@ mod tests {
     #[test]
     fn lines_have_every_field() {
         let (quire, combined) = both(&entry("/a-post?page=2", b"Mozilla/5.0 (X11)"));
-        assert_eq!(quire, "2026-11-29T13:00:00.123Z a1b2c3d4e5f6 203.0.113.9 GET alice.localhost:8080 /a-post?page=2 200 5123 0.21ms\n");
+        assert_eq!(
+            quire,
+            "2026-11-29T13:00:00.123Z a1b2c3d4e5f6 203.0.113.9 GET alice.localhost:8080 /a-post?page=2 200 5123 0.21ms\n"
+        );
         assert_eq!(
             combined,
             "203.0.113.9 - - [29/Nov/2026:13:00:00 +0000] \"GET /a-post?page=2 HTTP/1.1\" 200 5123 \"-\" \"Mozilla/5.0 (X11)\"\n"

@@ -32,7 +32,9 @@ impl Endpoint for PlainHttp {
         if let Some(token) = req.uri().path().strip_prefix(CHALLENGE_PREFIX) {
             let answer = self.manager.as_ref().and_then(|manager| manager.challenges().get(token));
             return Ok(match answer {
-                Some(key_authorization) => Response::builder().content_type("application/octet-stream").body(key_authorization),
+                Some(key_authorization) => {
+                    Response::builder().content_type("application/octet-stream").body(key_authorization)
+                }
                 None => StatusCode::NOT_FOUND.into_response(),
             });
         }
@@ -42,7 +44,10 @@ impl Endpoint for PlainHttp {
             _ => host,
         };
         let Some(name) = normalize(name).filter(|name| (self.allows)(name)) else {
-            return Ok(Response::builder().status(StatusCode::NOT_FOUND).content_type("text/plain; charset=utf-8").body("Not found\n"));
+            return Ok(Response::builder()
+                .status(StatusCode::NOT_FOUND)
+                .content_type("text/plain; charset=utf-8")
+                .body("Not found\n"));
         };
         let port = self.https_port.map(|port| format!(":{port}")).unwrap_or_default();
         let path = req.uri().path_and_query().map_or("/", |p| p.as_str());

@@ -26,9 +26,9 @@ pub fn client_ip(req: &Request, trusted: &TrustedProxies) -> Option<IpAddr> {
 pub fn is_from_this_machine(req: &Request) -> bool {
     let peer_is_loopback = req.remote_addr().as_socket_addr().is_some_and(|addr| addr.ip().is_loopback());
     let hops_are_loopback = req.headers().get_all("x-forwarded-for").iter().all(|value| {
-        value.to_str().is_ok_and(|hops| {
-            hops.split(',').all(|hop| hop.trim().parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback()))
-        })
+        value
+            .to_str()
+            .is_ok_and(|hops| hops.split(',').all(|hop| hop.trim().parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())))
     });
     peer_is_loopback && hops_are_loopback
 }

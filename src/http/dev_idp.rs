@@ -10,10 +10,11 @@ use serde_json::Value;
 
 use crate::auth::local_idp::{CLIENT_ID, LocalIssuer};
 use crate::http::client::is_from_this_machine;
-use crate::http::state::AppState;
 use crate::http::pages::escape;
+use crate::http::state::AppState;
 
-const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /// The `/dev-idp` route table. It answers only requests from this machine: the local issuer
 /// signs a token for any e-mail address, so no one else may reach it, even through a proxy here.
@@ -73,7 +74,11 @@ fn parse_request(params: &HashMap<String, String>, app_url: &str) -> Result<Auth
     if get("nonce").is_empty() || get("nonce").len() > 200 {
         return Err("A nonce is required.");
     }
-    Ok(AuthRequest { redirect_uri: get("redirect_uri").to_owned(), nonce: get("nonce").to_owned(), state: get("state").to_owned() })
+    Ok(AuthRequest {
+        redirect_uri: get("redirect_uri").to_owned(),
+        nonce: get("nonce").to_owned(),
+        state: get("state").to_owned(),
+    })
 }
 
 fn query_params(raw: Option<&str>) -> HashMap<String, String> {
@@ -98,7 +103,10 @@ async fn authorize(body: String, state: Data<&AppState>) -> Response {
     };
     let email = params.get("email").map(|e| e.trim()).unwrap_or("");
     if !is_plausible_email(email) {
-        return page(StatusCode::UNPROCESSABLE_ENTITY, &form(&auth, email, Some("Type an e-mail address, like you@example.com.")));
+        return page(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &form(&auth, email, Some("Type an e-mail address, like you@example.com.")),
+        );
     }
     match issuer(&state).sign(email, &auth.nonce) {
         Ok(token) => {

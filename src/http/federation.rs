@@ -74,10 +74,8 @@ fn no_blog() -> Error {
 /// The blog at `subdomain`, or `None` when its account was deleted (answered 410).
 async fn blog_of(state: &AppState, subdomain: &str) -> Result<Option<public::PublicBlog>> {
     let lookup = subdomain.to_owned();
-    let (blog, retired) = state
-        .db
-        .read(move |conn| Ok((public::blog(conn, &lookup)?, blogs::is_retired(conn, &lookup)?)))
-        .await?;
+    let (blog, retired) =
+        state.db.read(move |conn| Ok((public::blog(conn, &lookup)?, blogs::is_retired(conn, &lookup)?))).await?;
     match (blog, retired) {
         (Some(blog), _) => Ok(Some(blog)),
         (None, true) => Ok(None),
@@ -114,7 +112,8 @@ async fn webfinger(state: Data<&AppState>, query: poem::web::Query<WebfingerQuer
     let resource = resource.trim();
     let subdomain = match resource.strip_prefix("acct:").or_else(|| (!resource.contains("://")).then_some(resource)) {
         Some(account) => {
-            let (user, host) = account.rsplit_once('@').ok_or_else(|| Error::bad_request("resource", "Not an account: name@host"))?;
+            let (user, host) =
+                account.rsplit_once('@').ok_or_else(|| Error::bad_request("resource", "Not an account: name@host"))?;
             let user = user.trim_start_matches('@').to_ascii_lowercase();
             // `acct:` names are written without the port (`acct:alice@blog.example`): a name
             // without one is taken on the app's port.
@@ -130,7 +129,8 @@ async fn webfinger(state: Data<&AppState>, query: poem::web::Query<WebfingerQuer
             }
         }
         None => {
-            let url = url::Url::parse(resource).map_err(|_| Error::bad_request("resource", "Not an account or a URL"))?;
+            let url =
+                url::Url::parse(resource).map_err(|_| Error::bad_request("resource", "Not an account or a URL"))?;
             let host = match url.port() {
                 Some(port) => format!("{}:{port}", url.host_str().unwrap_or_default()),
                 None => url.host_str().unwrap_or_default().to_owned(),
@@ -144,7 +144,8 @@ async fn webfinger(state: Data<&AppState>, query: poem::web::Query<WebfingerQuer
     let subdomain = subdomain.ok_or_else(no_blog)?;
     let Some(blog) = blog_of(&state, &subdomain).await? else { return Err(no_blog()) };
     let blog_url = format!("{}/", state.config.blog_origin(&blog.address));
-    let doc = activity::webfinger(&blog.subdomain, &state.config.host, &state.config.actor_id(&blog.subdomain), &blog_url);
+    let doc =
+        activity::webfinger(&blog.subdomain, &state.config.host, &state.config.actor_id(&blog.subdomain), &blog_url);
     Ok(json_as(&doc, JRD_JSON, StatusCode::OK))
 }
 

@@ -125,7 +125,8 @@ impl Inbox {
             return Ok("dropped: the key's domain is blocked".to_owned());
         }
         let path = req.uri().path_and_query().map_or(PATH, |p| p.as_str());
-        let checked = ap_signature::check_request("POST", path, &headers, &body, SystemTime::now()).map_err(unauthorized)?;
+        let checked =
+            ap_signature::check_request("POST", path, &headers, &body, SystemTime::now()).map_err(unauthorized)?;
         let json: serde_json::Value =
             serde_json::from_slice(&body).map_err(|_| Error::bad_request("body", "The request body is not JSON"))?;
         let activity = inbound::parse(&json).map_err(|e| Error::bad_request("activity", e.0))?;
@@ -190,10 +191,7 @@ impl Inbox {
     /// Whether `host` is blocked for the whole instance or for the addressed blog.
     async fn blocked(&self, blog: Option<&InboxBlog>, host: String) -> Result<bool, Error> {
         let blog_id = blog.map(|b| b.id);
-        self.state
-            .db
-            .read(move |conn| blocked_domains::is_blocked(conn, blog_id, &host))
-            .await
+        self.state.db.read(move |conn| blocked_domains::is_blocked(conn, blog_id, &host)).await
     }
 
     /// Records a verified signature; one seen within twice the date window is a replay.

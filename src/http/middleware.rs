@@ -132,9 +132,7 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
     } else {
         JSON_BODY_LIMIT as u64
     };
-    let declared = req
-        .header(header::CONTENT_LENGTH)
-        .and_then(|v| v.parse::<u64>().ok());
+    let declared = req.header(header::CONTENT_LENGTH).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|len| len > limit) {
         return Err(Error::body_too_large(limit));
     }

@@ -56,7 +56,8 @@ pub fn endpoint(state: AppState) -> BoxEndpoint<'static, Response> {
 }
 
 /// Paths the owner app's router handles; each is answered with `index.html`.
-const SPA_PATHS: [&str; 8] = ["/", "/signup", "/signout", "/auth/callback", "/d", "/d/*rest", "/catalog", "/catalog/*rest"];
+const SPA_PATHS: [&str; 8] =
+    ["/", "/signup", "/signout", "/auth/callback", "/d", "/d/*rest", "/catalog", "/catalog/*rest"];
 
 /// The owner app's routes, behind the CSRF guard.
 fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
@@ -74,9 +75,7 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
     let routes = federation::app_routes(routes);
     let routes = SPA_PATHS.into_iter().fold(routes, |routes, path| routes.at(path, get(ui::index)));
     let app_origin: Arc<str> = state.config.app_url().into();
-    routes
-        .around(move |ep, req| crate::http::csrf::guard(ep, req, app_origin.clone()))
-        .map_to_response()
+    routes.around(move |ep, req| crate::http::csrf::guard(ep, req, app_origin.clone())).map_to_response()
 }
 
 /// For load balancers and uptime checks.
@@ -134,7 +133,10 @@ impl Endpoint for HostRouter {
                     // The blog's one address is its custom domain now: the subdomain sends there.
                     let path = req.uri().path_and_query().map_or("/", |p| p.as_str());
                     let location = format!("{}{path}", self.state.config.blog_origin(&address));
-                    return Ok(Response::builder().status(StatusCode::MOVED_PERMANENTLY).header("location", location).finish());
+                    return Ok(Response::builder()
+                        .status(StatusCode::MOVED_PERMANENTLY)
+                        .header("location", location)
+                        .finish());
                 }
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
                 self.blog.call(req).await
@@ -143,12 +145,9 @@ impl Endpoint for HostRouter {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
                 self.blog.call(req).await
             }
-            Site::Unknown => Ok(pages::not_found(
-                "Not found",
-                "There is nothing at this address.",
-            )
-            .with_status(StatusCode::NOT_FOUND)
-            .into_response()),
+            Site::Unknown => Ok(pages::not_found("Not found", "There is nothing at this address.")
+                .with_status(StatusCode::NOT_FOUND)
+                .into_response()),
         }
     }
 }

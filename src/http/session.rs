@@ -4,7 +4,6 @@
 use poem::web::RequestBody;
 use poem::{FromRequest, Request};
 
-use crate::http::state::AppState;
 use crate::auth::token_hash;
 use crate::db::sessions;
 use crate::db::users::User;
@@ -12,6 +11,7 @@ use crate::domain::identity::Identity;
 use crate::error::{Error, Messages};
 use crate::http::client::client_ip;
 use crate::http::cookies;
+use crate::http::state::AppState;
 
 /// The session cookie (HttpOnly).
 pub const COOKIE: &str = "session";
@@ -69,7 +69,9 @@ pub async fn verify_popup_token(state: &AppState, req: &Request, id_token: &str)
     }
     state.auth.limiter.check(client_ip(req, &state.config.trusted_proxies))?;
     let nonce = cookies::get(req, NONCE_COOKIE)
-        .ok_or_else(|| Error::Unauthorized(Messages::one("idToken", "Sign-in was not started in this browser; try again")))?
+        .ok_or_else(|| {
+            Error::Unauthorized(Messages::one("idToken", "Sign-in was not started in this browser; try again"))
+        })?
         .to_owned();
     if !state.auth.nonces.consume(&nonce) {
         return Err(Error::Unauthorized(Messages::one(

@@ -11,13 +11,13 @@ use rust_embed::{EmbeddedFile, RustEmbed};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::http::state::AppState;
 use crate::config::Config;
 use crate::domain::blocks::{Rules, client_rules};
 use crate::error::Error;
 use crate::http::client::accepts_encoding;
-use crate::http::csrf;
 use crate::http::cookies;
+use crate::http::csrf;
+use crate::http::state::AppState;
 
 #[derive(RustEmbed)]
 #[folder = "ui/dist/"]
@@ -79,9 +79,8 @@ fn content_security_policy(config: &Config) -> String {
 #[handler]
 pub fn index(req: &Request, state: Data<&AppState>) -> Response {
     let ui = &state.ui;
-    let not_modified = req
-        .header(header::IF_NONE_MATCH)
-        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == ui.etag));
+    let not_modified =
+        req.header(header::IF_NONE_MATCH).is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == ui.etag));
     let mut resp = if not_modified {
         Response::builder().status(StatusCode::NOT_MODIFIED).finish()
     } else {
@@ -116,9 +115,8 @@ pub fn asset(req: &Request, Path(path): Path<String>) -> Result<Response, Error>
         .filter_map(|&(coding, suffix)| Dist::get(&format!("{name}{suffix}")).map(|file| (coding, file)))
         .collect();
     // The ETag is the stored file's hash, so each form has its own; the unpacked one says so.
-    let tag = |file: &EmbeddedFile, form: &str| {
-        format!("\"{}{form}\"", &hex::encode(file.metadata.sha256_hash())[..32])
-    };
+    let tag =
+        |file: &EmbeddedFile, form: &str| format!("\"{}{form}\"", &hex::encode(file.metadata.sha256_hash())[..32]);
     let accepted = stored.iter().find(|(coding, _)| accepts_encoding(req, coding));
     let (coding, body, etag) = if let Some((coding, file)) = accepted {
         (Some(*coding), static_bytes(file.data.clone()), tag(file, &format!("-{coding}")))
@@ -127,7 +125,9 @@ pub fn asset(req: &Request, Path(path): Path<String>) -> Result<Response, Error>
         (None, static_bytes(file.data), etag)
     } else if let Some((_, file)) = stored.iter().find(|(coding, _)| *coding == "gzip") {
         let mut raw = Vec::new();
-        flate2::read::GzDecoder::new(&file.data[..]).read_to_end(&mut raw).map_err(|err| Error::Internal(err.into()))?;
+        flate2::read::GzDecoder::new(&file.data[..])
+            .read_to_end(&mut raw)
+            .map_err(|err| Error::Internal(err.into()))?;
         (None, Bytes::from(raw), tag(file, "-identity"))
     } else {
         return Err(not_found());

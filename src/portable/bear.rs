@@ -19,10 +19,13 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
     let bytes = super::read_capped(input, MAX_CSV_BYTES, "This Bear Blog export")?;
     let text = super::utf8(bytes, "This Bear Blog export")?;
     let mut rows = parse_csv(&text).into_iter();
-    let header: Vec<String> = rows.next().unwrap_or_default().into_iter().map(|h| h.trim().to_ascii_lowercase().replace('_', " ")).collect();
+    let header: Vec<String> =
+        rows.next().unwrap_or_default().into_iter().map(|h| h.trim().to_ascii_lowercase().replace('_', " ")).collect();
     let column = |name: &str| header.iter().position(|h| h == name);
     let (Some(title), Some(content)) = (column("title"), column("content")) else {
-        return Err(Unreadable::new("This CSV file is not a Bear Blog export: in Bear Blog, use Settings → Export → CSV"));
+        return Err(Unreadable::new(
+            "This CSV file is not a Bear Blog export: in Bear Blog, use Settings → Export → CSV",
+        ));
     };
     let columns = Columns {
         uid: column("uid"),
@@ -39,7 +42,10 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
     let rows: Vec<Vec<String>> = rows.filter(|row| row.iter().any(|cell| !cell.trim().is_empty())).collect();
     let read = Read {
         format: Format::BearBlog,
-        settings: Settings { site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()), ..Settings::default() },
+        settings: Settings {
+            site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()),
+            ..Settings::default()
+        },
         expected_items: Some(rows.len() as u64),
         notes: Vec::new(),
     };
@@ -62,7 +68,13 @@ struct Columns {
     image: Option<usize>,
 }
 
-fn convert(row: &[String], columns: &Columns, index: usize, site: Option<&url::Url>, now: OffsetDateTime) -> Result<Post, Problem> {
+fn convert(
+    row: &[String],
+    columns: &Columns,
+    index: usize,
+    site: Option<&url::Url>,
+    now: OffsetDateTime,
+) -> Result<Post, Problem> {
     let cell = |at: Option<usize>| at.and_then(|i| row.get(i)).map_or("", |s| s.trim());
     let source_id = match cell(columns.uid) {
         "" => format!("row {}", index + 2),
@@ -78,7 +90,8 @@ fn convert(row: &[String], columns: &Columns, index: usize, site: Option<&url::U
     };
     let tags_cell = cell(columns.tags);
     let tags: Vec<String> = if tags_cell.starts_with('[') {
-        serde_json::from_str(tags_cell).map_err(|_| Problem::item(&source_id, &title, "Its tags are not a readable list: not imported"))?
+        serde_json::from_str(tags_cell)
+            .map_err(|_| Problem::item(&source_id, &title, "Its tags are not a readable list: not imported"))?
     } else {
         tags_cell.split(',').map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()).collect()
     };
@@ -153,7 +166,10 @@ mod tests {
 
     #[test]
     fn csv_fields_keep_commas_quotes_and_line_breaks() {
-        assert_eq!(parse_csv("a,b\r\n\"x, y\",\"say \"\"hi\"\"\nthere\"\r\n"), [vec!["a", "b"], vec!["x, y", "say \"hi\"\nthere"]]);
+        assert_eq!(
+            parse_csv("a,b\r\n\"x, y\",\"say \"\"hi\"\"\nthere\"\r\n"),
+            [vec!["a", "b"], vec!["x, y", "say \"hi\"\nthere"]]
+        );
     }
 
     #[test]

@@ -113,7 +113,11 @@ mod tests {
         let paris = TimeZone::parse("Europe/Paris").unwrap();
         assert_eq!(parse_in("2022-03-01T00:30:00", Some(&paris)), Some(datetime!(2022-02-28 23:30 UTC)));
         assert_eq!(parse_in("2021-06-05 16:00", Some(&paris)), Some(datetime!(2021-06-05 14:00 UTC)));
-        assert_eq!(parse_in("2021-06-05T16:00:00Z", Some(&paris)), Some(datetime!(2021-06-05 16:00 UTC)), "an offset wins");
+        assert_eq!(
+            parse_in("2021-06-05T16:00:00Z", Some(&paris)),
+            Some(datetime!(2021-06-05 16:00 UTC)),
+            "an offset wins"
+        );
         assert_eq!(parse(""), None);
     }
 }

@@ -36,7 +36,9 @@ pub fn detect<R: Read + Seek>(file: &mut R) -> Result<Format, Unreadable> {
     }
     let first_line = trimmed.lines().next().unwrap_or("").to_ascii_lowercase();
     let columns: Vec<&str> = first_line.split(',').map(|c| c.trim().trim_matches('"')).collect();
-    if ["title", "content"].iter().all(|c| columns.contains(c)) && columns.iter().any(|c| matches!(*c, "uid" | "slug" | "published_date" | "publish")) {
+    if ["title", "content"].iter().all(|c| columns.contains(c))
+        && columns.iter().any(|c| matches!(*c, "uid" | "slug" | "published_date" | "publish"))
+    {
         return Ok(Format::BearBlog);
     }
     let what = match &head[..] {
@@ -142,8 +144,14 @@ mod tests {
         assert_eq!(sniff(wxr.as_bytes()), Ok(Format::WordPress));
         assert_eq!(sniff(br#"{"db":[{"meta":{"version":"5.0"},"data":{}}]}"#), Ok(Format::Ghost));
         assert_eq!(sniff(br#"  {"meta":{},"data":{"posts":[]}}"#), Ok(Format::Ghost));
-        assert_eq!(sniff(br#"{"username":"matt","collections":[{"alias":"blog","posts":[]}],"posts":[]}"#), Ok(Format::WriteFreely));
-        assert_eq!(sniff(b"uid,title,slug,alias,published_date,all_tags,publish,make_discoverable,is_page,content\n"), Ok(Format::BearBlog));
+        assert_eq!(
+            sniff(br#"{"username":"matt","collections":[{"alias":"blog","posts":[]}],"posts":[]}"#),
+            Ok(Format::WriteFreely)
+        );
+        assert_eq!(
+            sniff(b"uid,title,slug,alias,published_date,all_tags,publish,make_discoverable,is_page,content\n"),
+            Ok(Format::BearBlog)
+        );
         assert_eq!(sniff(&zip_of(&[("quire-archive.json", b"{}"), ("posts/a.json", b"{}")])), Ok(Format::QuireArchive));
         assert_eq!(sniff(&zip_of(&[("site/content/a.md", b"# A")])), Ok(Format::MarkdownZip));
         assert_eq!(sniff(&zip_of(&[("blog.wordpress.2024-01-01.000.xml", b"<rss/>")])), Ok(Format::WordPress));

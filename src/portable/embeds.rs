@@ -10,11 +10,38 @@ use crate::domain::embed::spotify_embed;
 /// Hosts whose page URLs WordPress (and others) turn into players when they stand alone on a
 /// line; such a URL becomes a block of its own rather than a line of text.
 const EMBED_HOSTS: &[&str] = &[
-    "youtube.com", "youtu.be", "vimeo.com", "soundcloud.com", "instagram.com", "tiktok.com", "flickr.com",
-    "flic.kr", "codepen.io", "gist.github.com", "reddit.com", "tumblr.com", "dailymotion.com", "ted.com",
-    "mixcloud.com", "bandcamp.com", "imgur.com", "wordpress.tv", "facebook.com", "slideshare.net",
-    "speakerdeck.com", "kickstarter.com", "scribd.com", "issuu.com", "pinterest.com", "twitch.tv",
-    "mastodon.social", "bsky.app", "threads.net", "loom.com", "wistia.com", "giphy.com",
+    "youtube.com",
+    "youtu.be",
+    "vimeo.com",
+    "soundcloud.com",
+    "instagram.com",
+    "tiktok.com",
+    "flickr.com",
+    "flic.kr",
+    "codepen.io",
+    "gist.github.com",
+    "reddit.com",
+    "tumblr.com",
+    "dailymotion.com",
+    "ted.com",
+    "mixcloud.com",
+    "bandcamp.com",
+    "imgur.com",
+    "wordpress.tv",
+    "facebook.com",
+    "slideshare.net",
+    "speakerdeck.com",
+    "kickstarter.com",
+    "scribd.com",
+    "issuu.com",
+    "pinterest.com",
+    "twitch.tv",
+    "mastodon.social",
+    "bsky.app",
+    "threads.net",
+    "loom.com",
+    "wistia.com",
+    "giphy.com",
 ];
 
 /// The block a page URL standing alone on a line becomes, when it is a known player's page:
@@ -155,7 +182,10 @@ mod tests {
             from_url("http://mobile.twitter.com/jack/status/20?s=21", ""),
             Some(Block::Tweet { url: "https://twitter.com/jack/status/20".into() })
         );
-        assert_eq!(from_url("https://x.com/jack/status/20", ""), Some(Block::Tweet { url: "https://x.com/jack/status/20".into() }));
+        assert_eq!(
+            from_url("https://x.com/jack/status/20", ""),
+            Some(Block::Tweet { url: "https://x.com/jack/status/20".into() })
+        );
         assert_eq!(
             spotify_uri("spotify:track:4uLU6hMCjMI75M1A2tKUQC"),
             Some(Block::Spotify { url: "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC".into() })
@@ -167,10 +197,16 @@ mod tests {
     #[test]
     fn other_players_become_links_to_their_pages() {
         let (block, note) = from_frame("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0", "Never").unwrap();
-        assert_eq!(block, Block::Link { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ".into(), title: "Never".into() });
+        assert_eq!(
+            block,
+            Block::Link { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ".into(), title: "Never".into() }
+        );
         assert_eq!(note.as_deref(), Some("A player from youtube.com was kept as a link to it"));
         let (block, _) = from_frame("https://player.vimeo.com/video/76979871", "").unwrap();
-        assert_eq!(block, Block::Link { url: "https://vimeo.com/76979871".into(), title: "https://vimeo.com/76979871".into() });
+        assert_eq!(
+            block,
+            Block::Link { url: "https://vimeo.com/76979871".into(), title: "https://vimeo.com/76979871".into() }
+        );
         let (block, note) = from_frame("https://maps.example.com/embed?x=1", "Map").unwrap();
         assert_eq!(block, Block::Link { url: "https://maps.example.com/embed?x=1".into(), title: "Map".into() });
         assert_eq!(note.as_deref(), Some("An embedded frame from maps.example.com was kept as a link to it"));

@@ -90,8 +90,12 @@ mod tests {
     #[test]
     fn a_zips_files_are_read_by_path_and_listed_by_folder() {
         let mut file = tempfile::NamedTempFile::new().unwrap();
-        let entries: [(&str, &[u8]); 4] =
-            [("quire-archive.json", b"{}"), ("images/a.png", b"png"), ("images/b.gif", b"gif"), ("posts/x.json", b"{}")];
+        let entries: [(&str, &[u8]); 4] = [
+            ("quire-archive.json", b"{}"),
+            ("images/a.png", b"png"),
+            ("images/b.gif", b"gif"),
+            ("posts/x.json", b"{}"),
+        ];
         file.write_all(&zip_of(&entries)).unwrap();
         let files = of(file.path(), Format::QuireArchive).unwrap();
         assert_eq!(files.list("images/"), ["images/a.png", "images/b.gif"]);
@@ -99,6 +103,9 @@ mod tests {
         assert_eq!(files.read("images/c.png", 10).unwrap_err(), "it is not in the export");
         let big = files.read("images/a.png", 2).unwrap_err();
         assert!(big.starts_with("the file images/a.png in the zip is larger than Quire reads"), "{big}");
-        assert!(of(file.path(), Format::WordPress).unwrap().list("images/").is_empty(), "a WordPress export has no files");
+        assert!(
+            of(file.path(), Format::WordPress).unwrap().list("images/").is_empty(),
+            "a WordPress export has no files"
+        );
     }
 }

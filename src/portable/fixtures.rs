@@ -20,7 +20,14 @@ fn read(system: &str, export: &str) -> (Value, Vec<Post>, Vec<String>) {
     let dir = folder(system);
     let expected: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
     let site_url = expected["site_url"].as_str().and_then(|u| url::Url::parse(u).ok());
-    let export = open(&dir.join(export), &Options { site_url, time_zone: expected["timezone"].as_str().and_then(|z| z.split_whitespace().next()).map(str::to_owned) }).unwrap_or_else(|err| panic!("{system}: {err}"));
+    let export = open(
+        &dir.join(export),
+        &Options {
+            site_url,
+            time_zone: expected["timezone"].as_str().and_then(|z| z.split_whitespace().next()).map(str::to_owned),
+        },
+    )
+    .unwrap_or_else(|err| panic!("{system}: {err}"));
     let mut posts = Vec::new();
     let mut problems = Vec::new();
     for item in export.items {
@@ -83,17 +90,29 @@ fn compare(system: &str, expected: &Value, posts: &[Post]) -> Vec<String> {
                 Block::Image { url, alt, caption } => {
                     let place = image["path"].as_str().or(image["file"].as_str()).unwrap_or("");
                     let name = place.rsplit('/').next().unwrap_or(place);
-                    url.ends_with(name) && image["alt"] == alt.as_str() && (image["caption"] == caption.as_str() || image["caption"].is_null())
+                    url.ends_with(name)
+                        && image["alt"] == alt.as_str()
+                        && (image["caption"] == caption.as_str() || image["caption"].is_null())
                 }
                 _ => false,
             });
-            check("images", found, format!("{:?}", post.blocks.iter().filter(|b| matches!(b, Block::Image { .. })).collect::<Vec<_>>()));
+            check(
+                "images",
+                found,
+                format!("{:?}", post.blocks.iter().filter(|b| matches!(b, Block::Image { .. })).collect::<Vec<_>>()),
+            );
         }
     }
     let count = |kind: Kind| posts.iter().filter(|p| p.kind == kind).count();
     let counts = &expected["counts"];
-    if counts["posts"].as_u64() != Some(count(Kind::Post) as u64) || counts["pages"].as_u64() != Some(count(Kind::Page) as u64) {
-        wrong.push(format!("counts: expected {counts}, got {} posts and {} pages", count(Kind::Post), count(Kind::Page)));
+    if counts["posts"].as_u64() != Some(count(Kind::Post) as u64)
+        || counts["pages"].as_u64() != Some(count(Kind::Page) as u64)
+    {
+        wrong.push(format!(
+            "counts: expected {counts}, got {} posts and {} pages",
+            count(Kind::Post),
+            count(Kind::Page)
+        ));
     }
     wrong
 }

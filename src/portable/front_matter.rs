@@ -100,7 +100,11 @@ fn yaml(head: &str) -> Result<Map<String, Value>, String> {
                 if stack.len() >= MAX_DEPTH {
                     return Err("it nests too deeply".to_owned());
                 }
-                stack.push(if matches!(event, Event::SequenceStart(..)) { Open::List(Vec::new()) } else { Open::Map(Map::new(), None) });
+                stack.push(if matches!(event, Event::SequenceStart(..)) {
+                    Open::List(Vec::new())
+                } else {
+                    Open::Map(Map::new(), None)
+                });
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let value = match stack.pop() {
@@ -144,7 +148,9 @@ fn toml(head: &str) -> Result<Map<String, Value>, String> {
             toml::Value::Float(f) => Value::from(f),
             toml::Value::Boolean(b) => Value::Bool(b),
             toml::Value::Datetime(at) => Value::String(at.to_string()),
-            toml::Value::Array(items) if depth < MAX_DEPTH => Value::Array(items.into_iter().map(|v| convert(v, depth + 1)).collect()),
+            toml::Value::Array(items) if depth < MAX_DEPTH => {
+                Value::Array(items.into_iter().map(|v| convert(v, depth + 1)).collect())
+            }
             toml::Value::Table(table) if depth < MAX_DEPTH => {
                 Value::Object(table.into_iter().map(|(k, v)| (k, convert(v, depth + 1))).collect())
             }
@@ -152,7 +158,8 @@ fn toml(head: &str) -> Result<Map<String, Value>, String> {
         }
     }
     too_long(head)?;
-    let table: toml::Table = head.parse().map_err(|err: toml::de::Error| format!("its TOML is not valid ({})", err.message()))?;
+    let table: toml::Table =
+        head.parse().map_err(|err: toml::de::Error| format!("its TOML is not valid ({})", err.message()))?;
     Ok(table.into_iter().map(|(k, v)| (k, convert(v, 0))).collect())
 }
 
@@ -208,7 +215,9 @@ impl FrontMatter {
                 })
                 .filter(|s| !s.is_empty())
                 .collect(),
-            Some(Value::String(s)) if s.contains(',') => s.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect(),
+            Some(Value::String(s)) if s.contains(',') => {
+                s.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect()
+            }
             Some(Value::String(s)) => s.split_whitespace().map(str::to_owned).collect(),
             _ => Vec::new(),
         }
@@ -253,7 +262,8 @@ mod tests {
         assert_eq!(fm.list("categories"), ["Travel"]);
         assert_eq!(fm.text("slug").as_deref(), Some("hi"), "keys are case-insensitive");
 
-        let (fm, body) = split("+++\ntitle = \"T\"\ndate = 2019-01-02T10:00:00Z\n[taxonomies]\ntags = [\"a\"]\n+++\nBody").unwrap();
+        let (fm, body) =
+            split("+++\ntitle = \"T\"\ndate = 2019-01-02T10:00:00Z\n[taxonomies]\ntags = [\"a\"]\n+++\nBody").unwrap();
         assert_eq!(body, "Body");
         assert_eq!(fm.date("date", None), Some(datetime!(2019-01-02 10:00 UTC)));
         assert_eq!(fm.nested_list("taxonomies", "tags"), ["a"]);

@@ -124,15 +124,22 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
         }
     }
     if uses_placeholder {
-        notes.add("Ghost names its images and links relative to its site: give the old site's address to import its images");
+        notes.add(
+            "Ghost names its images and links relative to its site: give the old site's address to import its images",
+        );
     }
-    let setting = |key: &str| data.settings.iter().find(|s| s.key == key).and_then(|s| s.value.as_str()).map(str::to_owned);
+    let setting =
+        |key: &str| data.settings.iter().find(|s| s.key == key).and_then(|s| s.value.as_str()).map(str::to_owned);
     let tags: HashMap<String, &Tag> = data.tags.iter().map(|t| (id(&t.id), t)).collect();
     let mut post_tags: HashMap<String, Vec<(i64, String, bool)>> = HashMap::new();
     for link in &data.posts_tags {
         if let Some(tag) = tags.get(&id(&link.tag_id)) {
             let internal = tag.visibility.as_deref() == Some("internal") || tag.name.starts_with('#');
-            post_tags.entry(id(&link.post_id)).or_default().push((link.sort_order.unwrap_or(0), tag.name.clone(), internal));
+            post_tags.entry(id(&link.post_id)).or_default().push((
+                link.sort_order.unwrap_or(0),
+                tag.name.clone(),
+                internal,
+            ));
         }
     }
     for list in post_tags.values_mut() {
@@ -141,7 +148,9 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
     let meta: HashMap<String, (String, String)> = data
         .posts_meta
         .into_iter()
-        .map(|m| (id(&m.post_id), (m.feature_image_alt.unwrap_or_default(), m.feature_image_caption.unwrap_or_default())))
+        .map(|m| {
+            (id(&m.post_id), (m.feature_image_alt.unwrap_or_default(), m.feature_image_caption.unwrap_or_default()))
+        })
         .collect();
     let read = Read {
         format: Format::Ghost,
@@ -183,7 +192,12 @@ fn date(value: &Value) -> Option<time::OffsetDateTime> {
     }
 }
 
-fn convert(post: GhostPost, tags: &HashMap<String, Vec<(i64, String, bool)>>, meta: &HashMap<String, (String, String)>, site: Option<&Url>) -> Result<Post, Problem> {
+fn convert(
+    post: GhostPost,
+    tags: &HashMap<String, Vec<(i64, String, bool)>>,
+    meta: &HashMap<String, (String, String)>,
+    site: Option<&Url>,
+) -> Result<Post, Problem> {
     let source_id = id(&post.id);
     let title = post.title.clone().unwrap_or_default();
     let mut notes = Notes::default();
@@ -191,12 +205,14 @@ fn convert(post: GhostPost, tags: &HashMap<String, Vec<(i64, String, bool)>>, me
     let base = Base::site(site);
     let mut out = Builder::default();
     let body = if let Some(lexical) = post.lexical.as_deref().filter(|s| !s.trim().is_empty()) {
-        let doc: Value = serde_json::from_str(&fill(lexical)).map_err(|_| Problem::item(&source_id, &title, "Its body (lexical) is not valid JSON: not imported"))?;
+        let doc: Value = serde_json::from_str(&fill(lexical))
+            .map_err(|_| Problem::item(&source_id, &title, "Its body (lexical) is not valid JSON: not imported"))?;
         let mut body = Body::new(&base);
         body.lexical(doc.get("root").unwrap_or(&Value::Null), 0);
         body.finish()
     } else if let Some(mobiledoc) = post.mobiledoc.as_deref().filter(|s| !s.trim().is_empty()) {
-        let doc: Value = serde_json::from_str(&fill(mobiledoc)).map_err(|_| Problem::item(&source_id, &title, "Its body (mobiledoc) is not valid JSON: not imported"))?;
+        let doc: Value = serde_json::from_str(&fill(mobiledoc))
+            .map_err(|_| Problem::item(&source_id, &title, "Its body (mobiledoc) is not valid JSON: not imported"))?;
         let mut body = Body::new(&base);
         body.mobiledoc(&doc);
         body.finish()
@@ -219,7 +235,9 @@ fn convert(post: GhostPost, tags: &HashMap<String, Vec<(i64, String, bool)>>, me
         }
     }
     notes.extend(body.notes);
-    if post.codeinjection_head.as_deref().is_some_and(|c| !c.trim().is_empty()) || post.codeinjection_foot.as_deref().is_some_and(|c| !c.trim().is_empty()) {
+    if post.codeinjection_head.as_deref().is_some_and(|c| !c.trim().is_empty())
+        || post.codeinjection_foot.as_deref().is_some_and(|c| !c.trim().is_empty())
+    {
         notes.add("Its code injection was not imported: Quire posts run no scripts");
     }
     let visibility = post.visibility.as_deref().unwrap_or("public");
@@ -326,24 +344,41 @@ impl<'a> Body<'a> {
             "root" => wrap(self, "", ""),
             "paragraph" => wrap(self, "<p>", "</p>"),
             "heading" | "extended-heading" => {
-                let tag = node.get("tag").and_then(Value::as_str).filter(|t| matches!(*t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")).unwrap_or("h2");
+                let tag = node
+                    .get("tag")
+                    .and_then(Value::as_str)
+                    .filter(|t| matches!(*t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+                    .unwrap_or("h2");
                 wrap(self, &format!("<{tag}>"), &format!("</{tag}>"));
             }
             "quote" | "extended-quote" | "aside" => wrap(self, "<blockquote>", "</blockquote>"),
             "list" => {
                 let ordered = node.get("listType").and_then(Value::as_str) == Some("number");
                 let start = node.get("start").and_then(Value::as_i64).unwrap_or(1);
-                if ordered { wrap(self, &format!("<ol start=\"{start}\">"), "</ol>") } else { wrap(self, "<ul>", "</ul>") }
+                if ordered {
+                    wrap(self, &format!("<ol start=\"{start}\">"), "</ol>")
+                } else {
+                    wrap(self, "<ul>", "</ul>")
+                }
             }
             "listitem" => wrap(self, "<li>", "</li>"),
             "text" | "extended-text" => {
                 let text = escape(node.get("text").and_then(Value::as_str).unwrap_or(""));
                 let format = node.get("format").and_then(Value::as_u64).unwrap_or(0);
-                let tags: Vec<&str> = [(1, "strong"), (2, "em"), (4, "s"), (8, "u"), (16, "code"), (32, "sub"), (64, "sup"), (128, "mark")]
-                    .iter()
-                    .filter(|(bit, _)| format & bit != 0)
-                    .map(|(_, tag)| *tag)
-                    .collect();
+                let tags: Vec<&str> = [
+                    (1, "strong"),
+                    (2, "em"),
+                    (4, "s"),
+                    (8, "u"),
+                    (16, "code"),
+                    (32, "sub"),
+                    (64, "sup"),
+                    (128, "mark"),
+                ]
+                .iter()
+                .filter(|(bit, _)| format & bit != 0)
+                .map(|(_, tag)| *tag)
+                .collect();
                 for tag in &tags {
                     self.html.push_str(&format!("<{tag}>"));
                 }
@@ -374,7 +409,14 @@ impl<'a> Body<'a> {
             match parts.first().and_then(Value::as_u64) {
                 Some(1) => {
                     let tag = parts.get(1).and_then(Value::as_str).unwrap_or("p").to_ascii_lowercase();
-                    let tag = if matches!(tag.as_str(), "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "aside" | "pull-quote") { tag } else { "p".to_owned() };
+                    let tag = if matches!(
+                        tag.as_str(),
+                        "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "aside" | "pull-quote"
+                    ) {
+                        tag
+                    } else {
+                        "p".to_owned()
+                    };
                     let tag = if tag == "aside" || tag == "pull-quote" { "blockquote".to_owned() } else { tag };
                     self.html.push_str(&format!("<{tag}>"));
                     self.markers(parts.get(2), &markups, &atoms);
@@ -417,7 +459,11 @@ impl<'a> Body<'a> {
                 let tag = markup.and_then(|m| m.first()).and_then(Value::as_str).unwrap_or("span").to_ascii_lowercase();
                 let tag: String = tag.chars().filter(char::is_ascii_alphanumeric).collect();
                 let attrs = markup.and_then(|m| m.get(1)).and_then(Value::as_array).cloned().unwrap_or_default();
-                let href = attrs.chunks(2).find(|pair| pair.first().and_then(Value::as_str) == Some("href")).and_then(|pair| pair.get(1)).and_then(Value::as_str);
+                let href = attrs
+                    .chunks(2)
+                    .find(|pair| pair.first().and_then(Value::as_str) == Some("href"))
+                    .and_then(|pair| pair.get(1))
+                    .and_then(Value::as_str);
                 match href {
                     Some(href) if tag == "a" => self.html.push_str(&format!("<a href=\"{}\">", escape(href))),
                     _ => self.html.push_str(&format!("<{tag}>")),
@@ -427,10 +473,13 @@ impl<'a> Body<'a> {
             let value = marker.get(3);
             match marker.first().and_then(Value::as_u64) {
                 Some(1) => {
-                    let atom = value.and_then(Value::as_u64).and_then(|i| atoms.get(i as usize)).and_then(Value::as_array);
+                    let atom =
+                        value.and_then(Value::as_u64).and_then(|i| atoms.get(i as usize)).and_then(Value::as_array);
                     match atom.and_then(|a| a.first()).and_then(Value::as_str) {
                         Some("soft-return") => self.html.push_str("<br>"),
-                        _ => self.html.push_str(&escape(atom.and_then(|a| a.get(1)).and_then(Value::as_str).unwrap_or(""))),
+                        _ => self
+                            .html
+                            .push_str(&escape(atom.and_then(|a| a.get(1)).and_then(Value::as_str).unwrap_or(""))),
                     }
                 }
                 _ => self.html.push_str(&escape(value.and_then(Value::as_str).unwrap_or(""))),
@@ -482,7 +531,12 @@ impl<'a> Body<'a> {
             }
             "bookmark" => {
                 let url = text("url");
-                let title = card.get("metadata").and_then(|m| m.get("title")).and_then(Value::as_str).unwrap_or(&url).to_owned();
+                let title = card
+                    .get("metadata")
+                    .and_then(|m| m.get("title"))
+                    .and_then(Value::as_str)
+                    .unwrap_or(&url)
+                    .to_owned();
                 match self.base.link(&url).filter(|u| u.starts_with("http")) {
                     Some(url) => self.block(Block::Link { url, title }),
                     None => self.out.notes.add(format!("A bookmark card to {url} could not be kept")),
@@ -490,7 +544,10 @@ impl<'a> Body<'a> {
             }
             "code" | "codeblock" => {
                 let language = escape(&text("language"));
-                self.html.push_str(&format!("<pre><code class=\"language-{language}\">{}</code></pre>", escape(&text("code"))));
+                self.html.push_str(&format!(
+                    "<pre><code class=\"language-{language}\">{}</code></pre>",
+                    escape(&text("code"))
+                ));
                 if !text("caption").is_empty() {
                     self.html.push_str(&format!("<p>{}</p>", text("caption")));
                 }
@@ -501,13 +558,25 @@ impl<'a> Body<'a> {
                 let converted = markdown_blocks::to_blocks(&text("markdown"), self.base);
                 self.add(converted);
             }
-            "callout" => self.html.push_str(&format!("<blockquote><p>{} {}</p></blockquote>", escape(&text("calloutEmoji")), text("calloutText"))),
+            "callout" => self.html.push_str(&format!(
+                "<blockquote><p>{} {}</p></blockquote>",
+                escape(&text("calloutEmoji")),
+                text("calloutText")
+            )),
             "toggle" => self.html.push_str(&format!("<p><strong>{}</strong></p>{}", text("heading"), text("content"))),
-            "button" => self.html.push_str(&format!("<p><a href=\"{}\">{}</a></p>", escape(&text("buttonUrl")), escape(&text("buttonText")))),
+            "button" => self.html.push_str(&format!(
+                "<p><a href=\"{}\">{}</a></p>",
+                escape(&text("buttonUrl")),
+                escape(&text("buttonText"))
+            )),
             "header" => {
                 self.html.push_str(&format!("<h2>{}</h2><p>{}</p>", text("header"), text("subheader")));
                 if !text("buttonUrl").is_empty() {
-                    self.html.push_str(&format!("<p><a href=\"{}\">{}</a></p>", escape(&text("buttonUrl")), escape(&text("buttonText"))));
+                    self.html.push_str(&format!(
+                        "<p><a href=\"{}\">{}</a></p>",
+                        escape(&text("buttonUrl")),
+                        escape(&text("buttonText"))
+                    ));
                 }
             }
             "product" => {
@@ -517,12 +586,19 @@ impl<'a> Body<'a> {
                 }
                 self.html.push_str(&format!("<h3>{}</h3>{}", text("productTitle"), text("productDescription")));
                 if !text("productUrl").is_empty() {
-                    self.html.push_str(&format!("<p><a href=\"{}\">{}</a></p>", escape(&text("productUrl")), escape(&text("productButton"))));
+                    self.html.push_str(&format!(
+                        "<p><a href=\"{}\">{}</a></p>",
+                        escape(&text("productUrl")),
+                        escape(&text("productButton"))
+                    ));
                 }
             }
             "video" | "audio" | "file" => {
                 let src = text("src");
-                let title = [text("title"), text("fileTitle"), text("fileName")].into_iter().find(|t| !t.is_empty()).unwrap_or_else(|| src.clone());
+                let title = [text("title"), text("fileTitle"), text("fileName")]
+                    .into_iter()
+                    .find(|t| !t.is_empty())
+                    .unwrap_or_else(|| src.clone());
                 match self.base.link(&src).filter(|u| u.starts_with("http")) {
                     Some(url) => {
                         self.out.notes.add(format!("A {name} card was kept as a link to its file"));
@@ -532,7 +608,10 @@ impl<'a> Body<'a> {
                 }
             }
             "hr" => self.html.push_str("<hr>"),
-            "paywall" => self.out.notes.add("Its members-only marker (the paywall) was removed: all of it is public once published"),
+            "paywall" => self
+                .out
+                .notes
+                .add("Its members-only marker (the paywall) was removed: all of it is public once published"),
             "" => {}
             other => self.out.notes.add(format!("A Ghost {other} card was not imported")),
         }

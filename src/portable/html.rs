@@ -297,7 +297,10 @@ impl<'a> Converter<'a> {
     }
 
     fn list(&mut self, node: &Handle, ordered: bool, depth: usize) -> String {
-        let start: i64 = attr(node, "start").and_then(|s| s.trim().parse().ok()).filter(|n| (0..1_000_000_000).contains(n)).unwrap_or(1);
+        let start: i64 = attr(node, "start")
+            .and_then(|s| s.trim().parse().ok())
+            .filter(|n| (0..1_000_000_000).contains(n))
+            .unwrap_or(1);
         if self.nesting == 0 {
             self.lists += 1;
         }
@@ -436,10 +439,13 @@ impl<'a> Converter<'a> {
         let trailing = &inner[inner.trim_end_matches([' ', '\n']).len()..];
         push_raw(out, leading);
         // Emphasis can't span a line break in the output: each line gets its own.
-        let lines: Vec<String> = core.split('\n').map(|line| {
-            let line = line.trim();
-            if line.is_empty() { String::new() } else { format!("{delimiter}{line}{delimiter}") }
-        }).collect();
+        let lines: Vec<String> = core
+            .split('\n')
+            .map(|line| {
+                let line = line.trim();
+                if line.is_empty() { String::new() } else { format!("{delimiter}{line}{delimiter}") }
+            })
+            .collect();
         push_raw(out, &lines.join("\n"));
         push_raw(out, trailing);
     }
@@ -485,7 +491,9 @@ impl<'a> Converter<'a> {
     fn lift_media_inside(&mut self, node: &Handle, depth: usize) {
         for child in children(node) {
             match tag(&child).as_deref() {
-                Some(tag @ ("img" | "picture" | "iframe" | "embed" | "object" | "video" | "audio" | "svg" | "canvas")) => {
+                Some(
+                    tag @ ("img" | "picture" | "iframe" | "embed" | "object" | "video" | "audio" | "svg" | "canvas"),
+                ) => {
                     if let Some(block) = self.media(&child, tag) {
                         self.out.lifted.push(block);
                     }
@@ -529,7 +537,10 @@ impl<'a> Converter<'a> {
                 match src.as_deref().and_then(|src| self.base.link(src)).filter(|url| url.starts_with("http")) {
                     Some(url) => {
                         self.out.notes.add(format!("{what} was kept as a link to its file"));
-                        let title = attr(node, "title").map(|t| collapse(&t)).filter(|t| !t.is_empty()).unwrap_or_else(|| url.clone());
+                        let title = attr(node, "title")
+                            .map(|t| collapse(&t))
+                            .filter(|t| !t.is_empty())
+                            .unwrap_or_else(|| url.clone());
                         Some(Block::Link { url, title })
                     }
                     None => {
@@ -566,7 +577,9 @@ impl<'a> Converter<'a> {
                     Some(src) if src.starts_with("data:") => {
                         self.out.notes.add("An image written into the HTML itself (a data: address) was not kept")
                     }
-                    Some(src) if !src.is_empty() => self.out.notes.add(format!("An image at {} could not be located", shorten(src))),
+                    Some(src) if !src.is_empty() => {
+                        self.out.notes.add(format!("An image at {} could not be located", shorten(src)))
+                    }
                     _ => self.out.notes.add("An image without an address was removed"),
                 }
                 None
@@ -735,10 +748,47 @@ fn text_of(node: &Handle) -> String {
 fn is_inline(tag: &str) -> bool {
     matches!(
         tag,
-        "a" | "abbr" | "acronym" | "b" | "bdi" | "bdo" | "big" | "br" | "cite" | "code" | "data" | "del" | "dfn" | "em"
-            | "font" | "i" | "ins" | "kbd" | "label" | "mark" | "nobr" | "q" | "s" | "samp" | "small" | "span"
-            | "strike" | "strong" | "sub" | "sup" | "time" | "tt" | "u" | "var" | "wbr" | "math" | "ruby" | "rt"
-            | "rp" | "output" | "meter" | "progress"
+        "a" | "abbr"
+            | "acronym"
+            | "b"
+            | "bdi"
+            | "bdo"
+            | "big"
+            | "br"
+            | "cite"
+            | "code"
+            | "data"
+            | "del"
+            | "dfn"
+            | "em"
+            | "font"
+            | "i"
+            | "ins"
+            | "kbd"
+            | "label"
+            | "mark"
+            | "nobr"
+            | "q"
+            | "s"
+            | "samp"
+            | "small"
+            | "span"
+            | "strike"
+            | "strong"
+            | "sub"
+            | "sup"
+            | "time"
+            | "tt"
+            | "u"
+            | "var"
+            | "wbr"
+            | "math"
+            | "ruby"
+            | "rt"
+            | "rp"
+            | "output"
+            | "meter"
+            | "progress"
     )
 }
 
@@ -807,7 +857,11 @@ fn points_at_image(href: &str) -> bool {
 }
 
 fn shorten(text: &str) -> String {
-    if text.chars().count() <= 120 { text.to_owned() } else { format!("{}…", text.chars().take(120).collect::<String>()) }
+    if text.chars().count() <= 120 {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(120).collect::<String>())
+    }
 }
 
 // --- Writing Markdown ----------------------------------------------------------------------
@@ -832,7 +886,8 @@ fn push_text(out: &mut String, text: &str) {
 
 /// Appends Markdown already written, without doubling a space.
 fn push_raw(out: &mut String, markdown: &str) {
-    let markdown = if out.ends_with([' ', '\n']) || out.is_empty() { markdown.trim_start_matches(' ') } else { markdown };
+    let markdown =
+        if out.ends_with([' ', '\n']) || out.is_empty() { markdown.trim_start_matches(' ') } else { markdown };
     out.push_str(markdown);
 }
 
@@ -880,7 +935,11 @@ fn code_span(text: &str) -> String {
         return String::new();
     }
     let fence = "`".repeat(longest_run(&text, '`') + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') || (text.starts_with(' ') && text.ends_with(' ')) { " " } else { "" };
+    let pad = if text.starts_with('`') || text.ends_with('`') || (text.starts_with(' ') && text.ends_with(' ')) {
+        " "
+    } else {
+        ""
+    };
     format!("{fence}{pad}{text}{pad}{fence}")
 }
 
@@ -891,7 +950,11 @@ fn code_block(node: &Handle) -> Option<String> {
     if text.trim().is_empty() {
         return None;
     }
-    let class = attr(node, "class").into_iter().chain(find(node, "code").and_then(|code| attr(&code, "class"))).collect::<Vec<_>>().join(" ");
+    let class = attr(node, "class")
+        .into_iter()
+        .chain(find(node, "code").and_then(|code| attr(&code, "class")))
+        .collect::<Vec<_>>()
+        .join(" ");
     let language = class
         .split(|c: char| c.is_whitespace() || c == ';')
         .find_map(|part| part.strip_prefix("language-").or_else(|| part.strip_prefix("lang-")))
@@ -966,7 +1029,11 @@ fn item(marker: &str, content: &str) -> String {
 }
 
 fn prefix_lines(content: &str, prefix: &str, blank: &str) -> String {
-    content.split('\n').map(|line| if line.is_empty() { blank.to_owned() } else { format!("{prefix}{line}") }).collect::<Vec<_>>().join("\n")
+    content
+        .split('\n')
+        .map(|line| if line.is_empty() { blank.to_owned() } else { format!("{prefix}{line}") })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

@@ -103,7 +103,8 @@ pub(crate) fn path_under(url: &str, root: Option<&Url>) -> Option<String> {
     let url = Url::parse(url.trim()).ok()?;
     let mut path = url.path().to_owned();
     if let Some(root) = root {
-        if root.host_str().map(|h| h.trim_start_matches("www.")) != url.host_str().map(|h| h.trim_start_matches("www.")) {
+        if root.host_str().map(|h| h.trim_start_matches("www.")) != url.host_str().map(|h| h.trim_start_matches("www."))
+        {
             return None;
         }
         let prefix = root.path().trim_end_matches('/');

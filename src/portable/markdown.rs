@@ -177,8 +177,19 @@ mod tests {
     #[test]
     fn a_page_has_its_own_folder_a_weight_and_no_tags() {
         let blocks = vec![Block::Heading { text: "About".into() }];
-        let item = Item { title: "About", slug: "about".into(), date: "2026-01-02T00:00:00Z", tags: &[], draft: true, page_position: Some(0), blocks: &blocks };
+        let item = Item {
+            title: "About",
+            slug: "about".into(),
+            date: "2026-01-02T00:00:00Z",
+            tags: &[],
+            draft: true,
+            page_position: Some(0),
+            blocks: &blocks,
+        };
         assert_eq!(item.folder(), "pages/about/");
-        assert_eq!(item.document(|_| None), "---\ntitle: \"About\"\ndate: 2026-01-02T00:00:00Z\nslug: \"about\"\ndraft: true\nweight: 1\n---\n");
+        assert_eq!(
+            item.document(|_| None),
+            "---\ntitle: \"About\"\ndate: 2026-01-02T00:00:00Z\nslug: \"about\"\ndraft: true\nweight: 1\n---\n"
+        );
     }
 }

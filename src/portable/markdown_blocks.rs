@@ -36,7 +36,9 @@ pub fn to_blocks(source: &str, base: &Base) -> Converted {
                     Tag::Heading { .. } if depth == 0 => Kind::Heading,
                     Tag::HtmlBlock if depth == 0 => Kind::Html,
                     Tag::Link { link_type, dest_url, .. } => Kind::Link { link_type, dest: dest_url.to_string() },
-                    Tag::Image { dest_url, title, .. } => Kind::Image { dest: dest_url.to_string(), title: title.to_string() },
+                    Tag::Image { dest_url, title, .. } => {
+                        Kind::Image { dest: dest_url.to_string(), title: title.to_string() }
+                    }
                     _ if depth == 0 => Kind::Flow,
                     _ => Kind::Other,
                 };
@@ -59,7 +61,11 @@ pub fn to_blocks(source: &str, base: &Base) -> Converted {
                             }
                         } else {
                             match base.image(&dest) {
-                                Some(url) => out.lifted.push(Block::Image { url, alt: frame.alt.trim().to_owned(), caption: title }),
+                                Some(url) => out.lifted.push(Block::Image {
+                                    url,
+                                    alt: frame.alt.trim().to_owned(),
+                                    caption: title,
+                                }),
                                 None => out.notes.add(format!("An image at {dest} could not be located")),
                             }
                         }
@@ -69,7 +75,8 @@ pub fn to_blocks(source: &str, base: &Base) -> Converted {
                         }
                     }
                     (Kind::Link { link_type, dest }, Some(parent)) => {
-                        let inner = frame.inner.clone().map(|inner| apply(source, inner, &frame.rewrites)).unwrap_or_default();
+                        let inner =
+                            frame.inner.clone().map(|inner| apply(source, inner, &frame.rewrites)).unwrap_or_default();
                         let replacement = link(&inner, link_type, &dest, base, &mut out);
                         parent.rewrites.push((frame.range.clone(), replacement));
                         parent.touch(&frame.range);
@@ -126,7 +133,9 @@ pub fn to_blocks(source: &str, base: &Base) -> Converted {
                     heading.push_str(&text);
                 }
             }
-            Event::Html(raw) if frames.first().is_some_and(|f| matches!(f.kind, Kind::Html)) => html_block.push_str(&raw),
+            Event::Html(raw) if frames.first().is_some_and(|f| matches!(f.kind, Kind::Html)) => {
+                html_block.push_str(&raw)
+            }
             Event::Html(raw) | Event::InlineHtml(raw) => {
                 let Some(frame) = frames.last_mut() else { continue };
                 frame.touch(&range);
@@ -175,7 +184,9 @@ fn caption_of_image(text: &str, lifted: &mut [Block]) -> bool {
     let emphasised = (line.starts_with('*') && line.ends_with('*') && !line.starts_with("**"))
         || (line.starts_with('_') && line.ends_with('_') && !line.starts_with("__"));
     match lifted {
-        [Block::Image { caption, .. }] if caption.is_empty() && emphasised && line.len() > 2 && !line.contains('\n') => {
+        [Block::Image { caption, .. }]
+            if caption.is_empty() && emphasised && line.len() > 2 && !line.contains('\n') =>
+        {
             *caption = crate::domain::markdown::plain_text(line);
             true
         }
@@ -216,7 +227,8 @@ enum Kind {
 
 /// `source[range]` with the rewrites that fall inside it applied.
 fn apply(source: &str, range: Range<usize>, rewrites: &[(Range<usize>, String)]) -> String {
-    let mut rewrites: Vec<&(Range<usize>, String)> = rewrites.iter().filter(|(r, _)| r.start >= range.start && r.end <= range.end).collect();
+    let mut rewrites: Vec<&(Range<usize>, String)> =
+        rewrites.iter().filter(|(r, _)| r.start >= range.start && r.end <= range.end).collect();
     rewrites.sort_by_key(|(r, _)| r.start);
     let mut out = String::with_capacity(range.len());
     let mut at = range.start;
@@ -247,7 +259,11 @@ fn link(inner: &str, link_type: LinkType, dest: &str, base: &Base, out: &mut Bui
     }
     match base.link(dest) {
         Some(url) => {
-            let url = if url.contains(['(', ')', ' ', '<', '>']) { format!("<{}>", url.replace(['<', '>'], "")) } else { url };
+            let url = if url.contains(['(', ')', ' ', '<', '>']) {
+                format!("<{}>", url.replace(['<', '>'], ""))
+            } else {
+                url
+            };
             format!("[{text}]({url})")
         }
         None => {
@@ -287,7 +303,9 @@ mod tests {
     #[test]
     fn top_level_headings_become_heading_blocks_and_the_rest_keeps_its_markdown() {
         assert_eq!(
-            blocks("# Title *here*\n\nSome *text* with `code`\nand a break.\n\n- one\n- two\n\n> quoted\n\nSetext\n------\n\n```rust\nfn x() {}\n```\n"),
+            blocks(
+                "# Title *here*\n\nSome *text* with `code`\nand a break.\n\n- one\n- two\n\n> quoted\n\nSetext\n------\n\n```rust\nfn x() {}\n```\n"
+            ),
             [
                 Block::Heading { text: "Title here".into() },
                 para("Some *text* with `code`\nand a break.\n\n- one\n- two\n\n> quoted"),
@@ -300,12 +318,22 @@ mod tests {
     #[test]
     fn images_become_image_blocks_lifted_out_of_their_text() {
         let files = |path: &str| (path == "img/a.png").then(|| "file:posts/img/a.png".to_owned());
-        let got = to_blocks("![A kite](img/a.png \"Over the hill\")\n\nText ![b](https://e.com/b.png) more.\n", &Base::with_files(None, &files));
-        assert_eq!(got.blocks, [
-            Block::Image { url: "file:posts/img/a.png".into(), alt: "A kite".into(), caption: "Over the hill".into() },
-            para("Text  more."),
-            Block::Image { url: "https://e.com/b.png".into(), alt: "b".into(), caption: String::new() },
-        ]);
+        let got = to_blocks(
+            "![A kite](img/a.png \"Over the hill\")\n\nText ![b](https://e.com/b.png) more.\n",
+            &Base::with_files(None, &files),
+        );
+        assert_eq!(
+            got.blocks,
+            [
+                Block::Image {
+                    url: "file:posts/img/a.png".into(),
+                    alt: "A kite".into(),
+                    caption: "Over the hill".into()
+                },
+                para("Text  more."),
+                Block::Image { url: "https://e.com/b.png".into(), alt: "b".into(), caption: String::new() },
+            ]
+        );
         let got = to_blocks("![gone](missing.png)", &Base::none());
         assert_eq!(got.blocks, []);
         assert_eq!(got.notes, ["An image at missing.png could not be located"]);
@@ -325,20 +353,34 @@ mod tests {
 
     #[test]
     fn an_emphasised_line_under_an_image_is_its_caption() {
-        let got = to_blocks("![A kite](https://e.com/k.jpg)\n*Over the hill.*\n\n![b](https://e.com/b.jpg)\n\n*Just emphasis.*", &Base::none());
-        assert_eq!(got.blocks, [
-            Block::Image { url: "https://e.com/k.jpg".into(), alt: "A kite".into(), caption: "Over the hill.".into() },
-            Block::Image { url: "https://e.com/b.jpg".into(), alt: "b".into(), caption: String::new() },
-            para("*Just emphasis.*"),
-        ]);
+        let got = to_blocks(
+            "![A kite](https://e.com/k.jpg)\n*Over the hill.*\n\n![b](https://e.com/b.jpg)\n\n*Just emphasis.*",
+            &Base::none(),
+        );
+        assert_eq!(
+            got.blocks,
+            [
+                Block::Image {
+                    url: "https://e.com/k.jpg".into(),
+                    alt: "A kite".into(),
+                    caption: "Over the hill.".into()
+                },
+                Block::Image { url: "https://e.com/b.jpg".into(), alt: "b".into(), caption: String::new() },
+                para("*Just emphasis.*"),
+            ]
+        );
     }
 
     #[test]
     fn relative_and_reference_links_become_absolute_inline_links() {
         assert_eq!(
-            blocks("See [the post](/2015/01/a/) and [docs][d], <https://x.org>.\n\n[d]: https://docs.example.com \"Docs\"\n\n# Next\n\n[again][d]"),
+            blocks(
+                "See [the post](/2015/01/a/) and [docs][d], <https://x.org>.\n\n[d]: https://docs.example.com \"Docs\"\n\n# Next\n\n[again][d]"
+            ),
             [
-                para("See [the post](https://old.example.com/2015/01/a/) and [docs](https://docs.example.com/), <https://x.org>."),
+                para(
+                    "See [the post](https://old.example.com/2015/01/a/) and [docs](https://docs.example.com/), <https://x.org>."
+                ),
                 Block::Heading { text: "Next".into() },
                 para("[again](https://docs.example.com/)"),
             ]
@@ -351,7 +393,9 @@ mod tests {
     #[test]
     fn a_players_url_alone_becomes_its_block() {
         assert_eq!(
-            blocks("https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC\n\n<https://twitter.com/jack/status/20>\n\nhttps://example.com/page\n"),
+            blocks(
+                "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC\n\n<https://twitter.com/jack/status/20>\n\nhttps://example.com/page\n"
+            ),
             [
                 Block::Spotify { url: "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC".into() },
                 Block::Tweet { url: "https://twitter.com/jack/status/20".into() },
@@ -366,13 +410,25 @@ mod tests {
             "Intro\n\n<div class=\"note\">\n<p>Inside <b>html</b></p>\n<iframe src=\"https://www.youtube.com/embed/abc\"></iframe>\n</div>\n\n<!--more-->\n\nA<br>B <span>c</span>",
             &Base::none(),
         );
-        assert_eq!(got.blocks, [
-            para("Intro"),
-            para("Inside **html**"),
-            Block::Link { url: "https://www.youtube.com/watch?v=abc".into(), title: "https://www.youtube.com/watch?v=abc".into() },
-            para("A\nB c"),
-        ]);
-        assert_eq!(got.notes, ["A player from youtube.com was kept as a link to it", "HTML tags inside text were removed (their text was kept)"]);
+        assert_eq!(
+            got.blocks,
+            [
+                para("Intro"),
+                para("Inside **html**"),
+                Block::Link {
+                    url: "https://www.youtube.com/watch?v=abc".into(),
+                    title: "https://www.youtube.com/watch?v=abc".into()
+                },
+                para("A\nB c"),
+            ]
+        );
+        assert_eq!(
+            got.notes,
+            [
+                "A player from youtube.com was kept as a link to it",
+                "HTML tags inside text were removed (their text was kept)"
+            ]
+        );
     }
 
     proptest! {

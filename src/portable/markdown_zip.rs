@@ -36,8 +36,21 @@ pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Folders of a site's sources that hold templates or tooling, not posts.
 const SKIPPED_FOLDERS: &[&str] = &[
-    "archetypes", "themes", "layouts", "_layouts", "_includes", "node_modules", ".obsidian", ".github", ".git", "templates",
-    "vendor", ".trash", "public", "_site", "resources",
+    "archetypes",
+    "themes",
+    "layouts",
+    "_layouts",
+    "_includes",
+    "node_modules",
+    ".obsidian",
+    ".github",
+    ".git",
+    "templates",
+    "vendor",
+    ".trash",
+    "public",
+    "_site",
+    "resources",
 ];
 /// Files that describe the site rather than being part of it.
 const SKIPPED_FILES: &[&str] = &["readme.md", "license.md", "changelog.md", "contributing.md", "code_of_conduct.md"];
@@ -57,17 +70,25 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R, options: &Options) -> Res
         if parts.iter().any(|p| SKIPPED_FOLDERS.contains(p)) || SKIPPED_FILES.contains(parts.last().unwrap_or(&"")) {
             continue;
         }
-        if matches!(parts.last(), Some(&"_index.md")) || lower == "index.md" || lower.ends_with("/index.md") && parts.len() == 2 && parts[0] != "content" {
+        if matches!(parts.last(), Some(&"_index.md"))
+            || lower == "index.md"
+            || lower.ends_with("/index.md") && parts.len() == 2 && parts[0] != "content"
+        {
             sections += 1;
             continue;
         }
         files.push(name.clone());
     }
     if files.is_empty() {
-        return Err(Unreadable::new("This zip holds no Markdown (.md) files: Quire reads zips of a Hugo, Jekyll or Zola site or of an Obsidian vault"));
+        return Err(Unreadable::new(
+            "This zip holds no Markdown (.md) files: Quire reads zips of a Hugo, Jekyll or Zola site or of an Obsidian vault",
+        ));
     }
     if sections > 0 {
-        notes.add(format!("{} not imported (their lists are made by Quire)", count(sections, "section index page", "section index pages")));
+        notes.add(format!(
+            "{} not imported (their lists are made by Quire)",
+            count(sections, "section index page", "section index pages")
+        ));
     }
     let site = Site::read(&mut zip, options);
     let names: HashSet<String> = zip.names().iter().cloned().collect();
@@ -78,7 +99,10 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R, options: &Options) -> Res
     }
     let header = Header {
         format: Format::MarkdownZip,
-        settings: Settings { site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()), ..Settings::default() },
+        settings: Settings {
+            site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()),
+            ..Settings::default()
+        },
         expected_items: Some(files.len() as u64),
         notes: notes.into_lines(),
     };
@@ -117,19 +141,38 @@ struct Site {
 
 impl Site {
     fn read<R: Read + Seek>(zip: &mut SafeZip<R>, options: &Options) -> Site {
-        const CONFIGS: [(&str, bool); 6] =
-            [("_config.yml", false), ("hugo.toml", true), ("config.toml", true), ("hugo.yaml", false), ("config.yaml", false), ("config.yml", false)];
-        let found = zip.names().iter().filter_map(|name| {
-            let (dir, file) = name.rsplit_once('/').map_or(("", name.as_str()), |(d, f)| (d, f));
-            let depth = if dir.is_empty() { 0 } else { dir.split('/').count() };
-            CONFIGS.iter().find(|(config, _)| *config == file).filter(|_| depth <= 1).map(|(config, toml)| (name.clone(), dir.to_owned(), *config, *toml))
-        }).min_by_key(|(name, ..)| name.len());
+        const CONFIGS: [(&str, bool); 6] = [
+            ("_config.yml", false),
+            ("hugo.toml", true),
+            ("config.toml", true),
+            ("hugo.yaml", false),
+            ("config.yaml", false),
+            ("config.yml", false),
+        ];
+        let found = zip
+            .names()
+            .iter()
+            .filter_map(|name| {
+                let (dir, file) = name.rsplit_once('/').map_or(("", name.as_str()), |(d, f)| (d, f));
+                let depth = if dir.is_empty() { 0 } else { dir.split('/').count() };
+                CONFIGS
+                    .iter()
+                    .find(|(config, _)| *config == file)
+                    .filter(|_| depth <= 1)
+                    .map(|(config, toml)| (name.clone(), dir.to_owned(), *config, *toml))
+            })
+            .min_by_key(|(name, ..)| name.len());
         let mut site = Site { url: options.site_url.clone(), ..Site::default() };
         let zone_name = |fm: &FrontMatter| fm.text("timezone").or_else(|| fm.text("time_zone"));
         if let Some((name, dir, file, toml)) = found {
             site.root = if dir.is_empty() { dir } else { format!("{dir}/") };
             site.jekyll = file == "_config.yml";
-            let settings = zip.read(&name, 256 * 1024).ok().and_then(|bytes| String::from_utf8(bytes).ok()).and_then(|text| front_matter::config(&text, toml).ok()).unwrap_or_default();
+            let settings = zip
+                .read(&name, 256 * 1024)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .and_then(|text| front_matter::config(&text, toml).ok())
+                .unwrap_or_default();
             site.zone = zone_name(&settings).and_then(|z| TimeZone::parse(&z).ok());
             site.permalink = settings.text("permalink");
             site.permalinks = settings.table("permalinks");
@@ -168,13 +211,31 @@ impl<R> ItemsOf<R> {
     /// The address the generator gave the file: Jekyll's `permalink` pattern (its default
     /// `/:categories/:year/:month/:day/:title.html`), Hugo's `[permalinks]` for the section
     /// (else `/section/slug/`); dates in the site's zone.
-    fn default_path(&self, path: &Path, slug: &str, title: &str, date: Option<OffsetDateTime>, fm: &FrontMatter, kind: Kind) -> Option<String> {
-        let local = date.map(|at| at.to_offset(time::UtcOffset::from_whole_seconds(self.site.zone.as_ref().map_or(0, |z| z.offset_at(at.unix_timestamp()))).unwrap_or(time::UtcOffset::UTC)));
+    fn default_path(
+        &self,
+        path: &Path,
+        slug: &str,
+        title: &str,
+        date: Option<OffsetDateTime>,
+        fm: &FrontMatter,
+        kind: Kind,
+    ) -> Option<String> {
+        let local = date.map(|at| {
+            at.to_offset(
+                time::UtcOffset::from_whole_seconds(
+                    self.site.zone.as_ref().map_or(0, |z| z.offset_at(at.unix_timestamp())),
+                )
+                .unwrap_or(time::UtcOffset::UTC),
+            )
+        });
         let fill = |pattern: &str, section: &str| -> Option<String> {
             let mut out = pattern.to_owned();
             if pattern.contains(":year") || pattern.contains(":month") || pattern.contains(":day") {
                 let at = local?;
-                out = out.replace(":year", &format!("{:04}", at.year())).replace(":month", &format!("{:02}", at.month() as u8)).replace(":day", &format!("{:02}", at.day()));
+                out = out
+                    .replace(":year", &format!("{:04}", at.year()))
+                    .replace(":month", &format!("{:02}", at.month() as u8))
+                    .replace(":day", &format!("{:02}", at.day()));
             }
             let categories: Vec<String> = fm.list("categories").iter().map(|c| urlize(c)).collect();
             let named_slug = fm.text("slug").map(|s| urlize(&s)).unwrap_or_else(|| urlize(title));
@@ -212,7 +273,12 @@ impl<R> ItemsOf<R> {
             sections.pop();
         }
         let section = sections.first().copied().unwrap_or("");
-        match self.site.permalinks.text(section).or_else(|| self.site.permalinks.text("page").filter(|_| kind == Kind::Page)) {
+        match self
+            .site
+            .permalinks
+            .text(section)
+            .or_else(|| self.site.permalinks.text("page").filter(|_| kind == Kind::Page))
+        {
             Some(pattern) => fill(&pattern, section),
             None => {
                 let prefix: String = sections.iter().map(|s| format!("/{s}")).collect();
@@ -241,11 +307,12 @@ impl<R> ItemsOf<R> {
         let layout = fm.text("type").or_else(|| fm.text("layout")).unwrap_or_default().to_ascii_lowercase();
         // Jekyll makes every file outside `_posts` and `_drafts` a page.
         let jekyll_page = self.site.jekyll && !path.in_folder(&["_posts", "_drafts"]);
-        let kind = if layout == "page" || jekyll_page || path.in_folder(&["pages", "_pages"]) || path.directly_in_content() {
-            Kind::Page
-        } else {
-            Kind::Post
-        };
+        let kind =
+            if layout == "page" || jekyll_page || path.in_folder(&["pages", "_pages"]) || path.directly_in_content() {
+                Kind::Page
+            } else {
+                Kind::Post
+            };
         let state = match published {
             _ if draft => State::Draft,
             Some(at) if at > self.now => State::Scheduled,
@@ -257,13 +324,25 @@ impl<R> ItemsOf<R> {
             }
         };
         let mut tags = Vec::new();
-        for tag in fm.list("tags").into_iter().chain(fm.list("categories")).chain(fm.nested_list("taxonomies", "tags")).chain(fm.nested_list("taxonomies", "categories")) {
+        for tag in fm
+            .list("tags")
+            .into_iter()
+            .chain(fm.list("categories"))
+            .chain(fm.nested_list("taxonomies", "tags"))
+            .chain(fm.nested_list("taxonomies", "categories"))
+        {
             if !tags.contains(&tag) {
                 tags.push(tag);
             }
         }
         let mut old_paths: Vec<String> = Vec::new();
-        let explicit: Vec<String> = fm.list("aliases").into_iter().chain(fm.list("redirect_from")).chain(fm.text("url")).chain(fm.text("permalink")).collect();
+        let explicit: Vec<String> = fm
+            .list("aliases")
+            .into_iter()
+            .chain(fm.list("redirect_from"))
+            .chain(fm.text("url"))
+            .chain(fm.text("permalink"))
+            .collect();
         let replaced = fm.text("url").into_iter().chain(fm.text("permalink")).any(|p| !p.contains(':'));
         let derived = if replaced { None } else { self.default_path(&path, &slug, &title, date, &fm, kind) };
         for old in explicit.into_iter().chain(derived) {
@@ -292,10 +371,17 @@ impl<R> ItemsOf<R> {
             state,
             created_at: date,
             published_at: if state == State::Draft { None } else { published },
-            updated_at: fm.date("lastmod", zone).or_else(|| fm.date("updated", zone)).or_else(|| fm.date("last_modified_at", zone)),
+            updated_at: fm
+                .date("lastmod", zone)
+                .or_else(|| fm.date("updated", zone))
+                .or_else(|| fm.date("last_modified_at", zone)),
             tags,
             old_paths,
-            page_position: if kind == Kind::Page { fm.text("weight").or_else(|| fm.text("nav_order")).and_then(|w| w.parse().ok()) } else { None },
+            page_position: if kind == Kind::Page {
+                fm.text("weight").or_else(|| fm.text("nav_order")).and_then(|w| w.parse().ok())
+            } else {
+                None
+            },
             notes: notes.into_lines(),
         })
     }
@@ -335,12 +421,20 @@ impl Path {
     /// A Hugo or Zola file right in `content/`: a page, not a section's post.
     fn directly_in_content(&self) -> bool {
         let content = self.folders.iter().position(|f| f == "content");
-        content.is_some_and(|at| at + 1 == self.folders.len() || (at + 2 == self.folders.len() && self.stem.eq_ignore_ascii_case("index")))
+        content.is_some_and(|at| {
+            at + 1 == self.folders.len() || (at + 2 == self.folders.len() && self.stem.eq_ignore_ascii_case("index"))
+        })
     }
 }
 
 /// The zip path of an image written as `src` in a file of folder `dir`, as `file:<path>`.
-fn find_file(src: &str, dir: &str, site_root: &str, names: &HashSet<String>, by_file_name: &HashMap<String, String>) -> Option<String> {
+fn find_file(
+    src: &str,
+    dir: &str,
+    site_root: &str,
+    names: &HashSet<String>,
+    by_file_name: &HashMap<String, String>,
+) -> Option<String> {
     let src = src.split(['?', '#']).next().unwrap_or(src);
     let src = percent_decoded(src);
     let mut candidates = Vec::new();
@@ -351,11 +445,14 @@ fn find_file(src: &str, dir: &str, site_root: &str, names: &HashSet<String>, by_
         let root = if !site_root.is_empty() {
             site_root.to_owned()
         } else {
-            parts.iter().position(|p| matches!(*p, "content" | "_posts" | "_drafts" | "_pages")).map_or(String::new(), |at| {
-                parts[..at].iter().map(|p| format!("{p}/")).collect()
-            })
+            parts
+                .iter()
+                .position(|p| matches!(*p, "content" | "_posts" | "_drafts" | "_pages"))
+                .map_or(String::new(), |at| parts[..at].iter().map(|p| format!("{p}/")).collect())
         };
-        candidates.extend([format!("{root}{rooted}"), format!("{root}static/{rooted}"), format!("{root}assets/{rooted}")].map(Some));
+        candidates.extend(
+            [format!("{root}{rooted}"), format!("{root}static/{rooted}"), format!("{root}assets/{rooted}")].map(Some),
+        );
     } else {
         candidates.push(normalize(&format!("{dir}/{src}")));
         candidates.push(normalize(&src));
@@ -443,11 +540,17 @@ fn hugo_shortcode(line: &str, notes: &mut Notes) -> Option<String> {
         .trim();
     let (name, args) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
     let (named, positional) = shortcode_args(args);
-    let arg = |key: &str, at: usize| named.get(key).cloned().or_else(|| positional.get(at).cloned()).unwrap_or_default();
+    let arg =
+        |key: &str, at: usize| named.get(key).cloned().or_else(|| positional.get(at).cloned()).unwrap_or_default();
     Some(match name {
         "figure" | "img" | "image" => {
             let caption = named.get("caption").or_else(|| named.get("title")).cloned().unwrap_or_default();
-            format!("![{}](<{}> \"{}\")", named.get("alt").cloned().unwrap_or_default(), arg("src", 0), caption.replace('"', "'"))
+            format!(
+                "![{}](<{}> \"{}\")",
+                named.get("alt").cloned().unwrap_or_default(),
+                arg("src", 0),
+                caption.replace('"', "'")
+            )
         }
         "youtube" => format!("https://www.youtube.com/watch?v={}", arg("id", 0)),
         "vimeo" => format!("https://vimeo.com/{}", arg("id", 0)),

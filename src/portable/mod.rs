@@ -155,7 +155,10 @@ pub fn open(path: &Path, options: &Options) -> Result<Export, Unreadable> {
 
 /// Opens the export at `path` as [`open`] does, with the files inside it
 /// ([`files::of`]): what an import reads.
-pub fn open_with_files(path: &Path, options: &Options) -> Result<(Export, std::sync::Arc<dyn files::ExportFiles>), Unreadable> {
+pub fn open_with_files(
+    path: &Path,
+    options: &Options,
+) -> Result<(Export, std::sync::Arc<dyn files::ExportFiles>), Unreadable> {
     let export = open(path, options)?;
     let files = files::of(path, export.read.format)?;
     Ok((export, files))
@@ -265,6 +268,11 @@ mod tests {
         let err = open(file_of(b"%PDF-1.4").path(), &Options::default()).unwrap_err();
         let err: crate::error::Error = err.into();
         assert_eq!(err.status(), poem::http::StatusCode::UNPROCESSABLE_ENTITY);
-        assert!(err.body("r")["errors"][0]["file"].as_str().unwrap().starts_with("This file is not an export Quire can read"));
+        assert!(
+            err.body("r")["errors"][0]["file"]
+                .as_str()
+                .unwrap()
+                .starts_with("This file is not an export Quire can read")
+        );
     }
 }

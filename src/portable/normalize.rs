@@ -24,12 +24,14 @@
 use time::{Duration, OffsetDateTime};
 
 use super::model::{Post, Read, State};
-use crate::domain::blocks::{Block, Body, MAX_ALT, MAX_BLOCKS, MAX_CAPTION, MAX_HEADING, MAX_PARAGRAPH, MAX_URL, Rules};
+use crate::domain::blocks::{
+    Block, Body, MAX_ALT, MAX_BLOCKS, MAX_CAPTION, MAX_HEADING, MAX_PARAGRAPH, MAX_URL, Rules,
+};
 use crate::domain::markdown::escape_plain;
+use crate::domain::old_paths;
 use crate::domain::post::{is_slug, slug};
 use crate::domain::schedule::{self, MAX_DAYS_AHEAD};
 use crate::domain::tags::{self, MAX_TAGS};
-use crate::domain::old_paths;
 
 /// Most lines one item adds to the report (an export can hold thousands of broken embeds in
 /// one post): the rest are counted in one last line.
@@ -295,7 +297,9 @@ fn fit_block_count(blocks: &mut Vec<Block>, lines: &mut Vec<String>) {
     }
     let joined = given - out.len();
     if joined > 0 {
-        lines.push(format!("{joined} paragraphs were joined to their neighbours: a post holds at most {MAX_BLOCKS} blocks"));
+        lines.push(format!(
+            "{joined} paragraphs were joined to their neighbours: a post holds at most {MAX_BLOCKS} blocks"
+        ));
     }
     if out.len() > MAX_BLOCKS {
         let cut = out.len() - MAX_BLOCKS;
@@ -384,7 +388,9 @@ fn redirect_keys(given: &[String], lines: &mut Vec<String>) -> Vec<String> {
             Some(key) => keys.push(key),
             None => {
                 let path = cut(path, 200);
-                lines.push(format!("the old address \"{path}\" cannot be redirected: it is not a path of an item on the old site"));
+                lines.push(format!(
+                    "the old address \"{path}\" cannot be redirected: it is not a path of an item on the old site"
+                ));
             }
         }
     }
@@ -416,7 +422,10 @@ fn dates(post: &mut Post, now: OffsetDateTime, lines: &mut Vec<String>) {
                 post.state = State::Draft;
             }
             Some(at) if at <= now => {
-                lines.push(format!("was scheduled for {}, which has passed: published at that time", schedule::stored(at)));
+                lines.push(format!(
+                    "was scheduled for {}, which has passed: published at that time",
+                    schedule::stored(at)
+                ));
                 post.state = State::Published;
             }
             Some(at) if at > now + Duration::days(MAX_DAYS_AHEAD) => {
@@ -429,7 +438,8 @@ fn dates(post: &mut Post, now: OffsetDateTime, lines: &mut Vec<String>) {
     }
     let created = post.created_at.or(post.published_at.filter(|at| *at <= now)).unwrap_or(now);
     post.created_at = Some(created);
-    post.updated_at = Some(post.updated_at.or(post.published_at.filter(|_| post.state == State::Published)).unwrap_or(created));
+    post.updated_at =
+        Some(post.updated_at.or(post.published_at.filter(|_| post.state == State::Published)).unwrap_or(created));
 }
 
 #[cfg(test)]
@@ -491,14 +501,17 @@ mod tests {
         p.tags = strings(&["Travel", "Road Trip", "Café", "travel", "#hidden", "road-trip", "!!!", "Écriture"]);
         let lines = normalize(&mut p, NOW);
         assert_eq!(p.tags, strings(&["travel", "road-trip", "cafe", "ecriture"]));
-        assert_eq!(lines, strings(&[
-            "the tag \"Road Trip\" became road-trip",
-            "the tag \"Café\" became cafe",
-            "the internal tag #hidden was left out",
-            "the tags \"Road Trip\" and \"road-trip\" were merged into road-trip",
-            "the tag \"!!!\" was left out: it has no letter or digit a tag can keep",
-            "the tag \"Écriture\" became ecriture",
-        ]));
+        assert_eq!(
+            lines,
+            strings(&[
+                "the tag \"Road Trip\" became road-trip",
+                "the tag \"Café\" became cafe",
+                "the internal tag #hidden was left out",
+                "the tags \"Road Trip\" and \"road-trip\" were merged into road-trip",
+                "the tag \"!!!\" was left out: it has no letter or digit a tag can keep",
+                "the tag \"Écriture\" became ecriture",
+            ])
+        );
         let mut many = post("T", vec![]);
         many.tags = (0..13).map(|n| format!("t{n}")).collect();
         let lines = normalize(&mut many, NOW);
@@ -508,8 +521,14 @@ mod tests {
 
     #[test]
     fn slugs_are_kept_when_valid_and_made_otherwise() {
-        let cases = [("my-post", "my-post", false), ("", "hello-world", false), ("Crème Brûlée", "creme-brulee", true),
-            ("cr%C3%A8me-br%C3%BBl%C3%A9e", "creme-brulee", true), ("日本", "ri-ben", true), ("!!!", "hello-world", true)];
+        let cases = [
+            ("my-post", "my-post", false),
+            ("", "hello-world", false),
+            ("Crème Brûlée", "creme-brulee", true),
+            ("cr%C3%A8me-br%C3%BBl%C3%A9e", "creme-brulee", true),
+            ("日本", "ri-ben", true),
+            ("!!!", "hello-world", true),
+        ];
         for (given, want, said) in cases {
             let mut p = post("Hello, World", vec![]);
             p.slug = given.into();
@@ -526,11 +545,21 @@ mod tests {
         let mut p = post("", vec![para(&text)]);
         let lines = normalize(&mut p, NOW);
         assert_eq!(p.blocks, vec![para(&format!("{third}\n\n{third}")), para(&third)], "packed at blank lines");
-        assert_eq!(lines, strings(&["a paragraph of 28504 characters was split into 2 (a paragraph holds at most 20000)"]));
+        assert_eq!(
+            lines,
+            strings(&["a paragraph of 28504 characters was split into 2 (a paragraph holds at most 20000)"])
+        );
         let solid = "x".repeat(MAX_PARAGRAPH * 2 + 5);
         let mut p = post("", vec![para(&solid)]);
         normalize(&mut p, NOW);
-        let lengths: Vec<usize> = p.blocks.iter().map(|b| match b { Block::Paragraph { text } => chars(text), _ => 0 }).collect();
+        let lengths: Vec<usize> = p
+            .blocks
+            .iter()
+            .map(|b| match b {
+                Block::Paragraph { text } => chars(text),
+                _ => 0,
+            })
+            .collect();
         assert_eq!(lengths, vec![MAX_PARAGRAPH, MAX_PARAGRAPH, 5]);
         let words = "word ".repeat(MAX_PARAGRAPH / 4);
         for part in split_paragraph(&words) {
@@ -544,7 +573,9 @@ mod tests {
         let lines = normalize(&mut p, NOW);
         assert_eq!(p.blocks.len(), MAX_BLOCKS);
         assert_eq!(lines, strings(&["51 paragraphs were joined to their neighbours: a post holds at most 500 blocks"]));
-        let links = (0..MAX_BLOCKS + 2).map(|n| Block::Link { url: format!("https://e.com/{n}"), title: String::new() }).collect();
+        let links = (0..MAX_BLOCKS + 2)
+            .map(|n| Block::Link { url: format!("https://e.com/{n}"), title: String::new() })
+            .collect();
         let mut p = post("T", links);
         let lines = normalize(&mut p, NOW);
         assert_eq!(p.blocks.len(), MAX_BLOCKS);
@@ -553,30 +584,39 @@ mod tests {
 
     #[test]
     fn bad_embeds_and_links_become_links_or_text_and_limits_cut() {
-        let mut p = post("T", vec![
-            Block::Spotify { url: "https://open.spotify.com/track/1".into() },
-            Block::Spotify { url: "spotify:track:1".into() },
-            Block::Tweet { url: "https://mobile.twitter.com/jack/status/20".into() },
-            Block::Link { url: "javascript:alert(1)".into(), title: "Click".into() },
-            Block::Heading { text: "  ".into() },
-            Block::Heading { text: "h".repeat(MAX_HEADING + 1) },
-            Block::Image { url: "https://e.com/a.png".into(), alt: "a".repeat(MAX_ALT + 9), caption: "c".into() },
-        ]);
+        let mut p = post(
+            "T",
+            vec![
+                Block::Spotify { url: "https://open.spotify.com/track/1".into() },
+                Block::Spotify { url: "spotify:track:1".into() },
+                Block::Tweet { url: "https://mobile.twitter.com/jack/status/20".into() },
+                Block::Link { url: "javascript:alert(1)".into(), title: "Click".into() },
+                Block::Heading { text: "  ".into() },
+                Block::Heading { text: "h".repeat(MAX_HEADING + 1) },
+                Block::Image { url: "https://e.com/a.png".into(), alt: "a".repeat(MAX_ALT + 9), caption: "c".into() },
+            ],
+        );
         let lines = normalize(&mut p, NOW);
         assert_eq!(p.blocks[1], Block::Spotify { url: "https://open.spotify.com/track/1".into() });
         assert_eq!(p.blocks[2], para("spotify:track:1"));
-        assert_eq!(p.blocks[3], Block::Link { url: "https://mobile.twitter.com/jack/status/20".into(), title: String::new() });
+        assert_eq!(
+            p.blocks[3],
+            Block::Link { url: "https://mobile.twitter.com/jack/status/20".into(), title: String::new() }
+        );
         assert_eq!(p.blocks[4], para("Click (javascript:alert(1))"));
         assert!(matches!(&p.blocks[5], Block::Paragraph { text } if chars(text) == MAX_HEADING + 1));
         assert!(matches!(&p.blocks[6], Block::Image { alt, .. } if chars(alt) == MAX_ALT));
-        assert_eq!(lines, strings(&[
-            "the Spotify embed spotify:track:1 is kept as text: its address should start with https://open.spotify.com/",
-            "the tweet embed https://mobile.twitter.com/jack/status/20 is kept as a link: its address should start with https://twitter.com/ or https://x.com/",
-            "the link to javascript:alert(1) is kept as text: a link block's address starts with http:// or https:// and has no spaces or quotes",
-            "a heading longer than 300 characters became a paragraph",
-            "the alt text of image https://e.com/a.png was cut to 1000 characters",
-            "1 empty block was left out",
-        ]));
+        assert_eq!(
+            lines,
+            strings(&[
+                "the Spotify embed spotify:track:1 is kept as text: its address should start with https://open.spotify.com/",
+                "the tweet embed https://mobile.twitter.com/jack/status/20 is kept as a link: its address should start with https://twitter.com/ or https://x.com/",
+                "the link to javascript:alert(1) is kept as text: a link block's address starts with http:// or https:// and has no spaces or quotes",
+                "a heading longer than 300 characters became a paragraph",
+                "the alt text of image https://e.com/a.png was cut to 1000 characters",
+                "1 empty block was left out",
+            ])
+        );
     }
 
     #[test]
@@ -589,7 +629,10 @@ mod tests {
         let mut past = post("T", vec![]);
         past.state = State::Scheduled;
         past.published_at = Some(datetime!(2020-01-01 09:00 UTC));
-        assert_eq!(normalize(&mut past, NOW), strings(&["was scheduled for 2020-01-01T09:00:00.000Z, which has passed: published at that time"]));
+        assert_eq!(
+            normalize(&mut past, NOW),
+            strings(&["was scheduled for 2020-01-01T09:00:00.000Z, which has passed: published at that time"])
+        );
         assert_eq!(past.state, State::Published);
         let mut timeless = post("T", vec![]);
         timeless.state = State::Scheduled;
@@ -603,13 +646,17 @@ mod tests {
         assert_eq!((draft.published_at, draft.updated_at), (None, Some(datetime!(2020-05-01 08:00 UTC))));
         let mut undated = post("T", vec![]);
         undated.published_at = None;
-        assert_eq!(normalize(&mut undated, NOW), strings(&["no publication date: published at the time of the import"]));
+        assert_eq!(
+            normalize(&mut undated, NOW),
+            strings(&["no publication date: published at the time of the import"])
+        );
         assert_eq!(undated.published_at, Some(NOW));
     }
 
     #[test]
     fn what_an_item_adds_to_the_report_is_bounded() {
-        let mut p = post(&"t".repeat(MAX_HEADING + 5), (0..200).map(|n| Block::Tweet { url: format!("x{n}") }).collect());
+        let mut p =
+            post(&"t".repeat(MAX_HEADING + 5), (0..200).map(|n| Block::Tweet { url: format!("x{n}") }).collect());
         p.tags = (0..1000).map(|n| format!("t{n}")).collect();
         p.old_paths = (0..200).map(|n| format!("/p{n}")).collect();
         let lines = normalize(&mut p, NOW);
@@ -620,7 +667,12 @@ mod tests {
         let mut tagged = post("T", vec![]);
         tagged.tags = (0..1000).map(|n| format!("t{n}")).collect();
         let tags = normalize(&mut tagged, NOW);
-        assert_eq!(tags, strings(&["a post has at most 10 tags: t10, t11, t12, t13, t14, t15, t16, t17, t18, t19 and 980 more left out"]));
+        assert_eq!(
+            tags,
+            strings(&[
+                "a post has at most 10 tags: t10, t11, t12, t13, t14, t15, t16, t17, t18, t19 and 980 more left out"
+            ])
+        );
     }
 
     #[test]
@@ -630,10 +682,13 @@ mod tests {
         p.old_paths = strings(&["/2015/03/hello/", "/2015/03/hello", "/?p=12", "/", "https://old.example.com/hello"]);
         let lines = normalize(&mut p, NOW);
         assert_eq!(p.old_paths, strings(&["/2015/03/hello", "/?p=12", "/hello"]));
-        assert_eq!(lines, strings(&[
-            "a comment was not imported",
-            "the old address \"/\" cannot be redirected: it is not a path of an item on the old site",
-        ]));
+        assert_eq!(
+            lines,
+            strings(&[
+                "a comment was not imported",
+                "the old address \"/\" cannot be redirected: it is not a path of an item on the old site",
+            ])
+        );
     }
 
     #[test]
@@ -645,8 +700,14 @@ mod tests {
             notes: Vec::new(),
         };
         let p = post("T", vec![]);
-        assert_eq!(source_key(&read(Format::WordPress, Some("http://old.example.com/")), &p), "wordpress|http://old.example.com|12");
-        assert_ne!(source_key(&read(Format::WordPress, Some("http://other.example.com")), &p), source_key(&read(Format::WordPress, None), &p));
+        assert_eq!(
+            source_key(&read(Format::WordPress, Some("http://old.example.com/")), &p),
+            "wordpress|http://old.example.com|12"
+        );
+        assert_ne!(
+            source_key(&read(Format::WordPress, Some("http://other.example.com")), &p),
+            source_key(&read(Format::WordPress, None), &p)
+        );
         assert_eq!(source_key(&read(Format::QuireArchive, None), &p), "quire||12");
     }
 }

@@ -22,7 +22,8 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
     }
     let manifest: Manifest = super::json_of(&zip.read(MANIFEST, 1024 * 1024)?, "This archive's quire-archive.json")?;
     manifest.check().map_err(Unreadable)?;
-    let posts: Vec<String> = zip.names().iter().filter(|n| n.starts_with("posts/") && n.ends_with(".json")).cloned().collect();
+    let posts: Vec<String> =
+        zip.names().iter().filter(|n| n.starts_with("posts/") && n.ends_with(".json")).cloned().collect();
     let blog = manifest.blog;
     let read = Header {
         format: Format::QuireArchive,
@@ -43,10 +44,12 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
 
 fn post<R: Read + Seek>(zip: &mut SafeZip<R>, name: &str) -> Result<Post, Problem> {
     let bytes = zip.read(name, MAX_POST_BYTES).map_err(|err| Problem::item(name, "", err.0))?;
-    let post: ArchivePost = serde_json::from_slice(&bytes).map_err(|err| Problem::item(name, "", format!("It is not a post Quire can read ({err})")))?;
+    let post: ArchivePost = serde_json::from_slice(&bytes)
+        .map_err(|err| Problem::item(name, "", format!("It is not a post Quire can read ({err})")))?;
     let children = post.body.get("children").cloned().unwrap_or_default();
-    let mut blocks: Vec<Block> = serde_json::from_value(children)
-        .map_err(|err| Problem::item(&post.short_id, &post.title, format!("Its body holds a block Quire cannot read ({err})")))?;
+    let mut blocks: Vec<Block> = serde_json::from_value(children).map_err(|err| {
+        Problem::item(&post.short_id, &post.title, format!("Its body holds a block Quire cannot read ({err})"))
+    })?;
     for block in &mut blocks {
         if let Block::Image { url, .. } = block {
             if url.starts_with("images/") && zip.contains(url) {
@@ -127,10 +130,16 @@ mod tests {
         assert_eq!(export.read.settings.theme.as_deref(), Some("serif"));
         assert_eq!(export.read.settings.addons, Some(vec!["reading-time".to_owned()]));
         let posts: Vec<Post> = export.items.map(Result::unwrap).collect();
-        assert_eq!(posts[0].blocks[1], Block::Image { url: "file:images/0f.png".into(), alt: "A".into(), caption: "C".into() });
+        assert_eq!(
+            posts[0].blocks[1],
+            Block::Image { url: "file:images/0f.png".into(), alt: "A".into(), caption: "C".into() }
+        );
         assert_eq!((posts[0].state, posts[0].published_at), (State::Published, Some(datetime!(2026-01-02 11:00 UTC))));
         assert_eq!(posts[0].old_paths, ["/2015/01/hello/"]);
-        assert_eq!((posts[1].kind, posts[1].slug.as_str(), posts[1].page_position, posts[1].state), (Kind::Page, "about", Some(2), State::Draft));
+        assert_eq!(
+            (posts[1].kind, posts[1].slug.as_str(), posts[1].page_position, posts[1].state),
+            (Kind::Page, "about", Some(2), State::Draft)
+        );
     }
 
     #[test]

@@ -95,7 +95,10 @@ mod tests {
         assert_eq!(report.lines_omitted, 5, "past the last line");
         let mut one = Report::default();
         one.line(&"i".repeat(MAX_ITEM + 1), "m".repeat(MAX_MESSAGE + 1));
-        assert_eq!((one.lines[0].item.chars().count(), one.lines[0].message.chars().count()), (MAX_ITEM + 1, MAX_MESSAGE + 1));
+        assert_eq!(
+            (one.lines[0].item.chars().count(), one.lines[0].message.chars().count()),
+            (MAX_ITEM + 1, MAX_MESSAGE + 1)
+        );
         assert!(one.lines[0].message.ends_with("m…"));
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["linesOmitted"], 5);

@@ -31,17 +31,28 @@ pub struct SafeZip<R> {
 impl<R: Read + Seek> SafeZip<R> {
     /// Opens a zip and checks every entry's name and kind before anything is read.
     pub fn open(reader: R) -> Result<SafeZip<R>, Unreadable> {
-        let mut archive = ZipArchive::new(reader).map_err(|err| Unreadable::new(format!("This zip file is damaged or is not a zip ({err})")))?;
+        let mut archive = ZipArchive::new(reader)
+            .map_err(|err| Unreadable::new(format!("This zip file is damaged or is not a zip ({err})")))?;
         if archive.len() > MAX_ENTRIES {
-            return Err(Unreadable::new(format!("This zip holds {} entries: Quire reads at most {MAX_ENTRIES}", archive.len())));
+            return Err(Unreadable::new(format!(
+                "This zip holds {} entries: Quire reads at most {MAX_ENTRIES}",
+                archive.len()
+            )));
         }
         let mut files = Vec::new();
         let mut index = HashMap::new();
         for i in 0..archive.len() {
-            let entry = archive.by_index_raw(i).map_err(|err| Unreadable::new(format!("This zip file is damaged ({err})")))?;
-            let name = entry.name().map_err(|_| Unreadable::new("This zip names a file in a way Quire cannot read"))?.into_owned();
+            let entry =
+                archive.by_index_raw(i).map_err(|err| Unreadable::new(format!("This zip file is damaged ({err})")))?;
+            let name = entry
+                .name()
+                .map_err(|_| Unreadable::new("This zip names a file in a way Quire cannot read"))?
+                .into_owned();
             if let Some(problem) = name_problem(&name) {
-                return Err(Unreadable::new(format!("This zip holds {problem} ({}): Quire does not read such zips", shorten(&name))));
+                return Err(Unreadable::new(format!(
+                    "This zip holds {problem} ({}): Quire does not read such zips",
+                    shorten(&name)
+                )));
             }
             if entry.is_symlink() {
                 return Err(Unreadable::new(format!(
@@ -78,8 +89,11 @@ impl<R: Read + Seek> SafeZip<R> {
 
     /// Inflates one file into `out`, at most `max` bytes; answers how many.
     pub fn copy(&mut self, name: &str, out: &mut impl Write, max: u64) -> Result<u64, Unreadable> {
-        let &i = self.index.get(name).ok_or_else(|| Unreadable::new(format!("The zip holds no file {}", shorten(name))))?;
-        let damaged = |err: &dyn std::fmt::Display| Unreadable::new(format!("The file {} in the zip could not be read ({err})", shorten(name)));
+        let &i =
+            self.index.get(name).ok_or_else(|| Unreadable::new(format!("The zip holds no file {}", shorten(name))))?;
+        let damaged = |err: &dyn std::fmt::Display| {
+            Unreadable::new(format!("The file {} in the zip could not be read ({err})", shorten(name)))
+        };
         let mut entry = self.archive.by_index(i).map_err(|err| damaged(&err))?;
         let ratio_cap = entry.compressed_size().saturating_mul(MAX_RATIO).max(1024 * 1024);
         let mut written = 0u64;
@@ -104,7 +118,10 @@ impl<R: Read + Seek> SafeZip<R> {
                 )));
             }
             if self.total + written > MAX_TOTAL_BYTES {
-                return Err(Unreadable::new(format!("This zip unpacks to more than {} GB: Quire does not read it", MAX_TOTAL_BYTES >> 30)));
+                return Err(Unreadable::new(format!(
+                    "This zip unpacks to more than {} GB: Quire does not read it",
+                    MAX_TOTAL_BYTES >> 30
+                )));
             }
             out.write_all(&buf[..n]).map_err(|err| Unreadable::new(format!("The zip could not be unpacked: {err}")))?;
         }
@@ -130,11 +147,16 @@ fn name_problem(name: &str) -> Option<&'static str> {
 
 /// macOS's resource forks and Finder files, which no export means.
 fn ignored(name: &str) -> bool {
-    name.starts_with("__MACOSX/") || name.rsplit('/').next().is_some_and(|file| file == ".DS_Store" || file.starts_with("._"))
+    name.starts_with("__MACOSX/")
+        || name.rsplit('/').next().is_some_and(|file| file == ".DS_Store" || file.starts_with("._"))
 }
 
 fn shorten(name: &str) -> String {
-    if name.chars().count() <= 100 { name.to_owned() } else { format!("{}…", name.chars().take(100).collect::<String>()) }
+    if name.chars().count() <= 100 {
+        name.to_owned()
+    } else {
+        format!("{}…", name.chars().take(100).collect::<String>())
+    }
 }
 
 #[cfg(test)]

@@ -62,7 +62,11 @@ pub fn read<R: BufRead + Seek + Send + 'static>(mut input: R, options: &Options)
     }
     let read = Read {
         format: Format::WordPress,
-        settings: Settings { name: scan.title.clone().filter(|t| !t.is_empty()), site_url: site.as_ref().map(|u| u.to_string().trim_end_matches('/').to_owned()), ..Settings::default() },
+        settings: Settings {
+            name: scan.title.clone().filter(|t| !t.is_empty()),
+            site_url: site.as_ref().map(|u| u.to_string().trim_end_matches('/').to_owned()),
+            ..Settings::default()
+        },
         expected_items: Some(scan.items),
         notes: notes.into_lines(),
     };
@@ -150,10 +154,12 @@ impl<R: BufRead> Wxr<R> {
                 "This file declares a DOCTYPE, which WordPress exports never do: Quire does not read it (entities are never expanded)",
             )),
             Ok(event) => Ok(event.into_owned()),
-            Err(quick_xml::Error::Io(err)) if err.to_string().contains("event too large") => Err(Unreadable::new(format!(
-                "This WordPress export has a single entry over {} MB (near byte {at}): Quire does not read it",
-                MAX_EVENT_BYTES / 1024 / 1024
-            ))),
+            Err(quick_xml::Error::Io(err)) if err.to_string().contains("event too large") => {
+                Err(Unreadable::new(format!(
+                    "This WordPress export has a single entry over {} MB (near byte {at}): Quire does not read it",
+                    MAX_EVENT_BYTES / 1024 / 1024
+                )))
+            }
             Err(err) => Err(Unreadable::new(format!(
                 "This WordPress export is not well-formed XML near byte {}: {err}",
                 self.reader.error_position()
@@ -210,7 +216,8 @@ impl<R: BufRead> Wxr<R> {
                     Ok(Some(c)) => c.to_string(),
                     _ => {
                         let name = r.xml10_content();
-                        quick_xml::escape::resolve_predefined_entity(&name).map_or_else(|| format!("&{name};"), str::to_owned)
+                        quick_xml::escape::resolve_predefined_entity(&name)
+                            .map_or_else(|| format!("&{name};"), str::to_owned)
                     }
                 },
                 Event::Start(_) => {
@@ -319,11 +326,15 @@ fn attribute(start: &BytesStart, name: &str) -> String {
 }
 
 fn not_wxr() -> Unreadable {
-    Unreadable::new("This file is not a WordPress export: in WordPress, use Tools → Export and upload the .xml file it gives")
+    Unreadable::new(
+        "This file is not a WordPress export: in WordPress, use Tools → Export and upload the .xml file it gives",
+    )
 }
 
 fn cut_off() -> Unreadable {
-    Unreadable::new("This WordPress export is cut off before its end (the download may have stopped): export it again and upload the whole file")
+    Unreadable::new(
+        "This WordPress export is cut off before its end (the download may have stopped): export it again and upload the whole file",
+    )
 }
 
 // --- Pass 1 ------------------------------------------------------------------------------
@@ -367,13 +378,21 @@ fn scan<R: BufRead>(wxr: &mut Wxr<R>) -> Result<Scan, Unreadable> {
                 scan.comments += item.comments;
                 match (item.get("wp:post_type"), item.get("wp:status")) {
                     ("attachment", _) => {
-                        let alt = item.meta.iter().find(|(k, _)| k == "_wp_attachment_image_alt").map(|(_, v)| v.clone()).unwrap_or_default();
-                        scan.attachments.insert(item.get("wp:post_id").to_owned(), Attachment {
-                            url: item.get("wp:attachment_url").trim().to_owned(),
-                            alt,
-                            caption: html::plain_text(item.get("excerpt:encoded")),
-                            parent: item.get("wp:post_parent").to_owned(),
-                        });
+                        let alt = item
+                            .meta
+                            .iter()
+                            .find(|(k, _)| k == "_wp_attachment_image_alt")
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_default();
+                        scan.attachments.insert(
+                            item.get("wp:post_id").to_owned(),
+                            Attachment {
+                                url: item.get("wp:attachment_url").trim().to_owned(),
+                                alt,
+                                caption: html::plain_text(item.get("excerpt:encoded")),
+                                parent: item.get("wp:post_parent").to_owned(),
+                            },
+                        );
                     }
                     ("post" | "page", "trash") => *scan.other_types.entry("trash".into()).or_default() += 1,
                     ("post" | "page", "auto-draft" | "inherit") => {}
@@ -442,10 +461,11 @@ impl<R> ItemsOf<R> {
         let id = item.get("wp:post_id").trim().to_owned();
         let title = html::plain_text(item.get("title"));
         if item.too_large {
-            return Some(Err(Problem::item(id, title, format!(
-                "Its body is over {} MB: not imported",
-                MAX_BODY_BYTES / 1024 / 1024
-            ))));
+            return Some(Err(Problem::item(
+                id,
+                title,
+                format!("Its body is over {} MB: not imported", MAX_BODY_BYTES / 1024 / 1024),
+            )));
         }
         let mut notes = Notes::default();
         let password = !item.get("wp:post_password").is_empty();
@@ -520,7 +540,8 @@ impl<R> ItemsOf<R> {
             state,
             created_at: date,
             published_at,
-            updated_at: dates::parse(item.get("wp:post_modified_gmt")).or_else(|| dates::parse(item.get("wp:post_modified"))),
+            updated_at: dates::parse(item.get("wp:post_modified_gmt"))
+                .or_else(|| dates::parse(item.get("wp:post_modified"))),
             tags,
             old_paths,
             page_position: (kind == Kind::Page).then(|| item.get("wp:menu_order").trim().parse().unwrap_or(0)),
@@ -565,10 +586,13 @@ fn dynamic_blocks(content: &str, notes: &mut Notes) {
         if !comment.trim_end().ends_with('/') {
             continue;
         }
-        let name: String = comment.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '/' | '_')).collect();
+        let name: String =
+            comment.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '/' | '_')).collect();
         let name = name.trim_end_matches('/');
         if !matches!(name, "more" | "nextpage" | "separator" | "spacer") {
-            notes.add(format!("A WordPress block ({name}) that WordPress filled in when showing the page was not imported"));
+            notes.add(format!(
+                "A WordPress block ({name}) that WordPress filled in when showing the page was not imported"
+            ));
         }
     }
 }
@@ -579,8 +603,19 @@ fn dynamic_blocks(content: &str, notes: &mut Notes) {
 /// without attributes. Any other `[name attr="..."]` or `[name]...[/name]` counts too;
 /// a bare `[word]` is left as text, as WordPress leaves unknown ones.
 const KNOWN_SHORTCODES: &[&str] = &[
-    "playlist", "contact-form", "contact-form-7", "wpforms", "gravityform", "ninja_form", "mc4wp_form", "toc", "ez-toc",
-    "sitemap", "archives", "recent-posts", "wp_caption",
+    "playlist",
+    "contact-form",
+    "contact-form-7",
+    "wpforms",
+    "gravityform",
+    "ninja_form",
+    "mc4wp_form",
+    "toc",
+    "ez-toc",
+    "sitemap",
+    "archives",
+    "recent-posts",
+    "wp_caption",
 ];
 
 /// The body with its shortcodes replaced by the HTML they stood for.
@@ -609,7 +644,10 @@ fn shortcodes(content: &str, id: &str, attachments: &HashMap<String, Attachment>
         let after = &rest[tag_len..];
         let enclosed = after.find(&closing).filter(|_| !attrs.trim_end().ends_with('/'));
         let known = KNOWN_SHORTCODES.contains(&name.as_str())
-            || matches!(name.as_str(), "caption" | "embed" | "gallery" | "audio" | "video" | "youtube" | "vimeo" | "tweet" | "spotify");
+            || matches!(
+                name.as_str(),
+                "caption" | "embed" | "gallery" | "audio" | "video" | "youtube" | "vimeo" | "tweet" | "spotify"
+            );
         if !known && enclosed.is_none() && !attrs.contains('=') {
             out.push('[');
             rest = &rest[1..];
@@ -675,7 +713,14 @@ fn shortcode_attrs(attrs: &str) -> (HashMap<String, String>, String) {
     (map, bare)
 }
 
-fn shortcode(name: &str, attrs: &str, inner: &str, id: &str, attachments: &HashMap<String, Attachment>, notes: &mut Notes) -> String {
+fn shortcode(
+    name: &str,
+    attrs: &str,
+    inner: &str,
+    id: &str,
+    attachments: &HashMap<String, Attachment>,
+    notes: &mut Notes,
+) -> String {
     let (map, bare) = shortcode_attrs(attrs);
     let attr = |key: &str| map.get(key).cloned().unwrap_or_default();
     let escape = crate::domain::html::escape;
@@ -721,10 +766,12 @@ fn shortcode(name: &str, attrs: &str, inner: &str, id: &str, attachments: &HashM
             format!("<{name} src=\"{}\"></{name}>", escape(&src))
         }
         "gallery" => {
-            let ids: Vec<String> = attr("ids").split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
+            let ids: Vec<String> =
+                attr("ids").split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
             let mut images: Vec<&Attachment> = ids.iter().filter_map(|id| attachments.get(id)).collect();
             if ids.is_empty() {
-                let mut attached: Vec<(&String, &Attachment)> = attachments.iter().filter(|(_, a)| a.parent == id).collect();
+                let mut attached: Vec<(&String, &Attachment)> =
+                    attachments.iter().filter(|(_, a)| a.parent == id).collect();
                 attached.sort_by_key(|(key, _)| key.parse::<u64>().unwrap_or(0));
                 images = attached.into_iter().map(|(_, a)| a).collect();
             }
@@ -733,12 +780,14 @@ fn shortcode(name: &str, attrs: &str, inner: &str, id: &str, attachments: &HashM
             }
             images
                 .iter()
-                .map(|a| format!(
-                    "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
-                    escape(&a.url),
-                    escape(&a.alt),
-                    escape(&a.caption)
-                ))
+                .map(|a| {
+                    format!(
+                        "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>",
+                        escape(&a.url),
+                        escape(&a.alt),
+                        escape(&a.caption)
+                    )
+                })
                 .collect()
         }
         _ => {
@@ -753,10 +802,60 @@ fn shortcode(name: &str, attrs: &str, inner: &str, id: &str, attachments: &HashM
 /// Block-level tags: a chunk starting with one is not wrapped in `<p>`, and a newline next
 /// to one is not a line break (WordPress's `$allblocks`).
 const BLOCK_TAGS: &[&str] = &[
-    "table", "thead", "tfoot", "caption", "col", "colgroup", "tbody", "tr", "td", "th", "div", "dl", "dd", "dt", "ul", "ol",
-    "li", "pre", "form", "map", "area", "blockquote", "address", "math", "style", "p", "h1", "h2", "h3", "h4", "h5", "h6",
-    "hr", "fieldset", "legend", "section", "article", "aside", "hgroup", "header", "footer", "nav", "figure", "figcaption",
-    "details", "menu", "summary", "iframe", "script", "noscript", "video", "audio", "object", "embed",
+    "table",
+    "thead",
+    "tfoot",
+    "caption",
+    "col",
+    "colgroup",
+    "tbody",
+    "tr",
+    "td",
+    "th",
+    "div",
+    "dl",
+    "dd",
+    "dt",
+    "ul",
+    "ol",
+    "li",
+    "pre",
+    "form",
+    "map",
+    "area",
+    "blockquote",
+    "address",
+    "math",
+    "style",
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "fieldset",
+    "legend",
+    "section",
+    "article",
+    "aside",
+    "hgroup",
+    "header",
+    "footer",
+    "nav",
+    "figure",
+    "figcaption",
+    "details",
+    "menu",
+    "summary",
+    "iframe",
+    "script",
+    "noscript",
+    "video",
+    "audio",
+    "object",
+    "embed",
 ];
 
 /// WordPress's paragraph rule for classic posts: blank lines split paragraphs, single

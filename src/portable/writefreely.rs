@@ -52,7 +52,9 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
     let file: File = super::json_of(&bytes, "This WriteFreely export")?;
     drop(bytes);
     if file.username.is_none() && file.collections.is_none() {
-        return Err(Unreadable::new("This JSON file is not a WriteFreely export: in WriteFreely, use Account → Export → JSON"));
+        return Err(Unreadable::new(
+            "This JSON file is not a WriteFreely export: in WriteFreely, use Account → Export → JSON",
+        ));
     }
     let collections = file.collections.unwrap_or_default();
     let mut entries: Vec<(Option<url::Url>, String, WfPost)> = Vec::new();
@@ -68,7 +70,9 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
         format: Format::WriteFreely,
         settings: Settings {
             name: first.map(|c| c.title.clone()).filter(|t| !t.is_empty()),
-            site_url: first.and_then(|c| url::Url::parse(&c.url).ok()).map(|u| u.as_str().trim_end_matches('/').to_owned()),
+            site_url: first
+                .and_then(|c| url::Url::parse(&c.url).ok())
+                .map(|u| u.as_str().trim_end_matches('/').to_owned()),
             ..Settings::default()
         },
         expected_items: Some((entries.len() + drafts.len()) as u64),
@@ -94,7 +98,9 @@ fn convert(post: WfPost, blog: Option<&url::Url>, in_blog: bool, now: OffsetDate
     };
     let slug = post.slug.clone().unwrap_or_default();
     let old_paths = match (blog, slug.is_empty()) {
-        (Some(blog), false) => blog.join(&slug).ok().and_then(|url| path_under(url.as_str(), None)).into_iter().collect(),
+        (Some(blog), false) => {
+            blog.join(&slug).ok().and_then(|url| path_under(url.as_str(), None)).into_iter().collect()
+        }
         _ => Vec::new(),
     };
     let converted = markdown_blocks::to_blocks(&post.body, &Base::site(blog));

@@ -25,8 +25,8 @@ use tokio_rustls::LazyConfigAcceptor;
 use tokio_rustls::server::TlsStream;
 
 use super::manager::{Manager, Refused};
-use super::static_cert::StaticCert;
 use super::normalize;
+use super::static_cert::StaticCert;
 
 /// How long a client has to send its ClientHello, and then to finish the handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -101,10 +101,11 @@ impl TlsAcceptor {
     /// Starts accepting on `listener` (already bound, so a busy port fails at start).
     pub fn start(listener: TcpListener, certificates: Certificates) -> anyhow::Result<TlsAcceptor> {
         let local = listener.local_addr()?;
-        let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-            .with_safe_default_protocol_versions()?
-            .with_no_client_auth()
-            .with_cert_resolver(Arc::new(certificates.clone()));
+        let mut config =
+            rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                .with_safe_default_protocol_versions()?
+                .with_no_client_auth()
+                .with_cert_resolver(Arc::new(certificates.clone()));
         config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         let config = Arc::new(config);
         let stats = Arc::new(HandshakeStats::default());
@@ -127,7 +128,8 @@ impl TlsAcceptor {
                         continue;
                     }
                 };
-                let (tx, certificates, config, stats) = (tx.clone(), certificates.clone(), config.clone(), task_stats.clone());
+                let (tx, certificates, config, stats) =
+                    (tx.clone(), certificates.clone(), config.clone(), task_stats.clone());
                 tokio::spawn(async move {
                     let _permit = permit;
                     match handshake(tcp, &certificates, config).await {

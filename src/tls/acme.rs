@@ -217,7 +217,8 @@ impl HttpClient for CaClient {
             let other = |e: Box<dyn std::error::Error + Send + Sync>| instant_acme::Error::Other(e);
             let (parts, body) = req.into_parts();
             let body = body.collect().await.map_err(|e| other(Box::new(e)))?.to_bytes();
-            let req = reqwest::Request::try_from(http::Request::from_parts(parts, body)).map_err(|e| other(Box::new(e)))?;
+            let req =
+                reqwest::Request::try_from(http::Request::from_parts(parts, body)).map_err(|e| other(Box::new(e)))?;
             ca.requests.fetch_add(1, Ordering::Relaxed);
             let rsp = match client.execute(req).await {
                 Ok(rsp) => rsp,

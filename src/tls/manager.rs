@@ -19,9 +19,9 @@ use std::time::{Duration, Instant, SystemTime};
 use instant_acme::Account;
 use tokio::sync::{OnceCell, Semaphore, watch};
 
+use super::CertificateState;
 use super::acme::{AcmeSettings, CaState, Challenges, ca_http_client, load_or_create_account, order};
 use super::store::{CertDir, Certs, unix_seconds};
-use super::CertificateState;
 use crate::domain::custom_domain::CertificateStates;
 
 /// The name check the server gives the manager: whether Quire serves a name (lowercase, no
@@ -266,8 +266,10 @@ impl Manager {
                     let pause = backoff(this.settings.first_backoff, failures + 1);
                     tracing::warn!(name, error, retry_in_s = pause.as_secs(), "certificate not issued");
                     // Not before the end of a pause the CA asked for.
-                    let until = (SystemTime::now() + pause).max(this.ca.paused_until().unwrap_or(SystemTime::UNIX_EPOCH));
-                    flights.insert(name.clone(), Flight::Failed { until, failures: failures + 1, error: error.clone() });
+                    let until =
+                        (SystemTime::now() + pause).max(this.ca.paused_until().unwrap_or(SystemTime::UNIX_EPOCH));
+                    flights
+                        .insert(name.clone(), Flight::Failed { until, failures: failures + 1, error: error.clone() });
                 }
             }
             drop(flights);
@@ -304,10 +306,8 @@ impl Manager {
         let _permit = self.orders.acquire().await?;
         let started = Instant::now();
         self.stats.orders.fetch_add(1, Ordering::Relaxed);
-        let account = self
-            .account
-            .get_or_try_init(|| load_or_create_account(&self.settings.acme, &self.http, &self.ca))
-            .await?;
+        let account =
+            self.account.get_or_try_init(|| load_or_create_account(&self.settings.acme, &self.http, &self.ca)).await?;
         let (chain_pem, key_pem) = order(account, name, &self.challenges).await?;
         let stored = self.store.save(name, &chain_pem, &key_pem)?;
         let not_after = time::OffsetDateTime::from(stored.not_after)

@@ -91,7 +91,9 @@ mod tests {
     fn sni_names_are_normalized_and_non_names_refused() {
         assert_eq!(normalize("Alice.Example.COM.").as_deref(), Some("alice.example.com"));
         assert_eq!(normalize("xn--bcher-kva.example").as_deref(), Some("xn--bcher-kva.example"));
-        for bad in ["", ".", "a..b", "*.example.com", "-a.example", "a-.example", "127.0.0.1", "::1", "a_b.example", "1.2.3"] {
+        for bad in
+            ["", ".", "a..b", "*.example.com", "-a.example", "a-.example", "127.0.0.1", "::1", "a_b.example", "1.2.3"]
+        {
             assert_eq!(normalize(bad), None, "{bad:?}");
         }
         assert_eq!(normalize(&format!("{}.example", "a".repeat(64))), None);

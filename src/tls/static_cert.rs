@@ -51,7 +51,9 @@ impl StaticCert {
                 tracing::info!(names = ?stored.names, file = %self.cert_file.display(), "TLS certificate reloaded");
                 *self.current.write().expect("static cert lock") = (Arc::new(stored), mtime);
             }
-            Err(e) => tracing::warn!(error = %format!("{e:#}"), "the changed TLS certificate cannot be used; keeping the old one"),
+            Err(e) => {
+                tracing::warn!(error = %format!("{e:#}"), "the changed TLS certificate cannot be used; keeping the old one")
+            }
         }
     }
 

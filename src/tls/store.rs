@@ -52,9 +52,11 @@ impl Stored {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| anyhow!("the certificate file is not PEM: {e:?}"))?;
         let leaf = chain.first().ok_or_else(|| anyhow!("no certificate in the PEM file"))?;
-        let key = PrivateKeyDer::from_pem_slice(key_pem).map_err(|e| anyhow!("the key file is not a PEM key: {e:?}"))?;
+        let key =
+            PrivateKeyDer::from_pem_slice(key_pem).map_err(|e| anyhow!("the key file is not a PEM key: {e:?}"))?;
         let signing = rustls::crypto::ring::sign::any_supported_type(&key).context("unsupported key type")?;
-        let cert = x509_cert::Certificate::from_der(leaf).map_err(|e| anyhow!("the certificate cannot be read: {e}"))?;
+        let cert =
+            x509_cert::Certificate::from_der(leaf).map_err(|e| anyhow!("the certificate cannot be read: {e}"))?;
         let validity = &cert.tbs_certificate.validity;
         let names = match cert.tbs_certificate.get::<SubjectAltName>() {
             Ok(Some((_, san))) => san
@@ -113,9 +115,9 @@ pub fn unix_seconds(time: SystemTime) -> i64 {
 /// covers exactly one label, not the bare parent and not two labels (RFC 6125 §6.4.3).
 pub fn matches_name(pattern: &str, name: &str) -> bool {
     match pattern.strip_prefix("*.") {
-        Some(parent) => name
-            .split_once('.')
-            .is_some_and(|(label, rest)| !label.is_empty() && label != "*" && rest == parent),
+        Some(parent) => {
+            name.split_once('.').is_some_and(|(label, rest)| !label.is_empty() && label != "*" && rest == parent)
+        }
         None => pattern == name,
     }
 }
@@ -178,7 +180,9 @@ impl CertDir {
                         into.insert(&name, stored);
                         loaded += 1;
                     }
-                    Err(e) => tracing::warn!(name, error = %e, "stored certificate unreadable; it will be issued again"),
+                    Err(e) => {
+                        tracing::warn!(name, error = %e, "stored certificate unreadable; it will be issued again")
+                    }
                 },
                 _ => tracing::warn!(name, "stored certificate incomplete; it will be issued again"),
             }

@@ -97,7 +97,8 @@ fn serve_with_stderr(dir: &Path, flags: &[&str], env: &[(&str, &str)]) -> (Child
     let listen = format!("127.0.0.1:{port}");
     let host = format!("localhost:{port}");
     let err = std::fs::File::create(dir.join("stderr.txt")).unwrap();
-    let mut command = quire_command(&["serve", "--listen", &listen, "--host", &host, "--data-dir", s(&dir.join("data"))]);
+    let mut command =
+        quire_command(&["serve", "--listen", &listen, "--host", &host, "--data-dir", s(&dir.join("data"))]);
     command.args(flags).envs(env.iter().copied()).stdout(Stdio::piped()).stderr(err);
     let mut child = command.spawn().unwrap();
     let mut first = [0u8; 8];

@@ -63,7 +63,16 @@ impl Pebble {
         let log = |name: &str| std::fs::File::create(dir.path().join(name)).unwrap();
         let challtestsrv = Command::new("pebble-challtestsrv")
             .args(["-defaultIPv4", "127.0.0.1", "-defaultIPv6", "", "-dns01", &format!("127.0.0.1:{dns}")])
-            .args(["-management", &format!("127.0.0.1:{dns_management}"), "-http01", "", "-https01", "", "-tlsalpn01", ""])
+            .args([
+                "-management",
+                &format!("127.0.0.1:{dns_management}"),
+                "-http01",
+                "",
+                "-https01",
+                "",
+                "-tlsalpn01",
+                "",
+            ])
             .stdout(log("challtestsrv.log"))
             .stderr(Stdio::null())
             .spawn()
@@ -89,7 +98,11 @@ impl Pebble {
             if let Some(resp) = answer.ok().filter(|resp| resp.status() == 200) {
                 break resp.text().await.unwrap();
             }
-            assert!(Instant::now() < deadline, "pebble did not start: {}", std::fs::read_to_string(dir.path().join("pebble.log")).unwrap());
+            assert!(
+                Instant::now() < deadline,
+                "pebble did not start: {}",
+                std::fs::read_to_string(dir.path().join("pebble.log")).unwrap()
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         let directory = format!("https://127.0.0.1:{acme}/dir");
@@ -181,9 +194,11 @@ async fn the_app_host_and_a_blog_get_real_certificates_unknown_names_none_and_a_
     let data = data_with_blog().await;
     let app = start(pebble.config(data.path())).await;
     let client = https_client(&pebble.root, &["quire.test", "alice.quire.test", "www.quire.test"], app.port);
-    let resp = client.get(format!("https://quire.test:{}/healthz", app.port)).send().await.expect("a certificate from pebble");
+    let resp =
+        client.get(format!("https://quire.test:{}/healthz", app.port)).send().await.expect("a certificate from pebble");
     assert_eq!(resp.status(), 200);
-    let resp = client.get(format!("https://alice.quire.test:{}/", app.port)).send().await.expect("the blog's certificate");
+    let resp =
+        client.get(format!("https://alice.quire.test:{}/", app.port)).send().await.expect("the blog's certificate");
     assert_eq!(resp.status(), 200, "alice's blog over https");
     assert_eq!(pebble.orders(), 2, "one order per name");
     assert!(matches!(app.manager.certificate_state("alice.quire.test"), CertificateState::Issued { .. }));
@@ -208,7 +223,9 @@ async fn the_app_host_and_a_blog_get_real_certificates_unknown_names_none_and_a_
 
     let again = start(pebble.config(data.path())).await;
     let client = https_client(&pebble.root, &["quire.test", "alice.quire.test"], again.port);
-    for url in [format!("https://quire.test:{}/healthz", again.port), format!("https://alice.quire.test:{}/", again.port)] {
+    for url in
+        [format!("https://quire.test:{}/healthz", again.port), format!("https://alice.quire.test:{}/", again.port)]
+    {
         assert_eq!(client.get(&url).send().await.expect("served from disk").status(), 200, "{url}");
     }
     assert_eq!(again.manager.ca_requests(), 0, "a restart sends nothing to the CA");
@@ -257,11 +274,13 @@ async fn a_verified_custom_domain_gets_a_certificate_once_it_points_here_and_the
 
     // Verified while its A record points elsewhere: pebble cannot reach it, the state says why.
     pebble.dns_set("add-a", serde_json::json!({"host": "blog.example.org", "addresses": ["127.0.0.2"]})).await;
-    let txt = serde_json::json!({"host": "_quire.blog.example.org.", "value": format!("quire-verify={}", domain.token)});
+    let txt =
+        serde_json::json!({"host": "_quire.blog.example.org.", "value": format!("quire-verify={}", domain.token)});
     pebble.dns_set("set-txt", txt).await;
     let checked = blogs.check_domain(&alice, &fetcher).await.unwrap();
     assert_eq!(checked.state.as_str(), "verified");
-    let failed = state_until(&app.manager, "blog.example.org", |state| matches!(state, CertificateState::Failed { .. })).await;
+    let failed =
+        state_until(&app.manager, "blog.example.org", |state| matches!(state, CertificateState::Failed { .. })).await;
     let CertificateState::Failed { error, .. } = failed else { unreachable!() };
     assert!(error.contains("127.0.0.2"), "the CA's reason: {error}");
     assert_eq!(pebble.orders(), 1, "ordered ahead once, on verification");
@@ -270,13 +289,24 @@ async fn a_verified_custom_domain_gets_a_certificate_once_it_points_here_and_the
     pebble.dns_set("clear-a", serde_json::json!({"host": "blog.example.org"})).await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let client = https_client(&pebble.root, &["blog.example.org", "alice.quire.test"], app.port);
-    let page = client.get(format!("https://blog.example.org:{}/", app.port)).send().await.expect("a certificate for the domain");
+    let page = client
+        .get(format!("https://blog.example.org:{}/", app.port))
+        .send()
+        .await
+        .expect("a certificate for the domain");
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
-    assert!(html.contains(&format!("<link rel=\"canonical\" href=\"https://blog.example.org:{}/\"", app.port)), "{html}");
+    assert!(
+        html.contains(&format!("<link rel=\"canonical\" href=\"https://blog.example.org:{}/\"", app.port)),
+        "{html}"
+    );
     assert!(matches!(app.manager.certificate_state("blog.example.org"), CertificateState::Issued { .. }));
     assert_eq!(data.path().join("certs/blog.example.org/key.pem").is_file(), true);
-    let old = client.get(format!("https://alice.quire.test:{}/a?b=c", app.port)).send().await.expect("the subdomain's certificate");
+    let old = client
+        .get(format!("https://alice.quire.test:{}/a?b=c", app.port))
+        .send()
+        .await
+        .expect("the subdomain's certificate");
     let location = old.headers().get("location").map(|l| l.to_str().unwrap().to_owned());
     assert_eq!((old.status().as_u16(), location), (301, Some(format!("https://blog.example.org:{}/a?b=c", app.port))));
 
@@ -330,14 +360,25 @@ async fn caddy_with_on_demand_tls_gets_certificates_only_for_names_quires_ask_en
         .expect("caddy runs (apt-get install caddy)");
     let deadline = Instant::now() + Duration::from_secs(10);
     while std::net::TcpStream::connect(("127.0.0.1", https)).is_err() {
-        assert!(Instant::now() < deadline, "caddy did not start: {}", std::fs::read_to_string(pebble.dir.path().join("caddy.log")).unwrap());
+        assert!(
+            Instant::now() < deadline,
+            "caddy did not start: {}",
+            std::fs::read_to_string(pebble.dir.path().join("caddy.log")).unwrap()
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 
     let client = https_client(&pebble.root, &["alice.quire.test"], https);
-    let page = client.get(format!("https://alice.quire.test:{https}/")).send().await.expect("caddy got a certificate for alice");
+    let page = client
+        .get(format!("https://alice.quire.test:{https}/"))
+        .send()
+        .await
+        .expect("caddy got a certificate for alice");
     assert_eq!(page.status(), 200);
-    assert!(page.text().await.unwrap().contains(&format!("https://alice.quire.test:{https}/")), "alice's blog, through caddy");
+    assert!(
+        page.text().await.unwrap().contains(&format!("https://alice.quire.test:{https}/")),
+        "alice's blog, through caddy"
+    );
     let orders = pebble.orders();
     for name in ["bob.quire.test", "evil.example"] {
         assert!(handshake(https, name, &pebble.root).await.is_err(), "{name}: Quire's endpoint said no");
@@ -377,7 +418,8 @@ async fn a_certificate_near_expiry_is_renewed_at_start_and_one_far_from_it_is_no
 
 #[tokio::test]
 #[ignore = "needs Debian's pebble (scripts/test.sh runs it)"]
-async fn one_quire_serve_line_serves_the_app_a_blog_and_its_custom_domain_over_https_redirects_port_80_and_stops_on_sigterm() {
+async fn one_quire_serve_line_serves_the_app_a_blog_and_its_custom_domain_over_https_redirects_port_80_and_stops_on_sigterm()
+ {
     use std::io::{BufRead, BufReader};
     let pebble = Pebble::start().await;
     // The blog alice, with blog.example.org verified as its custom domain.
@@ -412,17 +454,25 @@ async fn one_quire_serve_line_serves_the_app_a_blog_and_its_custom_domain_over_h
     // server waits for (10 s at most).
     assert_eq!(resp.text().await.unwrap(), "ok");
     // The blog on its custom domain, with its own certificate; its subdomain (with its own) redirects there.
-    let resp = client.get(format!("https://blog.example.org:{https}/")).send().await.expect("the custom domain's certificate");
+    let resp =
+        client.get(format!("https://blog.example.org:{https}/")).send().await.expect("the custom domain's certificate");
     assert_eq!(resp.status(), 200);
     let html = resp.text().await.unwrap();
     assert!(html.contains(&format!("<link rel=\"canonical\" href=\"https://blog.example.org:{https}/\"")), "{html}");
-    let resp = client.get(format!("https://alice.quire.test:{https}/")).send().await.expect("the subdomain's certificate");
-    assert_eq!((resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()), (301, format!("https://blog.example.org:{https}/").as_str()));
+    let resp =
+        client.get(format!("https://alice.quire.test:{https}/")).send().await.expect("the subdomain's certificate");
+    assert_eq!(
+        (resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()),
+        (301, format!("https://blog.example.org:{https}/").as_str())
+    );
     drop(resp);
     assert_eq!(pebble.orders(), 3, "one order per name: the app host, the subdomain, the custom domain");
     let plain = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy().build().unwrap();
     let resp = plain.get(format!("http://{http_listen}/a?b=c")).header("host", "quire.test").send().await.unwrap();
-    assert_eq!((resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()), (301, format!("https://{host}/a?b=c").as_str()));
+    assert_eq!(
+        (resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()),
+        (301, format!("https://{host}/a?b=c").as_str())
+    );
     // (An idle HTTP/2 connection holds the graceful shutdown up to its 10 s limit: poem and
     // hyper wait for the client to close it, with plain h2c too. So this test takes ~11 s.)
     drop((resp, client, plain));
@@ -433,5 +483,8 @@ async fn one_quire_serve_line_serves_the_app_a_blog_and_its_custom_domain_over_h
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
     assert!(status.success(), "{log}");
     let issued = log.lines().find(|line| line.contains("certificate issued")).unwrap_or_else(|| panic!("{log}"));
-    assert!(issued.contains("name=\"quire.test\"") && issued.contains("not_after=\"20"), "the issuance is logged: {issued}");
+    assert!(
+        issued.contains("name=\"quire.test\"") && issued.contains("not_after=\"20"),
+        "the issuance is logged: {issued}"
+    );
 }

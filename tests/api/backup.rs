@@ -432,9 +432,11 @@ fn a_blogs_federation_key_survives_backup_and_restore() {
         .unwrap();
     });
     let (der, pem): (Vec<u8>, String) = conn
-        .query_row("SELECT private_pkcs8, public_pem FROM blog_keys WHERE blog_id = 1 AND retired_at IS NULL", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT private_pkcs8, public_pem FROM blog_keys WHERE blog_id = 1 AND retired_at IS NULL",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .unwrap();
     assert_eq!(pem, key.public_pem(), "the same public key: the blog keeps its identity");
     let loaded = quire::fetch::signed::SigningKey::from_pkcs8(&der).unwrap();

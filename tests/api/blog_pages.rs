@@ -56,9 +56,27 @@ fn path_of(post: &Value) -> String {
 #[tokio::test]
 async fn the_front_page_lists_published_posts_newest_first_and_never_drafts() {
     let (app, alice, blog) = alice_blog().await;
-    alice.create_post(blog, body(&[("heading", json!({ "text": "Older" })), ("paragraph", json!({ "text": "old text" }))]), false).await;
-    alice.create_post(blog, body(&[("heading", json!({ "text": "Secret draft" })), ("paragraph", json!({ "text": "x" }))]), true).await;
-    alice.create_post(blog, body(&[("heading", json!({ "text": "Newer" })), ("paragraph", json!({ "text": "new text" }))]), false).await;
+    alice
+        .create_post(
+            blog,
+            body(&[("heading", json!({ "text": "Older" })), ("paragraph", json!({ "text": "old text" }))]),
+            false,
+        )
+        .await;
+    alice
+        .create_post(
+            blog,
+            body(&[("heading", json!({ "text": "Secret draft" })), ("paragraph", json!({ "text": "x" }))]),
+            true,
+        )
+        .await;
+    alice
+        .create_post(
+            blog,
+            body(&[("heading", json!({ "text": "Newer" })), ("paragraph", json!({ "text": "new text" }))]),
+            false,
+        )
+        .await;
     let html = html(&app, "/").await;
     let (newer, older) = (html.find("Newer").unwrap(), html.find("Older").unwrap());
     assert!(newer < older, "newest first");
@@ -107,7 +125,9 @@ async fn a_post_page_renders_every_block_as_readers_expect() {
 async fn images_are_lazy_and_come_from_the_media_host() {
     let (app, alice, blog) = alice_blog().await;
     let url = format!("{}/media/{}.png", app.url, "a".repeat(64));
-    let post = alice.create_post(blog, body(&[("heading", json!({ "text": "Pic" })), ("image", json!({ "url": url }))]), false).await;
+    let post = alice
+        .create_post(blog, body(&[("heading", json!({ "text": "Pic" })), ("image", json!({ "url": url }))]), false)
+        .await;
     let resp = page(&app, &path_of(&post)).await;
     let csp = resp.headers()["content-security-policy"].to_str().unwrap().to_owned();
     assert!(csp.contains(&app.url), "img-src allows the media host: {csp}");
@@ -123,12 +143,25 @@ async fn drafts_and_unknown_posts_are_404s_and_a_stale_slug_redirects() {
     let post = alice.create_post(blog, body(&[("heading", json!({ "text": "First title" }))]), false).await;
     let old = path_of(&post);
     let short_id = post["shortId"].as_str().unwrap();
-    alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short_id}"), json!({ "body": body(&[("heading", json!({ "text": "Second title" }))]) })).await;
+    alice
+        .send(
+            Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short_id}"),
+            json!({ "body": body(&[("heading", json!({ "text": "Second title" }))]) }),
+        )
+        .await;
     let resp = page(&app, &old).await;
     assert_eq!(resp.status(), 301);
     assert_eq!(resp.headers()["location"], format!("/second-title-{short_id}"));
     assert_eq!(page(&app, &format!("/anything-{short_id}")).await.status(), 301);
-    for missing in ["/nothing-zzzzzzzz", "/no-shortid", "/a/b/c", "/..%2F..%2Fetc%2Fpasswd", "/%2e%2e/x", &format!("/x-{short_id}/extra")] {
+    for missing in [
+        "/nothing-zzzzzzzz",
+        "/no-shortid",
+        "/a/b/c",
+        "/..%2F..%2Fetc%2Fpasswd",
+        "/%2e%2e/x",
+        &format!("/x-{short_id}/extra"),
+    ] {
         assert_eq!(page(&app, missing).await.status(), 404, "{missing}");
     }
 }
@@ -138,16 +171,30 @@ async fn every_user_string_is_escaped_on_every_page() {
     let (app, alice, blog) = alice_blog().await;
     let xss = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&";
     alice.send(Method::PUT, &format!("/api/my/blogs/{blog}"), json!({ "name": xss })).await;
-    let post = alice.create_post(blog, body(&[
-        ("heading", json!({ "text": xss })),
-        ("paragraph", json!({ "text": xss })),
-        ("heading", json!({ "text": xss })),
-        ("link", json!({ "url": "https://example.com/?a=1&b=2", "title": xss })),
-    ]), false).await;
+    let post = alice
+        .create_post(
+            blog,
+            body(&[
+                ("heading", json!({ "text": xss })),
+                ("paragraph", json!({ "text": xss })),
+                ("heading", json!({ "text": xss })),
+                ("link", json!({ "url": "https://example.com/?a=1&b=2", "title": xss })),
+            ]),
+            false,
+        )
+        .await;
     alice.post(&format!("/api/my/blogs/{blog}/addons/2/installation"), json!({})).await;
     alice.post(&format!("/api/my/blogs/{blog}/addons/7/installation"), json!({})).await;
     let search = format!("/search?q={}", urlencode(xss));
-    for path in ["/".to_owned(), path_of(&post), "/feed.xml".into(), "/rss.xml".into(), "/sitemap.xml".into(), search, "/missing-zzzzzzzz".into()] {
+    for path in [
+        "/".to_owned(),
+        path_of(&post),
+        "/feed.xml".into(),
+        "/rss.xml".into(),
+        "/sitemap.xml".into(),
+        search,
+        "/missing-zzzzzzzz".into(),
+    ] {
         let text = page(&app, &path).await.text().await.unwrap();
         assert!(!text.contains("<script>alert"), "{path}");
         assert!(!text.contains("<img src=x"), "{path}");
@@ -189,7 +236,13 @@ async fn feeds_sitemap_robots_and_favicon_describe_the_published_blog() {
 async fn pages_have_validators_answer_304_and_are_gzipped_when_asked() {
     let (app, alice, blog) = alice_blog().await;
     let long = "All work and no play makes a dull blog. ".repeat(100);
-    let post = alice.create_post(blog, body(&[("heading", json!({ "text": "Long" })), ("paragraph", json!({ "text": long }))]), false).await;
+    let post = alice
+        .create_post(
+            blog,
+            body(&[("heading", json!({ "text": "Long" })), ("paragraph", json!({ "text": long }))]),
+            false,
+        )
+        .await;
     let url = format!("http://127.0.0.1:{}{}", app.port, path_of(&post));
     let host = format!("alice.localhost:{}", app.port);
     let client = reqwest::Client::builder().no_gzip().build().unwrap();
@@ -216,7 +269,13 @@ async fn every_change_shows_on_the_next_request() {
     let post = alice.create_post(blog, body(&[("heading", json!({ "text": "Before" }))]), false).await;
     let short_id = post["shortId"].as_str().unwrap();
     let etag_before = page(&app, "/").await.headers()["etag"].clone();
-    alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short_id}"), json!({ "body": body(&[("heading", json!({ "text": "After" }))]) })).await;
+    alice
+        .send(
+            Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short_id}"),
+            json!({ "body": body(&[("heading", json!({ "text": "After" }))]) }),
+        )
+        .await;
     let front = page(&app, "/").await;
     assert_ne!(front.headers()["etag"], etag_before);
     assert!(front.text().await.unwrap().contains("After"));
@@ -236,12 +295,18 @@ async fn every_change_shows_on_the_next_request() {
 async fn each_addon_changes_the_blog_when_installed_and_not_when_removed() {
     let (app, alice, blog) = alice_blog().await;
     let words = "word ".repeat(450);
-    let post = alice.create_post(blog, body(&[
-        ("heading", json!({ "text": "Addons" })),
-        ("paragraph", json!({ "text": words })),
-        ("heading", json!({ "text": "Chapter two" })),
-        ("tweet", json!({ "url": "https://x.com/quire/status/1" })),
-    ]), false).await;
+    let post = alice
+        .create_post(
+            blog,
+            body(&[
+                ("heading", json!({ "text": "Addons" })),
+                ("paragraph", json!({ "text": words })),
+                ("heading", json!({ "text": "Chapter two" })),
+                ("tweet", json!({ "url": "https://x.com/quire/status/1" })),
+            ]),
+            false,
+        )
+        .await;
     let path = path_of(&post);
     let checks: [(i64, &str, &str); 6] = [
         (1, "3 min read", "min read"),
@@ -255,7 +320,10 @@ async fn each_addon_changes_the_blog_when_installed_and_not_when_removed() {
         let alice = alice.clone();
         async move {
             let method = if install { Method::POST } else { Method::DELETE };
-            assert_eq!(alice.send(method, &format!("/api/my/blogs/{blog}/addons/{id}/installation"), json!({})).await.status(), 200);
+            assert_eq!(
+                alice.send(method, &format!("/api/my/blogs/{blog}/addons/{id}/installation"), json!({})).await.status(),
+                200
+            );
         }
     };
     for (id, present, marker) in checks {
@@ -308,7 +376,9 @@ async fn page_views_are_counted_without_cookies_and_shown_to_the_owner() {
 async fn unknown_deleted_and_nested_hosts_are_404s_and_www_goes_to_the_app() {
     let (app, alice, blog) = alice_blog().await;
     let port = app.port;
-    for host in [format!("nobody.localhost:{port}"), format!("a.alice.localhost:{port}"), format!("ALICE.LOCALHOST.:{port}")] {
+    for host in
+        [format!("nobody.localhost:{port}"), format!("a.alice.localhost:{port}"), format!("ALICE.LOCALHOST.:{port}")]
+    {
         let resp = app.get_with_host(&host, "/").await;
         let expected = if host.starts_with("ALICE") { 200 } else { 404 };
         assert_eq!(resp.status(), expected, "{host}");
@@ -318,7 +388,13 @@ async fn unknown_deleted_and_nested_hosts_are_404s_and_www_goes_to_the_app() {
     assert_eq!(www.headers()["location"], format!("http://localhost:{port}/"));
     let post = app.get_with_host(&format!("alice.localhost:{port}"), "/").await;
     assert_eq!(post.status(), 200);
-    let form = app.client.post(format!("http://127.0.0.1:{port}/")).header("host", format!("alice.localhost:{port}")).send().await.unwrap();
+    let form = app
+        .client
+        .post(format!("http://127.0.0.1:{port}/"))
+        .header("host", format!("alice.localhost:{port}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(form.status(), 405);
     alice.send(Method::DELETE, &format!("/api/my/blogs/{blog}"), json!({})).await;
     let gone = app.get_with_host(&format!("alice.localhost:{port}"), "/").await;

@@ -49,7 +49,8 @@ async fn each_subdomain_rule_is_named_in_its_refusal_and_nothing_is_created() {
         ("dev-idp", "reserved"),
     ];
     for (subdomain, expected) in cases {
-        let (field, message) = error_field(browser.post("/api/my/blogs", json!({ "subdomain": subdomain })).await, 422).await;
+        let (field, message) =
+            error_field(browser.post("/api/my/blogs", json!({ "subdomain": subdomain })).await, 422).await;
         assert_eq!(field, "subdomain");
         assert!(message.contains(expected), "{subdomain:?}: {message:?}");
     }

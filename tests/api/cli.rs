@@ -22,7 +22,25 @@ fn help_names_every_subcommand_and_the_environment_variables() {
         assert!(help.contains(word), "{word} missing from --help");
     }
     let serve = stdout(&quire(&["serve", "--help"]));
-    for flag in ["--listen", "--host", "--https", "--data-dir", "--oidc-issuer", "--oidc-client-id", "--oidc-name", "--imgur-client-id", "--support-url", "--emoji-cdn", "--trusted-proxy", "QUIRE_TRUSTED_PROXY", "--access-log", "--access-log-format", "QUIRE_ACCESS_LOG", "QUIRE_DATA_DIR", "QUIRE_HOST"] {
+    for flag in [
+        "--listen",
+        "--host",
+        "--https",
+        "--data-dir",
+        "--oidc-issuer",
+        "--oidc-client-id",
+        "--oidc-name",
+        "--imgur-client-id",
+        "--support-url",
+        "--emoji-cdn",
+        "--trusted-proxy",
+        "QUIRE_TRUSTED_PROXY",
+        "--access-log",
+        "--access-log-format",
+        "QUIRE_ACCESS_LOG",
+        "QUIRE_DATA_DIR",
+        "QUIRE_HOST",
+    ] {
         assert!(serve.contains(flag), "{flag} missing from serve --help");
     }
 }
@@ -63,11 +81,8 @@ fn a_bad_host_is_refused_before_anything_starts() {
 fn flags_can_come_from_quire_environment_variables() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("from-env");
-    let out = Command::new(env!("CARGO_BIN_EXE_quire"))
-        .args(["migrate"])
-        .env("QUIRE_DATA_DIR", &data)
-        .output()
-        .unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_quire")).args(["migrate"]).env("QUIRE_DATA_DIR", &data).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(data.join("quire.db").is_file());
 }
@@ -137,12 +152,24 @@ fn a_public_host_without_a_client_id_is_refused_naming_the_flag() {
 fn an_http_issuer_is_accepted_only_on_loopback() {
     let dir = tempfile::tempdir().unwrap();
     let out = quire(&[
-        "serve", "--oidc-issuer", "http://idp.example.com", "--oidc-client-id", "x", "--data-dir", s(dir.path()),
+        "serve",
+        "--oidc-issuer",
+        "http://idp.example.com",
+        "--oidc-client-id",
+        "x",
+        "--data-dir",
+        s(dir.path()),
     ]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--oidc-issuer must be an https:// URL"), "{}", stderr(&out));
     let out = quire(&[
-        "serve", "--oidc-issuer", "http://localhost.evil.com", "--oidc-client-id", "x", "--data-dir", s(dir.path()),
+        "serve",
+        "--oidc-issuer",
+        "http://localhost.evil.com",
+        "--oidc-client-id",
+        "x",
+        "--data-dir",
+        s(dir.path()),
     ]);
     assert!(!out.status.success(), "a look-alike of localhost is not loopback");
 }
@@ -185,7 +212,8 @@ fn serve_migrate_and_reindex_refuse_a_data_dir_with_data_but_no_database() {
             std::fs::create_dir_all(data.join(folder)).unwrap();
         }
         std::fs::write(data.join(file), b"some data").unwrap();
-        let serve = quire_within(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--data-dir", s(&data)], BOUND);
+        let serve =
+            quire_within(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--data-dir", s(&data)], BOUND);
         let migrate = quire_within(&["migrate", "--data-dir", s(&data)], BOUND);
         let reindex = quire_within(&["reindex", "--data-dir", s(&data)], BOUND);
         for (command, out) in [("serve", serve), ("migrate", migrate), ("reindex", reindex)] {

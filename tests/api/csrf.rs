@@ -12,7 +12,14 @@ async fn writes_without_the_csrf_header_or_with_a_wrong_one_are_refused_and_chan
     let url = format!("{}/api/my/blogs", app.url);
     let missing = browser.client.post(&url).json(&json!({ "subdomain": "alice" })).send().await.unwrap();
     assert_eq!(error_field(missing, 403).await.0, "csrf");
-    let wrong = browser.client.post(&url).header("CSRF-Token", "0".repeat(64)).json(&json!({ "subdomain": "alice" })).send().await.unwrap();
+    let wrong = browser
+        .client
+        .post(&url)
+        .header("CSRF-Token", "0".repeat(64))
+        .json(&json!({ "subdomain": "alice" }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(error_field(wrong, 403).await.0, "csrf");
     let no_cookie = app.new_browser().client.post(&url).header("CSRF-Token", "").json(&json!({})).send().await.unwrap();
     assert_eq!(no_cookie.status(), 403);

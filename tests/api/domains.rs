@@ -85,11 +85,23 @@ impl DnsResponder {
         let rcode = if records.is_none() { 3 } else { 0 };
         let records = if truncate { Vec::new() } else { records.unwrap_or_default() };
         let mut answer = query[..2].to_vec();
-        answer.extend_from_slice(&[0x81 | if truncate { 0x02 } else { 0 }, 0x80 | rcode, 0, 1, 0, records.len() as u8, 0, 0, 0, 0]);
+        answer.extend_from_slice(&[
+            0x81 | if truncate { 0x02 } else { 0 },
+            0x80 | rcode,
+            0,
+            1,
+            0,
+            records.len() as u8,
+            0,
+            0,
+            0,
+            0,
+        ]);
         answer.extend_from_slice(question);
         for value in records {
             answer.extend_from_slice(&[0xc0, 12, 0, 16, 0, 1, 0, 0, 0, 60]);
-            let data: Vec<u8> = value.as_bytes().chunks(255).flat_map(|part| [&[part.len() as u8][..], part].concat()).collect();
+            let data: Vec<u8> =
+                value.as_bytes().chunks(255).flat_map(|part| [&[part.len() as u8][..], part].concat()).collect();
             answer.extend_from_slice(&(data.len() as u16).to_be_bytes());
             answer.extend_from_slice(&data);
         }
@@ -126,7 +138,10 @@ async fn bad_names_are_refused_with_their_message_and_change_nothing() {
         ("192.0.2.1", "Enter a domain name, not an IP address"),
         ("[2001:db8::1]", "Enter a domain name, not an IP address"),
         ("localhost", "Enter a full domain name with a dot, like blog.example.org"),
-        ("alice.localhost", "This name can't be reached from the internet (localhost, .local, .internal, .arpa, .onion)"),
+        (
+            "alice.localhost",
+            "This name can't be reached from the internet (localhost, .local, .internal, .arpa, .onion)",
+        ),
         (long.as_str(), "A domain name can't be longer than 253 characters"),
         ("xn--zz.example", "This is not a valid internationalized domain name (bad xn-- part)"),
         ("blog_1.example.org", "Use only letters, digits and hyphens between the dots"),
@@ -161,9 +176,15 @@ async fn a_name_is_stored_in_its_a_label_form_and_shown_in_both() {
     assert!(value.starts_with("quire-verify=") && value.len() == "quire-verify=".len() + 32, "{value}");
     assert_eq!(records[1], json!({ "type": "CNAME", "name": "xn--bcher-kva.example", "value": "alice.localhost" }));
     // The same name again changes nothing; another replaces it with a new token.
-    let again = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "xn--bcher-kva.example" })).await, 200).await;
+    let again = json_of(
+        app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "xn--bcher-kva.example" })).await,
+        200,
+    )
+    .await;
     assert_eq!(again["domain"]["records"][0]["value"], value);
-    let other = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    let other =
+        json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200)
+            .await;
     assert_eq!(other["domain"]["name"], "blog.example.org");
     assert_ne!(other["domain"]["records"][0]["value"], value);
     assert_eq!(app.count("custom_domains"), 1);
@@ -184,7 +205,13 @@ async fn another_users_blog_is_not_found_and_writes_need_csrf() {
         let resp = mallory.send(method.clone(), &path, json!({ "name": "evil.example.org" })).await;
         assert_eq!(error_field(resp, 404).await.0, "blog", "{method} {path}");
     }
-    let no_csrf = app.client.put(format!("{}{}", app.url, domain_path(blog))).json(&json!({ "name": "blog.example.org" })).send().await.unwrap();
+    let no_csrf = app
+        .client
+        .put(format!("{}{}", app.url, domain_path(blog)))
+        .json(&json!({ "name": "blog.example.org" }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(no_csrf.status(), 403);
     assert_eq!(app.count("custom_domains"), 0);
     let none = app.browser.send(Method::DELETE, &domain_path(blog), json!({})).await;
@@ -202,9 +229,18 @@ async fn a_verified_domain_serves_the_blog_and_removing_it_reverts() {
     let port = app.port;
     let (domain_host, sub_host) = (format!("blog.example.org:{port}"), format!("alice.localhost:{port}"));
     let origin = format!("http://blog.example.org:{port}");
-    assert!(app.get_with_host(&sub_host, "/").await.text().await.unwrap().contains(&format!("http://alice.localhost:{port}/")));
+    assert!(
+        app.get_with_host(&sub_host, "/")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .contains(&format!("http://alice.localhost:{port}/"))
+    );
 
-    let set = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    let set =
+        json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200)
+            .await;
     let token_value = set["domain"]["records"][0]["value"].as_str().unwrap().to_owned();
     assert_eq!(app.get_with_host(&domain_host, "/").await.status(), 404, "not served before it is verified");
 
@@ -237,11 +273,18 @@ async fn a_verified_domain_serves_the_blog_and_removing_it_reverts() {
     assert_eq!(moved.status(), 301);
     assert_eq!(moved.headers()["location"], format!("{origin}/tags/x?page=2"));
     let feed = app.get_with_host(&domain_host, "/feed.xml").await.text().await.unwrap();
-    assert!(feed.contains(&format!(r#"<link rel="self" type="application/atom+xml" href="{origin}/feed.xml"/>"#)), "{feed}");
+    assert!(
+        feed.contains(&format!(r#"<link rel="self" type="application/atom+xml" href="{origin}/feed.xml"/>"#)),
+        "{feed}"
+    );
     assert!(feed.contains(&format!(r#"<link rel="alternate" type="text/html" href="{origin}/"/>"#)), "{feed}");
     assert!(!feed.contains("alice.localhost"), "{feed}");
     let rss = app.get_with_host(&domain_host, "/rss.xml").await.text().await.unwrap();
-    assert!(rss.contains(&format!("<link>{origin}/</link>")) && rss.contains(&format!(r#"<atom:link href="{origin}/rss.xml""#)), "{rss}");
+    assert!(
+        rss.contains(&format!("<link>{origin}/</link>"))
+            && rss.contains(&format!(r#"<atom:link href="{origin}/rss.xml""#)),
+        "{rss}"
+    );
     assert!(rss.contains(&format!("<link>{origin}/hello-there")) && !rss.contains("alice.localhost"), "{rss}");
     let sitemap = app.get_with_host(&domain_host, "/sitemap.xml").await.text().await.unwrap();
     assert!(sitemap.contains(&format!("<loc>{origin}/")) && !sitemap.contains("alice.localhost"), "{sitemap}");
@@ -263,7 +306,10 @@ async fn a_verified_domain_serves_the_blog_and_removing_it_reverts() {
     let back = app.get_with_host(&sub_host, "/").await;
     assert_eq!(back.status(), 200);
     let html = back.text().await.unwrap();
-    assert!(html.contains(&format!(r#"<link rel="canonical" href="http://alice.localhost:{port}/">"#)) && !html.contains("blog.example.org"));
+    assert!(
+        html.contains(&format!(r#"<link rel="canonical" href="http://alice.localhost:{port}/">"#))
+            && !html.contains("blog.example.org")
+    );
     let feed = app.get_with_host(&sub_host, "/feed.xml").await.text().await.unwrap();
     assert!(!feed.contains("blog.example.org"), "no cached page keeps the old origin");
     let api_blog = json_of(app.browser.get(&format!("/api/my/blogs/{blog}")).await, 200).await;
@@ -282,7 +328,9 @@ async fn a_truncated_answer_is_asked_again_over_tcp() {
     let app = app_with(&dns).await;
     let blog = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
     *dns.truncate.lock().unwrap() = true;
-    let set = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    let set =
+        json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200)
+            .await;
     let token_value = set["domain"]["records"][0]["value"].as_str().unwrap().to_owned();
     dns.set_txt("_quire.blog.example.org", &[&token_value]);
     let verified = json_of(app.browser.post(&format!("{}/check", domain_path(blog)), json!({})).await, 200).await;
@@ -296,7 +344,9 @@ async fn deleting_the_account_frees_its_domain() {
     let dns = DnsResponder::start().await;
     let app = app_with(&dns).await;
     let blog = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
-    let set = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    let set =
+        json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200)
+            .await;
     dns.set_txt("_quire.blog.example.org", &[set["domain"]["records"][0]["value"].as_str().unwrap()]);
     let verified = json_of(app.browser.post(&format!("{}/check", domain_path(blog)), json!({})).await, 200).await;
     assert_eq!(verified["domain"]["state"], "verified");
@@ -325,7 +375,9 @@ async fn the_tls_ask_endpoint_allows_exactly_the_names_quire_serves() {
     let dns = DnsResponder::start().await;
     let app = app_with(&dns).await;
     let blog = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
-    let set = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    let set =
+        json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200)
+            .await;
     assert_eq!(ask(&app, "blog.example.org").await.0, 404, "not before it is verified");
     dns.set_txt("_quire.blog.example.org", &[set["domain"]["records"][0]["value"].as_str().unwrap()]);
     assert_eq!(app.browser.post(&format!("{}/check", domain_path(blog)), json!({})).await.status(), 200);
@@ -359,7 +411,10 @@ async fn the_tls_ask_endpoint_answers_only_trusted_proxies_and_is_rate_limited()
     let allowed_at_most = 100 + (50.0 * started.elapsed().as_secs_f64()).ceil() as usize;
     let ok = answers.iter().filter(|status| **status == 200).count();
     assert!(answers.iter().all(|status| matches!(status, 200 | 429)), "{answers:?}");
-    assert!(ok < 300 && ok <= allowed_at_most, "a flood is cut to the burst (100) and the rate (50/s): {ok} of 300 answered");
+    assert!(
+        ok < 300 && ok <= allowed_at_most,
+        "a flood is cut to the burst (100) and the rate (50/s): {ok} of 300 answered"
+    );
 }
 
 #[tokio::test]
@@ -370,11 +425,11 @@ async fn the_recheck_task_verifies_a_name_whose_record_is_already_there() {
     // The task checked at once when the name was set (no record yet) and waits a minute for
     // the next check: the test moves that time to now, as a minute passing would, and wakes
     // the task by setting the same name again (which changes nothing else).
-    let set = json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    let set =
+        json_of(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200)
+            .await;
     dns.set_txt("_quire.blog.example.org", &[set["domain"]["records"][0]["value"].as_str().unwrap()]);
-    app.db()
-        .execute("UPDATE custom_domains SET next_check_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')", [])
-        .unwrap();
+    app.db().execute("UPDATE custom_domains SET next_check_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')", []).unwrap();
     let again = app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await;
     assert_eq!(again.status(), 200);
     let mut state = Value::Null;
@@ -395,18 +450,20 @@ async fn quire_serve_asks_the_test_only_dns_server_and_refuses_it_off_loopback()
     let dir = tempfile::tempdir().unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let dns_flag = dns.address.to_string();
-    let mut child = quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
-        .args(["--data-dir", s(dir.path()), "--test-only-dns-server", &dns_flag])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
+            .args(["--data-dir", s(dir.path()), "--test-only-dns-server", &dns_flag])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
     let mut line = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
     assert!(line.starts_with("Quire is running"), "{line}");
     let browser = Browser::new(&format!("http://localhost:{port}"), port);
     let blog = browser.sign_up_with_blog("alice@example.com", "alice").await;
-    let set = json_of(browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
+    let set =
+        json_of(browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog.example.org" })).await, 200).await;
     dns.set_txt("_quire.blog.example.org", &[set["domain"]["records"][0]["value"].as_str().unwrap()]);
     let verified = json_of(browser.post(&format!("{}/check", domain_path(blog)), json!({})).await, 200).await;
     child.kill().unwrap();
@@ -414,7 +471,17 @@ async fn quire_serve_asks_the_test_only_dns_server_and_refuses_it_off_loopback()
     assert_eq!(verified["domain"]["state"], "verified", "{verified}");
     assert!(stderr.contains("test-only: custom domains' TXT records are asked of this server"), "{stderr}");
 
-    let flags = ["serve", "--test-only-dns-server", &dns_flag, "--listen", "0.0.0.0:0", "--host", "blog.example.com", "--oidc-client-id", "id"];
+    let flags = [
+        "serve",
+        "--test-only-dns-server",
+        &dns_flag,
+        "--listen",
+        "0.0.0.0:0",
+        "--host",
+        "blog.example.com",
+        "--oidc-client-id",
+        "id",
+    ];
     let output = quire_command(&flags).args(["--data-dir", s(dir.path())]).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success() && stderr.starts_with("quire: --test-only-dns-server"), "{stderr}");

@@ -42,13 +42,21 @@ async fn a_blogs_tab_icon_is_the_embedded_image_of_its_emoji_not_text() {
     assert!(svg.starts_with("<svg") && svg.contains("<path"), "{svg}");
     assert!(!svg.contains("<text") && !svg.contains('📝'), "no glyph left to the reader's fonts: {svg}");
 
-    alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, "1f431") })).await;
+    alice
+        .send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, "1f431") }))
+        .await;
     let cat = tab_icon(&app).await.text().await.unwrap();
     assert_eq!(cat, app.get(&format!("{}1f431.svg", images_prefix(&app).await)).await.text().await.unwrap());
 
     // Emoji of Unicode 15.1 and 16.0 are images too: 🐦‍🔥 (phoenix) and 🫩 (face with bags under eyes).
     for code in ["1f426-200d-1f525", "1fae9"] {
-        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, code) })).await;
+        alice
+            .send(
+                Method::PUT,
+                &format!("/api/my/blogs/{blog}/favicon"),
+                json!({ "favicon_id": favicon_id(&app, code) }),
+            )
+            .await;
         let svg = tab_icon(&app).await.text().await.unwrap();
         assert!(svg.contains("<path") && !svg.contains("<text"), "{code}: {svg}");
     }
@@ -59,7 +67,13 @@ async fn an_emoji_newer_than_the_image_set_is_drawn_as_text() {
     let (app, alice, blog) = alice_blog().await;
     // 🫪 (distorted face, Emoji 17.0) is a favicon, but Twemoji 16.0 has no image of it.
     let distorted = "1faea";
-    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": favicon_id(&app, distorted) })).await;
+    let resp = alice
+        .send(
+            Method::PUT,
+            &format!("/api/my/blogs/{blog}/favicon"),
+            json!({ "favicon_id": favicon_id(&app, distorted) }),
+        )
+        .await;
     assert_eq!(resp.status(), 200);
     let icon = tab_icon(&app).await;
     assert_eq!(icon.status(), 200);

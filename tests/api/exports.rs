@@ -42,7 +42,8 @@ impl Unzipped {
     }
 
     fn text(&self, name: &str) -> String {
-        String::from_utf8(self.get(name).unwrap_or_else(|| panic!("{name} is in the zip: {:?}", self.names())).to_vec()).unwrap()
+        String::from_utf8(self.get(name).unwrap_or_else(|| panic!("{name} is in the zip: {:?}", self.names())).to_vec())
+            .unwrap()
     }
 
     pub(crate) fn json(&self, name: &str) -> Value {
@@ -137,10 +138,16 @@ pub(crate) async fn full_blog() -> Full {
     let base = format!("/api/my/blogs/{blog}");
     assert_eq!(alice.send(Method::PUT, &base, json!({ "name": "Alice's notes" })).await.status(), 200);
     assert_eq!(alice.send(Method::PUT, &format!("{base}/theme"), json!({ "theme_id": 2 })).await.status(), 200);
-    assert_eq!(alice.send(Method::PUT, &format!("{base}/time_zone"), json!({ "time_zone": "Asia/Tokyo" })).await.status(), 200);
+    assert_eq!(
+        alice.send(Method::PUT, &format!("{base}/time_zone"), json!({ "time_zone": "Asia/Tokyo" })).await.status(),
+        200
+    );
     let icons: Value = alice.get("/api/favicons?page=2&page_size=100").await.json().await.unwrap();
     let icon_id = icons["favicons"][3]["id"].as_i64().unwrap();
-    assert_eq!(alice.send(Method::PUT, &format!("{base}/favicon"), json!({ "favicon_id": icon_id })).await.status(), 200);
+    assert_eq!(
+        alice.send(Method::PUT, &format!("{base}/favicon"), json!({ "favicon_id": icon_id })).await.status(),
+        200
+    );
     for addon in [1, 7] {
         assert_eq!(alice.post(&format!("{base}/addons/{addon}/installation"), json!({})).await.status(), 200);
     }
@@ -163,11 +170,24 @@ pub(crate) async fn full_blog() -> Full {
         )
         .await,
     );
-    posts.push(save(&alice, blog, json!({ "draft": false, "page": true, "body": simple_body("About", "Who I am.") })).await);
-    posts.push(save(&alice, blog, json!({ "draft": true, "tags": ["ideas"], "body": simple_body("Draft thoughts", "Not yet.") })).await);
     posts.push(
-        save(&alice, blog, json!({ "draft": false, "publish_at": in_hours(24), "body": simple_body("Later", "Tomorrow's words.") }))
-            .await,
+        save(&alice, blog, json!({ "draft": false, "page": true, "body": simple_body("About", "Who I am.") })).await,
+    );
+    posts.push(
+        save(
+            &alice,
+            blog,
+            json!({ "draft": true, "tags": ["ideas"], "body": simple_body("Draft thoughts", "Not yet.") }),
+        )
+        .await,
+    );
+    posts.push(
+        save(
+            &alice,
+            blog,
+            json!({ "draft": false, "publish_at": in_hours(24), "body": simple_body("Later", "Tomorrow's words.") }),
+        )
+        .await,
     );
     Full { app, alice, blog, png, posts }
 }
@@ -178,7 +198,8 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
     let export = start(&alice, blog, "archive").await;
     let export = finished(&alice, blog, export["id"].as_i64().unwrap()).await;
     let resp = alice.get(export["downloadUrl"].as_str().unwrap()).await;
-    let today = time::OffsetDateTime::now_utc().format(time::macros::format_description!("[year][month][day]")).unwrap();
+    let today =
+        time::OffsetDateTime::now_utc().format(time::macros::format_description!("[year][month][day]")).unwrap();
     assert_eq!(resp.headers()["content-type"], "application/zip");
     assert_eq!(resp.headers()["content-disposition"], format!("attachment; filename=\"alice-{today}.quire.zip\""));
     let zip = Unzipped::of(&resp.bytes().await.unwrap());
@@ -188,9 +209,11 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
     let manifest = zip.json("quire-archive.json");
     let db = app.db();
     let (blog_created, icon): (String, String) = db
-        .query_row("SELECT b.created_at, f.code FROM blogs b JOIN favicons f ON f.id = b.favicon_id WHERE b.id = ?1", [blog], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT b.created_at, f.code FROM blogs b JOIN favicons f ON f.id = b.favicon_id WHERE b.id = ?1",
+            [blog],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .unwrap();
     assert_eq!(manifest["format"], "quire-archive");
     assert_eq!(manifest["version"], 1);
@@ -207,7 +230,11 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
 
     let short_ids: Vec<String> = posts.iter().map(|p| p["shortId"].as_str().unwrap().to_owned()).collect();
     let post_entries: Vec<&str> = names.iter().copied().filter(|n| n.starts_with("posts/")).collect();
-    assert_eq!(post_entries, short_ids.iter().map(|id| format!("posts/{id}.json")).collect::<Vec<_>>(), "creation order");
+    assert_eq!(
+        post_entries,
+        short_ids.iter().map(|id| format!("posts/{id}.json")).collect::<Vec<_>>(),
+        "creation order"
+    );
     for short_id in &short_ids {
         let entry = zip.json(&format!("posts/{short_id}.json"));
         let row = db
@@ -256,7 +283,10 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
     assert!(scheduled["publishedAt"].is_null() && scheduled["scheduledAt"].is_string());
     let first = zip.json(&format!("posts/{}.json", short_ids[0]));
     let png_name = png.rsplit('/').next().unwrap();
-    assert_eq!(first["body"]["children"][3]["value"], json!({ "url": format!("images/{png_name}"), "alt": "A red dot", "caption": "Seen from the car" }));
+    assert_eq!(
+        first["body"]["children"][3]["value"],
+        json!({ "url": format!("images/{png_name}"), "alt": "A red dot", "caption": "Seen from the car" })
+    );
     assert_eq!(first["tags"], json!(["rust", "road-trip"]));
 
     let images: Vec<&(String, Vec<u8>, bool)> = zip.0.iter().filter(|(n, _, _)| n.starts_with("images/")).collect();
@@ -275,13 +305,24 @@ async fn markdown_has_front_matter_images_beside_the_posts_and_hugo_builds_every
     assert!(export["fileName"].as_str().unwrap().ends_with("-markdown.zip"));
     let short = |i: usize| posts[i]["shortId"].as_str().unwrap().to_owned();
     let png_name = png.rsplit('/').next().unwrap();
-    let hello = zip.names().into_iter().find(|n| n.ends_with(&format!("hello-world-{}/index.md", short(0)))).expect("the post's file").to_owned();
+    let hello = zip
+        .names()
+        .into_iter()
+        .find(|n| n.ends_with(&format!("hello-world-{}/index.md", short(0))))
+        .expect("the post's file")
+        .to_owned();
     assert!(hello.starts_with("posts/20"), "{hello}");
     let folder = hello.trim_end_matches("index.md");
     assert_eq!(zip.get(&format!("{folder}{png_name}")).unwrap(), PNG, "the image beside its post");
     let text = zip.text(&hello);
     assert!(text.starts_with("---\ntitle: \"Hello world\"\ndate: 20"), "{text}");
-    assert!(text.contains(&format!("slug: \"hello-world-{}\"\ntags: [\"rust\", \"road-trip\"]\ndraft: false\n---\n", short(0))), "{text}");
+    assert!(
+        text.contains(&format!(
+            "slug: \"hello-world-{}\"\ntags: [\"rust\", \"road-trip\"]\ndraft: false\n---\n",
+            short(0)
+        )),
+        "{text}"
+    );
     assert!(text.contains("\nSome *Markdown* with [a link](https://example.com/).\n"), "paragraphs as stored: {text}");
     assert!(text.contains("\n## The trip\n"), "{text}");
     assert!(text.contains(&format!("\n![A red dot]({png_name})\n*Seen from the car*\n")), "{text}");
@@ -300,18 +341,28 @@ async fn markdown_has_front_matter_images_beside_the_posts_and_hugo_builds_every
     };
     assert!(version.status.success());
     let site = tempfile::tempdir().unwrap();
-    std::fs::write(site.path().join("config.toml"), "baseURL = \"http://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n").unwrap();
+    std::fs::write(
+        site.path().join("config.toml"),
+        "baseURL = \"http://example.org/\"\ndisableKinds = [\"taxonomy\", \"term\"]\n",
+    )
+    .unwrap();
     let layouts = site.path().join("layouts/_default");
     std::fs::create_dir_all(&layouts).unwrap();
     std::fs::write(layouts.join("single.html"), "<h1>{{ .Title }}</h1>{{ .Content }}").unwrap();
-    std::fs::write(layouts.join("list.html"), "{{ range .Pages }}<a href=\"{{ .RelPermalink }}\">{{ .Title }}</a>{{ end }}").unwrap();
+    std::fs::write(
+        layouts.join("list.html"),
+        "{{ range .Pages }}<a href=\"{{ .RelPermalink }}\">{{ .Title }}</a>{{ end }}",
+    )
+    .unwrap();
     zip.unpack(&site.path().join("content"));
     let built = std::process::Command::new("hugo")
         .args(["--buildDrafts", "--buildFuture", "--quiet", "-s", s(site.path()), "-d", s(&site.path().join("public"))])
         .output()
         .unwrap();
     assert!(built.status.success(), "hugo builds the export: {}", stderr(&built));
-    for (i, slug, title) in [(0, "hello-world", "Hello world"), (2, "draft-thoughts", "Draft thoughts"), (3, "later", "Later")] {
+    for (i, slug, title) in
+        [(0, "hello-world", "Hello world"), (2, "draft-thoughts", "Draft thoughts"), (3, "later", "Later")]
+    {
         let page = site.path().join(format!("public/posts/{slug}-{}/index.html", short(i)));
         let html = std::fs::read_to_string(&page).unwrap_or_else(|_| panic!("hugo built {}", page.display()));
         assert!(html.contains(&format!("<h1>{title}</h1>")), "{html}");
@@ -319,14 +370,19 @@ async fn markdown_has_front_matter_images_beside_the_posts_and_hugo_builds_every
     let hello_page = site.path().join(format!("public/posts/hello-world-{}", short(0)));
     assert!(std::fs::read_to_string(hello_page.join("index.html")).unwrap().contains(&format!("src=\"{png_name}\"")));
     assert_eq!(std::fs::read(hello_page.join(png_name)).unwrap(), PNG, "hugo copies the image beside its post");
-    assert!(std::fs::read_to_string(site.path().join("public/pages/about/index.html")).unwrap().contains("<h1>About</h1>"));
+    assert!(
+        std::fs::read_to_string(site.path().join("public/pages/about/index.html")).unwrap().contains("<h1>About</h1>")
+    );
 
     // Jekyll, when it is there: each post is built at its folder's address, its image beside it.
     if std::process::Command::new("jekyll").arg("--version").output().is_ok_and(|o| o.status.success()) {
         let source = tempfile::tempdir().unwrap();
         zip.unpack(source.path());
         let out = source.path().join("_site");
-        let built = std::process::Command::new("jekyll").args(["build", "--quiet", "-s", s(source.path()), "-d", s(&out)]).output().unwrap();
+        let built = std::process::Command::new("jekyll")
+            .args(["build", "--quiet", "-s", s(source.path()), "-d", s(&out)])
+            .output()
+            .unwrap();
         assert!(built.status.success(), "jekyll builds the export: {}", stderr(&built));
         let folder = hello.trim_end_matches("/index.md");
         let html = std::fs::read_to_string(out.join(folder).join("index.html")).unwrap();
@@ -395,7 +451,13 @@ async fn the_static_site_has_every_public_page_and_every_link_resolves_to_a_file
         assert!(names.contains(&file.as_str()), "{file} in {names:?}");
     }
     assert!(names.iter().any(|n| n.starts_with("theme-serif-") && n.ends_with(".css")), "the blog's theme");
-    assert!(!names.iter().any(|n| n.contains(posts[2]["shortId"].as_str().unwrap()) || n.contains(posts[3]["shortId"].as_str().unwrap())), "no draft or scheduled post");
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.contains(posts[2]["shortId"].as_str().unwrap())
+                || n.contains(posts[3]["shortId"].as_str().unwrap())),
+        "no draft or scheduled post"
+    );
     assert!(!names.iter().any(|n| n.contains("ideas")), "no tag of a draft");
     assert!(!names.iter().any(|n| n.ends_with(".gif")), "only images the pages show");
     let mut checked = 0;
@@ -403,7 +465,11 @@ async fn the_static_site_has_every_public_page_and_every_link_resolves_to_a_file
         let html = zip.text(name);
         assert!(!html.contains("action=\"/search\""), "no search box without the server: {name}");
         for link in links(&html) {
-            if link.starts_with("http://") || link.starts_with("https://") || link.starts_with("mailto:") || link.starts_with('#') {
+            if link.starts_with("http://")
+                || link.starts_with("https://")
+                || link.starts_with("mailto:")
+                || link.starts_with('#')
+            {
                 continue;
             }
             assert!(!link.starts_with('/'), "{name} links {link} from the root, which a file:// page cannot follow");
@@ -428,11 +494,20 @@ async fn exports_are_listed_with_their_progress_until_they_expire_and_can_be_del
     assert_eq!(export["format"], "archive");
     let progress = &export["progress"];
     assert!(progress["total"].as_i64().unwrap() >= 6 && progress["done"] == progress["total"], "{export}");
-    let finished_at = time::OffsetDateTime::parse(export["finishedAt"].as_str().unwrap(), &time::format_description::well_known::Rfc3339).unwrap();
-    let expires_at = time::OffsetDateTime::parse(export["expiresAt"].as_str().unwrap(), &time::format_description::well_known::Rfc3339).unwrap();
+    let finished_at = time::OffsetDateTime::parse(
+        export["finishedAt"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let expires_at = time::OffsetDateTime::parse(
+        export["expiresAt"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
     assert_eq!((expires_at - finished_at).whole_hours(), 24, "kept for a day");
     let id = export["id"].as_i64().unwrap();
-    let file = app.db().query_row("SELECT result_file FROM jobs WHERE id = ?1", [id], |r| r.get::<_, String>(0)).unwrap();
+    let file =
+        app.db().query_row("SELECT result_file FROM jobs WHERE id = ?1", [id], |r| r.get::<_, String>(0)).unwrap();
     let path = app.dir.path().join("exports").join(&file);
     assert!(path.is_file());
 
@@ -452,18 +527,34 @@ async fn exports_are_the_owners_alone_and_bad_asks_get_clear_errors() {
     let id = export["id"].as_i64().unwrap();
     let bob = app.new_browser();
     let bob_blog = bob.sign_up_with_blog("bob@example.com", "bob").await;
-    for path in [format!("/api/my/blogs/{blog}/exports"), format!("/api/my/blogs/{blog}/exports/{id}"), format!("/api/my/blogs/{blog}/exports/{id}/download")] {
+    for path in [
+        format!("/api/my/blogs/{blog}/exports"),
+        format!("/api/my/blogs/{blog}/exports/{id}"),
+        format!("/api/my/blogs/{blog}/exports/{id}/download"),
+    ] {
         assert_eq!(error_field(bob.get(&path).await, 404).await.0, "blog", "{path}");
     }
-    for path in [format!("/api/my/blogs/{bob_blog}/exports/{id}"), format!("/api/my/blogs/{bob_blog}/exports/{id}/download")] {
-        assert_eq!(error_field(bob.get(&path).await, 404).await, ("export".to_owned(), "Export not found".to_owned()), "{path}");
+    for path in
+        [format!("/api/my/blogs/{bob_blog}/exports/{id}"), format!("/api/my/blogs/{bob_blog}/exports/{id}/download")]
+    {
+        assert_eq!(
+            error_field(bob.get(&path).await, 404).await,
+            ("export".to_owned(), "Export not found".to_owned()),
+            "{path}"
+        );
     }
     let resp = bob.send(Method::DELETE, &format!("/api/my/blogs/{bob_blog}/exports/{id}"), json!({})).await;
     assert_eq!(error_field(resp, 404).await.0, "export");
     assert_eq!(alice.get(&format!("/api/my/blogs/{blog}/exports/{id}")).await.status(), 200, "still there");
     assert_eq!(app.new_browser().get(&format!("/api/my/blogs/{blog}/exports")).await.status(), 401);
 
-    let no_csrf = alice.client.post(format!("{}/api/my/blogs/{blog}/exports", app.url)).json(&json!({ "format": "site" })).send().await.unwrap();
+    let no_csrf = alice
+        .client
+        .post(format!("{}/api/my/blogs/{blog}/exports", app.url))
+        .json(&json!({ "format": "site" }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(no_csrf.status(), 403);
     let resp = alice.post(&format!("/api/my/blogs/{blog}/exports"), json!({ "format": "pdf" })).await;
     assert_eq!(error_field(resp, 422).await, ("format".to_owned(), "Should be archive, markdown or site".to_owned()));
@@ -471,7 +562,12 @@ async fn exports_are_the_owners_alone_and_bad_asks_get_clear_errors() {
     assert_eq!(error_field(resp, 400).await, ("format".to_owned(), "Is required".to_owned()));
 
     // A job of the blog under way: the next one is refused until it ends.
-    app.db().execute("INSERT INTO jobs (blog_id, kind, format, state, attempt) VALUES (?1, 'export', 'site', 'running', 1)", [blog]).unwrap();
+    app.db()
+        .execute(
+            "INSERT INTO jobs (blog_id, kind, format, state, attempt) VALUES (?1, 'export', 'site', 'running', 1)",
+            [blog],
+        )
+        .unwrap();
     let resp = alice.post(&format!("/api/my/blogs/{blog}/exports"), json!({ "format": "markdown" })).await;
     assert_eq!(
         error_field(resp, 422).await,
@@ -501,14 +597,19 @@ async fn an_export_cut_off_by_a_stop_starts_over_cleanly_at_the_next_start() {
     let id = list["exports"][0]["id"].as_i64().unwrap();
     let export = finished(&alice, blog, id).await;
     assert_eq!(export["state"], "done", "{export}");
-    let files: Vec<String> = std::fs::read_dir(&exports).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let files: Vec<String> =
+        std::fs::read_dir(&exports).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(files.len(), 1, "only the finished file: {files:?}");
     assert!(files[0].ends_with(".zip") && !files[0].ends_with(".part"));
     let attempt: i64 = app.db().query_row("SELECT attempt FROM jobs WHERE id = ?1", [id], |r| r.get(0)).unwrap();
     assert_eq!(attempt, 2, "run again under a new attempt");
     let resp = alice.get(export["downloadUrl"].as_str().unwrap()).await;
     let zip = Unzipped::of(&resp.bytes().await.unwrap());
-    assert_eq!(zip.json("quire-archive.json")["counts"], json!({ "posts": 3, "pages": 1, "images": 2 }), "a whole archive");
+    assert_eq!(
+        zip.json("quire-archive.json")["counts"],
+        json!({ "posts": 3, "pages": 1, "images": 2 }),
+        "a whole archive"
+    );
 }
 
 #[tokio::test]
@@ -522,7 +623,10 @@ async fn a_finished_export_and_its_file_go_away_after_a_day_and_with_the_account
     let dir = app.stop().await;
     rusqlite::Connection::open(dir.path().join("quire.db"))
         .unwrap()
-        .execute("UPDATE jobs SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1", [first["id"].as_i64().unwrap()])
+        .execute(
+            "UPDATE jobs SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1",
+            [first["id"].as_i64().unwrap()],
+        )
         .unwrap();
     let app = TestApp::spawn_at(dir, port, |_| {}).await;
     assert_eq!(app.count("jobs"), 1, "the expired export is gone");
@@ -543,13 +647,19 @@ async fn quire_export_writes_each_format_while_the_server_runs_and_says_what_is_
     let host = format!("localhost:{}", app.port);
     for format in ["archive", "markdown", "site"] {
         let file = out.path().join(format!("alice-{format}.zip"));
-        let output = quire(&["export", "--data-dir", data, "--host", &host, "--blog", "alice", "--format", format, s(&file)]);
+        let output =
+            quire(&["export", "--data-dir", data, "--host", &host, "--blog", "alice", "--format", format, s(&file)]);
         assert!(output.status.success(), "{}", stderr(&output));
         let zip = Unzipped::of(&std::fs::read(&file).unwrap());
         match format {
-            "archive" => assert_eq!(zip.json("quire-archive.json")["counts"], json!({ "posts": 3, "pages": 1, "images": 2 })),
+            "archive" => {
+                assert_eq!(zip.json("quire-archive.json")["counts"], json!({ "posts": 3, "pages": 1, "images": 2 }))
+            }
             "markdown" => assert!(zip.get("pages/about/index.md").is_some()),
-            _ => assert!(zip.text("index.html").contains(&format!("href=\"http://alice.{host}/\"")), "canonical on the given host"),
+            _ => assert!(
+                zip.text("index.html").contains(&format!("href=\"http://alice.{host}/\"")),
+                "canonical on the given host"
+            ),
         }
     }
     let file = out.path().join("nobody.zip");
@@ -598,24 +708,39 @@ async fn a_two_thousand_post_blog_exports_while_the_servers_memory_stays_bounded
             .prepare("INSERT INTO posts (blog_id, short_id, slug, title, body, published_at) VALUES (?1, ?2, ?3, ?4, ?5, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))")
             .unwrap();
         for n in 0..2_000u32 {
-            let words: String = (0..3_000u32).map(|w| format!("w{} ", (w * 7919 + n * 104_729) % 100_000)).collect::<String>();
+            let words: String =
+                (0..3_000u32).map(|w| format!("w{} ", (w * 7919 + n * 104_729) % 100_000)).collect::<String>();
             let text = words.chars().take(19_500).collect::<String>();
             let body = json!({ "type": "root", "children": [
                 { "type": "heading", "value": { "text": format!("Post {n}") } },
                 { "type": "paragraph", "value": { "text": text } },
                 { "type": "paragraph", "value": { "text": text.chars().rev().collect::<String>() } },
             ] });
-            insert.execute(rusqlite::params![blog, format!("p{n:07}"), format!("post-{n}"), format!("Post {n}"), body.to_string()]).unwrap();
+            insert
+                .execute(rusqlite::params![
+                    blog,
+                    format!("p{n:07}"),
+                    format!("post-{n}"),
+                    format!("Post {n}"),
+                    body.to_string()
+                ])
+                .unwrap();
         }
         drop(insert);
         tx.commit().unwrap();
     }
-    let mut child = crate::helpers::quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
-        .args(["--data-dir", s(dir.path())])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = crate::helpers::quire_command(&[
+        "serve",
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--host",
+        &format!("localhost:{port}"),
+    ])
+    .args(["--data-dir", s(dir.path())])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let served = Served(child);
@@ -629,7 +754,9 @@ async fn a_two_thousand_post_blog_exports_while_the_servers_memory_stays_bounded
     let deadline = Instant::now() + Duration::from_secs(300);
     let export = loop {
         peak = peak.max(resident_kib(pid));
-        let export = alice.get(&format!("/api/my/blogs/{blog}/exports/{id}")).await.json::<Value>().await.unwrap()["export"].clone();
+        let export =
+            alice.get(&format!("/api/my/blogs/{blog}/exports/{id}")).await.json::<Value>().await.unwrap()["export"]
+                .clone();
         if export["state"] == "done" || export["state"] == "failed" {
             break export;
         }
@@ -639,7 +766,11 @@ async fn a_two_thousand_post_blog_exports_while_the_servers_memory_stays_bounded
     assert_eq!(export["state"], "done", "{export}");
     assert_eq!(export["progress"], json!({ "done": 2_000, "total": 2_000 }));
     let growth_mib = (peak.saturating_sub(before)) / 1024;
-    eprintln!("resident before the export {} MiB, at most {} MiB during it (+{growth_mib} MiB)", before / 1024, peak / 1024);
+    eprintln!(
+        "resident before the export {} MiB, at most {} MiB during it (+{growth_mib} MiB)",
+        before / 1024,
+        peak / 1024
+    );
     assert!(growth_mib < 40, "80 MB of posts exported with +{growth_mib} MiB resident: the export streams");
     let resp = alice.get(export["downloadUrl"].as_str().unwrap()).await;
     let zip = Unzipped::of(&resp.bytes().await.unwrap());

@@ -106,8 +106,9 @@ impl Inbox {
 
 /// Checks a received POST's draft-cavage signature against `public_pem`, and that it names the key.
 pub(crate) fn verify(received: &Received, key_id: &str, public_pem: &str) {
-    let checked = ap_signature::check_request("POST", &received.path, &received.headers, &received.body, SystemTime::now())
-        .unwrap_or_else(|refusal| panic!("the signature is refused: {refusal:?}"));
+    let checked =
+        ap_signature::check_request("POST", &received.path, &received.headers, &received.body, SystemTime::now())
+            .unwrap_or_else(|refusal| panic!("the signature is refused: {refusal:?}"));
     assert_eq!(checked.signature.key_id, key_id);
     signed::verify_checked(&checked, public_pem).expect("the signature verifies with the actor's key");
     assert_eq!(received.headers["content-type"], "application/activity+json");
@@ -204,7 +205,8 @@ async fn the_documents_other_servers_read() {
         assert_eq!(jrd["links"][0], json!({"rel": "self", "type": "application/activity+json", "href": actor_id}));
     }
     // And on the blog's own host.
-    let resp = app.get_with_host(&host, &format!("/.well-known/webfinger?resource=acct:alice@localhost:{}", app.port)).await;
+    let resp =
+        app.get_with_host(&host, &format!("/.well-known/webfinger?resource=acct:alice@localhost:{}", app.port)).await;
     assert_eq!(json_of(resp, 200, "application/jrd+json").await["links"][0]["href"], actor_id);
     // Bad and unknown resources: the API's error shape, never a 500.
     for (query, status) in [
@@ -242,10 +244,21 @@ async fn the_documents_other_servers_read() {
 
     // Posts: published ones are Articles in the outbox, newest first; drafts and pages are not.
     let first = alice.create_post(blog, simple_body("First", "One."), false).await;
-    let second = alice.create_post(blog, body(&[("heading", json!({"text": "Second"})), ("paragraph", json!({"text": "Two *words*."})),
-        ("image", json!({"url": format!("{}/media/{}.png", app.url, "a".repeat(64)), "alt": "A cat"}))]), false).await;
+    let second = alice
+        .create_post(
+            blog,
+            body(&[
+                ("heading", json!({"text": "Second"})),
+                ("paragraph", json!({"text": "Two *words*."})),
+                ("image", json!({"url": format!("{}/media/{}.png", app.url, "a".repeat(64)), "alt": "A cat"})),
+            ]),
+            false,
+        )
+        .await;
     let draft = alice.create_post(blog, simple_body("Draft", "Not yet."), true).await;
-    let page = alice.post(&format!("/api/my/blogs/{blog}/posts"), json!({"body": simple_body("About", "Me."), "page": true})).await;
+    let page = alice
+        .post(&format!("/api/my/blogs/{blog}/posts"), json!({"body": simple_body("About", "Me."), "page": true}))
+        .await;
     let page: Value = page.json().await.unwrap();
     let page_id = page["post"]["shortId"].as_str().unwrap();
     let published = |p: &Value| p["shortId"].as_str().unwrap().to_owned();
@@ -264,10 +277,18 @@ async fn the_documents_other_servers_read() {
         assert_eq!(ap_get(&app, &host, &format!("/_quire/ap/outbox?page={bad}")).await.status(), 400, "page {bad}");
     }
 
-    let article = json_of(ap_get(&app, &host, &format!("/_quire/ap/posts/{}", published(&second))).await, 200, "application/activity+json").await;
+    let article = json_of(
+        ap_get(&app, &host, &format!("/_quire/ap/posts/{}", published(&second))).await,
+        200,
+        "application/activity+json",
+    )
+    .await;
     assert_eq!(article["type"], "Article");
     assert_eq!(article["id"], format!("http://{host}/_quire/ap/posts/{}", published(&second)));
-    assert_eq!(article["url"], format!("http://{host}{}", second["path"].as_str().unwrap_or(&format!("/second-{}", published(&second)))));
+    assert_eq!(
+        article["url"],
+        format!("http://{host}{}", second["path"].as_str().unwrap_or(&format!("/second-{}", published(&second))))
+    );
     assert_eq!(article["content"], "<p>Two <em>words</em>.</p>\n");
     assert_eq!(article["attachment"][0]["name"], "A cat");
     assert_eq!(article["attachment"][0]["mediaType"], "image/png");
@@ -286,7 +307,8 @@ async fn the_documents_other_servers_read() {
         async move { app.get_with_host(&host, &path).await.text().await.unwrap() }
     };
     assert!(html_of("/".to_owned()).await.contains(&alternate(&actor_id)), "the home page links the actor");
-    let second_page = html_of(second["path"].as_str().unwrap_or(&format!("/second-{}", published(&second))).to_owned()).await;
+    let second_page =
+        html_of(second["path"].as_str().unwrap_or(&format!("/second-{}", published(&second))).to_owned()).await;
     assert!(second_page.contains(&alternate(&format!("http://{host}/_quire/ap/posts/{}", published(&second)))));
     let about = html_of("/about".to_owned()).await;
     assert!(about.contains("Me.") && !about.contains("application/activity+json"), "a page does not federate");
@@ -326,7 +348,8 @@ async fn a_custom_domain_keeps_the_actor_on_the_subdomain() {
 
     // The subdomain's pages move to the custom domain, its actor does not.
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-    let get = |host: String, path: &str| client.get(format!("http://127.0.0.1:{port}{path}")).header("host", host).send();
+    let get =
+        |host: String, path: &str| client.get(format!("http://127.0.0.1:{port}{path}")).header("host", host).send();
     let resp = get(format!("alice.localhost:{port}"), "/_quire/ap/actor").await.unwrap();
     assert_eq!(resp.status(), 200);
     let doc: Value = resp.json().await.unwrap();
@@ -342,7 +365,8 @@ async fn a_custom_domain_keeps_the_actor_on_the_subdomain() {
 async fn publishing_editing_and_deleting_send_signed_activities_once_per_server() {
     let app = spawn(60_000).await;
     let (alice, blog) = alice(&app).await;
-    let (shared, personal, pending) = (Inbox::start(Answer::Accept).await, Inbox::start(Answer::Accept).await, Inbox::start(Answer::Accept).await);
+    let (shared, personal, pending) =
+        (Inbox::start(Answer::Accept).await, Inbox::start(Answer::Accept).await, Inbox::start(Answer::Accept).await);
     // Two followers on one server with a shared inbox, one with only its own inbox, one pending.
     follow(&app, "bob", &shared.url("/users/bob/inbox"), Some(&shared.url("/inbox")), true);
     follow(&app, "dan", &shared.url("/users/dan/inbox"), Some(&shared.url("/inbox")), true);
@@ -355,17 +379,28 @@ async fn publishing_editing_and_deleting_send_signed_activities_once_per_server(
     let short = draft["shortId"].as_str().unwrap().to_owned();
     let preview = alice.post(&format!("/api/my/blogs/{blog}/posts/{short}/preview_link"), json!({})).await;
     assert!(preview.status().is_success(), "{}", preview.status());
-    alice.post(&format!("/api/my/blogs/{blog}/posts"), json!({"body": simple_body("About", "Me."), "page": true})).await;
     alice
-        .send(reqwest::Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({"body": simple_body("Draft", "Still secret."), "draft": true}))
+        .post(&format!("/api/my/blogs/{blog}/posts"), json!({"body": simple_body("About", "Me."), "page": true}))
+        .await;
+    alice
+        .send(
+            reqwest::Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short}"),
+            json!({"body": simple_body("Draft", "Still secret."), "draft": true}),
+        )
         .await;
 
     // Publishing the draft: one Create per server, signed.
     let resp = alice
-        .send(reqwest::Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({"body": simple_body("Hello", "World."), "draft": false, "tags": ["rust"]}))
+        .send(
+            reqwest::Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short}"),
+            json!({"body": simple_body("Hello", "World."), "draft": false, "tags": ["rust"]}),
+        )
         .await;
     assert_eq!(resp.status(), 200);
-    until(Duration::from_secs(10), "the Creates", || shared.received().len() == 1 && personal.received().len() == 1).await;
+    until(Duration::from_secs(10), "the Creates", || shared.received().len() == 1 && personal.received().len() == 1)
+        .await;
     let object_id = format!("http://alice.localhost:{}/_quire/ap/posts/{short}", app.port);
     for (inbox, path) in [(&shared, "/inbox"), (&personal, "/users/erin/inbox")] {
         let got = &inbox.received()[0];
@@ -382,9 +417,14 @@ async fn publishing_editing_and_deleting_send_signed_activities_once_per_server(
 
     // An edit: Update.
     alice
-        .send(reqwest::Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({"body": simple_body("Hello", "World, again."), "draft": false}))
+        .send(
+            reqwest::Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short}"),
+            json!({"body": simple_body("Hello", "World, again."), "draft": false}),
+        )
         .await;
-    until(Duration::from_secs(10), "the Updates", || shared.received().len() == 2 && personal.received().len() == 2).await;
+    until(Duration::from_secs(10), "the Updates", || shared.received().len() == 2 && personal.received().len() == 2)
+        .await;
     let update = shared.received()[1].clone();
     verify(&update, &key_id, &pem);
     assert_eq!(update.json()["type"], "Update");
@@ -393,7 +433,8 @@ async fn publishing_editing_and_deleting_send_signed_activities_once_per_server(
     // A delete: Delete of a Tombstone.
     let resp = alice.send(reqwest::Method::DELETE, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({})).await;
     assert!(resp.status().is_success());
-    until(Duration::from_secs(10), "the Deletes", || shared.received().len() == 3 && personal.received().len() == 3).await;
+    until(Duration::from_secs(10), "the Deletes", || shared.received().len() == 3 && personal.received().len() == 3)
+        .await;
     let delete = shared.received()[2].json();
     assert_eq!(delete["type"], "Delete");
     assert_eq!(delete["object"], json!({"id": object_id, "type": "Tombstone", "formerType": "Article"}));
@@ -421,12 +462,20 @@ async fn a_delete_cancels_the_create_still_queued_and_a_scheduled_post_federates
     // The good inbox's row goes; the 503's stays, to be retried in a minute.
     until(Duration::from_secs(10), "one row left", || {
         let db = app.db();
-        db.query_row("SELECT count(*), sum(attempts) FROM deliveries WHERE state = 'queued'", [], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?)))
-            .unwrap()
+        db.query_row("SELECT count(*), sum(attempts) FROM deliveries WHERE state = 'queued'", [], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+        })
+        .unwrap()
             == (1, Some(1))
     })
     .await;
-    alice.send(reqwest::Method::DELETE, &format!("/api/my/blogs/{blog}/posts/{}", post["shortId"].as_str().unwrap()), json!({})).await;
+    alice
+        .send(
+            reqwest::Method::DELETE,
+            &format!("/api/my/blogs/{blog}/posts/{}", post["shortId"].as_str().unwrap()),
+            json!({}),
+        )
+        .await;
     until(Duration::from_secs(10), "the Delete", || good.types() == ["Create", "Delete"]).await;
     let rows = || -> Vec<(String, String)> {
         let db = app.db();
@@ -434,12 +483,20 @@ async fn a_delete_cancels_the_create_still_queued_and_a_scheduled_post_federates
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
     };
     // The queued Create was cancelled: only the Delete waits for the server that is down.
-    until(Duration::from_secs(10), "the queue to hold only the Delete", || rows() == vec![(down.url("/inbox"), "Delete".to_owned())]).await;
+    until(Duration::from_secs(10), "the queue to hold only the Delete", || {
+        rows() == vec![(down.url("/inbox"), "Delete".to_owned())]
+    })
+    .await;
 
     // A scheduled post: nothing until its time, then a Create.
-    let at = (time::OffsetDateTime::now_utc() + time::Duration::seconds(2)).format(&time::format_description::well_known::Rfc3339).unwrap();
+    let at = (time::OffsetDateTime::now_utc() + time::Duration::seconds(2))
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
     let resp = alice
-        .post(&format!("/api/my/blogs/{blog}/posts"), json!({"body": simple_body("Later", "x"), "draft": false, "publish_at": at}))
+        .post(
+            &format!("/api/my/blogs/{blog}/posts"),
+            json!({"body": simple_body("Later", "x"), "draft": false, "publish_at": at}),
+        )
         .await;
     assert_eq!(resp.status(), 201);
     tokio::time::sleep(Duration::from_millis(1000)).await;
@@ -467,36 +524,56 @@ async fn a_dead_inbox_is_retried_then_given_up_while_the_others_get_everything_a
     alice.create_post(blog, simple_body("One", "x"), false).await;
     alice.create_post(blog, simple_body("Two", "x"), false).await;
     until(Duration::from_secs(10), "the good inbox's Creates", || good.received().len() == 2).await;
-    let retrying: i64 = app.db().query_row("SELECT count(*) FROM deliveries WHERE state = 'queued'", [], |r| r.get(0)).unwrap();
+    let retrying: i64 =
+        app.db().query_row("SELECT count(*) FROM deliveries WHERE state = 'queued'", [], |r| r.get(0)).unwrap();
     assert!(retrying >= 2, "the good inbox was served while the bad ones were still being retried ({retrying} queued)");
 
     // The 410 is given up at once and its follower removed.
     until(Duration::from_secs(5), "the 410", || gone.received().len() >= 1).await;
     until(Duration::from_secs(5), "fay's removal", || {
-        app.db().query_row("SELECT count(*) FROM followers WHERE handle = '@fay@remote.example'", [], |r| r.get::<_, i64>(0)).unwrap() == 0
+        app.db()
+            .query_row("SELECT count(*) FROM followers WHERE handle = '@fay@remote.example'", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .unwrap()
+            == 0
     })
     .await;
 
     // The 500 and the refused connection: 9 attempts each, then given up.
     until(Duration::from_secs(60), "the retries to end", || {
-        app.db().query_row("SELECT count(*) FROM deliveries WHERE state = 'queued'", [], |r| r.get::<_, i64>(0)).unwrap() == 0
+        app.db()
+            .query_row("SELECT count(*) FROM deliveries WHERE state = 'queued'", [], |r| r.get::<_, i64>(0))
+            .unwrap()
+            == 0
     })
     .await;
     let given_up: Vec<(String, i64, String)> = {
         let db = app.db();
-        let mut stmt = db.prepare("SELECT inbox, attempts, last_error FROM deliveries WHERE state = 'given_up' ORDER BY inbox, id").unwrap();
+        let mut stmt = db
+            .prepare("SELECT inbox, attempts, last_error FROM deliveries WHERE state = 'given_up' ORDER BY inbox, id")
+            .unwrap();
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
     };
     // fay's follower may be gone before the second post is queued: one 410, or two.
     assert!(matches!(given_up.len(), 5 | 6), "{given_up:?}");
-    let by_inbox: HashMap<&str, Vec<(i64, &str)>> = given_up.iter().fold(HashMap::new(), |mut map, (inbox, attempts, error)| {
-        map.entry(inbox.as_str()).or_default().push((*attempts, error.as_str()));
-        map
-    });
+    let by_inbox: HashMap<&str, Vec<(i64, &str)>> =
+        given_up.iter().fold(HashMap::new(), |mut map, (inbox, attempts, error)| {
+            map.entry(inbox.as_str()).or_default().push((*attempts, error.as_str()));
+            map
+        });
     assert_eq!(by_inbox[failing.url("/inbox").as_str()], vec![(9, "the server answered 500"); 2]);
     assert_eq!(by_inbox[dead.as_str()].len(), 2);
-    assert!(by_inbox[dead.as_str()].iter().all(|(attempts, error)| *attempts == 9 && error.starts_with("could not connect")), "{by_inbox:?}");
-    assert!(by_inbox[gone.url("/users/fay/inbox").as_str()].iter().all(|row| *row == (1, "the server answered 410")), "no retry of a 410");
+    assert!(
+        by_inbox[dead.as_str()]
+            .iter()
+            .all(|(attempts, error)| *attempts == 9 && error.starts_with("could not connect")),
+        "{by_inbox:?}"
+    );
+    assert!(
+        by_inbox[gone.url("/users/fay/inbox").as_str()].iter().all(|row| *row == (1, "the server answered 410")),
+        "no retry of a 410"
+    );
     assert!(failing.received().len() >= 9, "the failing server was tried again: {}", failing.received().len());
     assert_eq!(good.received().len(), 2, "each activity once");
 }
@@ -560,7 +637,12 @@ async fn kill_9_mid_delivery_loses_no_activity() {
             db.execute(
                 "INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, follow_json, state)
                  VALUES (1, ?1, ?2, ?3, ?4, '{}', 'accepted')",
-                rusqlite::params![format!("http://127.0.0.1:{}/u/{n}", inbox.port), inbox.url("/inbox"), format!("@u{n}@x"), format!("f{n}")],
+                rusqlite::params![
+                    format!("http://127.0.0.1:{}/u/{n}", inbox.port),
+                    inbox.url("/inbox"),
+                    format!("@u{n}@x"),
+                    format!("f{n}")
+                ],
             )
             .unwrap();
         }

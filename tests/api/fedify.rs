@@ -82,14 +82,15 @@ impl Quire {
         let dir = tempfile::tempdir().expect("temp dir");
         let log = dir.path().join("quire.log");
         let data = dir.path().join("data");
-        let mut child = quire_command(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--test-only-fetch-loopback"])
-            .args(["--data-dir", s(&data)])
-            .env("RUST_LOG", "info,quire=debug,poem=warn,tantivy=warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).expect("quire log"))
-            .spawn()
-            .expect("quire serve runs");
+        let mut child =
+            quire_command(&["serve", "--listen", "127.0.0.1:0", "--host", "localhost:0", "--test-only-fetch-loopback"])
+                .args(["--data-dir", s(&data)])
+                .env("RUST_LOG", "info,quire=debug,poem=warn,tantivy=warn")
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(std::fs::File::create(&log).expect("quire log"))
+                .spawn()
+                .expect("quire serve runs");
         let Some(line) = first_line(&mut child, START_LIMIT) else {
             stop(&mut child);
             panic!("quire serve did not start within {START_LIMIT:?}; its log:\n{}", tail(&log, 40));
@@ -268,7 +269,8 @@ impl Exchange {
     /// The actor of `peer` looks alice up, follows her and gets her Accept; returns the Follow's id.
     async fn follow_from(&self, peer: &Peer) -> String {
         self.lookup_from(peer).await;
-        let follow = peer.call("Follow", "follow", json!({ "target": self.actor })).await["id"].as_str().unwrap().to_owned();
+        let follow =
+            peer.call("Follow", "follow", json!({ "target": self.actor })).await["id"].as_str().unwrap().to_owned();
         let accept = peer.received("Follow -> Accept", "Accept", Some(&follow)).await;
         assert_eq!(accept["actor"], json!(self.actor), "[Follow -> Accept] the Accept is alice's: {accept}");
         follow
@@ -282,7 +284,8 @@ impl Exchange {
             ("paragraph", json!({ "text": "First <post> & more." })),
             ("image", json!({ "url": image, "alt": "A diagram of the queue", "caption": "" })),
         ]);
-        let resp = self.alice.post(&self.posts_path(), json!({ "body": blocks, "draft": false, "tags": ["rust"] })).await;
+        let resp =
+            self.alice.post(&self.posts_path(), json!({ "body": blocks, "draft": false, "tags": ["rust"] })).await;
         assert_eq!(resp.status(), 201, "[publish] the post is created");
         resp.json::<Value>().await.unwrap()["post"].clone()
     }
@@ -335,7 +338,11 @@ impl Exchange {
     async fn listed(&self, step: &str, short_id: &str) -> Value {
         let answer = self.owner_get(step, &self.posts_path()).await;
         let posts = answer["posts"].as_array().unwrap_or_else(|| panic!("[{step}] no posts list: {answer}"));
-        posts.iter().find(|p| p["shortId"] == short_id).unwrap_or_else(|| panic!("[{step}] {short_id} not listed")).clone()
+        posts
+            .iter()
+            .find(|p| p["shortId"] == short_id)
+            .unwrap_or_else(|| panic!("[{step}] {short_id} not listed"))
+            .clone()
     }
 
     /// The public page of a post, as anyone sees it.
@@ -373,10 +380,22 @@ async fn fedify_finds_the_blog_with_webfinger_follows_it_and_verifies_the_accept
     assert_eq!(actor["type"], "Person", "[{step}] {actor}");
     assert_eq!(actor["id"], json!(x.actor), "[{step}] the actor id is on the blog's subdomain");
     assert_eq!(actor["preferredUsername"], "alice", "[{step}]");
-    assert_eq!(actor["publicKey"]["id"], json!(format!("{}#main-key", x.actor)), "[{step}] the key Fedify parsed: {actor}");
+    assert_eq!(
+        actor["publicKey"]["id"],
+        json!(format!("{}#main-key", x.actor)),
+        "[{step}] the key Fedify parsed: {actor}"
+    );
     assert_eq!(actor["publicKey"]["owner"], json!(x.actor), "[{step}] the key's owner");
-    assert_eq!(actor["sharedInbox"], json!(format!("{}/_quire/ap/inbox", x.quire.url)), "[{step}] the shared inbox, on the app host");
-    assert_eq!(actor["inbox"], json!(format!("http://alice.{}/_quire/ap/inbox", x.quire.host)), "[{step}] the personal inbox");
+    assert_eq!(
+        actor["sharedInbox"],
+        json!(format!("{}/_quire/ap/inbox", x.quire.url)),
+        "[{step}] the shared inbox, on the app host"
+    );
+    assert_eq!(
+        actor["inbox"],
+        json!(format!("http://alice.{}/_quire/ap/inbox", x.quire.host)),
+        "[{step}] the personal inbox"
+    );
 
     let follow = x.follow().await;
     assert!(follow.starts_with(&x.peer.origin), "[Follow] {follow}");
@@ -422,7 +441,9 @@ async fn fedify_receives_a_verified_create_of_an_article_when_alice_publishes_an
     let images = article["attachments"].as_array().unwrap();
     let image = format!("{}/media/{}.png", x.quire.url, "a".repeat(64));
     assert!(
-        images.iter().any(|a| a["type"] == "Image" && a["name"] == "A diagram of the queue" && a["url"] == json!(image)),
+        images
+            .iter()
+            .any(|a| a["type"] == "Image" && a["name"] == "A diagram of the queue" && a["url"] == json!(image)),
         "[{step}] an Image attachment named by its alt text: {images:?}"
     );
 
@@ -490,7 +511,10 @@ async fn fedify_verifies_update_and_delete_and_quire_applies_a_reply_delete_and_
     let (follow, _, short_id, object_id) = x.followed_post().await;
 
     let step = "Delete of the reply removes it";
-    let note = x.peer.call("reply", "reply", json!({ "target": x.actor, "inReplyTo": object_id, "content": "<p>Soon gone</p>" })).await;
+    let note = x
+        .peer
+        .call("reply", "reply", json!({ "target": x.actor, "inReplyTo": object_id, "content": "<p>Soon gone</p>" }))
+        .await;
     eventually("reply -> held", async || {
         let held = x.replies("reply -> held", "held").await;
         if held.len() == 1 { Ok(()) } else { Err(format!("{held:?}")) }
@@ -505,7 +529,10 @@ async fn fedify_verifies_update_and_delete_and_quire_applies_a_reply_delete_and_
 
     let step = "edit -> Update(Article)";
     let edited = body(&[("heading", json!({ "text": "Hello again" })), ("paragraph", json!({ "text": "Edited." }))]);
-    let resp = x.alice.send(Method::PUT, &format!("{}/{short_id}", x.posts_path()), json!({ "body": edited, "tags": ["rust"] })).await;
+    let resp = x
+        .alice
+        .send(Method::PUT, &format!("{}/{short_id}", x.posts_path()), json!({ "body": edited, "tags": ["rust"] }))
+        .await;
     assert_eq!(resp.status(), 200, "[{step}] the edit is saved");
     let update = x.peer.received(step, "Update", Some(&object_id)).await;
     assert_eq!(update["actor"], json!(x.actor), "[{step}] {update}");
@@ -540,7 +567,10 @@ async fn quire_refuses_unsigned_forged_replayed_wrongly_digested_stale_and_rfc94
     let step = "hostile requests at the shared inbox";
     let inbox = format!("{}/_quire/ap/inbox", x.quire.url);
     let answers = x.peer.call(step, "hostile", json!({ "inbox": inbox, "object": x.object_id(&post) })).await;
-    assert_eq!(answers["signed"], 202, "[{step}] a good draft-cavage signature (Fedify's signRequest) is accepted: {answers}");
+    assert_eq!(
+        answers["signed"], 202,
+        "[{step}] a good draft-cavage signature (Fedify's signRequest) is accepted: {answers}"
+    );
     for refused in ["unsigned", "replayed", "forged", "wrongDigest", "stale", "rfc9421Only"] {
         assert_eq!(answers[refused], 401, "[{step}] {refused}: {answers}");
     }
@@ -558,7 +588,9 @@ async fn fedify_refuses_a_quire_signature_over_a_changed_body_or_by_another_key(
     let pkcs8: Vec<u8> = x
         .quire
         .db()
-        .query_row("SELECT private_pkcs8 FROM blog_keys WHERE blog_id = ?1 AND retired_at IS NULL", [x.blog], |r| r.get(0))
+        .query_row("SELECT private_pkcs8 FROM blog_keys WHERE blog_id = ?1 AND retired_at IS NULL", [x.blog], |r| {
+            r.get(0)
+        })
         .unwrap_or_else(|e| panic!("[{step}] the lookup made the blog's key: {e}"));
     let key = SigningKey::from_pkcs8(&pkcs8).expect("the stored key loads");
     let key_id = format!("{}#main-key", x.actor);
@@ -568,7 +600,9 @@ async fn fedify_refuses_a_quire_signature_over_a_changed_body_or_by_another_key(
     .to_string();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let send = async |signer: &SigningKey, sent: &str| {
-        let headers = signer.sign(&key_id, "POST", &inbox, Some((like.as_bytes(), "application/activity+json")), SystemTime::now()).unwrap();
+        let headers = signer
+            .sign(&key_id, "POST", &inbox, Some((like.as_bytes(), "application/activity+json")), SystemTime::now())
+            .unwrap();
         let mut request = client.post(inbox.clone()).body(sent.to_owned());
         for (name, value) in headers.into_iter().filter(|(name, _)| *name != "host") {
             request = request.header(name, value);
@@ -577,7 +611,11 @@ async fn fedify_refuses_a_quire_signature_over_a_changed_body_or_by_another_key(
     };
     let step = "Fedify checks Quire's signatures";
     assert_eq!(send(&key, &like).await, 202, "[{step}] Fedify accepts a good one (it fetched alice's key from Quire)");
-    assert_eq!(send(&key, &like.replace("\"Like\"", "\"Announce\"")).await, 401, "[{step}] a body changed after signing");
+    assert_eq!(
+        send(&key, &like.replace("\"Like\"", "\"Announce\"")).await,
+        401,
+        "[{step}] a body changed after signing"
+    );
     let other = generate_key().unwrap();
     assert_eq!(send(&other, &like).await, 401, "[{step}] another key under alice's keyId");
 }
@@ -599,6 +637,9 @@ async fn a_hanging_fedify_follower_does_not_delay_the_create_to_a_live_one() {
     let create = x.peer.received(step, "Create", Some(&x.object_id(&post))).await;
     assert_eq!(create["object"]["type"], "Article", "[{step}] {create}");
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(10), "[{step}] the live follower waited {took:?}: behind the hanging one (20 s deadline)?");
+    assert!(
+        took < Duration::from_secs(10),
+        "[{step}] the live follower waited {took:?}: behind the hanging one (20 s deadline)?"
+    );
     drop(hanging);
 }

@@ -38,7 +38,12 @@ fn seed_reply(app: &TestApp, short_id: &str, note: &str, text: &str) -> i64 {
              published_at, state)
          VALUES (?1, (SELECT id FROM posts WHERE short_id = ?2), 'https://peer.example/users/bob', 'Bob \"B\" <b>',
              '@bob@peer.example', 'https://peer.example/@bob', ?3, ?4, '2026-11-24T10:00:00.000Z', 'held')",
-        rusqlite::params![format!("https://peer.example/notes/{note}"), short_id, format!("https://peer.example/@bob/{note}"), text],
+        rusqlite::params![
+            format!("https://peer.example/notes/{note}"),
+            short_id,
+            format!("https://peer.example/@bob/{note}"),
+            text
+        ],
     )
     .unwrap();
     conn.last_insert_rowid()
@@ -48,7 +53,9 @@ fn seed_reply(app: &TestApp, short_id: &str, note: &str, text: &str) -> i64 {
 fn queued(app: &TestApp) -> Vec<(String, Value)> {
     let conn = app.db();
     let mut stmt = conn
-        .prepare("SELECT d.inbox, a.json FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id ORDER BY d.id")
+        .prepare(
+            "SELECT d.inbox, a.json FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id ORDER BY d.id",
+        )
         .unwrap();
     stmt.query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))
         .unwrap()
@@ -93,7 +100,10 @@ async fn the_owner_approves_rejects_and_removes_followers_and_each_answer_is_que
         .iter()
         .map(|f| (f["handle"].as_str().unwrap(), f["state"].as_str().unwrap()))
         .collect();
-    assert_eq!(listed, [("@carol@peer.example", "accepted"), ("@dave@peer.example", "pending"), ("@erin@other.example", "pending")]);
+    assert_eq!(
+        listed,
+        [("@carol@peer.example", "accepted"), ("@dave@peer.example", "pending"), ("@erin@other.example", "pending")]
+    );
     assert_eq!(settings["followers"][0]["actorUrl"], "https://peer.example/users/carol");
 
     // Turning approval off accepts nobody waiting.
@@ -122,8 +132,14 @@ async fn the_owner_approves_rejects_and_removes_followers_and_each_answer_is_que
     assert_eq!(settings["followers"].as_array().unwrap().len(), 1);
     let sent = queued(&app);
     assert_eq!(sent.len(), 3);
-    assert_eq!((sent[1].0.as_str(), sent[1].1["type"].as_str()), ("https://other.example/users/erin/inbox", Some("Reject")));
-    assert_eq!((sent[2].0.as_str(), sent[2].1["type"].as_str()), ("https://peer.example/users/carol/inbox", Some("Reject")));
+    assert_eq!(
+        (sent[1].0.as_str(), sent[1].1["type"].as_str()),
+        ("https://other.example/users/erin/inbox", Some("Reject"))
+    );
+    assert_eq!(
+        (sent[2].0.as_str(), sent[2].1["type"].as_str()),
+        ("https://peer.example/users/carol/inbox", Some("Reject"))
+    );
     assert_eq!(sent[2].1["object"]["actor"], "https://peer.example/users/carol");
     assert_ne!(sent[1].1["id"], sent[2].1["id"]);
 
@@ -134,14 +150,16 @@ async fn the_owner_approves_rejects_and_removes_followers_and_each_answer_is_que
     assert_eq!(error_field(resp, 404).await.0, "blog");
     let resp = bob.post(&format!("/api/my/blogs/{bobs_blog}/fediverse/followers/{dave}/approve"), json!({})).await;
     assert_eq!(error_field(resp, 404).await.0, "follower");
-    let resp = bob.send(Method::DELETE, &format!("/api/my/blogs/{bobs_blog}/fediverse/followers/{dave}"), json!({})).await;
+    let resp =
+        bob.send(Method::DELETE, &format!("/api/my/blogs/{bobs_blog}/fediverse/followers/{dave}"), json!({})).await;
     assert_eq!(error_field(resp, 404).await.0, "follower");
     let resp = app.browser.send(Method::DELETE, &format!("{path}/followers/nope"), json!({})).await;
     assert_eq!(error_field(resp, 404).await.0, "follower");
     assert_eq!(fediverse(&app, blog).await["followerCount"], 1, "bob changed nothing");
 
     // Without the CSRF header, nothing changes.
-    let resp = app.client.put(format!("{}{path}", app.url)).json(&json!({ "approveFollowers": true })).send().await.unwrap();
+    let resp =
+        app.client.put(format!("{}{path}", app.url)).json(&json!({ "approveFollowers": true })).send().await.unwrap();
     assert_eq!(resp.status(), 403);
 }
 
@@ -158,11 +176,15 @@ async fn a_blocked_domain_is_normalized_removes_its_followers_and_bad_names_are_
     assert_eq!(resp.status(), 200);
     let settings = resp.json::<Value>().await.unwrap()["fediverse"].clone();
     assert_eq!(settings["blockedDomains"], json!(["spam.example"]));
-    let handles: Vec<&str> = settings["followers"].as_array().unwrap().iter().map(|f| f["handle"].as_str().unwrap()).collect();
+    let handles: Vec<&str> =
+        settings["followers"].as_array().unwrap().iter().map(|f| f["handle"].as_str().unwrap()).collect();
     assert_eq!(handles, ["@z@notspam.example"], "the domain's and its subdomains' followers are gone");
     assert_eq!(queued(&app), [], "a blocked domain is told nothing");
     let resp = app.browser.post(&path, json!({ "domain": "bücher.example" })).await;
-    assert_eq!(resp.json::<Value>().await.unwrap()["fediverse"]["blockedDomains"], json!(["spam.example", "xn--bcher-kva.example"]));
+    assert_eq!(
+        resp.json::<Value>().await.unwrap()["fediverse"]["blockedDomains"],
+        json!(["spam.example", "xn--bcher-kva.example"])
+    );
 
     for bad in ["127.0.0.1", "https://spam.example/", "spam.example:443", "", "bad_name.example"] {
         let resp = app.browser.post(&path, json!({ "domain": bad })).await;
@@ -223,7 +245,10 @@ async fn replies_are_held_then_approved_shown_escaped_on_the_post_page_and_count
 
     let list = app.get(&format!("/api/my/blogs/{blog}/posts")).await.json::<Value>().await.unwrap();
     let listed = &list["posts"][0];
-    assert_eq!((listed["likes"].as_i64(), listed["boosts"].as_i64(), listed["replies"].as_i64()), (Some(2), Some(1), Some(2)));
+    assert_eq!(
+        (listed["likes"].as_i64(), listed["boosts"].as_i64(), listed["replies"].as_i64()),
+        (Some(2), Some(1), Some(2))
+    );
     let one = app.get(&format!("/api/my/blogs/{blog}/posts/{short_id}")).await.json::<Value>().await.unwrap();
     assert_eq!((one["post"]["likes"].as_i64(), one["post"]["replies"].as_i64()), (Some(2), Some(2)));
 
@@ -252,9 +277,17 @@ async fn replies_are_held_then_approved_shown_escaped_on_the_post_page_and_count
     let page = app.get_with_host(&host, &page_path).await.text().await.unwrap();
     assert!(page.contains("Replies from the fediverse"));
     assert!(!page.contains("<script>alert"), "the reply's text is escaped");
-    assert!(page.contains("<p>&#60;script&#62;alert(1)&#60;/script&#62; &#34;quoted&#34; &#38; &#39;single&#39;<br>second line</p>"), "{page}");
+    assert!(
+        page.contains(
+            "<p>&#60;script&#62;alert(1)&#60;/script&#62; &#34;quoted&#34; &#38; &#39;single&#39;<br>second line</p>"
+        ),
+        "{page}"
+    );
     assert!(page.contains("<p>Second paragraph</p>"), "paragraphs kept");
-    assert!(page.contains(r#"<a href="https://peer.example/@bob" rel="nofollow ugc">Bob &#34;B&#34; &#60;b&#62;</a>"#), "{page}");
+    assert!(
+        page.contains(r#"<a href="https://peer.example/@bob" rel="nofollow ugc">Bob &#34;B&#34; &#60;b&#62;</a>"#),
+        "{page}"
+    );
     assert!(page.contains("24 November 2026"));
     assert!(!page.contains("Held for now"), "held replies are not shown");
 

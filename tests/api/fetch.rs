@@ -94,7 +94,9 @@ async fn serve(stream: TcpStream, route: impl Fn(&str) -> Reply, log: &Mutex<Vec
     let path = head.split(' ').nth(1).unwrap_or("/").to_owned();
     let length = head
         .lines()
-        .find_map(|line| line.to_ascii_lowercase().strip_prefix("content-length:").map(|n| n.trim().parse().unwrap_or(0)))
+        .find_map(|line| {
+            line.to_ascii_lowercase().strip_prefix("content-length:").map(|n| n.trim().parse().unwrap_or(0))
+        })
         .unwrap_or(0);
     let mut body = vec![0; length];
     stream.read_exact(&mut body).await?;
@@ -104,7 +106,8 @@ async fn serve(stream: TcpStream, route: impl Fn(&str) -> Reply, log: &Mutex<Vec
     let png_head = format!("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n{close}\r\n");
     match route(&path) {
         Reply::Body(kind, body) => {
-            let head = format!("HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{close}\r\n", body.len());
+            let head =
+                format!("HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{close}\r\n", body.len());
             stream.write_all(head.as_bytes()).await?;
             stream.write_all(&body).await?;
         }
@@ -164,7 +167,9 @@ async fn image_error(fetcher: &Fetcher, url: &str) -> String {
 
 /// `localhost` resolves to 127.0.0.1 or ::1 first, depending on the machine.
 fn assert_refused_by_name(message: &str) {
-    let address = message.strip_prefix("refused: localhost resolves to ").and_then(|rest| rest.strip_suffix(", a loopback address"));
+    let address = message
+        .strip_prefix("refused: localhost resolves to ")
+        .and_then(|rest| rest.strip_suffix(", a loopback address"));
     assert!(matches!(address, Some("127.0.0.1" | "::1")), "{message}");
 }
 
@@ -288,7 +293,10 @@ async fn html_served_as_an_image_is_refused_by_its_bytes() {
     })
     .await;
     assert_eq!(image_error(&testing(), &origin.url("/page.png")).await, "not an image (text/html)");
-    assert_eq!(image_error(&testing(), &origin.url("/lying.png")).await, "not an image Quire accepts (JPEG, PNG or GIF)");
+    assert_eq!(
+        image_error(&testing(), &origin.url("/lying.png")).await,
+        "not an image Quire accepts (JPEG, PNG or GIF)"
+    );
     assert_eq!(image_error(&testing(), &origin.url("/gone.png")).await, "the server answered 404");
 }
 
@@ -298,7 +306,10 @@ async fn only_http_and_https_urls_are_fetched() {
         assert_eq!(image_error(&strict(), url).await, "not an http or https URL", "{url}");
     }
     assert_eq!(image_error(&strict(), "/uploads/x.png").await, "not a valid URL");
-    assert_eq!(image_error(&strict(), "http://user:secret@example.com/x.png").await, "a URL with a user name or password is not fetched");
+    assert_eq!(
+        image_error(&strict(), "http://user:secret@example.com/x.png").await,
+        "a URL with a user name or password is not fetched"
+    );
 }
 
 #[tokio::test]
@@ -349,14 +360,21 @@ fn a_proxy_from_the_environment_is_not_used() {
     let output = Command::new(std::env::current_exe().unwrap())
         .args(["fetch::proxy_child", "--exact", "--ignored", "--test-threads=1", "--nocapture"])
         .env(PROXY_CHILD, "1")
-        .envs(["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"].map(|key| (key, &proxy_url)))
+        .envs(
+            ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+                .map(|key| (key, &proxy_url)),
+        )
         .env_remove("NO_PROXY")
         .env_remove("no_proxy")
         .stdin(Stdio::null())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success() && stdout.contains("1 passed"), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert_eq!(proxied.load(Ordering::SeqCst), 1, "only the ordinary client went through the proxy");
 }
 
@@ -405,9 +423,21 @@ fn the_loopback_allowance_is_a_debug_build_flag_that_warns_and_needs_a_loopback_
     assert!(!serve_log(&[], &env).contains(warning), "no environment variable turns it on");
 
     let dir = tempfile::tempdir().unwrap();
-    let flags = ["serve", "--test-only-fetch-loopback", "--listen", "0.0.0.0:0", "--host", "blog.example.com", "--oidc-client-id", "id"];
+    let flags = [
+        "serve",
+        "--test-only-fetch-loopback",
+        "--listen",
+        "0.0.0.0:0",
+        "--host",
+        "blog.example.com",
+        "--oidc-client-id",
+        "id",
+    ];
     let output = quire_command(&flags).args(["--data-dir", s(dir.path())]).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
-    assert!(stderr.starts_with("quire: --test-only-fetch-loopback") && stderr.contains("listen on 127.0.0.1"), "{stderr}");
+    assert!(
+        stderr.starts_with("quire: --test-only-fetch-loopback") && stderr.contains("listen on 127.0.0.1"),
+        "{stderr}"
+    );
 }

@@ -1,9 +1,9 @@
 //! `TestApp`: a real Quire server on 127.0.0.1 with a fresh data directory, and `Browser`:
 //! a client with its own cookie jar that acts like the owner app (CSRF header, sign-in).
 
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -72,7 +72,16 @@ impl TestApp {
         }));
         let url = format!("http://localhost:{port}");
         let browser = Browser::new(&url, port);
-        TestApp { client: browser.client.clone(), browser, url, port, dir, state, shutdown: Some(tx), running: Some(running) }
+        TestApp {
+            client: browser.client.clone(),
+            browser,
+            url,
+            port,
+            dir,
+            state,
+            shutdown: Some(tx),
+            running: Some(running),
+        }
     }
 
     /// Stops the server and waits until it has let go of the data directory; returns the
@@ -344,13 +353,14 @@ impl ServeProcess {
 /// Starts `quire serve` on `dir` at 127.0.0.1:`port` with `extra` flags, and waits until it
 /// prints the URL to open.
 pub fn serve_on(dir: &Path, port: u16, extra: &[&str]) -> Child {
-    let mut child = quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
-        .args(["--data-dir", s(dir)])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("quire serve runs");
+    let mut child =
+        quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
+            .args(["--data-dir", s(dir)])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("quire serve runs");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     assert_eq!(line.trim(), format!("Quire is running at http://localhost:{port}/"));

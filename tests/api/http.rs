@@ -12,7 +12,8 @@ use crate::helpers::{TestApp, errors_of};
 #[tokio::test]
 async fn every_owner_app_route_serves_the_app_with_its_settings() {
     let app = TestApp::spawn().await;
-    for path in ["/", "/signup", "/d", "/d/posts", "/d/posts/abc/edit", "/catalog", "/catalog/select", "/auth/callback"] {
+    for path in ["/", "/signup", "/d", "/d/posts", "/d/posts/abc/edit", "/catalog", "/catalog/select", "/auth/callback"]
+    {
         let resp = app.get(path).await;
         assert_eq!(resp.status(), 200, "{path}");
         assert!(resp.headers()[CONTENT_TYPE].to_str().unwrap().starts_with("text/html"), "{path}");
@@ -72,7 +73,8 @@ async fn bundle_assets_are_served_with_their_type_and_cached_for_a_year() {
 async fn the_app_page_links_its_svg_icon_and_favicon_ico_answers_with_the_same_icon() {
     let app = TestApp::spawn().await;
     let html = app.get("/").await.text().await.unwrap();
-    let start = html.find(r#"<link rel="icon" href=""#).expect("index.html links its icon") + r#"<link rel="icon" href=""#.len();
+    let start = html.find(r#"<link rel="icon" href=""#).expect("index.html links its icon")
+        + r#"<link rel="icon" href=""#.len();
     let path = &html[start..start + html[start..].find('"').unwrap()];
     assert!(path.starts_with("/assets/icon-") && path.ends_with(".svg"), "{path}");
     let linked = app.get(path).await;
@@ -178,7 +180,8 @@ async fn an_http2_body_without_a_length_is_capped_while_it_streams() {
         .header("Cookie", "csrf_token=x")
         .body(reqwest::Body::wrap_stream(chunks))
         .send();
-    let resp = tokio::time::timeout(std::time::Duration::from_secs(60), request).await.expect("answered in time").unwrap();
+    let resp =
+        tokio::time::timeout(std::time::Duration::from_secs(60), request).await.expect("answered in time").unwrap();
     let sent_when_answered = sent.load(Ordering::SeqCst);
     assert_eq!(resp.version(), reqwest::Version::HTTP_2);
     assert_eq!(resp.status(), 413);
@@ -197,10 +200,12 @@ async fn one_http2_connection_may_have_at_most_100_requests_in_flight() {
     let mut connection = std::pin::pin!(connection);
     let request = poem::http::Request::get(format!("http://localhost:{}/healthz", app.port)).body(()).unwrap();
     let (answer, _) = send.send_request(request, true).unwrap();
-    let answered = async { tokio::select! {
-        resp = answer => resp.unwrap(),
-        _ = &mut connection => panic!("the connection ended before the answer"),
-    } };
+    let answered = async {
+        tokio::select! {
+            resp = answer => resp.unwrap(),
+            _ = &mut connection => panic!("the connection ended before the answer"),
+        }
+    };
     let resp = tokio::time::timeout(std::time::Duration::from_secs(10), answered).await.expect("answered in time");
     assert_eq!(resp.status(), 200);
     assert_eq!(connection.max_concurrent_send_streams(), 100, "the server's SETTINGS_MAX_CONCURRENT_STREAMS");

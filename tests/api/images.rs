@@ -29,7 +29,10 @@ async fn an_uploaded_png_is_stored_by_its_hash_and_served_with_its_type() {
     assert_eq!(resp.status(), 200);
     let body: Value = resp.json().await.unwrap();
     let link = body["data"]["link"].as_str().unwrap().to_owned();
-    assert!(link.starts_with(&format!("{}/media/", app.url)) && link.ends_with(".png"), "type from bytes, not the name: {link}");
+    assert!(
+        link.starts_with(&format!("{}/media/", app.url)) && link.ends_with(".png"),
+        "type from bytes, not the name: {link}"
+    );
     let again: Value = upload(&alice, &app.url, PNG.to_vec(), "other.png").await.json().await.unwrap();
     assert_eq!(again["data"]["link"], link, "same bytes, same file");
     let served = app.client.get(&link).send().await.unwrap();
@@ -76,7 +79,8 @@ async fn uploads_need_a_session_and_the_csrf_token() {
     let resp = alice.client.post(format!("{}/api/images", app.url)).multipart(form).send().await.unwrap();
     assert_eq!(resp.status(), 403);
     let (field, _) = error_field(
-        alice.client
+        alice
+            .client
             .post(format!("{}/api/images", app.url))
             .header("CSRF-Token", alice.cookie("csrf_token").unwrap())
             .json(&serde_json::json!({ "image": "x" }))
@@ -92,7 +96,13 @@ async fn uploads_need_a_session_and_the_csrf_token() {
 #[tokio::test]
 async fn only_hash_named_uploads_are_ever_served() {
     let app = TestApp::spawn().await;
-    for path in ["/media/../quire.db", "/media/..%2Fquire.db", "/media/quire.db", "/media/x.png", &format!("/media/{}.svg", "a".repeat(64))] {
+    for path in [
+        "/media/../quire.db",
+        "/media/..%2Fquire.db",
+        "/media/quire.db",
+        "/media/x.png",
+        &format!("/media/{}.svg", "a".repeat(64)),
+    ] {
         assert_eq!(app.get(path).await.status(), 404, "{path}");
     }
 }
@@ -126,11 +136,7 @@ async fn a_10_mb_image_is_streamed_to_parallel_readers_not_copied_into_memory_fo
     let readers = futures_util::future::join_all((0..READERS).map(|_| alice.client.get(&link).send())).await;
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let growth = server.resident_bytes().saturating_sub(before);
-    assert!(
-        growth < 40 * 1024 * 1024,
-        "{READERS} pending readers grew the server by {} MiB",
-        growth / (1024 * 1024)
-    );
+    assert!(growth < 40 * 1024 * 1024, "{READERS} pending readers grew the server by {} MiB", growth / (1024 * 1024));
     for reader in readers {
         let reader = reader.unwrap();
         assert_eq!(reader.status(), 200);
@@ -146,7 +152,10 @@ async fn an_account_stores_at_most_its_upload_limit_and_the_next_image_is_refuse
     let user: i64 = app.db().query_row("SELECT id FROM users", [], |r| r.get(0)).unwrap();
     // Earlier uploads, as recorded: 200 MB less 10 bytes.
     app.db()
-        .execute("INSERT INTO images (user_id, hash, mime, size) VALUES (?1, 'earlier', 'image/png', ?2)", [user, 200 * 1024 * 1024 - 10])
+        .execute(
+            "INSERT INTO images (user_id, hash, mime, size) VALUES (?1, 'earlier', 'image/png', ?2)",
+            [user, 200 * 1024 * 1024 - 10],
+        )
         .unwrap();
     let (field, message) = error_field(upload(&alice, &app.url, PNG.to_vec(), "cat.png").await, 422).await;
     assert_eq!(field, "image");

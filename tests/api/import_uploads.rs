@@ -92,7 +92,12 @@ fn export_files(app: &TestApp) -> Vec<String> {
 }
 
 fn messages(import: &Value) -> Vec<String> {
-    import["report"]["lines"].as_array().unwrap().iter().map(|line| format!("{}: {}", line["item"], line["message"])).collect()
+    import["report"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| format!("{}: {}", line["item"], line["message"]))
+        .collect()
 }
 
 #[tokio::test]
@@ -104,7 +109,10 @@ async fn a_wordpress_export_uploaded_is_imported_with_its_images_and_old_address
 
     let import = imported(&alice, blog, "fileName=harbour.WordPress.2026-11-24.xml", wordpress_export(&site)).await;
     assert_eq!(import["state"], "done", "{import}");
-    assert_eq!((import["format"].as_str(), import["fileName"].as_str()), (Some("wordpress"), Some("harbour.WordPress.2026-11-24.xml")));
+    assert_eq!(
+        (import["format"].as_str(), import["fileName"].as_str()),
+        (Some("wordpress"), Some("harbour.WordPress.2026-11-24.xml"))
+    );
     let report = &import["report"];
     // The fixture: 9 posts (a draft and a scheduled one among them) and 2 pages, 3 images.
     assert_eq!((report["posts"].as_u64(), report["pages"].as_u64()), (Some(9), Some(2)), "{report}");
@@ -168,7 +176,13 @@ async fn a_ghost_export_uses_the_old_site_address_given_with_it() {
 
 fn urlencode(text: &str) -> String {
     text.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() || b"-._~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
         .collect()
 }
 
@@ -180,7 +194,11 @@ async fn images_on_private_addresses_are_never_requested_and_kept_as_links() {
     let alice = app.new_browser();
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
     let mut xml = String::from_utf8(wordpress_export(&site)).unwrap();
-    xml = xml.replacen(&site.url("/wp-content/uploads/2015/03/harbour.jpg"), "http://169.254.169.254/latest/meta-data/x.jpg", 1);
+    xml = xml.replacen(
+        &site.url("/wp-content/uploads/2015/03/harbour.jpg"),
+        "http://169.254.169.254/latest/meta-data/x.jpg",
+        1,
+    );
 
     let import = imported(&alice, blog, "", xml.into_bytes()).await;
     assert_eq!(import["state"], "done", "{import}");
@@ -286,7 +304,8 @@ async fn bodies_past_512_mib_are_refused_declared_or_streamed_and_leave_nothing(
     let chunk = bytes::Bytes::from(vec![b'<'; 1024 * 1024]);
     let chunks = futures_util::stream::iter((0..2048).map(move |_| Ok::<_, std::io::Error>(chunk.clone())));
     let started = Instant::now();
-    let resp = alice.client.post(&url).header("CSRF-Token", &csrf).body(reqwest::Body::wrap_stream(chunks)).send().await;
+    let resp =
+        alice.client.post(&url).header("CSRF-Token", &csrf).body(reqwest::Body::wrap_stream(chunks)).send().await;
     let resp = resp.expect("the server answers as soon as the cap is passed");
     assert_eq!(error_field(resp, 413).await, ("body".into(), limit.into()));
     assert!(started.elapsed() < Duration::from_secs(60));
@@ -305,7 +324,13 @@ async fn only_the_owner_may_import_and_only_with_the_csrf_token() {
 
     let resp = upload(&bob, blog, "", export.clone()).await;
     assert_eq!(error_field(resp, 404).await, ("blog".into(), "Blog not found".into()));
-    let resp = alice.client.post(format!("{}/api/my/blogs/{blog}/imports", alice.url())).body(export.clone()).send().await.unwrap();
+    let resp = alice
+        .client
+        .post(format!("{}/api/my/blogs/{blog}/imports", alice.url()))
+        .body(export.clone())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), 403);
     let stranger = app.new_browser();
     let resp = upload(&stranger, blog, "", export.clone()).await;
@@ -322,7 +347,8 @@ async fn only_the_owner_may_import_and_only_with_the_csrf_token() {
     let resp = alice.send(Method::DELETE, &format!("/api/my/blogs/{blog}/imports/{id}"), Value::Null).await;
     assert_eq!(error_field(resp, 404).await, ("import".into(), "Import not found".into()));
     let exports_id: i64 = {
-        let resp = bob.post(&format!("/api/my/blogs/{bob_blog}/exports"), serde_json::json!({"format": "archive"})).await;
+        let resp =
+            bob.post(&format!("/api/my/blogs/{bob_blog}/exports"), serde_json::json!({"format": "archive"})).await;
         resp.json::<Value>().await.unwrap()["export"]["id"].as_i64().unwrap()
     };
     let resp = bob.get(&format!("/api/my/blogs/{bob_blog}/imports/{exports_id}")).await;
@@ -336,7 +362,10 @@ async fn one_job_at_a_time_per_blog() {
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
     // An export the runner has claimed and not finished (as if it were slow).
     app.db()
-        .execute("INSERT INTO jobs (blog_id, kind, format, state, attempt) VALUES (?1, 'export', 'archive', 'running', 1)", [blog])
+        .execute(
+            "INSERT INTO jobs (blog_id, kind, format, state, attempt) VALUES (?1, 'export', 'archive', 'running', 1)",
+            [blog],
+        )
         .unwrap();
     let export = std::fs::read(fixture("writefreely/mira-202611240250.json")).unwrap();
     let resp = upload(&alice, blog, "", export).await;
@@ -356,7 +385,11 @@ async fn an_import_running_when_the_server_stopped_completes_after_a_restart_wit
     // Some of the file was imported when the server stopped: three posts are missing, and
     // the job is still marked running with its file on disk.
     let db = app.db();
-    db.execute("DELETE FROM posts WHERE id IN (SELECT id FROM posts WHERE blog_id = ?1 ORDER BY id DESC LIMIT 3)", [blog]).unwrap();
+    db.execute(
+        "DELETE FROM posts WHERE id IN (SELECT id FROM posts WHERE blog_id = ?1 ORDER BY id DESC LIMIT 3)",
+        [blog],
+    )
+    .unwrap();
     std::fs::write(app.state.config.data_dir.export("pending.import"), &export).unwrap();
     db.execute(
         "INSERT INTO jobs (blog_id, kind, format, state, attempt, input_file, input_name) \
@@ -399,7 +432,12 @@ async fn a_quire_archive_uploaded_brings_its_images_from_inside_the_zip() {
     let import = imported(&bob, bob_blog, "fileName=alice.quire.zip", zip).await;
     assert_eq!(import["state"], "done", "{import}");
     assert_eq!(import["format"], "quire");
-    assert_eq!((import["report"]["posts"].as_u64(), import["report"]["images"].as_u64()), (Some(1), Some(1)), "{:#?}", messages(&import));
+    assert_eq!(
+        (import["report"]["posts"].as_u64(), import["report"]["images"].as_u64()),
+        (Some(1), Some(1)),
+        "{:#?}",
+        messages(&import)
+    );
     let url: String = app
         .db()
         .query_row("SELECT body FROM posts WHERE blog_id = ?1", [bob_blog], |r| r.get::<_, String>(0))
@@ -462,7 +500,10 @@ async fn deleting_the_account_removes_an_uploaded_file_still_waiting_to_be_impor
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
     // An import queued behind a running export (as if the export were slow): its file waits.
     app.db()
-        .execute("INSERT INTO jobs (blog_id, kind, format, state, attempt) VALUES (?1, 'export', 'archive', 'running', 1)", [blog])
+        .execute(
+            "INSERT INTO jobs (blog_id, kind, format, state, attempt) VALUES (?1, 'export', 'archive', 'running', 1)",
+            [blog],
+        )
         .unwrap();
     std::fs::create_dir_all(app.state.config.data_dir.exports()).unwrap();
     std::fs::write(app.state.config.data_dir.export("waiting.import"), b"<rss/>").unwrap();

@@ -47,7 +47,14 @@ impl Importing {
     }
 
     /// Imports, telling the import to stop once `stop_after` items are done.
-    async fn run(&self, read: Read, posts: Vec<Post>, files: Arc<dyn ExportFiles>, options: ImportOptions, stop_after: u64) -> Report {
+    async fn run(
+        &self,
+        read: Read,
+        posts: Vec<Post>,
+        files: Arc<dyn ExportFiles>,
+        options: ImportOptions,
+        stop_after: u64,
+    ) -> Report {
         import_into(&self.app, &self.blog, read, posts, files, options, stop_after).await
     }
 
@@ -158,17 +165,25 @@ async fn imported_posts_keep_their_dates_slug_state_tags_and_pages() {
     odd.slug = "Crème Brûlée!".into();
 
     let report = blog.import(vec![hello, draft, scheduled, past, about, odd]).await;
-    assert_eq!((report.posts, report.pages, report.drafts, report.scheduled, report.skipped), (5, 1, 1, 1, 0), "{report:?}");
+    assert_eq!(
+        (report.posts, report.pages, report.drafts, report.scheduled, report.skipped),
+        (5, 1, 1, 1, 0),
+        "{report:?}"
+    );
     assert_eq!(report.tags, 3);
-    assert_eq!(messages_of(&report, "Hello from the harbour"), vec![
-        "the tag \"Road Trip\" became road-trip",
-        "the tag \"Café\" became cafe",
-        "the internal tag #hidden was left out",
-    ]);
+    assert_eq!(
+        messages_of(&report, "Hello from the harbour"),
+        vec![
+            "the tag \"Road Trip\" became road-trip",
+            "the tag \"Café\" became cafe",
+            "the internal tag #hidden was left out",
+        ]
+    );
     assert_eq!(messages_of(&report, "Crème brûlée"), vec!["the slug \"Crème Brûlée!\" became creme-brulee"]);
-    assert_eq!(messages_of(&report, "Was scheduled"), vec![
-        "was scheduled for 2020-06-01T12:00:00.000Z, which has passed: published at that time",
-    ]);
+    assert_eq!(
+        messages_of(&report, "Was scheduled"),
+        vec!["was scheduled for 2020-06-01T12:00:00.000Z, which has passed: published at that time",]
+    );
 
     let posts = blog.posts().await;
     let hello = &posts["Hello from the harbour"];
@@ -176,7 +191,10 @@ async fn imported_posts_keep_their_dates_slug_state_tags_and_pages() {
     assert_eq!(hello["publishedAt"], "2015-03-14T09:26:00.000Z");
     assert_eq!(hello["updatedAt"], "2015-03-15T10:00:00.000Z");
     assert_eq!(hello["tags"], serde_json::json!(["travel", "road-trip", "cafe"]));
-    assert_eq!(hello["body"]["children"][0], serde_json::json!({ "type": "heading", "value": { "text": "Hello from the harbour" } }));
+    assert_eq!(
+        hello["body"]["children"][0],
+        serde_json::json!({ "type": "heading", "value": { "text": "Hello from the harbour" } })
+    );
     let path = path_of(hello);
     assert!(path.starts_with("/hello-from-the-harbour-"), "{path}");
     let page = blog.html(&path).await;
@@ -187,7 +205,10 @@ async fn imported_posts_keep_their_dates_slug_state_tags_and_pages() {
     assert_eq!((draft["publishedAt"].clone(), draft["scheduledAt"].clone()), (Value::Null, Value::Null));
     assert_eq!(blog.page(&path_of(draft)).await.status(), 404, "a draft is not public");
     let scheduled = &posts["Postcard from 2030"];
-    assert_eq!((scheduled["publishedAt"].clone(), scheduled["scheduledAt"].clone()), (Value::Null, "2030-01-01T09:00:00.000Z".into()));
+    assert_eq!(
+        (scheduled["publishedAt"].clone(), scheduled["scheduledAt"].clone()),
+        (Value::Null, "2030-01-01T09:00:00.000Z".into())
+    );
     assert_eq!(posts["Was scheduled"]["publishedAt"], "2020-06-01T12:00:00.000Z");
     assert_eq!(path_of(&posts["About"]), "/about");
     assert_eq!(posts["About"]["page"], true);
@@ -211,7 +232,10 @@ async fn a_page_whose_address_is_taken_or_reserved_gets_a_free_one() {
     let report = blog.import(pages).await;
     assert_eq!(report.pages, 3);
     assert_eq!(messages_of(&report, "Page 2"), vec!["another page has the address /about: this one is at /about-2"]);
-    assert_eq!(messages_of(&report, "Page 3"), vec!["the address /search belongs to the blog itself: the page is at /page-search"]);
+    assert_eq!(
+        messages_of(&report, "Page 3"),
+        vec!["the address /search belongs to the blog itself: the page is at /page-search"]
+    );
     assert!(blog.html("/about-2").await.contains("Text of Page 2."));
     assert!(blog.html("/page-search").await.contains("Text of Page 3."));
 }
@@ -260,7 +284,10 @@ async fn with_loopback_refused_an_image_becomes_a_link_and_no_request_is_sent() 
     photos.blocks.push(image(&url, "The harbour at dusk"));
     let report = blog.import(vec![photos]).await;
     assert_eq!((report.posts, report.images), (1, 0));
-    assert_eq!(messages_of(&report, "Photos"), vec![format!("image {url} kept as a link: refused: 127.0.0.1 is a loopback address")]);
+    assert_eq!(
+        messages_of(&report, "Photos"),
+        vec![format!("image {url} kept as a link: refused: 127.0.0.1 is a loopback address")]
+    );
     assert_eq!(origin.connections(), 0, "nothing reached the server");
     let posts = blog.posts().await;
     assert_eq!(
@@ -280,11 +307,14 @@ async fn missing_images_and_pages_that_are_not_images_are_reported_and_the_impor
     post.blocks.push(image("/relative/x.png", ""));
     let report = blog.import(vec![post, item("2", "Next")]).await;
     assert_eq!((report.posts, report.images), (2, 0));
-    assert_eq!(messages_of(&report, "Broken images"), vec![
-        format!("image {missing} kept as a link: the server answered 404"),
-        format!("image {html} kept as a link: not an image (text/html)"),
-        "image /relative/x.png kept as text: it is neither an http(s) address nor a file of the export".to_owned(),
-    ]);
+    assert_eq!(
+        messages_of(&report, "Broken images"),
+        vec![
+            format!("image {missing} kept as a link: the server answered 404"),
+            format!("image {html} kept as a link: not an image (text/html)"),
+            "image /relative/x.png kept as text: it is neither an http(s) address nor a file of the export".to_owned(),
+        ]
+    );
     let children = blog.posts().await["Broken images"]["body"]["children"].clone();
     assert_eq!(children[2]["value"], serde_json::json!({ "url": missing, "title": "gone.png" }));
     assert_eq!(children[3]["value"], serde_json::json!({ "url": html, "title": "A caption" }));
@@ -303,7 +333,10 @@ async fn past_the_accounts_upload_limit_images_are_kept_as_links_and_no_longer_d
     let room = quire::domain::limits::MAX_UPLOAD_BYTES_PER_USER as i64 - 10;
     blog.app
         .db()
-        .execute("INSERT INTO images (user_id, hash, mime, size) VALUES (?1, 'earlier', 'image/png', ?2)", [blog.blog.user_id, room])
+        .execute(
+            "INSERT INTO images (user_id, hash, mime, size) VALUES (?1, 'earlier', 'image/png', ?2)",
+            [blog.blog.user_id, room],
+        )
         .unwrap();
     let mut first = item("1", "First");
     first.blocks.push(image(&origin.url("/a.png"), "A"));
@@ -333,17 +366,21 @@ impl ExportFiles for Zip {
 #[tokio::test]
 async fn images_inside_the_export_are_read_through_its_files() {
     let blog = Importing::start(|_| {}).await;
-    let files = Zip(HashMap::from([("posts/map.png".to_owned(), PNG.to_vec()), ("notes.txt".to_owned(), b"hello".to_vec())]));
+    let files =
+        Zip(HashMap::from([("posts/map.png".to_owned(), PNG.to_vec()), ("notes.txt".to_owned(), b"hello".to_vec())]));
     let mut post = item("posts/map.md", "Map");
     post.blocks.push(image("file:posts/map.png", "The coast road"));
     post.blocks.push(image("file:notes.txt", "Notes"));
     post.blocks.push(image("file:posts/gone.png", ""));
     let report = blog.run(wordpress(), vec![post], Arc::new(files), ImportOptions::default(), u64::MAX).await;
     assert_eq!(report.images, 1);
-    assert_eq!(messages_of(&report, "Map"), vec![
-        "image file:notes.txt kept as text: only JPEG, PNG and GIF images can be uploaded",
-        "image file:posts/gone.png kept as text: not in the export",
-    ]);
+    assert_eq!(
+        messages_of(&report, "Map"),
+        vec![
+            "image file:notes.txt kept as text: only JPEG, PNG and GIF images can be uploaded",
+            "image file:posts/gone.png kept as text: not in the export",
+        ]
+    );
     let children = blog.posts().await["Map"]["body"]["children"].clone();
     assert!(children[2]["value"]["url"].as_str().unwrap().contains("/media/"));
     assert_eq!(children[3], serde_json::json!({ "type": "paragraph", "value": { "text": "Notes" } }));
@@ -363,7 +400,10 @@ async fn importing_the_same_export_twice_adds_nothing() {
 
     // A deleted post can be imported again.
     let short = blog.posts().await["Post 0"]["shortId"].as_str().unwrap().to_owned();
-    let resp = blog.alice.send(Method::DELETE, &format!("/api/my/blogs/{}/posts/{short}", blog.blog_id), serde_json::json!({})).await;
+    let resp = blog
+        .alice
+        .send(Method::DELETE, &format!("/api/my/blogs/{}/posts/{short}", blog.blog_id), serde_json::json!({}))
+        .await;
     assert_eq!(resp.status(), 200);
     let report = blog.import(export()).await;
     assert_eq!((report.posts, report.skipped), (1, 4));
@@ -410,9 +450,16 @@ async fn old_addresses_answer_301_to_the_post_and_real_pages_win() {
     let report = blog.import(vec![hello, about, draft]).await;
     assert_eq!(report.redirects, 9);
     let target = path_of(&blog.posts().await["Hello"]);
-    for old in ["/2015/03/hello/", "/2015/03/hello", "/?p=12", "/?utm_source=feed&p=12", "/hello", "/hello/",
-        "/2024/01/cr%C3%A8me-br%C3%BBl%C3%A9e/", "/2024/01/cr%c3%a8me-br%c3%bbl%c3%a9e"]
-    {
+    for old in [
+        "/2015/03/hello/",
+        "/2015/03/hello",
+        "/?p=12",
+        "/?utm_source=feed&p=12",
+        "/hello",
+        "/hello/",
+        "/2024/01/cr%C3%A8me-br%C3%BBl%C3%A9e/",
+        "/2024/01/cr%c3%a8me-br%c3%bbl%c3%a9e",
+    ] {
         let resp = blog.page(old).await;
         assert_eq!(resp.status(), 301, "{old}");
         assert_eq!(resp.headers()["location"], target.as_str(), "{old}");
@@ -429,7 +476,10 @@ async fn old_addresses_answer_301_to_the_post_and_real_pages_win() {
 
     // Deleting the post takes its old addresses with it.
     let short = target.rsplit('-').next().unwrap();
-    let resp = blog.alice.send(Method::DELETE, &format!("/api/my/blogs/{}/posts/{short}", blog.blog_id), serde_json::json!({})).await;
+    let resp = blog
+        .alice
+        .send(Method::DELETE, &format!("/api/my/blogs/{}/posts/{short}", blog.blog_id), serde_json::json!({}))
+        .await;
     assert_eq!(resp.status(), 200);
     assert_eq!(blog.page("/2015/03/hello/").await.status(), 404);
     assert_eq!(blog.app.count("redirects"), 3);
@@ -451,7 +501,16 @@ async fn an_archive_export_carries_the_old_addresses_and_they_import_again() {
     let bob_blog = blog_of(&blog.app, bob.sign_up_with_blog("bob@example.com", "bob").await).await;
     let mut again = item(&short, "Hello");
     again.old_paths = serde_json::from_value(old).unwrap();
-    let report = import_into(&blog.app, &bob_blog, wordpress(), vec![again], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
+    let report = import_into(
+        &blog.app,
+        &bob_blog,
+        wordpress(),
+        vec![again],
+        Arc::new(NoFiles),
+        ImportOptions::default(),
+        u64::MAX,
+    )
+    .await;
     assert_eq!((report.redirects, report.lines.len()), (3, 0), "{:?}", report.lines);
     let resp = blog.app.get_with_host(&format!("bob.localhost:{}", blog.app.port), "/crème/").await;
     assert_eq!(resp.status(), 301);
@@ -477,15 +536,18 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
     post.slug = "kept-id".into();
     let report = blog.run(archive(), vec![post.clone()], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
     assert_eq!(messages_of(&report, "The export"), vec!["2 comments were not imported"]);
-    assert_eq!(messages_of(&report, "Blog settings"), vec![
-        "the blog's name is now \"Harbour Notes\"",
-        "the theme is now serif",
-        "the tab icon is now 2693",
-        "dates are now shown in Europe/Paris",
-        "the addon \"no-such-addon\" is not one of this server's: not installed",
-        "the addon Reading time is installed",
-        "the addon Search box is installed",
-    ]);
+    assert_eq!(
+        messages_of(&report, "Blog settings"),
+        vec![
+            "the blog's name is now \"Harbour Notes\"",
+            "the theme is now serif",
+            "the tab icon is now 2693",
+            "dates are now shown in Europe/Paris",
+            "the addon \"no-such-addon\" is not one of this server's: not installed",
+            "the addon Reading time is installed",
+            "the addon Search box is installed",
+        ]
+    );
     let shown: Value = blog.alice.get(&format!("/api/my/blogs/{}", blog.blog_id)).await.json().await.unwrap();
     assert_eq!(shown["blog"]["name"], "Harbour Notes");
     assert!(blog.html("/kept-id-abcd2345").await.contains("Text of Kept id."));
@@ -499,7 +561,9 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
     // Into another blog the short id is taken: a new one, and the old permalink redirects.
     let bob = blog.app.new_browser();
     let bob_blog = blog_of(&blog.app, bob.sign_up_with_blog("bob@example.com", "bob").await).await;
-    let report = import_into(&blog.app, &bob_blog, archive(), vec![post], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
+    let report =
+        import_into(&blog.app, &bob_blog, archive(), vec![post], Arc::new(NoFiles), ImportOptions::default(), u64::MAX)
+            .await;
     assert_eq!((report.posts, report.redirects), (1, 1));
     let resp = blog.app.get_with_host(&format!("bob.localhost:{}", blog.app.port), "/kept-id-abcd2345").await;
     assert_eq!(resp.status(), 301);
@@ -525,7 +589,10 @@ async fn a_full_blog_stops_the_import_with_a_clear_line_and_keeps_what_was_writt
     let export = (0..250).map(|n| item(&n.to_string(), &format!("Post {n}"))).collect();
     let report = blog.import(export).await;
     assert_eq!((report.posts, report.skipped), (2, 248));
-    assert_eq!(messages_of(&report, "The export"), vec!["248 items were not imported: a blog can have at most 10000 posts"]);
+    assert_eq!(
+        messages_of(&report, "The export"),
+        vec!["248 items were not imported: a blog can have at most 10000 posts"]
+    );
     assert_eq!(blog.app.count("posts"), MAX_POSTS_PER_BLOG as i64);
 }
 
@@ -565,11 +632,21 @@ async fn a_backup_carries_what_imports_stored_and_its_restore_answers_the_old_ad
     let resp = app.get_with_host(&format!("alice.localhost:{}", app.port), "/2015/03/photos").await;
     assert_eq!((resp.status().as_u16(), resp.headers()["location"].to_str().unwrap()), (301, target.as_str()));
     let page = app.get_with_host(&format!("alice.localhost:{}", app.port), &target).await.text().await.unwrap();
-    let name = page.split("/media/").nth(1).and_then(|rest| rest.split('"').next()).expect("the image on the page").to_owned();
+    let name =
+        page.split("/media/").nth(1).and_then(|rest| rest.split('"').next()).expect("the image on the page").to_owned();
     assert_eq!(app.get(&format!("/media/{name}")).await.bytes().await.unwrap().as_ref(), PNG);
     let restored_blog = blog_of(&app, blog_id).await;
     assert_eq!(restored_blog.user_id, user_id);
-    let again = import_into(&app, &restored_blog, wordpress(), vec![post], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
+    let again = import_into(
+        &app,
+        &restored_blog,
+        wordpress(),
+        vec![post],
+        Arc::new(NoFiles),
+        ImportOptions::default(),
+        u64::MAX,
+    )
+    .await;
     assert_eq!((again.posts, again.skipped), (0, 1), "the restored blog remembers what was imported");
 }
 
@@ -577,7 +654,8 @@ async fn a_backup_carries_what_imports_stored_and_its_restore_answers_the_old_ad
 /// share), two old addresses.
 fn generated(n: u32) -> Post {
     let mut post = item(&n.to_string(), &format!("Post number {n}"));
-    post.blocks = (0..5).map(|p| Block::Paragraph { text: format!("Paragraph {p} of post {n}, with **some** words.") }).collect();
+    post.blocks =
+        (0..5).map(|p| Block::Paragraph { text: format!("Paragraph {p} of post {n}, with **some** words.") }).collect();
     post.tags = vec![format!("Tag {}", n % 20), "Imported".into()];
     post.old_paths = vec![format!("/?p={n}"), format!("/2015/03/post-number-{n}/")];
     post
@@ -593,7 +671,8 @@ async fn timed_import(blog: &Importing, count: u32) -> (Report, std::time::Durat
     let started = Instant::now();
     let report = tokio::spawn(async move {
         let files: Arc<dyn ExportFiles> = Arc::new(NoFiles);
-        let source = ImportSource { read: wordpress(), posts: (0..count).map(|n| Ok::<Post, String>(generated(n))), files };
+        let source =
+            ImportSource { read: wordpress(), posts: (0..count).map(|n| Ok::<Post, String>(generated(n))), files };
         let progress = move |_| counted.fetch_add(1, Ordering::SeqCst) < u64::MAX;
         state.blogs.import(&target, &state.fetcher, source, ImportOptions::default(), progress).await
     })
@@ -601,7 +680,11 @@ async fn timed_import(blog: &Importing, count: u32) -> (Report, std::time::Durat
     .unwrap()
     .unwrap();
     let took = started.elapsed();
-    println!("imported {count} posts in {:.2} s: {:.0} posts/s", took.as_secs_f64(), f64::from(count) / took.as_secs_f64());
+    println!(
+        "imported {count} posts in {:.2} s: {:.0} posts/s",
+        took.as_secs_f64(),
+        f64::from(count) / took.as_secs_f64()
+    );
     (report, took, calls.load(Ordering::SeqCst))
 }
 
@@ -620,7 +703,15 @@ async fn two_thousand_posts_import_in_batches_at_a_measured_speed() {
 /// A figure of this test process (server and test together) from `/proc/self/status`, in MB.
 fn memory_mb(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let kib: u64 = status.lines().find_map(|line| line.strip_prefix(field)).unwrap().trim().trim_end_matches("kB").trim().parse().unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix(field))
+        .unwrap()
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .unwrap();
     kib / 1024
 }
 

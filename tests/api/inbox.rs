@@ -139,8 +139,10 @@ impl Setup {
         extra: &[(&str, &str)],
     ) -> reqwest::Response {
         let url = url::Url::parse(&format!("http://{host}/_quire/ap/inbox")).unwrap();
-        let headers = key.sign(&self.peer.key_id(), "POST", &url, Some((signed_body, "application/activity+json")), at).unwrap();
-        let mut request = self.app.client.post(format!("http://127.0.0.1:{}/_quire/ap/inbox", self.app.port)).body(sent.to_vec());
+        let headers =
+            key.sign(&self.peer.key_id(), "POST", &url, Some((signed_body, "application/activity+json")), at).unwrap();
+        let mut request =
+            self.app.client.post(format!("http://127.0.0.1:{}/_quire/ap/inbox", self.app.port)).body(sent.to_vec());
         for (name, value) in headers {
             request = request.header(name, value);
         }
@@ -167,7 +169,8 @@ impl Setup {
     /// the delivery worker sent them, received by Bob's inbox.
     fn accepts(&self) -> BTreeMap<String, (String, Value)> {
         let mut accepts = BTreeMap::new();
-        let queued = self.query("SELECT d.inbox, a.json FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id");
+        let queued =
+            self.query("SELECT d.inbox, a.json FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id");
         for row in queued {
             let accept: Value = serde_json::from_str(&row[1]).unwrap();
             accepts.insert(accept["id"].as_str().unwrap().to_owned(), (row[0].clone(), accept));
@@ -184,20 +187,22 @@ impl Setup {
         let conn = self.app.db();
         let mut stmt = conn.prepare(sql).unwrap();
         let columns = stmt.column_count();
-        stmt.query_map([], |row| (0..columns).map(|i| row.get::<_, rusqlite::types::Value>(i)).collect::<Result<Vec<_>, _>>())
-            .unwrap()
-            .map(|row| {
-                row.unwrap()
-                    .into_iter()
-                    .map(|v| match v {
-                        rusqlite::types::Value::Text(t) => t,
-                        rusqlite::types::Value::Integer(i) => i.to_string(),
-                        rusqlite::types::Value::Null => "NULL".to_owned(),
-                        other => format!("{other:?}"),
-                    })
-                    .collect()
-            })
-            .collect()
+        stmt.query_map([], |row| {
+            (0..columns).map(|i| row.get::<_, rusqlite::types::Value>(i)).collect::<Result<Vec<_>, _>>()
+        })
+        .unwrap()
+        .map(|row| {
+            row.unwrap()
+                .into_iter()
+                .map(|v| match v {
+                    rusqlite::types::Value::Text(t) => t,
+                    rusqlite::types::Value::Integer(i) => i.to_string(),
+                    rusqlite::types::Value::Null => "NULL".to_owned(),
+                    other => format!("{other:?}"),
+                })
+                .collect()
+        })
+        .collect()
     }
 }
 
@@ -209,14 +214,26 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
     let follow = s.follow(1);
     assert_eq!(s.send(&s.shared(), &follow).await.status(), 202);
     let followers = s.query("SELECT actor_id, handle, inbox, shared_inbox, state FROM followers");
-    let expected = [bob.clone(), format!("@bob@{}", &s.peer.origin[7..]), format!("{bob}/inbox"), format!("{}/inbox", s.peer.origin)];
+    let expected = [
+        bob.clone(),
+        format!("@bob@{}", &s.peer.origin[7..]),
+        format!("{bob}/inbox"),
+        format!("{}/inbox", s.peer.origin),
+    ];
     assert_eq!(followers, vec![[&expected[..], &["accepted".to_owned()]].concat()]);
     let accepts = s.accepts();
     assert_eq!(accepts.len(), 1, "one Accept queued");
     let (inbox, accept) = accepts.values().next().unwrap();
     assert_eq!(*inbox, format!("{bob}/inbox"), "to the follower's own inbox");
-    assert_eq!((accept["type"].as_str(), &accept["actor"], &accept["object"]), (Some("Accept"), &json!(s.alice()), &follow));
-    assert_eq!((s.peer.fetches(), s.peer.signed_fetches.load(Ordering::SeqCst)), (1, 0), "the shared inbox fetched unsigned");
+    assert_eq!(
+        (accept["type"].as_str(), &accept["actor"], &accept["object"]),
+        (Some("Accept"), &json!(s.alice()), &follow)
+    );
+    assert_eq!(
+        (s.peer.fetches(), s.peer.signed_fetches.load(Ordering::SeqCst)),
+        (1, 0),
+        "the shared inbox fetched unsigned"
+    );
     // The delivery worker, woken by the queued Accept, delivers it to Bob's inbox.
     let delivered = async {
         while !s.peer.received.lock().unwrap().iter().any(|a| a["type"] == "Accept" && a["object"] == follow) {
@@ -245,13 +262,16 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
         "content": "<p>Lovely <b>post</b>!<script>alert(1)</script></p><p>Second &amp; last</p>"}});
     assert_eq!(s.send(&s.shared(), &reply).await.status(), 202);
     let replies = s.query("SELECT state, text, author_name, author_handle, published_at FROM replies");
-    assert_eq!(replies, vec![vec![
-        "held".to_owned(),
-        "Lovely post!\n\nSecond & last".to_owned(),
-        "Bob Peer".to_owned(),
-        format!("@bob@{}", &s.peer.origin[7..]),
-        "2026-11-24T10:00:00.000Z".to_owned(),
-    ]]);
+    assert_eq!(
+        replies,
+        vec![vec![
+            "held".to_owned(),
+            "Lovely post!\n\nSecond & last".to_owned(),
+            "Bob Peer".to_owned(),
+            format!("@bob@{}", &s.peer.origin[7..]),
+            "2026-11-24T10:00:00.000Z".to_owned(),
+        ]]
+    );
     // Someone else's Note, sent by Bob, is refused.
     let mut forged_note = reply.clone();
     forged_note["object"]["attributedTo"] = json!("https://elsewhere.example/users/eve");
@@ -270,7 +290,8 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
     assert_eq!(s.send(&s.shared(), &delete).await.status(), 202);
     assert_eq!(s.app.count("replies"), 0);
 
-    let undo_follow = json!({"id": format!("{bob}/follows/2/undo"), "type": "Undo", "actor": bob, "object": s.follow(2)});
+    let undo_follow =
+        json!({"id": format!("{bob}/follows/2/undo"), "type": "Undo", "actor": bob, "object": s.follow(2)});
     assert_eq!(s.send(&s.personal(), &undo_follow).await.status(), 202);
     assert_eq!(s.app.count("followers"), 0);
 
@@ -317,7 +338,8 @@ async fn requests_that_fail_a_check_are_refused_and_those_refused_before_the_key
     let refused = s.send_signed(&s.shared(), &body, &body, &s.peer.key, now, &rfc9421).await;
     assert!(error_field(refused, 401).await.1.contains("RFC 9421"));
 
-    let tampered = json!({"id": format!("{bob}/follows/9"), "type": "Follow", "actor": bob, "object": s.alice()}).to_string();
+    let tampered =
+        json!({"id": format!("{bob}/follows/9"), "type": "Follow", "actor": bob, "object": s.alice()}).to_string();
     let refused = s.send_signed(&s.shared(), &body, tampered.as_bytes(), &s.peer.key, now, &[]).await;
     assert!(error_field(refused, 401).await.1.contains("Digest"));
 
@@ -364,7 +386,16 @@ async fn requests_that_fail_a_check_are_refused_and_those_refused_before_the_key
     let flood = r#"keyId="https://flood.example/actor#key",algorithm="rsa-sha256",headers="date",signature="AAAA""#;
     let mut limited = None;
     for _ in 0..150 {
-        let resp = s.app.client.post(&inbox).header("host", s.shared()).header("signature", flood).body("{}").send().await.unwrap();
+        let resp = s
+            .app
+            .client
+            .post(&inbox)
+            .header("host", s.shared())
+            .header("signature", flood)
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
         if resp.status() == 429 {
             limited = Some(resp);
             break;
@@ -380,8 +411,9 @@ async fn requests_that_fail_a_check_are_refused_and_those_refused_before_the_key
 async fn concurrent_first_activities_of_a_server_fetch_its_key_once() {
     let s = Setup::start().await;
     let bob = s.peer.bob();
-    let likes: Vec<Value> =
-        (0..6).map(|n| json!({"id": format!("{bob}/likes/{n}"), "type": "Like", "actor": bob, "object": s.post_id})).collect();
+    let likes: Vec<Value> = (0..6)
+        .map(|n| json!({"id": format!("{bob}/likes/{n}"), "type": "Like", "actor": bob, "object": s.post_id}))
+        .collect();
     let shared = s.shared();
     let statuses = futures_util::future::join_all(likes.iter().map(|like| s.send(&shared, like))).await;
     assert!(statuses.iter().all(|resp| resp.status() == 202));

@@ -77,10 +77,21 @@ async fn a_post_page_shows_formatted_paragraphs_and_described_images_with_their_
 async fn an_image_elsewhere_or_unreadable_has_no_size_and_an_old_url_only_image_still_renders() {
     let (app, alice, blog) = alice_blog().await;
     let unknown = format!("{}/media/{}.png", app.url, "b".repeat(64));
-    let post = alice.create_post(blog, body(&[("heading", json!({ "text": "Pic" })), ("image", json!({ "url": unknown }))]), false).await;
-    assert_eq!(post["body"]["children"][1]["value"], json!({ "url": unknown, "alt": "", "caption": "" }), "the new shape is written");
+    let post = alice
+        .create_post(blog, body(&[("heading", json!({ "text": "Pic" })), ("image", json!({ "url": unknown }))]), false)
+        .await;
+    assert_eq!(
+        post["body"]["children"][1]["value"],
+        json!({ "url": unknown, "alt": "", "caption": "" }),
+        "the new shape is written"
+    );
     let (_, html) = public(&app, &path_of(&post)).await;
-    assert!(html.contains(&format!("<figure><img src=\"{unknown}\" alt=\"\" loading=\"lazy\" decoding=\"async\"></figure>")), "{html}");
+    assert!(
+        html.contains(&format!(
+            "<figure><img src=\"{unknown}\" alt=\"\" loading=\"lazy\" decoding=\"async\"></figure>"
+        )),
+        "{html}"
+    );
 }
 
 #[tokio::test]
@@ -107,7 +118,10 @@ async fn feeds_carry_the_rendered_paragraphs_and_images() {
     assert!(content.contains("alt=\"Pixels\""), "{content}");
     let (_, rss) = public(&app, "/rss.xml").await;
     let rss = roxmltree::Document::parse(&rss).unwrap();
-    let description = rss.descendants().find(|n| n.has_tag_name("description") && n.parent().is_some_and(|p| p.has_tag_name("item"))).unwrap();
+    let description = rss
+        .descendants()
+        .find(|n| n.has_tag_name("description") && n.parent().is_some_and(|p| p.has_tag_name("item")))
+        .unwrap();
     assert!(description.text().unwrap().contains("<ul><li>one</li><li>two</li></ul>"));
 }
 
@@ -126,14 +140,26 @@ async fn hostile_markdown_renders_safely_and_too_long_text_is_a_422() {
         "```\nunterminated <script>alert(1)</script>",
     ];
     for text in hostile {
-        let post = alice.create_post(blog, body(&[("heading", json!({ "text": "Hostile" })), ("paragraph", json!({ "text": text }))]), false).await;
+        let post = alice
+            .create_post(
+                blog,
+                body(&[("heading", json!({ "text": "Hostile" })), ("paragraph", json!({ "text": text }))]),
+                false,
+            )
+            .await;
         let (status, html) = public(&app, &path_of(&post)).await;
         assert_eq!(status, 200, "{text:.40}");
         let article = &html[html.find("<article").unwrap()..html.find("</article>").unwrap()];
         assert!(!article.contains("<script"), "{text:.40}: {article:.400}");
         assert!(!article.contains("<img src=x"), "{text:.40}");
-        assert!(!article.to_lowercase().contains("href=\"javascript") && !article.contains("href=\"data:"), "{text:.40}");
-        assert!(article.matches("<blockquote>").count() <= 16 && article.matches("<ul>").count() <= 16, "nesting capped");
+        assert!(
+            !article.to_lowercase().contains("href=\"javascript") && !article.contains("href=\"data:"),
+            "{text:.40}"
+        );
+        assert!(
+            article.matches("<blockquote>").count() <= 16 && article.matches("<ul>").count() <= 16,
+            "nesting capped"
+        );
     }
     let long = alice
         .post(
@@ -170,17 +196,41 @@ async fn the_preview_call_renders_blocks_as_the_public_page_does_and_stores_noth
     let (_, page) = public(&app, &path_of(&post)).await;
     assert!(page.contains(html.trim()), "one renderer");
 
-    let invalid = alice.post(&format!("/api/my/blogs/{blog}/preview"), json!({ "body": body(&[("image", json!({ "url": "javascript:x" }))]) })).await;
+    let invalid = alice
+        .post(
+            &format!("/api/my/blogs/{blog}/preview"),
+            json!({ "body": body(&[("image", json!({ "url": "javascript:x" }))]) }),
+        )
+        .await;
     assert_eq!(invalid.status(), 422);
     assert_eq!(errors_of(invalid).await[0].0, "children.0");
     let bob = app.new_browser();
     bob.sign_up_with_blog("bob@example.com", "bob").await;
-    assert_eq!(bob.post(&format!("/api/my/blogs/{blog}/preview"), json!({ "body": body(&[("paragraph", json!({ "text": "x" }))]) })).await.status(), 404);
+    assert_eq!(
+        bob.post(
+            &format!("/api/my/blogs/{blog}/preview"),
+            json!({ "body": body(&[("paragraph", json!({ "text": "x" }))]) })
+        )
+        .await
+        .status(),
+        404
+    );
     let stranger = app.new_browser();
     stranger.open_app().await;
-    let anonymous = stranger.post(&format!("/api/my/blogs/{blog}/preview"), json!({ "body": body(&[("paragraph", json!({ "text": "x" }))]) })).await;
+    let anonymous = stranger
+        .post(
+            &format!("/api/my/blogs/{blog}/preview"),
+            json!({ "body": body(&[("paragraph", json!({ "text": "x" }))]) }),
+        )
+        .await;
     assert_eq!(anonymous.status(), 401);
-    let no_csrf = alice.client.post(format!("{}/api/my/blogs/{blog}/preview", app.url)).json(&json!({ "body": {} })).send().await.unwrap();
+    let no_csrf = alice
+        .client
+        .post(format!("{}/api/my/blogs/{blog}/preview", app.url))
+        .json(&json!({ "body": {} }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(no_csrf.status(), 403, "a write-shaped call needs the CSRF token");
 }
 
@@ -188,7 +238,13 @@ async fn the_preview_call_renders_blocks_as_the_public_page_does_and_stores_noth
 async fn search_finds_the_words_not_the_markdown() {
     let (_app, alice, blog) = alice_blog().await;
     let text = "Some **emphatic** words and [a label](https://example.com/zebracorn) `inline_code_word`";
-    alice.create_post(blog, body(&[("heading", json!({ "text": "Found" })), ("paragraph", json!({ "text": text }))]), false).await;
+    alice
+        .create_post(
+            blog,
+            body(&[("heading", json!({ "text": "Found" })), ("paragraph", json!({ "text": text }))]),
+            false,
+        )
+        .await;
     alice
         .create_post(
             blog,
@@ -206,7 +262,13 @@ async fn search_finds_the_words_not_the_markdown() {
 #[tokio::test]
 async fn a_title_from_a_paragraph_has_no_markdown() {
     let (_app, alice, blog) = alice_blog().await;
-    let post = alice.create_post(blog, body(&[("paragraph", json!({ "text": "**Big** news from [us](https://e.com)\nmore" }))]), false).await;
+    let post = alice
+        .create_post(
+            blog,
+            body(&[("paragraph", json!({ "text": "**Big** news from [us](https://e.com)\nmore" }))]),
+            false,
+        )
+        .await;
     assert_eq!(post["title"], "Big news from us");
 }
 
@@ -214,11 +276,14 @@ async fn a_title_from_a_paragraph_has_no_markdown() {
 async fn images_uploaded_before_sizes_were_recorded_get_them_at_the_next_start() {
     let (app, alice, blog) = alice_blog().await;
     let url = upload(&alice, &app, PNG_3X2).await;
-    let post = alice.create_post(blog, body(&[("heading", json!({ "text": "Old pic" })), ("image", json!({ "url": url }))]), false).await;
+    let post = alice
+        .create_post(blog, body(&[("heading", json!({ "text": "Old pic" })), ("image", json!({ "url": url }))]), false)
+        .await;
     app.db().execute("UPDATE images SET width = NULL, height = NULL", []).unwrap();
     let app = app.restart().await;
     let (_, html) = public(&app, &path_of(&post)).await;
     assert!(html.contains("width=\"3\" height=\"2\""), "{html}");
-    let sizes: (i64, i64) = app.db().query_row("SELECT width, height FROM images", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    let sizes: (i64, i64) =
+        app.db().query_row("SELECT width, height FROM images", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
     assert_eq!(sizes, (3, 2));
 }

@@ -31,7 +31,9 @@ async fn a_draft_is_published_once_and_stays_published() {
         let alice = alice.clone();
         let path = path.clone();
         async move {
-            let resp = alice.send(reqwest::Method::PUT, &path, json!({ "body": simple_body(title, "text"), "draft": draft })).await;
+            let resp = alice
+                .send(reqwest::Method::PUT, &path, json!({ "body": simple_body(title, "text"), "draft": draft }))
+                .await;
             assert_eq!(resp.status(), 200);
             resp.json::<Value>().await.unwrap()["post"].clone()
         }
@@ -64,14 +66,20 @@ async fn invalid_blocks_are_refused_at_their_index_and_nothing_is_saved() {
     assert_eq!(resp.status(), 422);
     let errors = errors_of(resp).await;
     let media = format!("http://localhost:{}/media/", app.port);
-    assert_eq!(errors, vec![
-        ("children.0".to_owned(), "Can't be blank".to_owned()),
-        ("children.2".to_owned(), "Should start with http:// or https://".to_owned()),
-        ("children.3".to_owned(), format!("Should start with {media}")),
-        ("children.4".to_owned(), "Should start with https://open.spotify.com/".to_owned()),
-        ("children.5".to_owned(), "Can't be blank".to_owned()),
-        ("children.6".to_owned(), "Should be a block of type heading, paragraph, link, image, spotify, tweet".to_owned()),
-    ]);
+    assert_eq!(
+        errors,
+        vec![
+            ("children.0".to_owned(), "Can't be blank".to_owned()),
+            ("children.2".to_owned(), "Should start with http:// or https://".to_owned()),
+            ("children.3".to_owned(), format!("Should start with {media}")),
+            ("children.4".to_owned(), "Should start with https://open.spotify.com/".to_owned()),
+            ("children.5".to_owned(), "Can't be blank".to_owned()),
+            (
+                "children.6".to_owned(),
+                "Should be a block of type heading, paragraph, link, image, spotify, tweet".to_owned()
+            ),
+        ]
+    );
     assert_eq!(app.count("posts"), 0);
 }
 
@@ -92,7 +100,8 @@ async fn malformed_and_oversized_bodies_are_refused_clearly() {
     let (field, _) = error_field(alice.post(&path, json!({ "body": simple_body("Big", &huge) })).await, 413).await;
     assert_eq!(field, "body");
     let long = "y".repeat(20_001);
-    let (field, message) = error_field(alice.post(&path, json!({ "body": simple_body("Long", &long) })).await, 422).await;
+    let (field, message) =
+        error_field(alice.post(&path, json!({ "body": simple_body("Long", &long) })).await, 422).await;
     assert_eq!((field.as_str(), message.as_str()), ("children.1", "Should be at most 20000 characters"));
     assert_eq!(app.count("posts"), 0);
 }
@@ -107,7 +116,10 @@ async fn the_post_list_pages_newest_first_with_paging_headers() {
     }
     let resp = alice.get(&format!("/api/my/blogs/{blog}/posts")).await;
     let header = |name: &str| resp.headers()[name].to_str().unwrap().to_owned();
-    assert_eq!((header("total"), header("totalPages"), header("pageNumber"), header("perPage")), ("25".into(), "3".into(), "1".into(), "10".into()));
+    assert_eq!(
+        (header("total"), header("totalPages"), header("pageNumber"), header("perPage")),
+        ("25".into(), "3".into(), "1".into(), "10".into())
+    );
     let first: Value = resp.json().await.unwrap();
     let titles: Vec<&str> = first["posts"].as_array().unwrap().iter().map(|p| p["title"].as_str().unwrap()).collect();
     assert_eq!(titles[..3], ["Post 25", "Post 24", "Post 23"]);
@@ -139,7 +151,8 @@ async fn another_users_posts_are_404s_for_every_call_and_stay_unchanged() {
         assert_eq!(mallory.send(reqwest::Method::DELETE, path, json!({})).await.status(), 404, "{path}");
     }
     assert_eq!(mallory.get(&format!("/api/my/blogs/{alice_blog}/posts")).await.status(), 404);
-    let resp = mallory.post(&format!("/api/my/blogs/{alice_blog}/posts"), json!({ "body": simple_body("Spam", "x") })).await;
+    let resp =
+        mallory.post(&format!("/api/my/blogs/{alice_blog}/posts"), json!({ "body": simple_body("Spam", "x") })).await;
     assert_eq!(resp.status(), 404);
     let resp = mallory.post(&format!("/api/my/blogs/{alice_blog}/posts/search"), json!({ "query": "Mine" })).await;
     assert_eq!(resp.status(), 404);
@@ -179,7 +192,9 @@ async fn a_blog_holds_at_most_ten_thousand_posts_and_the_next_one_is_refused_wit
     }
     tx.commit().unwrap();
     alice.create_post(blog, simple_body("Number 10000", "the last one"), true).await;
-    let resp = alice.post(&format!("/api/my/blogs/{blog}/posts"), json!({ "body": simple_body("One more", "x"), "draft": false })).await;
+    let resp = alice
+        .post(&format!("/api/my/blogs/{blog}/posts"), json!({ "body": simple_body("One more", "x"), "draft": false }))
+        .await;
     assert_eq!(error_field(resp, 422).await, ("blog".to_owned(), "A blog can have at most 10000 posts".to_owned()));
     assert_eq!(app.count("posts"), 10_000, "nothing was written");
 }

@@ -25,7 +25,9 @@ async fn import(args: Vec<String>) -> Output {
 
 /// The arguments importing `file` into `blog` of the server that ran on `port` in `dir`.
 fn args(dir: &Path, port: u16, blog: &str, file: &Path, more: &[&str]) -> Vec<String> {
-    let mut args = ["import", "--data-dir", s(dir), "--host", &format!("localhost:{port}"), "--blog", blog].map(String::from).to_vec();
+    let mut args = ["import", "--data-dir", s(dir), "--host", &format!("localhost:{port}"), "--blog", blog]
+        .map(String::from)
+        .to_vec();
     args.extend(more.iter().map(|arg| (*arg).to_owned()));
     args.push(s(file).to_owned());
     args
@@ -35,7 +37,10 @@ fn args(dir: &Path, port: u16, blog: &str, file: &Path, more: &[&str]) -> Vec<St
 fn counts(output: &Output) -> HashMap<String, u64> {
     let out = stdout(output);
     let line = out.lines().find(|line| line.starts_with("posts: ")).unwrap_or_else(|| panic!("no counts in {out}"));
-    line.split(", ").map(|pair| pair.split_once(": ").unwrap()).map(|(key, n)| (key.to_owned(), n.parse().unwrap())).collect()
+    line.split(", ")
+        .map(|pair| pair.split_once(": ").unwrap())
+        .map(|(key, n)| (key.to_owned(), n.parse().unwrap()))
+        .collect()
 }
 
 /// A server's data directory with one blog per subdomain, the server stopped; and its port.
@@ -50,8 +55,12 @@ async fn blogs(subdomains: &[&str]) -> (Arc<TempDir>, u16) {
 
 fn posts_of(dir: &Path, subdomain: &str) -> i64 {
     let db = rusqlite::Connection::open(dir.join("quire.db")).unwrap();
-    db.query_row("SELECT count(*) FROM posts p JOIN blogs b ON b.id = p.blog_id WHERE b.subdomain = ?1", [subdomain], |r| r.get(0))
-        .unwrap()
+    db.query_row(
+        "SELECT count(*) FROM posts p JOIN blogs b ON b.id = p.blog_id WHERE b.subdomain = ?1",
+        [subdomain],
+        |r| r.get(0),
+    )
+    .unwrap()
 }
 
 /// A Ghost site on 127.0.0.1 serving the fixture's images at their paths.
@@ -76,7 +85,12 @@ async fn each_real_export_imports_through_the_cli_with_the_counts_its_system_giv
     // (system, export, extra flags, whether its images can be had)
     let cases: [(&str, &str, Vec<&str>, bool); 7] = [
         ("wordpress", "export.xml", vec![], false),
-        ("ghost", "harbour-notes.ghost.2026-11-24-02-44-41.json", vec!["--site-url", &site, "--test-only-fetch-loopback"], true),
+        (
+            "ghost",
+            "harbour-notes.ghost.2026-11-24-02-44-41.json",
+            vec!["--site-url", &site, "--test-only-fetch-loopback"],
+            true,
+        ),
         ("bearblog", "data.csv", vec![], false),
         ("writefreely", "mira-202611240250.json", vec![], false),
         ("hugo", "harbour-notes.zip", vec![], true),
@@ -84,7 +98,9 @@ async fn each_real_export_imports_through_the_cli_with_the_counts_its_system_giv
         ("obsidian", "Harbour Notes.zip", vec![], true),
     ];
     for (system, file, flags, images) in cases {
-        let expected: Value = serde_json::from_str(&std::fs::read_to_string(fixture(&format!("{system}/expected.json"))).unwrap()).unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(fixture(&format!("{system}/expected.json"))).unwrap())
+                .unwrap();
         let output = import(args(dir.path(), port, system, &fixture(&format!("{system}/{file}")), &flags)).await;
         assert!(output.status.success(), "{system}: {}", stderr(&output));
         let got = counts(&output);
@@ -99,7 +115,11 @@ async fn each_real_export_imports_through_the_cli_with_the_counts_its_system_giv
         } else {
             // Their images are on 127.0.0.1, which the guarded fetcher refuses without the test flag.
             assert_eq!(got["images"], 0, "{system}");
-            assert!(stdout(&output).contains("kept as a link: refused: 127.0.0.1 is a loopback address"), "{system}: {}", stdout(&output));
+            assert!(
+                stdout(&output).contains("kept as a link: refused: 127.0.0.1 is a loopback address"),
+                "{system}: {}",
+                stdout(&output)
+            );
         }
     }
     assert!(ghost.connections() >= 3, "the Ghost images were downloaded from the site given");
@@ -140,14 +160,24 @@ async fn a_quire_archive_imports_through_the_cli_with_its_settings_posts_and_eve
     let out = tempfile::tempdir().unwrap();
     let archive = out.path().join("alice.quire.zip");
     let (port, data) = (full.app.port, full.app.dir.path().to_owned());
-    let output = quire(&["export", "--data-dir", s(&data), "--host", &format!("localhost:{port}"), "--blog", "alice", s(&archive)]);
+    let output = quire(&[
+        "export",
+        "--data-dir",
+        s(&data),
+        "--host",
+        &format!("localhost:{port}"),
+        "--blog",
+        "alice",
+        s(&archive),
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let dir = full.app.stop().await;
 
     let output = import(args(dir.path(), port, "bob", &archive, &[])).await;
     assert!(output.status.success(), "{}", stderr(&output));
     let got = counts(&output);
-    let want = [("posts", 3), ("pages", 1), ("drafts", 1), ("scheduled", 1), ("images", 2), ("tags", 3), ("skipped", 0)];
+    let want =
+        [("posts", 3), ("pages", 1), ("drafts", 1), ("scheduled", 1), ("images", 2), ("tags", 3), ("skipped", 0)];
     for (key, n) in want {
         assert_eq!(got[key], n, "{key}: {}", stdout(&output));
     }
@@ -155,12 +185,20 @@ async fn a_quire_archive_imports_through_the_cli_with_its_settings_posts_and_eve
     // alice's permalinks is an old address of bob's copy.
     assert_eq!(got["redirects"], 4);
     let report = stdout(&output);
-    for line in ["Blog settings: the blog's name is now \"Alice's notes\"", "Blog settings: the theme is now serif", "Blog settings: dates are now shown in Asia/Tokyo"] {
+    for line in [
+        "Blog settings: the blog's name is now \"Alice's notes\"",
+        "Blog settings: the theme is now serif",
+        "Blog settings: dates are now shown in Asia/Tokyo",
+    ] {
         assert!(report.contains(line), "{line}: {report}");
     }
     let db = rusqlite::Connection::open(dir.path().join("quire.db")).unwrap();
     let images: i64 = db
-        .query_row("SELECT count(*) FROM images i JOIN blogs b ON b.user_id = i.user_id WHERE b.subdomain = 'bob'", [], |r| r.get(0))
+        .query_row(
+            "SELECT count(*) FROM images i JOIN blogs b ON b.user_id = i.user_id WHERE b.subdomain = 'bob'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(images, 2, "the image no post uses came too");
 }
@@ -170,8 +208,13 @@ fn fingerprint(dir: &Path) -> Vec<(String, i64)> {
     let db = rusqlite::Connection::open(dir.join("quire.db")).unwrap();
     ["posts", "imported_items", "redirects", "images", "post_tags", "post_pages", "blogs"]
         .iter()
-        .map(|table| (table.to_string(), db.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap()))
-        .chain(std::iter::once(("name".to_owned(), db.query_row("SELECT length(name) FROM blogs", [], |r| r.get(0)).unwrap())))
+        .map(|table| {
+            (table.to_string(), db.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap())
+        })
+        .chain(std::iter::once((
+            "name".to_owned(),
+            db.query_row("SELECT length(name) FROM blogs", [], |r| r.get(0)).unwrap(),
+        )))
         .collect()
 }
 
@@ -207,11 +250,18 @@ async fn a_running_server_an_unknown_blog_or_a_file_that_is_no_export_is_one_lin
     let pdf = dir.path().join("notes.pdf");
     std::fs::write(&pdf, b"%PDF-1.4 not an export").unwrap();
     let line = one_line(&import(args(dir.path(), port, "alice", &pdf, &[])).await);
-    assert!(line.starts_with(&format!("quire: {}: This file is not an export Quire can read: it is a PDF document", s(&pdf))), "{line}");
+    assert!(
+        line.starts_with(&format!(
+            "quire: {}: This file is not an export Quire can read: it is a PDF document",
+            s(&pdf)
+        )),
+        "{line}"
+    );
     let missing = dir.path().join("missing.xml");
     let line = one_line(&import(args(dir.path(), port, "alice", &missing, &[])).await);
     assert_eq!(line, format!("quire: there is no file {}; nothing was imported", s(&missing)));
-    let line = one_line(&import(args(dir.path(), port, "alice", &wordpress, &["--site-url", "ftp://old.example.com"])).await);
+    let line =
+        one_line(&import(args(dir.path(), port, "alice", &wordpress, &["--site-url", "ftp://old.example.com"])).await);
     assert!(line.contains("--site-url \"ftp://old.example.com\" should be an http or https address"), "{line}");
     let empty = tempfile::tempdir().unwrap();
     let line = one_line(&import(args(empty.path(), port, "alice", &wordpress, &[])).await);
@@ -222,10 +272,14 @@ async fn a_running_server_an_unknown_blog_or_a_file_that_is_no_export_is_one_lin
 #[tokio::test]
 async fn on_a_server_that_keeps_images_on_imgur_the_cli_keeps_them_where_they_were() {
     let (dir, port) = blogs(&["hugo"]).await;
-    let output = import(args(dir.path(), port, "hugo", &fixture("hugo/harbour-notes.zip"), &["--imgur-client-id", "abc"])).await;
+    let output =
+        import(args(dir.path(), port, "hugo", &fixture("hugo/harbour-notes.zip"), &["--imgur-client-id", "abc"])).await;
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(counts(&output)["images"], 0);
     let report = stdout(&output);
-    assert!(report.contains("kept as text: this server keeps images on Imgur, where an import cannot upload"), "{report}");
+    assert!(
+        report.contains("kept as text: this server keeps images on Imgur, where an import cannot upload"),
+        "{report}"
+    );
     assert_eq!(std::fs::read_dir(dir.path().join("uploads")).unwrap().count(), 0, "nothing was stored on this server");
 }

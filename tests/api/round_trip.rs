@@ -24,8 +24,17 @@ use crate::imports::{blog_of, import_into, item, wordpress};
 
 /// Writes the archive of `subdomain` on `app` to `out` with `quire export`, and reads it back.
 async fn export(app: &TestApp, subdomain: &str, out: &Path) -> Unzipped {
-    let args = ["export", "--data-dir", s(app.dir.path()), "--host", &format!("localhost:{}", app.port), "--blog", subdomain, s(out)]
-        .map(String::from);
+    let args = [
+        "export",
+        "--data-dir",
+        s(app.dir.path()),
+        "--host",
+        &format!("localhost:{}", app.port),
+        "--blog",
+        subdomain,
+        s(out),
+    ]
+    .map(String::from);
     let output = tokio::task::spawn_blocking(move || quire(&args.each_ref().map(String::as_str))).await.unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     Unzipped::of(&std::fs::read(out).unwrap())
@@ -56,13 +65,23 @@ async fn fuller_blog() -> Full {
     save(alice, blog, json!({ "draft": false, "page": true, "body": body(&[("heading", json!({ "text": "Now" })), ("paragraph", json!({ "text": "Writing, *mostly*." }))]) })).await;
     let draft = &full.posts[2]["shortId"];
     let changed = json!({ "draft": true, "tags": ["ideas", "later"], "body": body(&[("heading", json!({ "text": "Draft thoughts" })), ("paragraph", json!({ "text": "Not yet, but soon." }))]) });
-    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{}", draft.as_str().unwrap()), changed).await;
+    let resp =
+        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{}", draft.as_str().unwrap()), changed).await;
     assert_eq!(resp.status(), 200, "the draft changed");
     let mut hello = item("12", "Hello from 2015");
     hello.tags = vec!["Road Trip".into()];
     hello.blocks.push(Block::Link { url: "https://example.com/old".into(), title: "The old site".into() });
     hello.old_paths = vec!["/2015/03/hello/".into(), "/?p=12".into()];
-    let report = import_into(&full.app, &blog_of(&full.app, blog).await, wordpress(), vec![hello], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
+    let report = import_into(
+        &full.app,
+        &blog_of(&full.app, blog).await,
+        wordpress(),
+        vec![hello],
+        Arc::new(NoFiles),
+        ImportOptions::default(),
+        u64::MAX,
+    )
+    .await;
     assert_eq!((report.posts, report.redirects), (1, 2));
     full
 }
@@ -80,7 +99,12 @@ fn manifest_content(zip: &Unzipped) -> Vec<u8> {
 /// Every line of an import report that is not about the blog's settings (a change to a post
 /// would be one).
 fn post_lines(report: &Report) -> Vec<String> {
-    report.lines.iter().filter(|line| line.item != SETTINGS_ITEM).map(|line| format!("{}: {}", line.item, line.message)).collect()
+    report
+        .lines
+        .iter()
+        .filter(|line| line.item != SETTINGS_ITEM)
+        .map(|line| format!("{}: {}", line.item, line.message))
+        .collect()
 }
 
 #[tokio::test]
@@ -93,7 +117,11 @@ async fn an_archive_imported_into_a_new_blog_elsewhere_exports_again_byte_for_by
     let bob = elsewhere.new_browser();
     let bob_blog = blog_of(&elsewhere, bob.sign_up_with_blog("bob@example.com", "bob").await).await;
     let report = import(&elsewhere, &bob_blog, &out.path().join("alice.quire.zip")).await;
-    assert_eq!((report.posts, report.pages, report.drafts, report.scheduled, report.images), (5, 2, 1, 1, 2), "{report:?}");
+    assert_eq!(
+        (report.posts, report.pages, report.drafts, report.scheduled, report.images),
+        (5, 2, 1, 1, 2),
+        "{report:?}"
+    );
     assert_eq!((report.redirects, report.skipped), (2, 0));
     assert_eq!(post_lines(&report), Vec::<String>::new(), "no post was changed on the way");
     let second = export(&elsewhere, "bob", &out.path().join("bob.quire.zip")).await;
@@ -102,7 +130,12 @@ async fn an_archive_imported_into_a_new_blog_elsewhere_exports_again_byte_for_by
     assert_eq!(manifest_content(&second), manifest_content(&first));
     assert_eq!(second.json("quire-archive.json")["blog"]["subdomain"], "bob");
     for name in first.names().into_iter().filter(|name| *name != "quire-archive.json") {
-        assert!(second.get(name) == first.get(name), "{name} differs:\n{}\n{}", String::from_utf8_lossy(first.get(name).unwrap()), String::from_utf8_lossy(second.get(name).unwrap()));
+        assert!(
+            second.get(name) == first.get(name),
+            "{name} differs:\n{}\n{}",
+            String::from_utf8_lossy(first.get(name).unwrap()),
+            String::from_utf8_lossy(second.get(name).unwrap())
+        );
     }
 
     // The short ids were free here, so the permalinks are the same, and the old addresses lead

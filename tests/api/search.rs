@@ -61,18 +61,54 @@ async fn any_query_a_user_can_type_is_answered_never_an_error() {
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
     alice.create_post(blog, simple_body("Quotes \"and\" colons: [brackets]", "AND OR NOT *"), false).await;
     for query in [
-        "\"", "\"unclosed phrase", "title:", ":", "[", "]", "[1 TO", "{", "AND", "OR", "NOT", "AND OR", "*", "**", "?",
-        "(", ")", "((((", "-", "+", "^2", "~", "\\", "foo:bar:baz", "title:\"x", "日本語", "emoji 🎉", "a\u{0}b",
-        "published:1", "post_id:1", "\"and\"", "colons:", "IN [a b]",
+        "\"",
+        "\"unclosed phrase",
+        "title:",
+        ":",
+        "[",
+        "]",
+        "[1 TO",
+        "{",
+        "AND",
+        "OR",
+        "NOT",
+        "AND OR",
+        "*",
+        "**",
+        "?",
+        "(",
+        ")",
+        "((((",
+        "-",
+        "+",
+        "^2",
+        "~",
+        "\\",
+        "foo:bar:baz",
+        "title:\"x",
+        "日本語",
+        "emoji 🎉",
+        "a\u{0}b",
+        "published:1",
+        "post_id:1",
+        "\"and\"",
+        "colons:",
+        "IN [a b]",
     ] {
         let resp = alice.post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": query })).await;
         assert_eq!(resp.status(), 200, "query {query:?}");
         let body: Value = resp.json().await.unwrap();
         assert!(body["posts"].is_array(), "{query:?}");
     }
-    let (field, _) = error_field(alice.post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "   " })).await, 422).await;
+    let (field, _) =
+        error_field(alice.post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "   " })).await, 422)
+            .await;
     assert_eq!(field, "query");
-    let (field, _) = error_field(alice.post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "x".repeat(501) })).await, 422).await;
+    let (field, _) = error_field(
+        alice.post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "x".repeat(501) })).await,
+        422,
+    )
+    .await;
     assert_eq!(field, "query");
 }
 
@@ -168,7 +204,9 @@ async fn after_a_kill_mid_write_the_restarted_server_searches_exactly_what_was_s
         tokio::spawn(async move {
             for i in 0..400 {
                 let post = json!({ "body": simple_body(&format!("Crash test {i}"), "needle"), "draft": false });
-                if browser.client.post(format!("http://localhost:{port}/api/my/blogs/{blog}/posts"))
+                if browser
+                    .client
+                    .post(format!("http://localhost:{port}/api/my/blogs/{blog}/posts"))
                     .header("CSRF-Token", browser.cookie("csrf_token").unwrap())
                     .json(&post)
                     .send()
@@ -197,7 +235,8 @@ async fn after_a_kill_mid_write_the_restarted_server_searches_exactly_what_was_s
     };
     assert!(total > 0, "some posts were written before the kill");
     for page in 1..=total.div_ceil(100) {
-        let body: Value = browser.get(&format!("/api/my/blogs/{blog}/posts?page={page}&page_size=100")).await.json().await.unwrap();
+        let body: Value =
+            browser.get(&format!("/api/my/blogs/{blog}/posts?page={page}&page_size=100")).await.json().await.unwrap();
         saved.extend(body["posts"].as_array().unwrap().iter().map(|p| p["title"].as_str().unwrap().to_owned()));
     }
     assert!(listed["posts"].is_array());
@@ -261,7 +300,10 @@ async fn query_syntax_is_read_as_plain_words_so_ranges_and_fields_never_run() {
     assert_eq!(alice.search_titles(blog, "title:[a TO z]").await, ["From title a to z"]);
     assert_eq!(alice.search_titles(blog, "title:>a").await, ["From title a to z"]);
     assert!(alice.search_titles(blog, "bana*").await.is_empty(), "no wildcard: bana* is the word bana");
-    assert!(alice.search_titles(blog, "apples^9 OR nothing").await.is_empty(), "OR is a word too: all words must match");
+    assert!(
+        alice.search_titles(blog, "apples^9 OR nothing").await.is_empty(),
+        "OR is a word too: all words must match"
+    );
     assert_eq!(alice.search_titles(blog, "+apples -bananas").await, ["Apples and bananas"], "no operators");
     assert_eq!(alice.search_titles(blog, "title:apples").await, Vec::<String>::new(), "title is a word");
     assert_eq!(alice.search_titles(blog, "apples salad").await, ["Apples and bananas"], "title and body words");
@@ -280,7 +322,11 @@ async fn a_quoted_phrase_matches_only_those_words_in_that_order() {
     let mut both = alice.search_titles(blog, "quick brown").await;
     both.sort();
     assert_eq!(both, ["In order", "Out of order"], "unquoted words in any order");
-    assert_eq!(alice.search_titles(blog, "\"quick brown\" \"unclosed").await, Vec::<String>::new(), "the unclosed quote's words still count");
+    assert_eq!(
+        alice.search_titles(blog, "\"quick brown\" \"unclosed").await,
+        Vec::<String>::new(),
+        "the unclosed quote's words still count"
+    );
 }
 
 #[tokio::test]
@@ -299,7 +345,12 @@ async fn a_hostile_query_of_many_clauses_is_answered_as_its_first_sixteen_words(
     assert!(found.is_empty(), "body, to, z are words no post has: {found:?}");
     let many: String = (0..25).map(|i| format!("w{i} ")).collect();
     assert_eq!(alice.search_titles(blog, &many).await, ["Sixteen words"], "words past the 16th are ignored");
-    let page = app.get_with_host(&format!("alice.localhost:{}", app.port), &format!("/search?q={}", many.trim().replace(' ', "+"))).await;
+    let page = app
+        .get_with_host(
+            &format!("alice.localhost:{}", app.port),
+            &format!("/search?q={}", many.trim().replace(' ', "+")),
+        )
+        .await;
     assert!(page.text().await.unwrap().contains("Sixteen words"), "public search too");
     let page = app.get_with_host(&format!("alice.localhost:{}", app.port), "/search?q=title%3A%5Ba+TO+z%5D").await;
     let html = page.text().await.unwrap();

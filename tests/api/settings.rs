@@ -15,11 +15,16 @@ async fn renaming_the_blog_saves_a_trimmed_name_and_refuses_bad_ones() {
     let app = TestApp::spawn().await;
     let alice = app.new_browser();
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
-    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}"), json!({ "name": "  Alice's <Notes>  " })).await;
+    let resp =
+        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}"), json!({ "name": "  Alice's <Notes>  " })).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.json::<Value>().await.unwrap()["blog"]["name"], "Alice's <Notes>");
-    for (name, expected) in [("   ", "Can't be blank"), (&"n".repeat(10_000) as &str, "at most 100"), ("two\nlines", "one line")] {
-        let (field, message) = error_field(alice.send(Method::PUT, &format!("/api/my/blogs/{blog}"), json!({ "name": name })).await, 422).await;
+    for (name, expected) in
+        [("   ", "Can't be blank"), (&"n".repeat(10_000) as &str, "at most 100"), ("two\nlines", "one line")]
+    {
+        let (field, message) =
+            error_field(alice.send(Method::PUT, &format!("/api/my/blogs/{blog}"), json!({ "name": name })).await, 422)
+                .await;
         assert_eq!(field, "name");
         assert!(message.contains(expected), "{message}");
     }
@@ -37,14 +42,27 @@ async fn choosing_a_theme_and_an_icon_shows_in_the_blog_and_unknown_ids_are_refu
     assert_eq!(resp.json::<Value>().await.unwrap()["blog"]["theme"]["name"], "Dark");
     let page3: Value = alice.get("/api/favicons?page=3&page_size=100").await.json().await.unwrap();
     let icon = page3["favicons"][7].clone();
-    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": icon["id"] })).await;
+    let resp =
+        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": icon["id"] })).await;
     assert_eq!(resp.json::<Value>().await.unwrap()["blog"]["favicon"], icon);
 
-    let (field, _) = error_field(alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/theme"), json!({ "theme_id": 9999 })).await, 422).await;
+    let (field, _) = error_field(
+        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/theme"), json!({ "theme_id": 9999 })).await,
+        422,
+    )
+    .await;
     assert_eq!(field, "themeId");
-    let (field, _) = error_field(alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": -1 })).await, 422).await;
+    let (field, _) = error_field(
+        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/favicon"), json!({ "favicon_id": -1 })).await,
+        422,
+    )
+    .await;
     assert_eq!(field, "faviconId");
-    let (field, _) = error_field(alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/theme"), json!({ "theme_id": "dark" })).await, 400).await;
+    let (field, _) = error_field(
+        alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/theme"), json!({ "theme_id": "dark" })).await,
+        400,
+    )
+    .await;
     assert_eq!(field, "body");
     let after = blog_of(&alice, blog).await;
     assert_eq!((after["theme"]["name"].clone(), after["favicon"].clone()), (json!("Dark"), icon));
@@ -59,7 +77,12 @@ async fn addons_move_between_the_lists_and_repeating_a_call_changes_nothing() {
         let alice = alice.clone();
         async move {
             let body: Value = alice.get(&format!("/api/my/blogs/{blog}/addons/{list}")).await.json().await.unwrap();
-            body["addons"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+            body["addons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["name"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
         }
     };
     assert!(names("installed").await.is_empty());
@@ -78,7 +101,9 @@ async fn addons_move_between_the_lists_and_repeating_a_call_changes_nothing() {
     }
     assert!(names("installed").await.is_empty());
     for bad in ["999", "abc", "-1"] {
-        let (field, _) = error_field(alice.post(&format!("/api/my/blogs/{blog}/addons/{bad}/installation"), json!({})).await, 404).await;
+        let (field, _) =
+            error_field(alice.post(&format!("/api/my/blogs/{blog}/addons/{bad}/installation"), json!({})).await, 404)
+                .await;
         assert_eq!(field, "addon");
     }
     assert_eq!(app.count("installations"), 0);
@@ -108,7 +133,8 @@ async fn another_users_blog_settings_are_404s_and_unchanged() {
     assert_eq!(app.count("installations"), 0);
 }
 
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89";
+const PNG: &[u8] =
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89";
 
 async fn upload(browser: &Browser, url: &str, bytes: &[u8]) -> String {
     let form = Form::new().part("image", Part::bytes(bytes.to_vec()).file_name("i.png")).text("type", "file");

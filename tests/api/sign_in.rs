@@ -65,9 +65,13 @@ async fn signing_up_with_the_local_issuer_creates_the_user_and_a_session() {
     let browser = app.new_browser();
     let resp = browser.sign_in_as("alice@example.com", true).await;
     assert_eq!(resp.status(), 200);
-    let cookies: Vec<String> = resp.headers().get_all("set-cookie").iter().map(|c| c.to_str().unwrap().to_owned()).collect();
+    let cookies: Vec<String> =
+        resp.headers().get_all("set-cookie").iter().map(|c| c.to_str().unwrap().to_owned()).collect();
     let session = cookies.iter().find(|c| c.starts_with("session=")).expect("session cookie");
-    assert!(session.contains("HttpOnly") && session.contains("SameSite=Lax") && !session.contains("Domain"), "{session}");
+    assert!(
+        session.contains("HttpOnly") && session.contains("SameSite=Lax") && !session.contains("Domain"),
+        "{session}"
+    );
     let body: Value = resp.json().await.unwrap();
     assert_eq!(body["session"]["user"]["email"], "alice@example.com");
     assert_eq!(body["session"]["blogId"], Value::Null);
@@ -188,7 +192,9 @@ async fn hmac_tokens_keyed_with_the_public_key_are_refused() {
     let public_jwks = app.get("/dev-idp/jwks").await.text().await.unwrap();
     let mut header = Header::new(Algorithm::HS256);
     header.kid = Some(forger.kid.clone());
-    let token = jsonwebtoken::encode(&header, &forger.claims(&nonce), &EncodingKey::from_secret(public_jwks.as_bytes())).unwrap();
+    let token =
+        jsonwebtoken::encode(&header, &forger.claims(&nonce), &EncodingKey::from_secret(public_jwks.as_bytes()))
+            .unwrap();
     assert_refused(&app, &browser, &token, "algorithm").await;
 }
 
@@ -257,7 +263,8 @@ async fn a_token_cannot_be_replayed_and_its_nonce_must_be_this_browsers() {
 async fn a_blank_or_malformed_session_request_is_refused_in_the_error_shape() {
     let app = TestApp::spawn().await;
     let browser = app.new_browser();
-    let (field, _) = error_field(browser.post("/api/sessions", json!({ "id_token": "", "signup": true })).await, 422).await;
+    let (field, _) =
+        error_field(browser.post("/api/sessions", json!({ "id_token": "", "signup": true })).await, 422).await;
     assert_eq!(field, "idToken");
     let (field, message) = error_field(browser.post("/api/sessions", json!({ "signup": true })).await, 400).await;
     assert_eq!((field.as_str(), message.as_str()), ("id_token", "Is required"));
@@ -275,7 +282,8 @@ async fn a_blank_or_malformed_session_request_is_refused_in_the_error_shape() {
         .unwrap();
     let (field, message) = error_field(resp, 400).await;
     assert_eq!((field.as_str(), message.as_str()), ("body", "The request body is not valid JSON"));
-    let (_, message) = error_field(browser.post("/api/sessions", json!({ "id_token": "x".repeat(20_000) })).await, 422).await;
+    let (_, message) =
+        error_field(browser.post("/api/sessions", json!({ "id_token": "x".repeat(20_000) })).await, 422).await;
     assert!(message.contains("too long"));
 }
 
@@ -299,9 +307,13 @@ async fn the_nonce_endpoint_binds_the_nonce_in_an_httponly_cookie_and_builds_the
     let browser = app.new_browser();
     browser.open_app().await;
     let csrf = browser.cookie("csrf_token").unwrap();
-    let resp = browser.client.post(format!("{}/api/auth/nonce", app.url)).header("CSRF-Token", csrf).send().await.unwrap();
+    let resp =
+        browser.client.post(format!("{}/api/auth/nonce", app.url)).header("CSRF-Token", csrf).send().await.unwrap();
     let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_owned();
-    assert!(cookie.starts_with("oidc_nonce=") && cookie.contains("HttpOnly") && cookie.contains("Max-Age=600"), "{cookie}");
+    assert!(
+        cookie.starts_with("oidc_nonce=") && cookie.contains("HttpOnly") && cookie.contains("Max-Age=600"),
+        "{cookie}"
+    );
     let body: Value = resp.json().await.unwrap();
     let url = body["authorizationUrl"].as_str().unwrap();
     assert!(url.starts_with(&format!("{}/dev-idp/authorize?", app.url)), "{url}");

@@ -74,9 +74,8 @@ async fn starting_a_sign_in_writes_nothing_to_the_database() {
     let (nonce, _) = browser.start_sign_in().await;
     browser.start_sign_in().await;
     assert_eq!(version(), before, "a nonce request committed a write");
-    let tables: i64 = watcher
-        .query_row("SELECT count(*) FROM sqlite_master WHERE name = 'auth_nonces'", [], |r| r.get(0))
-        .unwrap();
+    let tables: i64 =
+        watcher.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'auth_nonces'", [], |r| r.get(0)).unwrap();
     assert_eq!(tables, 0, "migration 3 dropped the old nonce table");
 
     // The observable does see a sign-in's writes (the user and the session).

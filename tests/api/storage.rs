@@ -26,11 +26,14 @@ async fn a_new_data_dir_gets_the_latest_schema_in_wal_mode_with_reference_data()
     assert_eq!(version, migrate::latest_version());
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
-    let count = |table: &str| -> i64 { conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap() };
+    let count =
+        |table: &str| -> i64 { conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap() };
     assert!(count("themes") >= 4);
     assert_eq!(count("addons"), 7);
     assert!(count("favicons") > 3000);
-    for table in ["users", "social_accounts", "sessions", "blogs", "retired_subdomains", "posts", "installations", "images"] {
+    for table in
+        ["users", "social_accounts", "sessions", "blogs", "retired_subdomains", "posts", "installations", "images"]
+    {
         assert_eq!(count(table), 0, "{table} exists and starts empty");
     }
     assert!(app.dir.path().join("uploads").is_dir());
@@ -45,7 +48,8 @@ async fn starting_again_on_the_same_data_keeps_it_and_migrates_nothing() {
     drop(conn);
     drop(App::build(local_config(dir.path())).await.unwrap());
     let conn = Connection::open(dir.path().join("quire.db")).unwrap();
-    let emails: i64 = conn.query_row("SELECT count(*) FROM users WHERE email = 'kept@example.com'", [], |r| r.get(0)).unwrap();
+    let emails: i64 =
+        conn.query_row("SELECT count(*) FROM users WHERE email = 'kept@example.com'", [], |r| r.get(0)).unwrap();
     assert_eq!(emails, 1);
     let favicons: i64 = conn.query_row("SELECT count(*) FROM favicons WHERE code = '1f600'", [], |r| r.get(0)).unwrap();
     assert_eq!(favicons, 1, "seed data is not inserted twice");

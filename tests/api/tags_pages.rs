@@ -53,7 +53,11 @@ async fn tags_are_normalized_stored_and_sent_back() {
     assert_eq!(shown["post"]["tags"], json!(["rust", "road-trip"]));
     // An update replaces them; no tags at all is fine.
     let resp = alice
-        .send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({ "body": simple_body("Tagged", "x"), "tags": ["go"] }))
+        .send(
+            Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short}"),
+            json!({ "body": simple_body("Tagged", "x"), "tags": ["go"] }),
+        )
         .await;
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.json::<Value>().await.unwrap()["post"]["tags"], json!(["go"]));
@@ -127,7 +131,8 @@ async fn tag_pages_and_feeds_list_published_posts_only() {
     assert!(tagged.contains("Rusty post"));
     assert!(!tagged.contains("Secret rusty draft") && !tagged.contains("Text of Rusty page"), "no drafts, no pages");
     assert!(tagged.contains(r#"href="/tags/rust/feed.xml""#));
-    let post_page = html(&app, &path_of(&created(&alice, blog, "Another", false, json!({ "tags": ["road-trip"] })).await)).await;
+    let post_page =
+        html(&app, &path_of(&created(&alice, blog, "Another", false, json!({ "tags": ["road-trip"] })).await)).await;
     assert!(post_page.contains(r#"<a href="/tags/road-trip" rel="tag">road-trip</a>"#), "tags under the post");
 
     let feed = page(&app, "/tags/rust/feed.xml").await;
@@ -137,7 +142,17 @@ async fn tag_pages_and_feeds_list_published_posts_only() {
     assert!(feed.contains("Rusty post") && !feed.contains("Secret") && !feed.contains("Rusty page"));
     assert!(feed.contains("/tags/rust/feed.xml\"/>"), "its own self link");
 
-    for missing in ["/tags/hidden", "/tags/hidden/feed.xml", "/tags/nothing", "/tags/Rust", "/tags/a%20b", "/tags/", "/tags/rust/x", "/tags/rust?page=2", "/tags/rust?page=x"] {
+    for missing in [
+        "/tags/hidden",
+        "/tags/hidden/feed.xml",
+        "/tags/nothing",
+        "/tags/Rust",
+        "/tags/a%20b",
+        "/tags/",
+        "/tags/rust/x",
+        "/tags/rust?page=2",
+        "/tags/rust?page=x",
+    ] {
         assert_eq!(page(&app, missing).await.status(), 404, "{missing}");
     }
     let sitemap = html(&app, "/sitemap.xml").await;
@@ -169,11 +184,15 @@ async fn search_can_be_narrowed_to_a_tag() {
     let find = |tag: Value| {
         let alice = &alice;
         async move {
-            let resp = alice.post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "pancakes", "tag": tag })).await;
+            let resp = alice
+                .post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "pancakes", "tag": tag }))
+                .await;
             let status = resp.status().as_u16();
             let body: Value = resp.json().await.unwrap();
-            let titles: Vec<String> =
-                body["posts"].as_array().map(|a| a.iter().map(|p| p["title"].as_str().unwrap().to_owned()).collect()).unwrap_or_default();
+            let titles: Vec<String> = body["posts"]
+                .as_array()
+                .map(|a| a.iter().map(|p| p["title"].as_str().unwrap().to_owned()).collect())
+                .unwrap_or_default();
             (status, titles)
         }
     };
@@ -185,7 +204,9 @@ async fn search_can_be_narrowed_to_a_tag() {
     assert_eq!(find(json!("not a tag")).await.0, 422);
 
     let public = html(&app, "/search?q=pancakes&tag=rust").await;
-    assert!(public.contains("Pancakes in Rust") && !public.contains("Pancakes in Go") && !public.contains("Draft pancakes"));
+    assert!(
+        public.contains("Pancakes in Rust") && !public.contains("Pancakes in Go") && !public.contains("Draft pancakes")
+    );
     assert!(public.contains(r#"<input type="hidden" name="tag" value="rust">"#), "the form keeps the tag");
     let bad = html(&app, "/search?q=pancakes&tag=%D0%B0").await;
     assert!(bad.contains("0 posts match"));
@@ -217,7 +238,9 @@ async fn the_index_is_rebuilt_with_tags_when_its_schema_is_older() {
     let app = TestApp::spawn_at(dir, port, |_| {}).await;
     let alice = app.new_browser();
     alice.sign_in_as("alice@example.com", false).await;
-    let resp = alice.post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "waffles", "tag": "breakfast" })).await;
+    let resp = alice
+        .post(&format!("/api/my/blogs/{blog}/posts/search"), json!({ "query": "waffles", "tag": "breakfast" }))
+        .await;
     let body: Value = resp.json().await.unwrap();
     assert_eq!(body["posts"][0]["title"], "Waffles", "{body}");
 }
@@ -235,7 +258,10 @@ async fn a_page_has_its_own_address_and_is_in_the_navigation_not_the_index_or_fe
     assert!(about_html.contains("<h1>About</h1>") && about_html.contains("Text of About"));
     assert!(!about_html.contains("<time"), "a page has no date");
     let index = html(&app, "/").await;
-    assert!(index.contains(r#"<nav class="pages" aria-label="Pages"><ul><li><a href="/about">About</a></li></ul></nav>"#), "{index}");
+    assert!(
+        index.contains(r#"<nav class="pages" aria-label="Pages"><ul><li><a href="/about">About</a></li></ul></nav>"#),
+        "{index}"
+    );
     assert!(!index.contains("Text of About") && index.contains("A post"), "pages are not in the index");
     assert!(about_html.contains(r#"<a href="/about" aria-current="page">About</a>"#));
     for feed in ["/feed.xml", "/rss.xml"] {
@@ -252,7 +278,9 @@ async fn a_page_has_its_own_address_and_is_in_the_navigation_not_the_index_or_fe
     assert!(!index.contains("Secret page") && !sitemap.contains("secret-page"));
     // A page turned back into a post leaves the navigation.
     let short = about["shortId"].as_str().unwrap();
-    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({ "body": simple_body("About", "x") })).await;
+    let resp = alice
+        .send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({ "body": simple_body("About", "x") }))
+        .await;
     assert_eq!(resp.json::<Value>().await.unwrap()["post"]["page"], false);
     assert!(!html(&app, "/").await.contains(r#"class="pages""#));
     assert_eq!(page(&app, "/about").await.status(), 404);
@@ -272,7 +300,13 @@ async fn page_addresses_cannot_collide() {
     created(&alice, blog, "Search", false, json!({})).await;
     created(&alice, blog, "About", false, json!({ "page": true })).await;
     let resp = save(&alice, blog, "About", true, json!({ "page": true })).await;
-    assert_eq!(errors_of(resp).await, vec![("page".to_owned(), "Another page already has the address /about: give this one another title".to_owned())]);
+    assert_eq!(
+        errors_of(resp).await,
+        vec![(
+            "page".to_owned(),
+            "Another page already has the address /about: give this one another title".to_owned()
+        )]
+    );
     assert_eq!(app.count("post_pages"), 1);
     for n in 1..20 {
         created(&alice, blog, &format!("Page {n}"), true, json!({ "page": true })).await;
@@ -289,29 +323,50 @@ async fn the_owner_orders_pages() {
     let contact = created(&alice, blog, "Contact", true, json!({ "page": true })).await;
     let ids = |p: &[&Value]| p.iter().map(|v| v["shortId"].clone()).collect::<Vec<_>>();
     let list: Value = alice.get(&format!("/api/my/blogs/{blog}/pages")).await.json().await.unwrap();
-    assert_eq!(list["pages"].as_array().unwrap().iter().map(|p| p["shortId"].clone()).collect::<Vec<_>>(), ids(&[&about, &now, &contact]));
-    assert_eq!(list["pages"][2], json!({ "shortId": contact["shortId"], "title": "Contact", "path": "/contact", "published": false }));
+    assert_eq!(
+        list["pages"].as_array().unwrap().iter().map(|p| p["shortId"].clone()).collect::<Vec<_>>(),
+        ids(&[&about, &now, &contact])
+    );
+    assert_eq!(
+        list["pages"][2],
+        json!({ "shortId": contact["shortId"], "title": "Contact", "path": "/contact", "published": false })
+    );
 
     let order = json!({ "pages": ids(&[&now, &contact, &about]) });
     let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/pages"), order).await;
     assert_eq!(resp.status(), 200);
     let index = html(&app, "/").await;
-    assert!(index.contains(r#"<li><a href="/now">Now</a></li><li><a href="/about">About</a></li></ul>"#), "new order, no draft: {index}");
+    assert!(
+        index.contains(r#"<li><a href="/now">Now</a></li><li><a href="/about">About</a></li></ul>"#),
+        "new order, no draft: {index}"
+    );
 
-    for bad in [json!({ "pages": ids(&[&now, &about]) }), json!({ "pages": ids(&[&now, &now, &about]) }), json!({ "pages": ["nosuchid", "x", "y"] })] {
+    for bad in [
+        json!({ "pages": ids(&[&now, &about]) }),
+        json!({ "pages": ids(&[&now, &now, &about]) }),
+        json!({ "pages": ["nosuchid", "x", "y"] }),
+    ] {
         let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/pages"), bad.clone()).await;
         assert_eq!(resp.status(), 422, "{bad}");
         assert_eq!(errors_of(resp).await[0].0, "pages");
     }
     let bob = app.new_browser();
     bob.sign_up_with_blog("bob@example.com", "bob").await;
-    let resp = bob.send(Method::PUT, &format!("/api/my/blogs/{blog}/pages"), json!({ "pages": ids(&[&about, &now, &contact]) })).await;
+    let resp = bob
+        .send(Method::PUT, &format!("/api/my/blogs/{blog}/pages"), json!({ "pages": ids(&[&about, &now, &contact]) }))
+        .await;
     assert_eq!(resp.status(), 404, "another owner's blog");
     assert_eq!(bob.get(&format!("/api/my/blogs/{blog}/pages")).await.status(), 404);
     // Bob cannot make alice's post his page either.
     let short = about["shortId"].as_str().unwrap();
     let bob_blog = bob.get("/api/my/session").await.json::<Value>().await.unwrap();
     let _ = bob_blog;
-    let resp = bob.send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/{short}"), json!({ "body": simple_body("Mine", "x"), "page": false })).await;
+    let resp = bob
+        .send(
+            Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short}"),
+            json!({ "body": simple_body("Mine", "x"), "page": false }),
+        )
+        .await;
     assert_eq!(resp.status(), 404);
 }

@@ -22,9 +22,13 @@ async fn create_blog(browser: &Browser, email: &str, subdomain: &str, extra: Val
 /// Publishes a post, then moves its publication time to `LATE_EVENING_UTC` behind the server's
 /// back (before any page of the blog is cached); returns the post's public path.
 async fn post_published_late(app: &TestApp, browser: &Browser, blog: &Value, title: &str) -> String {
-    let post = browser.create_post(blog["id"].as_i64().unwrap(), simple_body(title, "Written after dinner."), false).await;
+    let post =
+        browser.create_post(blog["id"].as_i64().unwrap(), simple_body(title, "Written after dinner."), false).await;
     let short_id = post["shortId"].as_str().unwrap();
-    let changed = app.db().execute("UPDATE posts SET published_at = ?1 WHERE short_id = ?2", [LATE_EVENING_UTC, short_id]).unwrap();
+    let changed = app
+        .db()
+        .execute("UPDATE posts SET published_at = ?1 WHERE short_id = ?2", [LATE_EVENING_UTC, short_id])
+        .unwrap();
     assert_eq!(changed, 1);
     format!("/{}", post["permalink"].as_str().unwrap().rsplit('/').next().unwrap())
 }
@@ -50,7 +54,10 @@ async fn a_post_published_at_half_past_eleven_utc_shows_the_next_day_in_tokyo_an
 
     for path in ["/", alice_post.as_str()] {
         let html = public_page(&app, "alice", path).await;
-        assert!(html.contains(r#"<time datetime="2026-03-15T08:30:00+09:00">15 March 2026</time>"#), "alice {path}: {html}");
+        assert!(
+            html.contains(r#"<time datetime="2026-03-15T08:30:00+09:00">15 March 2026</time>"#),
+            "alice {path}: {html}"
+        );
         assert!(!html.contains("14 March 2026"));
     }
     for path in ["/", bob_post.as_str()] {
@@ -80,17 +87,23 @@ async fn an_unknown_time_zone_is_refused_with_a_422_and_changes_nothing() {
         assert_eq!(field, "timeZone", "{zone:?}");
         assert!(!message.is_empty());
     }
-    let (field, _) = error_field(alice.post("/api/my/blogs", json!({ "subdomain": "alice", "time_zone": 9 })).await, 400).await;
+    let (field, _) =
+        error_field(alice.post("/api/my/blogs", json!({ "subdomain": "alice", "time_zone": 9 })).await, 400).await;
     assert_eq!(field, "body");
     assert_eq!(app.count("blogs"), 0, "no blog was created");
     // A bad subdomain is named first: the Welcome screen shows the last message under it.
-    let (field, _) = error_field(alice.post("/api/my/blogs", json!({ "subdomain": "a", "time_zone": "Nowhere" })).await, 422).await;
+    let (field, _) =
+        error_field(alice.post("/api/my/blogs", json!({ "subdomain": "a", "time_zone": "Nowhere" })).await, 422).await;
     assert_eq!(field, "subdomain");
 
     let blog = create_blog(&alice, "alice@example.com", "alice", json!({ "time_zone": "Europe/Paris" })).await;
     let path = format!("/api/my/blogs/{}/time_zone", blog["id"]);
-    let (field, message) = error_field(alice.send(Method::PUT, &path, json!({ "time_zone": "Europe/Atlantis" })).await, 422).await;
-    assert_eq!((field.as_str(), message.as_str()), ("timeZone", "Unknown time zone: choose one from the list, such as Europe/Paris"));
+    let (field, message) =
+        error_field(alice.send(Method::PUT, &path, json!({ "time_zone": "Europe/Atlantis" })).await, 422).await;
+    assert_eq!(
+        (field.as_str(), message.as_str()),
+        ("timeZone", "Unknown time zone: choose one from the list, such as Europe/Paris")
+    );
     let (field, _) = error_field(alice.send(Method::PUT, &path, json!({})).await, 400).await;
     assert_eq!(field, "time_zone");
     let shown: Value = alice.get(&format!("/api/my/blogs/{}", blog["id"])).await.json().await.unwrap();
@@ -124,7 +137,9 @@ async fn changing_the_time_zone_changes_the_cached_public_pages() {
         assert!(public_page(&app, "alice", path).await.contains(">14 March 2026</time>"), "{path}");
     }
 
-    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{}/time_zone", blog["id"]), json!({ "time_zone": "Asia/Tokyo" })).await;
+    let resp = alice
+        .send(Method::PUT, &format!("/api/my/blogs/{}/time_zone", blog["id"]), json!({ "time_zone": "Asia/Tokyo" }))
+        .await;
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.json::<Value>().await.unwrap()["blog"]["timeZone"], "Asia/Tokyo");
     for path in ["/", post.as_str()] {
@@ -132,8 +147,18 @@ async fn changing_the_time_zone_changes_the_cached_public_pages() {
     }
 
     // West of UTC the same evening stays the 14th.
-    alice.send(Method::PUT, &format!("/api/my/blogs/{}/time_zone", blog["id"]), json!({ "time_zone": "America/New_York" })).await;
-    assert!(public_page(&app, "alice", &post).await.contains(r#"<time datetime="2026-03-14T19:30:00-04:00">14 March 2026</time>"#));
+    alice
+        .send(
+            Method::PUT,
+            &format!("/api/my/blogs/{}/time_zone", blog["id"]),
+            json!({ "time_zone": "America/New_York" }),
+        )
+        .await;
+    assert!(
+        public_page(&app, "alice", &post)
+            .await
+            .contains(r#"<time datetime="2026-03-14T19:30:00-04:00">14 March 2026</time>"#)
+    );
 }
 
 #[tokio::test]
@@ -143,11 +168,16 @@ async fn tag_pages_show_dates_in_the_blogs_time_zone_too() {
     let tokyo = create_blog(&alice, "alice@example.com", "alice", json!({ "time_zone": "Asia/Tokyo" })).await;
     let blog_id = tokyo["id"].as_i64().unwrap();
     let resp = alice
-        .post(&format!("/api/my/blogs/{blog_id}/posts"), json!({ "body": simple_body("Tokyo night", "Late."), "draft": false, "tags": ["night"] }))
+        .post(
+            &format!("/api/my/blogs/{blog_id}/posts"),
+            json!({ "body": simple_body("Tokyo night", "Late."), "draft": false, "tags": ["night"] }),
+        )
         .await;
     assert_eq!(resp.status(), 201);
     let short_id = resp.json::<Value>().await.unwrap()["post"]["shortId"].as_str().unwrap().to_owned();
-    app.db().execute("UPDATE posts SET published_at = ?1 WHERE short_id = ?2", [LATE_EVENING_UTC, short_id.as_str()]).unwrap();
+    app.db()
+        .execute("UPDATE posts SET published_at = ?1 WHERE short_id = ?2", [LATE_EVENING_UTC, short_id.as_str()])
+        .unwrap();
     let html = public_page(&app, "alice", "/tags/night").await;
     assert!(html.contains(r#"<time datetime="2026-03-15T08:30:00+09:00">15 March 2026</time>"#), "{html}");
 }

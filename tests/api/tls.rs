@@ -155,7 +155,13 @@ fn closed_port() -> u16 {
 }
 
 /// A manager for `directory` serving exactly `names`, storing under `data`.
-fn manager(data: &Path, directory: String, ca_root: Option<&Path>, names: &[&str], first_backoff: Duration) -> Arc<Manager> {
+fn manager(
+    data: &Path,
+    directory: String,
+    ca_root: Option<&Path>,
+    names: &[&str],
+    first_backoff: Duration,
+) -> Arc<Manager> {
     let served: std::collections::HashSet<String> = names.iter().map(|n| n.to_string()).collect();
     let allows: NamePolicy = Arc::new(move |name: &str| served.contains(name));
     let settings = ManagerSettings {
@@ -192,7 +198,8 @@ async fn acceptor(manager: &Arc<Manager>) -> (u16, Arc<quire::tls::acceptor::Han
 async fn an_sni_quire_does_not_serve_never_reaches_the_ca() {
     let fake = FakeCa::start("429 Too Many Requests").await;
     let data = tempfile::tempdir().unwrap();
-    let manager = manager(data.path(), fake.directory(), Some(fake.root_file.path()), &["alice.quire.test"], Duration::ZERO);
+    let manager =
+        manager(data.path(), fake.directory(), Some(fake.root_file.path()), &["alice.quire.test"], Duration::ZERO);
     let (port, stats) = acceptor(&manager).await;
     let ca = TestCa::new();
     for name in ["evil.example", "bob.quire.test", "quire.test.evil.example", "ALICE.quire.test.x", "localhost"] {
@@ -328,10 +335,13 @@ async fn a_certificate_the_admin_brings_is_served_with_hsts_and_port_80_redirect
     let resp = client.get(format!("https://quire.localhost:{https}/healthz")).send().await.expect("TLS checks out");
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.headers()["strict-transport-security"], "max-age=31536000");
-    let resp = client.get(format!("https://alice.quire.localhost:{https}/")).send().await.expect("the wildcard covers it");
+    let resp =
+        client.get(format!("https://alice.quire.localhost:{https}/")).send().await.expect("the wildcard covers it");
     assert_eq!(resp.status(), 404, "no such blog, but a good certificate");
     assert!(handshake(https, "evil.example", &ca.pem).await.is_err(), "a name the certificate does not cover");
-    handshake(https, "127.0.0.1", &ca.pem).await.expect_err("no SNI means the app host, a name this client does not ask for");
+    handshake(https, "127.0.0.1", &ca.pem)
+        .await
+        .expect_err("no SNI means the app host, a name this client does not ask for");
 
     let plain = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy().build().unwrap();
     let get = |host: &'static str, path: &'static str| {
@@ -342,7 +352,11 @@ async fn a_certificate_the_admin_brings_is_served_with_hsts_and_port_80_redirect
     assert_eq!(resp.headers()["location"], format!("https://quire.localhost:{https}/p/x?q=1").as_str());
     assert_eq!(get("evil.example", "/").await.unwrap().status(), 404, "no redirect for names Quire does not serve");
     assert_eq!(get("bob.quire.localhost", "/").await.unwrap().status(), 404, "nor for a blog that does not exist");
-    assert_eq!(get("quire.localhost", "/.well-known/acme-challenge/nope").await.unwrap().status(), 404, "unknown token");
+    assert_eq!(
+        get("quire.localhost", "/.well-known/acme-challenge/nope").await.unwrap().status(),
+        404,
+        "unknown token"
+    );
     let _ = tx.send(());
     running.await.unwrap().expect("both servers stop cleanly");
     for port in [http, https] {

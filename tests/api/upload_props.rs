@@ -80,8 +80,13 @@ fn part() -> impl Strategy<Value = Part> {
             None => format!("form-data; name=\"{name}\""),
         }),
     });
-    let content_type = prop::option::of(prop::sample::select(vec!["image/png", "text/html", "", "multipart/mixed; boundary=x"]));
-    (disposition, content_type, content()).prop_map(|(disposition, content_type, content)| Part { disposition, content_type, content })
+    let content_type =
+        prop::option::of(prop::sample::select(vec!["image/png", "text/html", "", "multipart/mixed; boundary=x"]));
+    (disposition, content_type, content()).prop_map(|(disposition, content_type, content)| Part {
+        disposition,
+        content_type,
+        content,
+    })
 }
 
 /// A multipart body around `parts`, framed well or not.

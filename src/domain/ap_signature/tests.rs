@@ -128,7 +128,8 @@ fn the_required_headers_must_be_signed_for_post_and_get() {
         ("GET", "(request-target) date", "host"),
         ("GET", "(request-target) host", "date"),
     ] {
-        let headers = with_signature(&format!(r#"keyId="k",algorithm="rsa-sha256",headers="{listed}",signature="{sig}""#));
+        let headers =
+            with_signature(&format!(r#"keyId="k",algorithm="rsa-sha256",headers="{listed}",signature="{sig}""#));
         let refusal = check_request(method, "/_quire/ap/inbox", &headers, b"", fedify_now()).unwrap_err();
         assert_eq!(refusal, Refusal::NotSigned(REQUIRED_POST.iter().find(|n| **n == missing).unwrap()));
         assert_eq!(refusal.to_string(), format!("the signature must cover {missing}"));
@@ -158,7 +159,10 @@ fn only_rsa_sha256_and_hs2019_are_accepted() {
         let result = check_request("GET", "/", &headers, b"", fedify_now());
         assert_eq!(result.is_ok(), ok, "{algorithm}: {result:?}");
         if !ok {
-            assert_eq!(result.unwrap_err().to_string(), r#"the signature algorithm "hmac-sha256" is not supported: use rsa-sha256"#);
+            assert_eq!(
+                result.unwrap_err().to_string(),
+                r#"the signature algorithm "hmac-sha256" is not supported: use rsa-sha256"#
+            );
         }
     }
 }
@@ -175,7 +179,9 @@ fn mastodon_shaped_headers_parse() {
     assert_eq!(parsed.key_id, "https://mastodon.example/users/alice#main-key");
     assert_eq!(parsed.headers, ["(request-target)", "host", "date", "digest", "content-type"]);
     assert_eq!(parsed.signature, [1u8; 256]);
-    let docs = format!(r#"keyId="https://my.example.com/actor#main-key", headers="(request-target) host date digest", signature="{sig}""#);
+    let docs = format!(
+        r#"keyId="https://my.example.com/actor#main-key", headers="(request-target) host date digest", signature="{sig}""#
+    );
     let parsed = parse_signature(&docs).unwrap();
     assert_eq!(parsed.algorithm, None);
     assert_eq!(parsed.headers, ["(request-target)", "host", "date", "digest"]);

@@ -67,8 +67,17 @@ fn text() -> impl Strategy<Value = String> {
 /// URLs that start with a prefix some rule wants (or not), followed by anything.
 fn url() -> impl Strategy<Value = String> {
     let prefixes = vec![
-        "", "http://", "https://", "ftp://", "javascript:", IMAGE_PREFIX, SPOTIFY_PREFIX, TWEET_PREFIXES[0],
-        TWEET_PREFIXES[1], "HTTPS://", " https://",
+        "",
+        "http://",
+        "https://",
+        "ftp://",
+        "javascript:",
+        IMAGE_PREFIX,
+        SPOTIFY_PREFIX,
+        TWEET_PREFIXES[0],
+        TWEET_PREFIXES[1],
+        "HTTPS://",
+        " https://",
     ];
     (prop::sample::select(prefixes), text()).prop_map(|(prefix, rest)| format!("{prefix}{rest}"))
 }
@@ -80,10 +89,7 @@ fn field() -> impl Strategy<Value = Value> {
 
 /// A block that is valid, or one or two steps away from valid.
 fn near_block() -> impl Strategy<Value = Value> {
-    let fields = prop::collection::vec(
-        (prop::sample::select(vec!["text", "url", "title", "extra"]), field()),
-        0..4,
-    );
+    let fields = prop::collection::vec((prop::sample::select(vec!["text", "url", "title", "extra"]), field()), 0..4);
     (block_type(), fields, 0..10u8).prop_map(|(kind, fields, shape)| {
         let value: Map<String, Value> = fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
         match shape {
@@ -101,9 +107,8 @@ fn near_body() -> impl Strategy<Value = Value> {
     let few = prop::collection::vec(near_block(), 0..8);
     let many = (near_block(), (MAX_BLOCKS - 1)..=(MAX_BLOCKS + 1)).prop_map(|(block, n)| vec![block; n]);
     let children = prop_oneof![6 => few, 1 => many];
-    (children, prop_oneof![6 => Just("root".to_owned()), 1 => block_type()]).prop_map(|(children, kind)| {
-        json!({ "type": kind, "children": children })
-    })
+    (children, prop_oneof![6 => Just("root".to_owned()), 1 => block_type()])
+        .prop_map(|(children, kind)| json!({ "type": kind, "children": children }))
 }
 
 /// A body built only from blocks that follow every rule.

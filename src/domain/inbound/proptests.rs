@@ -51,7 +51,8 @@ fn json() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(5, 64, 8, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
-            prop::collection::vec((key.clone(), inner), 0..8).prop_map(|pairs| Value::Object(pairs.into_iter().collect::<Map<_, _>>())),
+            prop::collection::vec((key.clone(), inner), 0..8)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect::<Map<_, _>>())),
         ]
     })
 }

@@ -20,8 +20,12 @@ fn an_undo_takes_back_an_embedded_activity_or_one_named_by_its_id() {
     let undo = json!({"id": "https://peer.example/u/1", "type": "Undo", "actor": BOB,
         "object": {"id": "https://peer.example/f/1", "type": "Follow", "actor": BOB, "object": ALICE}});
     let Inbound::Undo { undone, .. } = parse(&undo).unwrap() else { panic!("an Undo") };
-    assert_eq!(undone, Undone { kind: Some(UndoneKind::Follow), id: "https://peer.example/f/1".into(), object: Some(ALICE.into()) });
-    let undo = json!({"id": "https://peer.example/u/2", "type": "Undo", "actor": BOB, "object": "https://peer.example/l/1"});
+    assert_eq!(
+        undone,
+        Undone { kind: Some(UndoneKind::Follow), id: "https://peer.example/f/1".into(), object: Some(ALICE.into()) }
+    );
+    let undo =
+        json!({"id": "https://peer.example/u/2", "type": "Undo", "actor": BOB, "object": "https://peer.example/l/1"});
     let Inbound::Undo { undone, .. } = parse(&undo).unwrap() else { panic!("an Undo") };
     assert_eq!(undone, Undone { kind: None, id: "https://peer.example/l/1".into(), object: None });
 }
@@ -64,7 +68,11 @@ fn deletes_and_actor_updates() {
         "object": {"id": "https://peer.example/n/1", "type": "Tombstone"}});
     assert_eq!(
         parse(&delete).unwrap(),
-        Inbound::Delete { id: "https://peer.example/d/1".into(), actor: BOB.into(), object: "https://peer.example/n/1".into() }
+        Inbound::Delete {
+            id: "https://peer.example/d/1".into(),
+            actor: BOB.into(),
+            object: "https://peer.example/n/1".into()
+        }
     );
     let update = json!({"id": "https://peer.example/up/1", "type": "Update", "actor": BOB, "object": {"id": BOB, "type": "Person"}});
     assert!(matches!(parse(&update).unwrap(), Inbound::UpdateActor { .. }));
@@ -80,11 +88,23 @@ fn hostile_fields_are_refused_with_a_reason() {
         (json!({"id": "x"}), "no type"),
         (json!({"type": "Follow", "id": 5, "actor": BOB, "object": ALICE}), "id is not a string"),
         (json!({"type": "Follow", "id": "/f/1", "actor": BOB, "object": ALICE}), "absolute http(s) URL"),
-        (json!({"type": "Follow", "id": "ftp://peer.example/f", "actor": BOB, "object": ALICE}), "absolute http(s) URL"),
-        (json!({"type": "Follow", "id": "https://peer.example/f", "actor": [BOB], "object": ALICE}), "actor is neither"),
-        (json!({"type": "Follow", "id": "https://peer.example/f", "actor": {"name": "x"}, "object": ALICE}), "without an id"),
+        (
+            json!({"type": "Follow", "id": "ftp://peer.example/f", "actor": BOB, "object": ALICE}),
+            "absolute http(s) URL",
+        ),
+        (
+            json!({"type": "Follow", "id": "https://peer.example/f", "actor": [BOB], "object": ALICE}),
+            "actor is neither",
+        ),
+        (
+            json!({"type": "Follow", "id": "https://peer.example/f", "actor": {"name": "x"}, "object": ALICE}),
+            "without an id",
+        ),
         (json!({"type": "Follow", "id": "https://peer.example/f", "actor": BOB}), "no object"),
-        (json!({"type": "Like", "id": format!("https://peer.example/{}", "a".repeat(3000)), "actor": BOB, "object": ALICE}), "longer"),
+        (
+            json!({"type": "Like", "id": format!("https://peer.example/{}", "a".repeat(3000)), "actor": BOB, "object": ALICE}),
+            "longer",
+        ),
     ];
     for (activity, reason) in cases {
         let err = parse(&activity).unwrap_err();

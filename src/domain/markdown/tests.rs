@@ -8,7 +8,10 @@ fn html(text: &str) -> String {
 
 #[test]
 fn each_construct_renders_to_its_tag() {
-    assert_eq!(html("a *b* _c_ **d** __e__ `f<g>`"), "<p>a <em>b</em> <em>c</em> <strong>d</strong> <strong>e</strong> <code>f&lt;g&gt;</code></p>");
+    assert_eq!(
+        html("a *b* _c_ **d** __e__ `f<g>`"),
+        "<p>a <em>b</em> <em>c</em> <strong>d</strong> <strong>e</strong> <code>f&lt;g&gt;</code></p>"
+    );
     assert_eq!(
         html("see [the docs](https://example.com/a?b=1&c=2) or <https://x.org>"),
         "<p>see <a href=\"https://example.com/a?b=1&amp;c=2\" rel=\"nofollow ugc noopener\">the docs</a> or \
@@ -63,7 +66,10 @@ fn links_to_anything_but_the_web_and_mail_are_text() {
 
 #[test]
 fn images_in_paragraphs_are_links_and_links_never_nest() {
-    assert_eq!(html("![a cat](https://e.com/cat.png)"), "<p><a href=\"https://e.com/cat.png\" rel=\"nofollow ugc noopener\">a cat</a></p>");
+    assert_eq!(
+        html("![a cat](https://e.com/cat.png)"),
+        "<p><a href=\"https://e.com/cat.png\" rel=\"nofollow ugc noopener\">a cat</a></p>"
+    );
     assert_eq!(html("![x](javascript:alert(1))"), "<p>x</p>");
     let nested = html("[![inner](https://e.com/i.png)](https://e.com/page)");
     assert_eq!(nested.matches("<a ").count(), 1, "{nested}");
@@ -72,10 +78,16 @@ fn images_in_paragraphs_are_links_and_links_never_nest() {
 
 #[test]
 fn deep_nesting_is_flattened_and_balanced() {
-    for text in ["> ".repeat(5_000) + "deep", "- ".repeat(5_000) + "deep", "1. ".repeat(3_000) + "deep", "> - ".repeat(2_500) + "deep"] {
+    for text in [
+        "> ".repeat(5_000) + "deep",
+        "- ".repeat(5_000) + "deep",
+        "1. ".repeat(3_000) + "deep",
+        "> - ".repeat(2_500) + "deep",
+    ] {
         let text = text.clone();
         // A small stack: the renderer and the parser must not recurse per level.
-        let out = std::thread::Builder::new().stack_size(256 * 1024).spawn(move || to_html(&text)).unwrap().join().unwrap();
+        let out =
+            std::thread::Builder::new().stack_size(256 * 1024).spawn(move || to_html(&text)).unwrap().join().unwrap();
         assert!(out.contains("deep"));
         let opened = out.matches("<blockquote>").count() + out.matches("<ul>").count() + out.matches("<ol").count();
         assert!(opened <= MAX_NESTING, "{opened} levels shown");

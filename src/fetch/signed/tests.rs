@@ -96,7 +96,8 @@ fn a_generated_key_round_trips_through_pkcs8_and_signs_requests_that_verify() {
     let checked = check_request("POST", "/users/bob/inbox", &tampered, body, now).unwrap();
     assert_eq!(verify_checked(&checked, key.public_pem()), Err(Refusal::BadSignature));
     // A signed GET.
-    let headers = key.sign(key_id, "GET", &url::Url::parse("https://remote.example/users/bob").unwrap(), None, now).unwrap();
+    let headers =
+        key.sign(key_id, "GET", &url::Url::parse("https://remote.example/users/bob").unwrap(), None, now).unwrap();
     let checked = check_request("GET", "/users/bob", &signed_map(&headers), b"", now).unwrap();
     verify(&checked.signing_string, &checked.signature.signature, key.public_pem()).unwrap();
 }

@@ -28,14 +28,19 @@ pub struct CreateBlog {
 
 /// Creates the caller's one blog.
 #[handler]
-pub async fn create(signed_in: SignedIn, state: Data<&AppState>, JsonBody(body): JsonBody<CreateBlog>) -> Result<Response> {
+pub async fn create(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    JsonBody(body): JsonBody<CreateBlog>,
+) -> Result<Response> {
     let subdomain = Subdomain::parse(&body.subdomain).map_err(|err| Error::invalid("subdomain", err.message()))?;
     let time_zone = match body.time_zone.as_deref() {
         None => TimeZone::UTC,
         Some(raw) => TimeZone::parse(raw).map_err(|message| Error::invalid("timeZone", message))?,
     };
     let blog = state.blogs.create_blog(signed_in.user.id, subdomain, time_zone).await?;
-    let cookie = cookies::set(BLOG_COOKIE, &blog.id.to_string(), false, state.config.https, Some(cookies::LONG_MAX_AGE));
+    let cookie =
+        cookies::set(BLOG_COOKIE, &blog.id.to_string(), false, state.config.https, Some(cookies::LONG_MAX_AGE));
     Ok(blog_answer(&state, &signed_in, &blog)
         .await?
         .with_status(StatusCode::CREATED)
@@ -58,7 +63,12 @@ pub struct Rename {
 
 /// Renames the blog.
 #[handler]
-pub async fn update(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<Rename>) -> Result<Json<Value>> {
+pub async fn update(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(body): JsonBody<Rename>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     state.blogs.rename(&blog, &body.name).await?;
     changed_blog_answer(&state, &signed_in, &blog_id).await
@@ -72,7 +82,12 @@ pub struct ChooseTheme {
 
 /// Chooses the blog's theme.
 #[handler]
-pub async fn set_theme(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<ChooseTheme>) -> Result<Json<Value>> {
+pub async fn set_theme(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(body): JsonBody<ChooseTheme>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     state.blogs.set_theme(&blog, body.theme_id).await?;
     changed_blog_answer(&state, &signed_in, &blog_id).await
@@ -86,7 +101,12 @@ pub struct ChooseFavicon {
 
 /// Chooses the blog's tab icon.
 #[handler]
-pub async fn set_favicon(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<ChooseFavicon>) -> Result<Json<Value>> {
+pub async fn set_favicon(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(body): JsonBody<ChooseFavicon>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     state.blogs.set_favicon(&blog, body.favicon_id).await?;
     changed_blog_answer(&state, &signed_in, &blog_id).await
@@ -100,7 +120,12 @@ pub struct ChooseTimeZone {
 
 /// Chooses the zone the blog's public dates are shown in.
 #[handler]
-pub async fn set_time_zone(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<ChooseTimeZone>) -> Result<Json<Value>> {
+pub async fn set_time_zone(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(body): JsonBody<ChooseTimeZone>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     state.blogs.set_time_zone(&blog, &body.time_zone).await?;
     changed_blog_answer(&state, &signed_in, &blog_id).await

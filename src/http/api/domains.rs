@@ -68,7 +68,9 @@ fn domain_json(state: &AppState, blog: &Blog, row: &DomainRow) -> Value {
     let certificate = match managed {
         None => json!({ "state": "not_managed" }),
         Some(CertificateStateView::Pending) => json!({ "state": "pending" }),
-        Some(CertificateStateView::Issued { not_after }) => json!({ "state": "issued", "notAfter": unix_time(not_after) }),
+        Some(CertificateStateView::Issued { not_after }) => {
+            json!({ "state": "issued", "notAfter": unix_time(not_after) })
+        }
         Some(CertificateStateView::Failed { error, retry_at }) => {
             json!({ "state": "error", "error": error, "retryAt": unix_time(retry_at) })
         }

@@ -30,7 +30,12 @@ pub struct NewExport {
 
 /// Starts an export (`{format: "archive" | "markdown" | "site"}`); answers 202 with it.
 #[handler]
-pub async fn create(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(body): JsonBody<NewExport>) -> Result<Response> {
+pub async fn create(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(body): JsonBody<NewExport>,
+) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let job = state.blogs.start_export(&blog, &body.format).await?;
     Ok(Json(json!({ "export": export_json(&blog, &job) })).with_status(StatusCode::ACCEPTED).into_response())
@@ -47,14 +52,22 @@ pub async fn list(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Pa
 
 /// One export: `{export}`.
 #[handler]
-pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, export_id)): Path<(String, String)>) -> Result<Json<Value>> {
+pub async fn show(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path((blog_id, export_id)): Path<(String, String)>,
+) -> Result<Json<Value>> {
     let (blog, job) = owned_export(&state, &signed_in, &blog_id, &export_id).await?;
     Ok(Json(json!({ "export": export_json(&blog, &job) })))
 }
 
 /// The export's file, streamed from disk as an attachment.
 #[handler]
-pub async fn download(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, export_id)): Path<(String, String)>) -> Result<Response> {
+pub async fn download(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path((blog_id, export_id)): Path<(String, String)>,
+) -> Result<Response> {
     let (blog, job) = owned_export(&state, &signed_in, &blog_id, &export_id).await?;
     let not_ready = || Error::not_found("export", "This export is not ready to download");
     let file_name = job.result_file.as_deref().filter(|_| job.state == "done").ok_or_else(not_ready)?;
@@ -72,7 +85,11 @@ pub async fn download(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id
 
 /// Deletes an export and its file (a running one stops).
 #[handler]
-pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, export_id)): Path<(String, String)>) -> Result<Json<Value>> {
+pub async fn delete(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path((blog_id, export_id)): Path<(String, String)>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     state.blogs.delete_export(&blog, &export_id).await?;
     Ok(Json(json!({})))

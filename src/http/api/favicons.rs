@@ -4,12 +4,12 @@ use poem::web::{Data, Json};
 use poem::{Request, Response, handler};
 use serde_json::json;
 
-use crate::http::state::AppState;
 use crate::db;
 use crate::domain::emoji::Search;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
 use crate::http::api::paged;
+use crate::http::state::AppState;
 
 /// Page size when none is asked for.
 pub const DEFAULT_PAGE_SIZE: u32 = 100;

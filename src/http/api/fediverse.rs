@@ -109,7 +109,12 @@ pub async fn unblock_domain(
 
 /// The blog's held (`?state=held`, the default) or approved replies, newest first.
 #[handler]
-pub async fn replies(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Json<Value>> {
+pub async fn replies(
+    req: &Request,
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let params: Vec<(String, String)> = serde_urlencoded::from_str(req.uri().query().unwrap_or("")).unwrap_or_default();
     let approved = match params.iter().find(|(key, _)| key == "state").map(|(_, value)| value.as_str()) {

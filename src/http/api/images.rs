@@ -5,8 +5,8 @@ use anyhow::Context;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Json, Multipart, Path};
 use poem::{Body, IntoResponse, Request, Response, handler};
-use tokio::io::BufReader;
 use serde_json::{Value, json};
+use tokio::io::BufReader;
 
 use crate::domain::image::ImageType;
 use crate::error::{Error, Result};
@@ -15,7 +15,11 @@ use crate::http::state::AppState;
 
 /// Stores an uploaded JPEG, PNG or GIF (through the write path) under its content hash.
 #[handler]
-pub async fn upload(signed_in: SignedIn, state: Data<&AppState>, multipart: poem::Result<Multipart>) -> Result<Json<Value>> {
+pub async fn upload(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    multipart: poem::Result<Multipart>,
+) -> Result<Json<Value>> {
     let malformed = || Error::bad_request("image", "Send the image as multipart form data in the field \"image\"");
     let mut multipart = multipart.map_err(|_| malformed())?;
     let mut image = None;

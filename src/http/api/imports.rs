@@ -8,8 +8,8 @@ use poem::{Body, IntoResponse, Response, handler};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::blogs::{ImportRequest, import_not_found};
 use crate::blogs::jobs::IMPORT;
+use crate::blogs::{ImportRequest, import_not_found};
 use crate::db::blogs::Blog;
 use crate::db::jobs::{self, Job};
 use crate::error::Result;
@@ -50,7 +50,11 @@ pub async fn list(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Pa
 
 /// One import: `{import}`.
 #[handler]
-pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, import_id)): Path<(String, String)>) -> Result<Json<Value>> {
+pub async fn show(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path((blog_id, import_id)): Path<(String, String)>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let job = owned_import(&state, &blog, &import_id).await?;
     Ok(Json(json!({ "import": import_json(&job) })))
@@ -58,7 +62,11 @@ pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, im
 
 /// Forgets an import (a running one stops after its current batch).
 #[handler]
-pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, import_id)): Path<(String, String)>) -> Result<Json<Value>> {
+pub async fn delete(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path((blog_id, import_id)): Path<(String, String)>,
+) -> Result<Json<Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     state.blogs.delete_import(&blog, &import_id).await?;
     Ok(Json(json!({})))

@@ -35,7 +35,9 @@ fn json_error(err: &serde_json::Error) -> Error {
     use serde_json::error::Category;
     let text = err.to_string();
     match err.classify() {
-        Category::Syntax | Category::Eof | Category::Io => Error::bad_request("body", "The request body is not valid JSON"),
+        Category::Syntax | Category::Eof | Category::Io => {
+            Error::bad_request("body", "The request body is not valid JSON")
+        }
         Category::Data => {
             if let Some(field) = between(&text, "missing field `", "`") {
                 return Error::bad_request(field, "Is required");

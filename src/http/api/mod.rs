@@ -4,10 +4,10 @@ pub mod addons;
 pub mod blogs;
 pub mod domains;
 pub mod exports;
-pub mod fediverse;
-pub mod imports;
 pub mod favicons;
+pub mod fediverse;
 pub mod images;
+pub mod imports;
 pub mod json;
 pub mod pages;
 pub mod posts;
@@ -63,7 +63,10 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/tags", get(tags::list))
         .at("/my/blogs/:blog_id/pages", get(pages::list).put(pages::reorder))
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
-        .at("/my/blogs/:blog_id/posts/:post_id/preview_link", get(previews::show).post(previews::create).delete(previews::revoke))
+        .at(
+            "/my/blogs/:blog_id/posts/:post_id/preview_link",
+            get(previews::show).post(previews::create).delete(previews::revoke),
+        )
         .at("/images", post(images::upload))
 }
 

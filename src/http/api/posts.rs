@@ -128,7 +128,12 @@ fn posts_json<'a>(config: &Config, blog: &Blog, rows: &'a [Post]) -> Result<Vec<
 
 /// A page of the blog's posts, newest first, drafts included.
 #[handler]
-pub async fn list(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Response> {
+pub async fn list(
+    req: &Request,
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
     let tag = super::tags::tag_param(req.uri().query())?;
@@ -139,7 +144,10 @@ pub async fn list(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Pa
         .db
         .read(move |conn| {
             let (page, rows) = match &tag {
-                None => (request.within(posts::count(conn, id)?), posts::page(conn, id, request.offset(), request.page_size)?),
+                None => (
+                    request.within(posts::count(conn, id)?),
+                    posts::page(conn, id, request.offset(), request.page_size)?,
+                ),
                 Some(tag) => (
                     request.within(tags::count_with_tag(conn, id, tag)?),
                     tags::page_with_tag(conn, id, tag, request.offset(), request.page_size)?,
@@ -162,7 +170,12 @@ pub async fn list(req: &Request, signed_in: SignedIn, state: Data<&AppState>, Pa
 
 /// Creates a post; the draft flag off publishes it.
 #[handler]
-pub async fn create(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(input): JsonBody<PostInput>) -> Result<Response> {
+pub async fn create(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(input): JsonBody<PostInput>,
+) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let post = state.blogs.create_post(&blog, &input).await?;
     let body = OnePost { post: post_json(&state.config, &blog, &post)? };
@@ -171,10 +184,15 @@ pub async fn create(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): 
 
 /// One post.
 #[handler]
-pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, post_id)): Path<(String, String)>) -> Result<Response> {
+pub async fn show(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path((blog_id, post_id)): Path<(String, String)>,
+) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let id = blog.id;
-    let post = state.db.read(move |conn| posts::get(conn, id, &post_id)).await?.ok_or_else(crate::blogs::post_not_found)?;
+    let post =
+        state.db.read(move |conn| posts::get(conn, id, &post_id)).await?.ok_or_else(crate::blogs::post_not_found)?;
     Ok(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }).into_response())
 }
 
@@ -193,7 +211,11 @@ pub async fn update(
 
 /// Deletes a post.
 #[handler]
-pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, post_id)): Path<(String, String)>) -> Result<Json<serde_json::Value>> {
+pub async fn delete(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path((blog_id, post_id)): Path<(String, String)>,
+) -> Result<Json<serde_json::Value>> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     state.blogs.delete_post(&blog, &post_id).await?;
     Ok(Json(serde_json::json!({})))
@@ -201,7 +223,12 @@ pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path((blog_id, 
 
 /// Full-text search in the blog's posts, drafts included, best match first.
 #[handler]
-pub async fn find(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(input): JsonBody<SearchInput>) -> Result<Response> {
+pub async fn find(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(input): JsonBody<SearchInput>,
+) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let query = input.query.trim().to_owned();
     if query.is_empty() {
@@ -216,9 +243,10 @@ pub async fn find(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Pa
     };
     let search = state.search.clone();
     let id = blog.id;
-    let ids = tokio::task::spawn_blocking(move || search.search_tagged(id, &query, tag.as_deref(), false, SEARCH_LIMIT))
-        .await
-        .map_err(|err| Error::Internal(err.into()))??;
+    let ids =
+        tokio::task::spawn_blocking(move || search.search_tagged(id, &query, tag.as_deref(), false, SEARCH_LIMIT))
+            .await
+            .map_err(|err| Error::Internal(err.into()))??;
     let (rows, reactions) = state
         .db
         .read(move |conn| {

@@ -30,7 +30,12 @@ pub struct PreviewJson {
 /// Renders the body it is sent, checked by the same rules as a save (a 422 when they fail).
 /// Nothing is stored.
 #[handler]
-pub async fn preview(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>, JsonBody(input): JsonBody<PreviewInput>) -> Result<Json<PreviewJson>> {
+pub async fn preview(
+    signed_in: SignedIn,
+    state: Data<&AppState>,
+    Path(blog_id): Path<String>,
+    JsonBody(input): JsonBody<PreviewInput>,
+) -> Result<Json<PreviewJson>> {
     state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let body = Body::parse(&input.body, state.blogs.rules()).map_err(Error::Invalid)?;
     let title = body.title();

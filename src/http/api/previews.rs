@@ -20,11 +20,7 @@ pub async fn create(
 ) -> Result<Response> {
     let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let link = state.blogs.create_preview_link(&blog, &post_id).await?;
-    let url = format!(
-        "{}/preview/{}",
-        state.config.blog_origin(&blog.address()),
-        link.token
-    );
+    let url = format!("{}/preview/{}", state.config.blog_origin(&blog.address()), link.token);
     let body = json!({ "previewLink": { "url": url, "createdAt": link.created_at } });
     Ok(Json(body).with_status(StatusCode::CREATED).into_response())
 }
@@ -45,9 +41,7 @@ pub async fn show(
             previews::created_at(conn, post.id)
         })
         .await?;
-    Ok(Json(
-        json!({ "previewLink": created_at.map(|at| json!({ "createdAt": at })) }),
-    ))
+    Ok(Json(json!({ "previewLink": created_at.map(|at| json!({ "createdAt": at })) })))
 }
 
 /// Revokes the post's preview link; revoking when there is none is fine.

@@ -7,8 +7,6 @@ use poem::{IntoResponse, Request, Response, handler};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::http::state::AppState;
-use crate::http::session::{self, BLOG_COOKIE, COOKIE, NONCE_COOKIE, SignedIn};
 use crate::auth::{nonces, token_hash};
 use crate::db::users::User;
 use crate::db::{blogs, sessions, users};
@@ -16,6 +14,8 @@ use crate::error::{Error, Messages, Result};
 use crate::http::api::json::JsonBody;
 use crate::http::client::client_ip;
 use crate::http::cookies;
+use crate::http::session::{self, BLOG_COOKIE, COOKIE, NONCE_COOKIE, SignedIn};
+use crate::http::state::AppState;
 
 /// Starts a sign-in: a nonce bound to this browser and the provider URL to open in a popup.
 #[handler]
@@ -53,7 +53,11 @@ pub struct CreateSession {
 
 /// Signs in (or, with `signup`, signs up) with a token from the popup.
 #[handler]
-pub async fn create(req: &Request, state: Data<&AppState>, JsonBody(body): JsonBody<CreateSession>) -> Result<Response> {
+pub async fn create(
+    req: &Request,
+    state: Data<&AppState>,
+    JsonBody(body): JsonBody<CreateSession>,
+) -> Result<Response> {
     let identity = session::verify_popup_token(&state, req, &body.id_token).await?;
     let provider = state.config.provider_name.clone();
     let signup = body.signup;

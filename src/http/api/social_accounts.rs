@@ -6,11 +6,11 @@ use poem::{IntoResponse, Request, Response, handler};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::http::state::AppState;
-use crate::http::session::{self, SignedIn};
 use crate::db::users::{self, Connect};
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
+use crate::http::session::{self, SignedIn};
+use crate::http::state::AppState;
 
 /// Request body.
 #[derive(Debug, Deserialize)]
@@ -31,12 +31,11 @@ pub async fn create(
     let user_id = signed_in.user.id;
     let outcome = state.db.write(move |conn| users::connect(conn, user_id, &identity, &provider)).await?;
     match outcome {
-        Connect::Connected(account) => Ok(Json(json!({ "socialAccount": account }))
-            .with_status(StatusCode::CREATED)
-            .into_response()),
-        Connect::OwnedByAnother => Err(Error::invalid(
-            "idToken",
-            "This account is already connected to another Quire user",
-        )),
+        Connect::Connected(account) => {
+            Ok(Json(json!({ "socialAccount": account })).with_status(StatusCode::CREATED).into_response())
+        }
+        Connect::OwnedByAnother => {
+            Err(Error::invalid("idToken", "This account is already connected to another Quire user"))
+        }
     }
 }

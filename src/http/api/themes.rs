@@ -4,9 +4,9 @@ use poem::handler;
 use poem::web::{Data, Json};
 use serde_json::{Value, json};
 
-use crate::http::state::AppState;
 use crate::db;
 use crate::error::Result;
+use crate::http::state::AppState;
 
 /// Every theme a blog can choose.
 #[handler]

@@ -15,8 +15,8 @@ use crate::config::Config;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::tags;
-use crate::domain::{dates, emoji};
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
+use crate::domain::{dates, emoji};
 use crate::error::Error;
 use crate::http::state::AppState;
 
@@ -38,7 +38,15 @@ const MAX_SITEMAP_TAGS: u64 = 5_000;
 pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
     let posts = state.db.read(move |conn| public::published(conn, id, 0, FEED_SIZE)).await?;
-    render_feed(blog, state.config.blog_origin(&blog.address), posts, rss, AtomLinks::blog(&state.config, blog), generation).await
+    render_feed(
+        blog,
+        state.config.blog_origin(&blog.address),
+        posts,
+        rss,
+        AtomLinks::blog(&state.config, blog),
+        generation,
+    )
+    .await
 }
 
 /// The Atom feed of the newest published posts tagged `tag` (a 404 when none is), with the
@@ -49,7 +57,15 @@ pub async fn tag_feed(state: &AppState, blog: &PublicBlog, tag: &str, generation
     if posts.is_empty() {
         return Ok(super::pages::not_found(state, blog, generation));
     }
-    render_feed(blog, state.config.blog_origin(&blog.address), posts, false, AtomLinks::tag(&state.config, blog, tag), generation).await
+    render_feed(
+        blog,
+        state.config.blog_origin(&blog.address),
+        posts,
+        false,
+        AtomLinks::tag(&state.config, blog, tag),
+        generation,
+    )
+    .await
 }
 
 /// What names an Atom feed: its title, the page it follows and its own address.
@@ -63,7 +79,11 @@ impl AtomLinks {
     /// The blog's feed.
     pub fn blog(config: &Config, blog: &PublicBlog) -> AtomLinks {
         let blog_url = config.blog_origin(&blog.address);
-        AtomLinks { title: blog.name.clone(), home_url: format!("{blog_url}/"), self_url: format!("{blog_url}/feed.xml") }
+        AtomLinks {
+            title: blog.name.clone(),
+            home_url: format!("{blog_url}/"),
+            self_url: format!("{blog_url}/feed.xml"),
+        }
     }
 
     /// The feed of the posts tagged `tag`.
@@ -77,7 +97,14 @@ impl AtomLinks {
     }
 }
 
-async fn render_feed(blog: &PublicBlog, blog_url: String, posts: Vec<Post>, rss: bool, atom: AtomLinks, generation: u64) -> Result<Page, Error> {
+async fn render_feed(
+    blog: &PublicBlog,
+    blog_url: String,
+    posts: Vec<Post>,
+    rss: bool,
+    atom: AtomLinks,
+    generation: u64,
+) -> Result<Page, Error> {
     let blog = blog.clone();
     off_runtime(move || {
         let (body, content_type, newest) = feed_xml(&blog, &blog_url, &posts, rss, atom)?;
@@ -90,7 +117,13 @@ async fn render_feed(blog: &PublicBlog, blog_url: String, posts: Vec<Post>, rss:
 
 /// A feed of `posts` (RSS, or Atom named by `atom`) with its content type and the time of its
 /// newest change.
-pub fn feed_xml(blog: &PublicBlog, blog_url: &str, posts: &[Post], rss: bool, atom: AtomLinks) -> Result<(String, &'static str, String), Error> {
+pub fn feed_xml(
+    blog: &PublicBlog,
+    blog_url: &str,
+    posts: &[Post],
+    rss: bool,
+    atom: AtomLinks,
+) -> Result<(String, &'static str, String), Error> {
     let mut budget = FEED_HTML_MAX;
     let mut entries = Vec::with_capacity(posts.len());
     for post in posts {
@@ -106,7 +139,12 @@ pub fn feed_xml(blog: &PublicBlog, blog_url: &str, posts: &[Post], rss: bool, at
     }
     let newest = newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()).to_owned();
     let (body, content_type) = if rss {
-        let feed = RssFeed { blog_name: blog.name.clone(), blog_url: blog_url.to_owned(), updated: dates::rfc2822(&newest), items: entries };
+        let feed = RssFeed {
+            blog_name: blog.name.clone(),
+            blog_url: blog_url.to_owned(),
+            updated: dates::rfc2822(&newest),
+            items: entries,
+        };
         (feed.render(), "application/rss+xml; charset=utf-8")
     } else {
         let feed = AtomFeed {
@@ -149,7 +187,12 @@ pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Re
     let id = blog.id;
     let (posts, tags) = state
         .db
-        .read(move |conn| Ok((public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)?, tags::published_tags(conn, id, MAX_SITEMAP_TAGS)?)))
+        .read(move |conn| {
+            Ok((
+                public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)?,
+                tags::published_tags(conn, id, MAX_SITEMAP_TAGS)?,
+            ))
+        })
         .await?;
     let blog_url = state.config.blog_origin(&blog.address);
     let lastmod = blog.posts_updated_at.as_deref().map(dates::day);
@@ -161,7 +204,10 @@ pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Re
         let entries = posts
             .iter()
             .map(|post| SitemapEntry { url: post_url(post), updated: dates::day(&post.updated_at) })
-            .chain(tags.iter().map(|tag| SitemapEntry { url: format!("{blog_url}/tags/{}", tag.tag), updated: dates::day(&tag.updated_at) }))
+            .chain(tags.iter().map(|tag| SitemapEntry {
+                url: format!("{blog_url}/tags/{}", tag.tag),
+                updated: dates::day(&tag.updated_at),
+            }))
             .collect();
         let xml = Sitemap { blog_url, lastmod, entries }.render().map_err(|err| Error::Internal(err.into()))?;
         Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml_safe(xml), generation))
@@ -173,7 +219,8 @@ pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Re
 /// and carriage return; U+FFFE and U+FFFF). A post may hold them, but a feed reader refuses
 /// the whole document for one of them.
 fn xml_safe(xml: String) -> String {
-    let forbidden = |c: char| matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}');
+    let forbidden =
+        |c: char| matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}');
     if xml.contains(forbidden) { xml.chars().filter(|&c| !forbidden(c)).collect() } else { xml }
 }
 

@@ -13,11 +13,11 @@ use crate::config::Config;
 use crate::db::images;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
-use crate::db::{pages, replies, tags};
 use crate::db::replies::Reply;
-use crate::domain::post::split_permalink;
+use crate::db::{pages, replies, tags};
 use crate::domain::blocks::{Block, Body};
 use crate::domain::image::ImageType;
+use crate::domain::post::split_permalink;
 use crate::domain::{dates, embed};
 use crate::error::Error;
 use crate::http::state::AppState;
@@ -91,8 +91,7 @@ pub fn image_sizes_in(conn: &rusqlite::Connection, config: &Config, body: &Body)
 /// The URLs of the body's images uploaded here, with their files' hashes.
 fn upload_hashes(config: &Config, body: &Body) -> Vec<(String, String)> {
     let prefix = config.image_prefix();
-    body
-        .children
+    body.children
         .iter()
         .filter_map(|block| match block {
             Block::Image { url, .. } => {
@@ -127,7 +126,9 @@ pub async fn blocks_html(state: &AppState, body: Body) -> Result<String, Error> 
 
 /// Runs `render` on the blocking pool. Parsing stored bodies, rendering, hashing and
 /// compressing a page of big posts takes milliseconds that would hold up an async worker.
-pub async fn off_runtime<T: Send + 'static>(render: impl FnOnce() -> Result<T, Error> + Send + 'static) -> Result<T, Error> {
+pub async fn off_runtime<T: Send + 'static>(
+    render: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
     tokio::task::spawn_blocking(render).await.map_err(|err| Error::Internal(err.into()))?
 }
 
@@ -212,7 +213,14 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
 
 /// The page of `post` at `path`: its permalink, or (`preview`) its secret preview link, which
 /// is not indexed, shares nothing and counts no view.
-pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: &str, preview: bool, generation: u64) -> Result<Page, Error> {
+pub async fn render_post(
+    state: &AppState,
+    blog: &PublicBlog,
+    post: Post,
+    path: &str,
+    preview: bool,
+    generation: u64,
+) -> Result<Page, Error> {
     let (config, site, blog, path) = (state.config.clone(), state.site.clone(), blog.clone(), path.to_owned());
     let (post, body) = off_runtime(move || {
         let body = parse_body(&post)?;
@@ -221,7 +229,8 @@ pub async fn render_post(state: &AppState, blog: &PublicBlog, post: Post, path: 
     .await?;
     let sizes = image_sizes(state, &body).await?;
     let id = post.id;
-    let shown = if preview { Vec::new() } else { state.db.read(move |conn| replies::approved_for_post(conn, id)).await? };
+    let shown =
+        if preview { Vec::new() } else { state.db.read(move |conn| replies::approved_for_post(conn, id)).await? };
     off_runtime(move || {
         let look = Look { config: &config, themes: &site.themes };
         let html = post_html(look, &blog, &post, &body, &sizes, &path, preview, &shown)?;
@@ -307,7 +316,14 @@ pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, ge
 }
 
 /// The HTML of page `number` of `pages` of the posts tagged `tag`, listing `posts`.
-pub fn tag_html(look: Look<'_>, blog: &PublicBlog, tag: &str, posts: &[Post], number: u64, pages: u64) -> Result<String, Error> {
+pub fn tag_html(
+    look: Look<'_>,
+    blog: &PublicBlog,
+    tag: &str,
+    posts: &[Post],
+    number: u64,
+    pages: u64,
+) -> Result<String, Error> {
     let base = format!("/tags/{tag}");
     let at = |n: u64| if n == 1 { base.clone() } else { format!("{base}?page={n}") };
     let mut layout = look.layout(blog, &at(number));
@@ -316,7 +332,8 @@ pub fn tag_html(look: Look<'_>, blog: &PublicBlog, tag: &str, posts: &[Post], nu
         layout.title = format!("Tagged {tag} · page {number} · {}", blog.name);
     }
     layout.description = format!("Posts tagged {tag} on {}", blog.name);
-    layout.tag_feed = Some(FeedLink { title: format!("{} · {tag} (Atom)", blog.name), path: format!("{base}/feed.xml") });
+    layout.tag_feed =
+        Some(FeedLink { title: format!("{} · {tag} (Atom)", blog.name), path: format!("{base}/feed.xml") });
     let (newer, older) = ((number > 1).then(|| at(number - 1)), (number < pages).then(|| at(number + 1)));
     let posts = summaries(blog, posts, blog.has("reading-time"))?;
     TagPage { layout, tag: tag.to_owned(), posts, newer, older }.render().map_err(|err| Error::Internal(err.into()))
@@ -328,13 +345,18 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
     let params: HashMap<String, String> = serde_urlencoded::from_str(query.unwrap_or("")).unwrap_or_default();
     let q: String = params.get("q").map(|q| q.trim()).unwrap_or("").chars().take(200).collect();
     // A tag that cannot be one matches nothing rather than being ignored.
-    let tag = params.get("tag").map(|t| t.trim()).filter(|t| !t.is_empty()).map(|t| crate::domain::tags::tag(t).unwrap_or_default());
+    let tag = params
+        .get("tag")
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .map(|t| crate::domain::tags::tag(t).unwrap_or_default());
     let mut results = Vec::new();
     if !q.is_empty() && tag.as_deref() != Some("") {
         let (search, id, text, within) = (state.search.clone(), blog.id, q.clone(), tag.clone());
-        let ids = tokio::task::spawn_blocking(move || search.search_tagged(id, &text, within.as_deref(), true, SEARCH_LIMIT))
-            .await
-            .map_err(|err| Error::Internal(err.into()))??;
+        let ids =
+            tokio::task::spawn_blocking(move || search.search_tagged(id, &text, within.as_deref(), true, SEARCH_LIMIT))
+                .await
+                .map_err(|err| Error::Internal(err.into()))??;
         let posts = state.db.read(move |conn| public::published_by_ids(conn, id, &ids)).await?;
         let blog = blog.clone();
         results = off_runtime(move || summaries(&blog, &posts, false)).await?;

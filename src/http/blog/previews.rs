@@ -16,18 +16,10 @@ use crate::error::Error;
 use crate::http::state::AppState;
 
 /// The answer for the preview link `token` of `blog`.
-pub async fn serve(
-    state: &AppState,
-    blog: &PublicBlog,
-    token: &str,
-    generation: u64,
-) -> Result<Response, Error> {
+pub async fn serve(state: &AppState, blog: &PublicBlog, token: &str, generation: u64) -> Result<Response, Error> {
     let post = if is_token(token) {
         let (id, hash) = (blog.id, token_hash(token));
-        state
-            .db
-            .read(move |conn| previews::post_by_token(conn, id, &hash))
-            .await?
+        state.db.read(move |conn| previews::post_by_token(conn, id, &hash)).await?
     } else {
         None
     };
@@ -36,10 +28,7 @@ pub async fn serve(
     };
     if post.published_at.is_some() {
         let location = format!("/{}-{}", post.slug, post.short_id);
-        return Ok(private()
-            .status(StatusCode::FOUND)
-            .header(header::LOCATION, location)
-            .finish());
+        return Ok(private().status(StatusCode::FOUND).header(header::LOCATION, location).finish());
     }
     let path = format!("/preview/{token}");
     let page = pages::render_post(state, blog, post, &path, true, generation).await?;
@@ -48,15 +37,11 @@ pub async fn serve(
 
 /// The headers of every preview answer.
 fn private() -> ResponseBuilder {
-    Response::builder()
-        .header(header::CACHE_CONTROL, "no-store")
-        .header("x-robots-tag", "noindex")
+    Response::builder().header(header::CACHE_CONTROL, "no-store").header("x-robots-tag", "noindex")
 }
 
 fn answer(page: &Page) -> Response {
-    let mut builder = private()
-        .status(page.status)
-        .content_type(page.content_type);
+    let mut builder = private().status(page.status).content_type(page.content_type);
     if let Some(csp) = &page.csp {
         builder = builder.header("content-security-policy", csp.as_str());
     }

@@ -43,8 +43,10 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     if let Some(location) = &page.location {
         return redirect(location);
     }
-    let cache_control = if page.immutable { "public, max-age=31536000, immutable" } else { "public, max-age=0, must-revalidate" };
-    let mut builder = Response::builder().header(header::ETAG, page.etag.as_str()).header(header::CACHE_CONTROL, cache_control);
+    let cache_control =
+        if page.immutable { "public, max-age=31536000, immutable" } else { "public, max-age=0, must-revalidate" };
+    let mut builder =
+        Response::builder().header(header::ETAG, page.etag.as_str()).header(header::CACHE_CONTROL, cache_control);
     if let Some(modified) = &page.last_modified {
         builder = builder.header(header::LAST_MODIFIED, modified.as_str());
     }
@@ -56,7 +58,10 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     }
     let fresh = match req.header(header::IF_NONE_MATCH) {
         Some(tags) => tags.split(',').any(|tag| tag.trim() == page.etag || tag.trim() == "*"),
-        None => page.last_modified.as_deref().is_some_and(|modified| req.header(header::IF_MODIFIED_SINCE) == Some(modified)),
+        None => page
+            .last_modified
+            .as_deref()
+            .is_some_and(|modified| req.header(header::IF_MODIFIED_SINCE) == Some(modified)),
     };
     if fresh && page.status == StatusCode::OK {
         return builder.status(StatusCode::NOT_MODIFIED).finish();

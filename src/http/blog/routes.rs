@@ -32,7 +32,10 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
         return Ok(responses::redirect(&format!("{}/", state.config.app_url())));
     }
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
-        return Ok(Response::builder().status(StatusCode::METHOD_NOT_ALLOWED).header(header::ALLOW, "GET, HEAD").finish());
+        return Ok(Response::builder()
+            .status(StatusCode::METHOD_NOT_ALLOWED)
+            .header(header::ALLOW, "GET, HEAD")
+            .finish());
     }
     let site = &state.site;
     let path = req.uri().path();
@@ -52,7 +55,10 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     let generation = site.cache.generation(&subdomain);
     let lookup = subdomain.clone();
     let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
-        return Ok(crate::http::pages::not_found("Blog not found", &format!("There is no blog at {subdomain}.{}.", state.config.host)));
+        return Ok(crate::http::pages::not_found(
+            "Blog not found",
+            &format!("There is no blog at {subdomain}.{}.", state.config.host),
+        ));
     };
     if names_an_item && let Some(location) = old_address(&state, &blog, path, query).await? {
         return Ok(responses::redirect(&location));
@@ -60,7 +66,9 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     let page = Arc::new(render(&state, &blog, path, query, generation).await?);
     // A path the blog has no page at may be an old address of an imported post. The redirect
     // is worked out on each request, never cached: its path is whatever a visitor typed.
-    if page.status == StatusCode::NOT_FOUND && let Some(location) = old_address(&state, &blog, path, query).await? {
+    if page.status == StatusCode::NOT_FOUND
+        && let Some(location) = old_address(&state, &blog, path, query).await?
+    {
         return Ok(responses::redirect(&location));
     }
     if let Some(key) = &key {
@@ -74,21 +82,35 @@ async fn preview(state: &AppState, subdomain: String, token: &str) -> Result<Res
     let generation = state.site.cache.generation(&subdomain);
     let lookup = subdomain.clone();
     let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
-        return Ok(crate::http::pages::not_found("Blog not found", &format!("There is no blog at {subdomain}.{}.", state.config.host)));
+        return Ok(crate::http::pages::not_found(
+            "Blog not found",
+            &format!("There is no blog at {subdomain}.{}.", state.config.host),
+        ));
     };
     previews::serve(state, &blog, token, generation).await
 }
 
 /// Where the imported post or page that had the old address `path` (with `query`) is now,
 /// if it had one and is published (see `domain::old_paths`).
-async fn old_address(state: &AppState, blog: &PublicBlog, path: &str, query: Option<&str>) -> Result<Option<String>, Error> {
+async fn old_address(
+    state: &AppState,
+    blog: &PublicBlog,
+    path: &str,
+    query: Option<&str>,
+) -> Result<Option<String>, Error> {
     let Some(key) = old_paths::request_key(path, query) else { return Ok(None) };
     let blog_id = blog.id;
     state.db.read(move |conn| redirects::target(conn, blog_id, &key)).await
 }
 
 /// The page at `path` of `blog`.
-async fn render(state: &AppState, blog: &PublicBlog, path: &str, query: Option<&str>, generation: u64) -> Result<Page, Error> {
+async fn render(
+    state: &AppState,
+    blog: &PublicBlog,
+    path: &str,
+    query: Option<&str>,
+    generation: u64,
+) -> Result<Page, Error> {
     match path {
         "/" => match page_param(query) {
             None => pages::index(state, blog, 1, generation).await,

@@ -60,7 +60,10 @@ impl SiteRenderer for StaticSite {
         let index_pages = count.div_ceil(u64::from(PAGE_SIZE)).max(1);
         for number in 1..=index_pages {
             let posts = public::published(conn, blog.id, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
-            site.page(&static_path(&page_link("/", number)), &pages::index_html(look, &blog, &posts, number, index_pages)?)?;
+            site.page(
+                &static_path(&page_link("/", number)),
+                &pages::index_html(look, &blog, &posts, number, index_pages)?,
+            )?;
             for post in posts {
                 site.post(conn, look, &blog, post)?;
                 done += 1;
@@ -83,7 +86,8 @@ impl SiteRenderer for StaticSite {
                 site.page(&static_path(&page_link(&format!("/tags/{tag}"), number)), &html)?;
             }
             let newest = tags::published(conn, blog.id, &tag, 0, FEED_SIZE)?;
-            let (xml, _, _) = feeds::feed_xml(&blog, &blog_url, &newest, false, AtomLinks::tag(&self.config, &blog, &tag))?;
+            let (xml, _, _) =
+                feeds::feed_xml(&blog, &blog_url, &newest, false, AtomLinks::tag(&self.config, &blog, &tag))?;
             site.out.file(&format!("tags/{tag}/feed.xml"), xml.as_bytes())?;
         }
         site.page("404.html", &pages::not_found_html(look, &blog))?;
@@ -167,7 +171,9 @@ fn relative_links(html: &str, file: &str, media: &str, images: &mut Vec<String>)
                 images.push(name.to_owned());
                 out.push_str(&format!("{up}media/{name}"));
             }
-            None if value.starts_with('/') && !value.starts_with("//") => out.push_str(&format!("{up}{}", static_path(value))),
+            None if value.starts_with('/') && !value.starts_with("//") => {
+                out.push_str(&format!("{up}{}", static_path(value)))
+            }
             None => out.push_str(value),
         }
         rest = &after[end..];

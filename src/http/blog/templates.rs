@@ -306,9 +306,12 @@ pub fn block_views(body: &Body, sizes: &ImageSizes) -> (Vec<BlockView>, Vec<TocE
                 url: url.clone(),
                 text: if title.trim().is_empty() { url.clone() } else { title.clone() },
             },
-            Block::Image { url, alt, caption } => {
-                BlockView::Image { url: url.clone(), alt: alt.clone(), caption: caption.clone(), size: sizes.get(url).copied() }
-            }
+            Block::Image { url, alt, caption } => BlockView::Image {
+                url: url.clone(),
+                alt: alt.clone(),
+                caption: caption.clone(),
+                size: sizes.get(url).copied(),
+            },
             Block::Spotify { url } => match embed::spotify_embed(url) {
                 Some(embed) => BlockView::Spotify { embed, url: url.clone() },
                 None => BlockView::Link { url: url.clone(), text: url.clone() },

@@ -19,7 +19,11 @@ fn app_host() -> impl Strategy<Value = String> {
         Just("127.0.0.1".to_owned()),
         "[a-z0-9]{1,10}(\\.[a-z0-9]{1,10}){0,2}",
     ];
-    let port = prop_oneof![Just(None), prop::sample::select(vec![80u16, 443, 8080]).prop_map(Some), any::<u16>().prop_map(Some)];
+    let port = prop_oneof![
+        Just(None),
+        prop::sample::select(vec![80u16, 443, 8080]).prop_map(Some),
+        any::<u16>().prop_map(Some)
+    ];
     (name, port)
         .prop_map(|(name, port)| port.map_or(name.clone(), |port| format!("{name}:{port}")))
         .prop_filter_map("a host --host accepts", |raw| parse_host(&raw).ok())

@@ -66,7 +66,11 @@ fn a_lexical_post_keeps_its_text_cards_feature_image_tags_and_dates() {
         { "type": "signup", "header": "Subscribe" },
     ]));
     let (read, posts) = read_all(
-        export(json!([post("p1", "published", json!({ "lexical": body, "feature_image": "__GHOST_URL__/content/images/f.jpg" }))])),
+        export(json!([post(
+            "p1",
+            "published",
+            json!({ "lexical": body, "feature_image": "__GHOST_URL__/content/images/f.jpg" })
+        )])),
         Some("https://ghost.example.com/"),
     );
     assert_eq!(read.format, Format::Ghost);
@@ -74,15 +78,26 @@ fn a_lexical_post_keeps_its_text_cards_feature_image_tags_and_dates() {
     assert_eq!(read.settings.time_zone.as_deref(), Some("Europe/Paris"));
     assert_eq!(read.notes, ["2 members (subscribers) not imported"]);
     let post = &posts[0];
-    assert_eq!(post.blocks, [
-        Block::Image { url: "https://ghost.example.com/content/images/f.jpg".into(), alt: "Sea".into(), caption: "Blue".into() },
-        Block::Heading { text: "Section".into() },
-        Block::Paragraph { text: "**Bold** and [*link*](https://e.com/)".into() },
-        Block::Image { url: "https://ghost.example.com/content/images/2023/01/a.jpg".into(), alt: "A".into(), caption: "Cap".into() },
-        Block::Tweet { url: "https://twitter.com/jack/status/20".into() },
-        Block::Link { url: "https://example.com/article".into(), title: "An article".into() },
-        Block::Paragraph { text: "1. one\n\n```rust\nlet x = 1;\n```".into() },
-    ]);
+    assert_eq!(
+        post.blocks,
+        [
+            Block::Image {
+                url: "https://ghost.example.com/content/images/f.jpg".into(),
+                alt: "Sea".into(),
+                caption: "Blue".into()
+            },
+            Block::Heading { text: "Section".into() },
+            Block::Paragraph { text: "**Bold** and [*link*](https://e.com/)".into() },
+            Block::Image {
+                url: "https://ghost.example.com/content/images/2023/01/a.jpg".into(),
+                alt: "A".into(),
+                caption: "Cap".into()
+            },
+            Block::Tweet { url: "https://twitter.com/jack/status/20".into() },
+            Block::Link { url: "https://example.com/article".into(), title: "An article".into() },
+            Block::Paragraph { text: "1. one\n\n```rust\nlet x = 1;\n```".into() },
+        ]
+    );
     assert_eq!(post.notes, ["A Ghost signup card was not imported", "Its internal tag #hidden was not kept"]);
     assert_eq!(post.tags, ["Travel"]);
     assert_eq!((post.state, post.kind), (State::Published, Kind::Post));
@@ -101,13 +116,19 @@ fn mobiledoc_and_html_bodies_are_read_too() {
         "sections": [[1, "p", [[0, [1], 1, "Hi "], [0, [0], 1, "there"], [1, [], 0, 0], [0, [], 0, "next"]]], [10, 0], [10, 1], [3, "ul", [[[0, [], 0, "item"]]]]],
     })
     .to_string();
-    let (_, posts) = read_all(export(json!([
-        post("p1", "draft", json!({ "mobiledoc": mobiledoc, "html": null })),
-        post("p2", "scheduled", json!({ "type": "page" })),
-        post("p3", "published", json!({ "visibility": "paid" })),
-        post("p4", "sent", json!({})),
-    ])), None);
-    assert_eq!(posts[0].blocks, [Block::Paragraph { text: "**Hi** [there](https://e.com/)\nnext\n\nSome *md*\n\n---\n\n- item".into() }]);
+    let (_, posts) = read_all(
+        export(json!([
+            post("p1", "draft", json!({ "mobiledoc": mobiledoc, "html": null })),
+            post("p2", "scheduled", json!({ "type": "page" })),
+            post("p3", "published", json!({ "visibility": "paid" })),
+            post("p4", "sent", json!({})),
+        ])),
+        None,
+    );
+    assert_eq!(
+        posts[0].blocks,
+        [Block::Paragraph { text: "**Hi** [there](https://e.com/)\nnext\n\nSome *md*\n\n---\n\n- item".into() }]
+    );
     assert_eq!((posts[0].state, posts[0].published_at), (State::Draft, None));
     assert_eq!((posts[1].state, posts[1].kind), (State::Scheduled, Kind::Page));
     assert_eq!(posts[2].state, State::Draft);
@@ -117,19 +138,35 @@ fn mobiledoc_and_html_bodies_are_read_too() {
 
 #[test]
 fn other_json_broken_json_and_a_bad_body_get_clear_messages() {
-    let err = read(std::io::Cursor::new(br#"{"name":"my-app","version":"1.0.0","dependencies":{}}"#.to_vec()), &Options::default()).err().unwrap();
+    let err = read(
+        std::io::Cursor::new(br#"{"name":"my-app","version":"1.0.0","dependencies":{}}"#.to_vec()),
+        &Options::default(),
+    )
+    .err()
+    .unwrap();
     assert!(err.0.starts_with("This JSON file is not a Ghost export"), "{err}");
     let whole = export(json!([post("p1", "published", json!({}))]));
     let err = read(std::io::Cursor::new(whole[..whole.len() / 2].to_vec()), &Options::default()).err().unwrap();
     assert!(err.0.starts_with("This Ghost export is cut off"), "{err}");
-    let export = read(std::io::Cursor::new(export(json!([post("p1", "published", json!({ "lexical": "{not json" }))]))), &Options::default()).unwrap();
+    let export = read(
+        std::io::Cursor::new(export(json!([post("p1", "published", json!({ "lexical": "{not json" }))]))),
+        &Options::default(),
+    )
+    .unwrap();
     let items: Vec<_> = export.items.collect();
     assert!(matches!(&items[0], Err(Problem::Item { message, .. }) if message.contains("not valid JSON")));
 }
 
 #[test]
 fn without_the_sites_address_relative_images_are_reported() {
-    let (read, posts) = read_all(export(json!([post("p1", "published", json!({ "html": "<p>x</p><img src=\"__GHOST_URL__/content/images/a.jpg\">" }))])), None);
+    let (read, posts) = read_all(
+        export(json!([post(
+            "p1",
+            "published",
+            json!({ "html": "<p>x</p><img src=\"__GHOST_URL__/content/images/a.jpg\">" })
+        )])),
+        None,
+    );
     assert!(read.notes.iter().any(|n| n.starts_with("Ghost names its images")), "{:?}", read.notes);
     assert_eq!(posts[0].blocks, [Block::Paragraph { text: "x".into() }]);
     assert_eq!(posts[0].notes[0], "An image at /content/images/a.jpg could not be located");

@@ -116,7 +116,8 @@ fn a_published_post_keeps_its_title_dates_slug_tags_and_old_addresses() {
 		<category domain="post_format" nicename="post-format-aside"><![CDATA[Aside]]></category>
 		<wp:postmeta><wp:meta_key><![CDATA[_wp_old_slug]]></wp:meta_key><wp:meta_value><![CDATA[old-name]]></wp:meta_value></wp:postmeta>
 		<wp:comment><wp:comment_id>1</wp:comment_id><wp:comment_content><![CDATA[Nice!]]></wp:comment_content></wp:comment>"#;
-    let (read, items) = read_all(&wxr(&item(1, "post", "publish", "hello-world", "Hello <strong>there</strong>.", extra)));
+    let (read, items) =
+        read_all(&wxr(&item(1, "post", "publish", "hello-world", "Hello <strong>there</strong>.", extra)));
     assert_eq!(read.format, Format::WordPress);
     assert_eq!(read.settings.name.as_deref(), Some("Road & Trips"));
     assert_eq!(read.settings.site_url.as_deref(), Some("https://old.example.com/blog"));
@@ -146,22 +147,27 @@ fn statuses_map_to_states_and_nothing_private_is_published() {
         item(3, "post", "private", "c", "x", ""),
         item(4, "post", "pending", "d", "x", ""),
         item(5, "post", "trash", "e", "x", ""),
-        item(6, "post", "publish", "f", "x", "").replace("<wp:post_password><![CDATA[]]>", "<wp:post_password><![CDATA[secret]]>"),
+        item(6, "post", "publish", "f", "x", "")
+            .replace("<wp:post_password><![CDATA[]]>", "<wp:post_password><![CDATA[secret]]>"),
         item(7, "page", "publish", "about", "x", ""),
     ]
     .concat();
     let (read, items) = read_all(&wxr(&items));
     assert_eq!(read.notes, ["1 post in the trash not imported"]);
     let posts: Vec<Post> = items.into_iter().map(Result::unwrap).collect();
-    let states: Vec<(&str, State, bool)> = posts.iter().map(|p| (p.slug.as_str(), p.state, p.published_at.is_some())).collect();
-    assert_eq!(states, [
-        ("a", State::Draft, false),
-        ("b", State::Scheduled, true),
-        ("c", State::Draft, false),
-        ("d", State::Draft, false),
-        ("f", State::Draft, false),
-        ("about", State::Published, true),
-    ]);
+    let states: Vec<(&str, State, bool)> =
+        posts.iter().map(|p| (p.slug.as_str(), p.state, p.published_at.is_some())).collect();
+    assert_eq!(
+        states,
+        [
+            ("a", State::Draft, false),
+            ("b", State::Scheduled, true),
+            ("c", State::Draft, false),
+            ("d", State::Draft, false),
+            ("f", State::Draft, false),
+            ("about", State::Published, true),
+        ]
+    );
     assert_eq!(posts[2].notes, ["It was private in WordPress: imported as a draft"]);
     assert_eq!(posts[4].notes, ["It was protected by a password in WordPress: imported as a draft"]);
     assert_eq!(posts[5].kind, Kind::Page);
@@ -179,20 +185,41 @@ fn classic_content_gets_wordpress_paragraphs_and_shortcodes() {
         [contact-form-7 id=\"12\" title=\"Contact\"]\n\n\
         A [sic] stays and [[gallery]] is text.\n\n\
         <pre>keep\n\nthis</pre>";
-    let posts = posts(&wxr(&[item(1, "post", "publish", "a", content, ""), attachment(5, "https://old.example.com/blog/wp-content/uploads/b.jpg", "Bee", "A bee")].concat()));
+    let posts = posts(&wxr(&[
+        item(1, "post", "publish", "a", content, ""),
+        attachment(5, "https://old.example.com/blog/wp-content/uploads/b.jpg", "Bee", "A bee"),
+    ]
+    .concat()));
     assert_eq!(posts.len(), 1);
-    assert_eq!(posts[0].blocks, [
-        Block::Paragraph { text: "First line\nsecond line\n\nNext paragraph".into() },
-        Block::Image { url: "https://old.example.com/blog/wp-content/uploads/a.jpg".into(), alt: "Kite".into(), caption: "A red kite".into() },
-        Block::Link { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ".into(), title: "https://www.youtube.com/watch?v=dQw4w9WgXcQ".into() },
-        Block::Tweet { url: "https://twitter.com/jack/status/20".into() },
-        Block::Image { url: "https://old.example.com/blog/wp-content/uploads/b.jpg".into(), alt: "Bee".into(), caption: "A bee".into() },
-        Block::Paragraph { text: "A \\[sic\\] stays and \\[gallery\\] is text.\n\n```\nkeep\n\nthis\n```".into() },
-    ]);
-    assert_eq!(posts[0].notes, [
-        "A WordPress shortcode [contact-form-7] was removed (it needs a WordPress plugin)",
-        "A player from youtube.com was kept as a link to it",
-    ]);
+    assert_eq!(
+        posts[0].blocks,
+        [
+            Block::Paragraph { text: "First line\nsecond line\n\nNext paragraph".into() },
+            Block::Image {
+                url: "https://old.example.com/blog/wp-content/uploads/a.jpg".into(),
+                alt: "Kite".into(),
+                caption: "A red kite".into()
+            },
+            Block::Link {
+                url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ".into(),
+                title: "https://www.youtube.com/watch?v=dQw4w9WgXcQ".into()
+            },
+            Block::Tweet { url: "https://twitter.com/jack/status/20".into() },
+            Block::Image {
+                url: "https://old.example.com/blog/wp-content/uploads/b.jpg".into(),
+                alt: "Bee".into(),
+                caption: "A bee".into()
+            },
+            Block::Paragraph { text: "A \\[sic\\] stays and \\[gallery\\] is text.\n\n```\nkeep\n\nthis\n```".into() },
+        ]
+    );
+    assert_eq!(
+        posts[0].notes,
+        [
+            "A WordPress shortcode [contact-form-7] was removed (it needs a WordPress plugin)",
+            "A player from youtube.com was kept as a link to it",
+        ]
+    );
 }
 
 #[test]
@@ -203,14 +230,28 @@ fn block_editor_content_is_read_as_is_with_its_featured_image_first() {
         https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC\n</div></figure>\n<!-- /wp:embed -->\n\n\
         <!-- wp:latest-posts {\"postsToShow\":3} /-->";
     let extra = "<wp:postmeta><wp:meta_key><![CDATA[_thumbnail_id]]></wp:meta_key><wp:meta_value><![CDATA[5]]></wp:meta_value></wp:postmeta>";
-    let xml = wxr(&[item(1, "post", "publish", "a", content, extra), attachment(5, "https://old.example.com/blog/wp-content/uploads/b.jpg", "Bee", "")].concat());
+    let xml = wxr(&[
+        item(1, "post", "publish", "a", content, extra),
+        attachment(5, "https://old.example.com/blog/wp-content/uploads/b.jpg", "Bee", ""),
+    ]
+    .concat());
     let post = posts(&xml).remove(0);
-    assert_eq!(post.blocks, [
-        Block::Image { url: "https://old.example.com/blog/wp-content/uploads/b.jpg".into(), alt: "Bee".into(), caption: String::new() },
-        Block::Paragraph { text: "One\n\nTwo lines".into() },
-        Block::Spotify { url: "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC".into() },
-    ]);
-    assert_eq!(post.notes, ["A WordPress block (latest-posts) that WordPress filled in when showing the page was not imported"]);
+    assert_eq!(
+        post.blocks,
+        [
+            Block::Image {
+                url: "https://old.example.com/blog/wp-content/uploads/b.jpg".into(),
+                alt: "Bee".into(),
+                caption: String::new()
+            },
+            Block::Paragraph { text: "One\n\nTwo lines".into() },
+            Block::Spotify { url: "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC".into() },
+        ]
+    );
+    assert_eq!(
+        post.notes,
+        ["A WordPress block (latest-posts) that WordPress filled in when showing the page was not imported"]
+    );
 }
 
 #[test]
@@ -239,16 +280,20 @@ fn hostile_and_broken_files_are_refused_with_a_clear_message() {
     let feed = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>A feed</title><item><title>x</title></item></channel></rss>"#;
     let err = read(Cursor::new(feed.as_bytes().to_vec()), &Options::default()).unwrap_err();
     assert!(err.0.starts_with("This is an RSS feed, not a WordPress export"), "{err}");
-    let err = read(Cursor::new(b"<rss><channel><title>x</wrong></channel></rss>".to_vec()), &Options::default()).unwrap_err();
+    let err =
+        read(Cursor::new(b"<rss><channel><title>x</wrong></channel></rss>".to_vec()), &Options::default()).unwrap_err();
     assert!(err.0.contains("not well-formed"), "{err}");
 }
 
 #[test]
 fn an_oversized_body_skips_its_item_only() {
     let big = "x".repeat(MAX_BODY_BYTES + 10);
-    let xml = wxr(&[item(1, "post", "publish", "big", &big, ""), item(2, "post", "publish", "small", "fine", "")].concat());
+    let xml =
+        wxr(&[item(1, "post", "publish", "big", &big, ""), item(2, "post", "publish", "small", "fine", "")].concat());
     let (_, items) = read_all(&xml);
-    assert!(matches!(&items[0], Err(Problem::Item { source_id, message, .. }) if source_id == "1" && message.contains("over 16 MB")));
+    assert!(
+        matches!(&items[0], Err(Problem::Item { source_id, message, .. }) if source_id == "1" && message.contains("over 16 MB"))
+    );
     assert_eq!(items[1].as_ref().unwrap().slug, "small");
 }
 
