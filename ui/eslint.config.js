@@ -39,7 +39,10 @@ export default [
     rules: {
       'boundaries/no-unknown-files': 'error',
       // The fixtures and e2e helpers outside src/ are not elements; the app never reads them.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/tests/**', '**/e2e/**'], message: 'Only tests read tests/ and e2e/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/tests/**', '**/e2e/**'], message: 'Only tests read tests/ and e2e/.' }] },
+      ],
       'boundaries/dependencies': [
         'error',
         {

@@ -234,7 +234,8 @@ test('on a phone the catalog navigation shows that it scrolls, on the side where
   await page.goto('/catalog');
   const strip = nav(page);
   // The edge a link hides behind fades out (a CSS mask); the ends of the strip do not.
-  const fades = () => strip.evaluate((element) => getComputedStyle(element).maskImage || getComputedStyle(element).webkitMaskImage);
+  const fades = () =>
+    strip.evaluate((element) => getComputedStyle(element).maskImage || getComputedStyle(element).webkitMaskImage);
   await expect.poll(fades).toMatch(/linear-gradient/);
   const atStart = await fades();
   await strip.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));

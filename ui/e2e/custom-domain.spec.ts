@@ -233,7 +233,13 @@ test('a blog on its own domain: set in Settings, verified through DNS, served th
 
     // The old subdomain address answers 301 and lands on the same path on the domain.
     const moved = await reader.goto(`${onSubdomain}${postPath}`);
-    expect(await moved?.request().redirectedFrom()?.response().then((r) => r?.status())).toBe(301);
+    expect(
+      await moved
+        ?.request()
+        .redirectedFrom()
+        ?.response()
+        .then((r) => r?.status()),
+    ).toBe(301);
     expect(reader.url()).toBe(`${onDomain}${postPath}`);
     await expect(reader.getByRole('heading', { name: POST_TITLE, level: 1 })).toBeVisible();
 

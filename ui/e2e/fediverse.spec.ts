@@ -39,7 +39,11 @@ function sql(statements: string): string {
 const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /** Creates a published post through the API, as the signed-in owner of `page`; gives it. */
-async function publishPost(page: Page, baseUrl: string, blogId: string): Promise<{ shortId: string; permalink: string }> {
+async function publishPost(
+  page: Page,
+  baseUrl: string,
+  blogId: string,
+): Promise<{ shortId: string; permalink: string }> {
   const csrf = (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
   const response = await page.request.post(`${baseUrl}/api/my/blogs/${blogId}/posts`, {
     headers: { 'CSRF-Token': csrf },
@@ -61,7 +65,14 @@ async function publishPost(page: Page, baseUrl: string, blogId: string): Promise
 /** What the inbox would have stored: two followers (one pending), two likes and a held reply. */
 function seedFromTheFediverse(blogId: string, shortId: string): void {
   const follow = (actor: string) =>
-    text(JSON.stringify({ id: `${actor}/follows/1`, type: 'Follow', actor, object: `http://${SUBDOMAIN}.localhost/_quire/ap/actor` }));
+    text(
+      JSON.stringify({
+        id: `${actor}/follows/1`,
+        type: 'Follow',
+        actor,
+        object: `http://${SUBDOMAIN}.localhost/_quire/ap/actor`,
+      }),
+    );
   sql(`
     INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, follow_json, state) VALUES
       (${blogId}, 'https://peer.example/users/bob', 'https://peer.example/users/bob/inbox', '@bob@peer.example',
@@ -112,14 +123,19 @@ test('followers, blocked domains, counts and a reply approved from the Replies s
   await expect(panel.getByText(`@${SUBDOMAIN}@localhost:${server.port}`)).toBeVisible();
   await expect(panel.getByText('1 follower', { exact: true })).toBeVisible();
   const followers = panel.getByRole('list', { name: 'Followers' });
-  await expect(followers.getByRole('link', { name: '@bob@peer.example' })).toHaveAttribute('href', 'https://peer.example/users/bob');
+  await expect(followers.getByRole('link', { name: '@bob@peer.example' })).toHaveAttribute(
+    'href',
+    'https://peer.example/users/bob',
+  );
   await followers.getByRole('button', { name: 'Approve @carol@other.example' }).click();
   await expect(panel.getByText('2 followers', { exact: true })).toBeVisible();
   await expect(followers.getByText('Waiting for approval')).toHaveCount(0);
   // The Accept went into the delivery queue, addressed to carol's inbox.
-  expect(sql(`SELECT d.inbox || ' ' || json_extract(a.json, '$.type') FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id`)).toBe(
-    'https://other.example/u/carol/inbox Accept',
-  );
+  expect(
+    sql(
+      `SELECT d.inbox || ' ' || json_extract(a.json, '$.type') FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id`,
+    ),
+  ).toBe('https://other.example/u/carol/inbox Accept');
 
   const domainInput = panel.getByRole('textbox', { name: 'Domain to block' });
   await domainInput.fill('10.0.0.1');

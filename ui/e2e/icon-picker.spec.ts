@@ -12,9 +12,15 @@ const app = ownQuire();
 async function expectLoadedImage(image: Locator): Promise<void> {
   await expect(image).toBeVisible({ timeout: 15_000 });
   await expect
-    .poll(() => image.evaluate((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0), {
-      timeout: 15_000,
-    })
+    .poll(
+      () =>
+        image.evaluate(
+          (element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0,
+        ),
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe(true);
 }
 
@@ -26,7 +32,9 @@ async function openSettings(page: Page, baseUrl: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
 }
 
-test('the picker draws icons from the embedded images, finds them by name and keyword, and marks the current one', async ({ page }) => {
+test('the picker draws icons from the embedded images, finds them by name and keyword, and marks the current one', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const problems = watchForErrors(page);
   const { baseUrl, port } = app();
@@ -53,7 +61,9 @@ test('the picker draws icons from the embedded images, finds them by name and ke
 
   // A keyword that is no word of the name: 👋 is "waving hand".
   await search.fill('hello');
-  await expect(dialog.getByRole('list', { name: 'Icons matching hello' }).getByRole('button', { name: '👋', exact: true })).toBeVisible();
+  await expect(
+    dialog.getByRole('list', { name: 'Icons matching hello' }).getByRole('button', { name: '👋', exact: true }),
+  ).toBeVisible();
 
   await search.fill('heron');
   await expect(dialog.getByRole('status')).toHaveText('No icons match “heron”.');

@@ -14,7 +14,15 @@ import { createBlog, signInWithLocalIssuer } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { startQuire } from './support/quire';
 
-const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'tests', 'fixtures', 'import', 'wordpress');
+const fixture = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'tests',
+  'fixtures',
+  'import',
+  'wordpress',
+);
 const expected = JSON.parse(readFileSync(path.join(fixture, 'expected.json'), 'utf8')) as {
   site_url: string;
   site_title: string;
@@ -87,7 +95,9 @@ async function loaded(image: Locator): Promise<{ src: string; width: number }> {
   return image.evaluate((img: HTMLImageElement) => ({ src: img.currentSrc || img.src, width: img.naturalWidth }));
 }
 
-test('the owner imports a WordPress export from Settings, and its posts, images and old addresses work', async ({ page }) => {
+test('the owner imports a WordPress export from Settings, and its posts, images and old addresses work', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const problems = watchForErrors(page);
   await page.goto(at('/signup'));

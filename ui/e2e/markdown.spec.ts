@@ -5,7 +5,13 @@
 import { expect, test } from '@playwright/test';
 import { watchForErrors } from './support/browser';
 import { createBlog, signInWithLocalIssuer } from './support/flows';
-import { addDescribedImage, block, expectHarbourPost, PARAGRAPH, writeHeadingAndParagraph } from './support/harbour-post';
+import {
+  addDescribedImage,
+  block,
+  expectHarbourPost,
+  PARAGRAPH,
+  writeHeadingAndParagraph,
+} from './support/harbour-post';
 import { ownQuire } from './support/own-quire';
 
 const app = ownQuire();

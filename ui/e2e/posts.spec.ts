@@ -524,7 +524,9 @@ test('the back button asks before it leaves unsaved changes, and the post list c
   expect(problems).toEqual([]);
 });
 
-test('the editor shows when edit mode is on, keeps Remove quiet and fits Publish in the toolbar on a phone', async ({ page }) => {
+test('the editor shows when edit mode is on, keeps Remove quiet and fits Publish in the toolbar on a phone', async ({
+  page,
+}) => {
   const problems = watchForErrors(page);
   await signUp(page, 'layout@example.com', 'layout');
   await page.goto(at('/d/posts/new'));
@@ -544,7 +546,10 @@ test('the editor shows when edit mode is on, keeps Remove quiet and fits Publish
     return color;
   });
 
-  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(size);
     await expect(editBlocks).toHaveAttribute('aria-pressed', 'false');
     const off = await style(editBlocks);
@@ -560,7 +565,10 @@ test('the editor shows when edit mode is on, keeps Remove quiet and fits Publish
     // Publish stays on the toolbar's row.
     const row = await editBlocks.boundingBox();
     const button = await publish.boundingBox();
-    expect(Math.abs((button?.y ?? 0) + (button?.height ?? 0) / 2 - ((row?.y ?? 0) + (row?.height ?? 0) / 2)), `${size.width}`).toBeLessThan(4);
+    expect(
+      Math.abs((button?.y ?? 0) + (button?.height ?? 0) / 2 - ((row?.y ?? 0) + (row?.height ?? 0) / 2)),
+      `${size.width}`,
+    ).toBeLessThan(4);
     expect((button?.x ?? 0) + (button?.width ?? 0), `${size.width}`).toBeLessThanOrEqual(size.width);
 
     await editBlocks.click();

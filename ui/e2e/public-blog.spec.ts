@@ -61,7 +61,13 @@ test('no blogger-typed string runs as script on any public page', async ({ page,
   const api = page.request;
 
   expect((await ownerCall(page, api, 'PUT', `/api/my/blogs/${blogId}`, { name: PAYLOADS[6] })).status).toBe(200);
-  const { body: uninstalled } = await ownerCall(page, api, 'GET', `/api/my/blogs/${blogId}/addons/uninstalled`, undefined);
+  const { body: uninstalled } = await ownerCall(
+    page,
+    api,
+    'GET',
+    `/api/my/blogs/${blogId}/addons/uninstalled`,
+    undefined,
+  );
   for (const addon of uninstalled.addons as { id: number; slug: string }[]) {
     if (addon.slug === 'rich-tweet-embeds') continue; // it loads a third-party script by design
     await ownerCall(page, api, 'POST', `/api/my/blogs/${blogId}/addons/${addon.id}/installation`, {});
@@ -88,7 +94,11 @@ test('no blogger-typed string runs as script on any public page', async ({ page,
     permalinks.push(created.body.post.permalink);
   }
   // URLs that would run script are refused before they are stored.
-  for (const url of ['javascript:alert(1)', 'https://example.com/"><script>alert(1)</script>', 'data:text/html,<script>alert(1)</script>']) {
+  for (const url of [
+    'javascript:alert(1)',
+    'https://example.com/"><script>alert(1)</script>',
+    'data:text/html,<script>alert(1)</script>',
+  ]) {
     const refused = await ownerCall(page, api, 'POST', `/api/my/blogs/${blogId}/posts`, {
       body: { type: 'root', children: [{ type: 'link', value: { url, title: 'x' } }] },
     });

@@ -86,7 +86,9 @@ test('a scheduled post appears on the blog at its time, and a preview link shows
     expect((await readerPage.goto(url))?.status()).toBe(200);
     await expect(readerPage.getByRole('heading', { name: 'Unfinished thoughts' })).toBeVisible();
     await page.getByRole('region', { name: 'Preview link' }).getByRole('button', { name: 'Revoke link' }).click();
-    await expect(page.getByRole('region', { name: 'Preview link' }).getByRole('button', { name: 'Create preview link' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Preview link' }).getByRole('button', { name: 'Create preview link' }),
+    ).toBeVisible();
     expect((await readerPage.goto(url))?.status()).toBe(404);
   });
 

@@ -38,7 +38,10 @@ async function makePosts(page: Page, count: number): Promise<void> {
           type: 'root',
           children: [
             { type: 'heading', value: { text: `Notes from the river, part ${i}` } },
-            { type: 'paragraph', value: { text: 'Herons at dawn, a kingfisher by the old mill, and rain after noon.' } },
+            {
+              type: 'paragraph',
+              value: { text: 'Herons at dawn, a kingfisher by the old mill, and rain after noon.' },
+            },
           ],
         },
         draft: i % 5 === 0,

@@ -8,7 +8,12 @@ import { keepTrafficLocal, watchForErrors, type ExpectedStatus } from './support
 import { createBlog, signInWithLocalIssuer, SUBDOMAIN_REFUSED } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { freePort, startQuire, type QuireServer } from './support/quire';
-import { signInAtTestId as signInAt, startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
+import {
+  signInAtTestId as signInAt,
+  startTestIdProvider,
+  TEST_ID_CLIENT_ID,
+  type TestIdProvider,
+} from './support/test-id-provider';
 
 // A quire of this file's own, on a fresh data dir: subdomains retired here stay retired only here.
 const app = ownQuire();
@@ -143,7 +148,9 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
 
     // The choice is stored: the screen shows it after a reload too.
     await page.reload();
-    await expect(panel(page, 'Blog').getByRole('group', { name: 'Tab Icon' }).getByRole('img', { name: emoji })).toBeVisible();
+    await expect(
+      panel(page, 'Blog').getByRole('group', { name: 'Tab Icon' }).getByRole('img', { name: emoji }),
+    ).toBeVisible();
   });
 
   await test.step("addons: 'Reading time' shows on a post while installed", async () => {
@@ -215,7 +222,9 @@ test.describe('in a browser east of the date line', () => {
     await expect(reader.locator('article time')).toHaveText(todayIn('Pacific/Kiritimati'));
 
     await zone.selectOption('Pacific/Pago_Pago');
-    const form = panel(page, 'Blog').locator('form').filter({ has: page.getByRole('combobox', { name: 'Time Zone' }) });
+    const form = panel(page, 'Blog')
+      .locator('form')
+      .filter({ has: page.getByRole('combobox', { name: 'Time Zone' }) });
     await save(form.getByRole('button', { name: 'Save' }), form.getByRole('button', { name: 'Saved' }));
     await reader.reload();
     await expect(reader.locator('article time')).toHaveText(todayIn('Pacific/Pago_Pago'));
@@ -289,9 +298,14 @@ test.describe('a second sign-in provider', () => {
   });
 
   /** Clicks `button`, then signs in at this test's TestID as `login`. */
-  const signInAtTestId = (page: Page, button: Locator, login: string) => signInAt(page, button, login, provider?.issuer ?? '');
+  const signInAtTestId = (page: Page, button: Locator, login: string) =>
+    signInAt(page, button, login, provider?.issuer ?? '');
 
-  test("'Connect' links the new provider's account, which then signs the owner in", async ({ page, context, browser }) => {
+  test("'Connect' links the new provider's account, which then signs the owner in", async ({
+    page,
+    context,
+    browser,
+  }) => {
     test.setTimeout(150_000);
     const problems = watchForErrors(page, [{ status: 422, path: '/api/my/social_accounts' }]);
     dataDir = mkdtempSync(path.join(tmpdir(), 'quire-e2e-settings-'));
@@ -346,7 +360,10 @@ test.describe('a second sign-in provider', () => {
     await context.clearCookies({ domain: '127.0.0.1' });
     await signInAtTestId(page, page.getByRole('button', { name: 'Login with TestID' }), 'frank');
     await expect(page).toHaveURL(`${second.baseUrl}/d/posts`);
-    await expect(menu(page).getByRole('link', { name: 'Open blog' })).toHaveAttribute('href', `http://frank.localhost:${port}`);
+    await expect(menu(page).getByRole('link', { name: 'Open blog' })).toHaveAttribute(
+      'href',
+      `http://frank.localhost:${port}`,
+    );
 
     expect(problems).toEqual([]);
   });

@@ -9,7 +9,10 @@ test.beforeEach(async ({ context }) => {
 // includeHidden: on a phone the closed menu is visibility: hidden, which is what the tests check.
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Menu', includeHidden: true });
 
-test('signing up with the local issuer, creating a blog, signing out and logging in again', async ({ page, baseURL }) => {
+test('signing up with the local issuer, creating a blog, signing out and logging in again', async ({
+  page,
+  baseURL,
+}) => {
   const problems = watchForErrors(page, [SUBDOMAIN_REFUSED]);
   const host = new URL(baseURL ?? '').host;
   const email = 'alice@example.com';
@@ -115,11 +118,16 @@ test('signing up with the local issuer, creating a blog, signing out and logging
   expect(problems).toEqual([]);
 });
 
-test('another site sending the browser to /signout does not sign the owner out; the button does', async ({ page, baseURL }) => {
+test('another site sending the browser to /signout does not sign the owner out; the button does', async ({
+  page,
+  baseURL,
+}) => {
   const problems = watchForErrors(page);
   // What the server says about this browser's session (the request carries the page's cookies).
   const session = async () => {
-    const body = (await (await page.request.get('/api/session')).json()) as { session: { user: { email: string } } | null };
+    const body = (await (await page.request.get('/api/session')).json()) as {
+      session: { user: { email: string } } | null;
+    };
     return body.session;
   };
   await page.goto('/signup');
@@ -252,7 +260,8 @@ test('the owner menu on a phone and on a desktop', async ({ page }) => {
       const sample = () => {
         const right = nav?.getBoundingClientRect().right ?? 0;
         const shown = nav !== null && getComputedStyle(nav).visibility !== 'hidden' && right > 0;
-        if (window.innerWidth < 768 && shown) seen.push(`${Math.round(performance.now() - start)} ms: right edge at ${right}px`);
+        if (window.innerWidth < 768 && shown)
+          seen.push(`${Math.round(performance.now() - start)} ms: right edge at ${right}px`);
         if (performance.now() - start < 1500) requestAnimationFrame(sample);
       };
       requestAnimationFrame(sample);
@@ -267,7 +276,9 @@ test('the owner menu on a phone and on a desktop', async ({ page }) => {
   expect(problems).toEqual([]);
 });
 
-test('the Welcome screen says who is signed in, lines up, marks the whole address as wrong and fits a phone', async ({ page }) => {
+test('the Welcome screen says who is signed in, lines up, marks the whole address as wrong and fits a phone', async ({
+  page,
+}) => {
   const problems = watchForErrors(page, [SUBDOMAIN_REFUSED]);
   await page.goto('/signup');
   await signInWithLocalIssuer(page, 'Signup with Local', 'wrong-account@example.com');
@@ -286,7 +297,10 @@ test('the Welcome screen says who is signed in, lines up, marks the whole addres
   const borderColor = (locator: typeof input) =>
     locator.evaluate((element) => getComputedStyle(element).borderTopColor);
 
-  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(size);
     // Title, text and form start at the same left edge.
     const left = (await box(input)).x;

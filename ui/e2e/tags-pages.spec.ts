@@ -33,10 +33,16 @@ test('a post with two tags is on the tag page and in the tag feed', async ({ pag
   await tags.press('Enter');
   await tags.fill('hiking');
   await tags.press('Enter');
-  await expect(page.getByRole('list', { name: 'Tags of this post' }).getByRole('listitem')).toHaveText(['road-trip×', 'hiking×']);
+  await expect(page.getByRole('list', { name: 'Tags of this post' }).getByRole('listitem')).toHaveText([
+    'road-trip×',
+    'hiking×',
+  ]);
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page).toHaveURL(at('/d/posts'));
-  await expect(page.getByRole('list', { name: 'Tags of Over the hills' }).getByRole('link')).toHaveText(['road-trip', 'hiking']);
+  await expect(page.getByRole('list', { name: 'Tags of Over the hills' }).getByRole('link')).toHaveText([
+    'road-trip',
+    'hiking',
+  ]);
 
   // The owner's list filters by tag.
   await page.getByRole('combobox', { name: 'Filter by tag' }).selectOption('hiking');

@@ -5,7 +5,12 @@ import { watchForErrors } from './support/browser';
 import { createBlog } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { freePort, startQuire } from './support/quire';
-import { signInAtTestId as signInAt, startTestIdProvider, TEST_ID_CLIENT_ID, type TestIdProvider } from './support/test-id-provider';
+import {
+  signInAtTestId as signInAt,
+  startTestIdProvider,
+  TEST_ID_CLIENT_ID,
+  type TestIdProvider,
+} from './support/test-id-provider';
 
 const SUPPORT_URL = 'https://ko-fi.com/quire-e2e';
 

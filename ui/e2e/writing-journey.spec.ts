@@ -133,7 +133,10 @@ test('a formatted, described, tagged post is previewed, shared before it is publ
     expect(response?.headers()['cache-control']).toBe('no-store');
     await expect(readerPage.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
     await expectHarbourPost(readerPage.locator('article.post'));
-    await expect(readerPage.getByRole('list', { name: 'Tags' }).getByRole('link')).toHaveText(['sailing', 'harbour-life']);
+    await expect(readerPage.getByRole('list', { name: 'Tags' }).getByRole('link')).toHaveText([
+      'sailing',
+      'harbour-life',
+    ]);
   });
 
   await test.step('an About page shows in the blog’s navigation', async () => {
@@ -193,7 +196,9 @@ test('a formatted, described, tagged post is previewed, shared before it is publ
     // Its date is the time it was scheduled for.
     const published = await readerPage.locator('article.post .meta time').getAttribute('datetime');
     expect(new Date(published ?? '').getTime()).toBe(due.getTime());
-    await expect(readerPage.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'About' })).toBeVisible();
+    await expect(
+      readerPage.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'About' }),
+    ).toBeVisible();
     const permalink = readerPage.url();
 
     await readerPage.getByRole('list', { name: 'Tags' }).getByRole('link', { name: 'sailing' }).click();
@@ -214,7 +219,10 @@ test('a formatted, described, tagged post is previewed, shared before it is publ
     await page.goto(at('/d/posts'));
     const card = page.getByRole('article').filter({ hasText: TITLE });
     await expect(card.locator('.q-post-card__scheduled')).toHaveCount(0);
-    await expect(card.getByRole('link', { name: 'Read', exact: true })).toHaveAttribute('href', /^http:\/\/journey\.localhost/);
+    await expect(card.getByRole('link', { name: 'Read', exact: true })).toHaveAttribute(
+      'href',
+      /^http:\/\/journey\.localhost/,
+    );
   });
 
   await reader.close();

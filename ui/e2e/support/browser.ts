@@ -11,7 +11,9 @@ const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\]|[a-z0-9-]+\.localhost)$/i;
 export async function keepTrafficLocal(context: BrowserContext, mapped: string[] = []): Promise<void> {
   await context.route(
     (url) =>
-      (url.protocol === 'http:' || url.protocol === 'https:') && !LOOPBACK.test(url.hostname) && !mapped.includes(url.hostname),
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      !LOOPBACK.test(url.hostname) &&
+      !mapped.includes(url.hostname),
     (route) => route.abort('blockedbyclient'),
   );
 }

@@ -59,7 +59,10 @@ export async function addDescribedImage(page: Page): Promise<void> {
 export async function expectHarbourPost(post: Locator): Promise<void> {
   await expect(post.getByRole('heading', { level: 1 })).toHaveText(TITLE);
   await expect(post.locator('strong')).toHaveText('bold');
-  await expect(post.getByRole('link', { name: 'the tide tables' })).toHaveAttribute('href', 'https://example.com/tides');
+  await expect(post.getByRole('link', { name: 'the tide tables' })).toHaveAttribute(
+    'href',
+    'https://example.com/tides',
+  );
   await expect(post.locator('p', { hasText: 'say when.' })).toContainText('and the tide tables say when.');
   await expect(post.locator('ul:not(.tags) > li')).toHaveText(['ropes', 'sails']);
   await expect(post.locator('blockquote')).toHaveText('Fair winds.');

@@ -55,7 +55,9 @@ async function waitUntilUp(url: string, child: ChildProcess, logFile: string): P
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`quire did not answer ${url} within ${START_TIMEOUT_MS / 1000} s (${lastProblem}). Its output:\n${readFileSync(logFile, 'utf8')}`);
+  throw new Error(
+    `quire did not answer ${url} within ${START_TIMEOUT_MS / 1000} s (${lastProblem}). Its output:\n${readFileSync(logFile, 'utf8')}`,
+  );
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -1,4 +1,9 @@
-import { UNSAFE_createBrowserHistory, unstable_HistoryRouter as HistoryRouter, useRoutes, type RouteObject } from 'react-router';
+import {
+  UNSAFE_createBrowserHistory,
+  unstable_HistoryRouter as HistoryRouter,
+  useRoutes,
+  type RouteObject,
+} from 'react-router';
 import { AppHistoryContext, guardHistory, type AppHistory } from '../lib/history';
 import { paths } from '../config/paths';
 import { RootLayout } from './root-layout';

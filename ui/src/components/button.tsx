@@ -53,7 +53,11 @@ interface ButtonLinkBase extends Omit<ComponentPropsWithRef<'a'>, 'href'> {
 
 export type ButtonLinkProps =
   | (ButtonLinkBase & { /** An app route, e.g. paths.newPost. */ to: string; href?: never; newTab?: never })
-  | (ButtonLinkBase & { /** An external address. */ href: string; to?: never; /** Opens in a new tab. */ newTab?: boolean });
+  | (ButtonLinkBase & {
+      /** An external address. */ href: string;
+      to?: never;
+      /** Opens in a new tab. */ newTab?: boolean;
+    });
 
 /** A link that looks like a Button: app routes through the router (`to`), other sites by `href`. */
 export function ButtonLink({ variant = 'secondary', block = false, className, children, ...rest }: ButtonLinkProps) {
@@ -68,7 +72,12 @@ export function ButtonLink({ variant = 'secondary', block = false, className, ch
   }
   const { href, newTab, ...anchor } = rest;
   return (
-    <a {...anchor} href={href} className={classes} {...(newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+    <a
+      {...anchor}
+      href={href}
+      className={classes}
+      {...(newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+    >
       <span className="q-button__label">{children}</span>
     </a>
   );

@@ -3,7 +3,8 @@ import { cx } from '../lib/cx';
 import { FieldMessages, useField, type LabelledProps } from './field';
 
 export interface CheckboxProps
-  extends Omit<LabelledProps, 'hideLabel'>,
+  extends
+    Omit<LabelledProps, 'hideLabel'>,
     Omit<ComponentPropsWithRef<'input'>, 'checked' | 'onChange' | 'type' | 'children'> {
   checked: boolean;
   onChange: (checked: boolean, event: ChangeEvent<HTMLInputElement>) => void;
@@ -13,7 +14,14 @@ export interface CheckboxProps
 export function Checkbox({ checked, onChange, ...props }: CheckboxProps) {
   const { ids, field, control } = useField(props);
   return (
-    <div className={cx('q-checkbox', field.error && 'q-field--invalid', field.disabled && 'q-checkbox--disabled', field.className)}>
+    <div
+      className={cx(
+        'q-checkbox',
+        field.error && 'q-field--invalid',
+        field.disabled && 'q-checkbox--disabled',
+        field.className,
+      )}
+    >
       <div className="q-checkbox__row">
         <input
           {...control}

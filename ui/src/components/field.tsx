@@ -136,7 +136,18 @@ interface FieldInput extends LabelledProps {
  * `describers` returns (a prefix, a suffix), then the hint, the error and any id the caller gave.
  */
 export function useField<P extends FieldInput>(props: P, describers: (ids: FieldIds) => unknown[] = () => []) {
-  const { label, error, hint, hideLabel, id, className, required, disabled, 'aria-describedby': describes, ...rest } = props;
+  const {
+    label,
+    error,
+    hint,
+    hideLabel,
+    id,
+    className,
+    required,
+    disabled,
+    'aria-describedby': describes,
+    ...rest
+  } = props;
   const ids = useFieldIds(id);
   const field = { ids, label, hint, error, required, disabled, hideLabel, className };
   const control = {

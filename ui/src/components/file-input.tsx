@@ -2,8 +2,7 @@ import type { ChangeEvent, ComponentPropsWithRef } from 'react';
 import { Field, useField, type LabelledProps } from './field';
 
 export interface FileInputProps
-  extends LabelledProps,
-    Omit<ComponentPropsWithRef<'input'>, 'value' | 'onChange' | 'type' | 'children' | 'multiple'> {
+  extends LabelledProps, Omit<ComponentPropsWithRef<'input'>, 'value' | 'onChange' | 'type' | 'children' | 'multiple'> {
   /** The file chosen, or null when the choice was cleared. */
   onChange: (file: File | null, event: ChangeEvent<HTMLInputElement>) => void;
 }

@@ -9,8 +9,7 @@ export interface SelectOption {
 }
 
 export interface SelectProps
-  extends LabelledProps,
-    Omit<ComponentPropsWithRef<'select'>, 'value' | 'onChange' | 'children' | 'multiple'> {
+  extends LabelledProps, Omit<ComponentPropsWithRef<'select'>, 'value' | 'onChange' | 'children' | 'multiple'> {
   options: readonly SelectOption[];
   value: string;
   onChange: (value: string, event: ChangeEvent<HTMLSelectElement>) => void;

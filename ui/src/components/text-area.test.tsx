@@ -6,7 +6,9 @@ import { TextArea } from './text-area';
 
 function Controlled() {
   const [value, setValue] = useState('');
-  return <TextArea label="Paragraph" value={value} onChange={setValue} error={value === '' ? "Can't be blank" : null} />;
+  return (
+    <TextArea label="Paragraph" value={value} onChange={setValue} error={value === '' ? "Can't be blank" : null} />
+  );
 }
 
 describe('TextArea', () => {

@@ -1,7 +1,8 @@
 import type { ChangeEvent, ComponentPropsWithRef } from 'react';
 import { Field, useField, type LabelledProps } from './field';
 
-export interface TextAreaProps extends LabelledProps, Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'onChange' | 'children'> {
+export interface TextAreaProps
+  extends LabelledProps, Omit<ComponentPropsWithRef<'textarea'>, 'value' | 'onChange' | 'children'> {
   value: string;
   onChange: (value: string, event: ChangeEvent<HTMLTextAreaElement>) => void;
   /** Visible lines; 8 by default, the size of the editor's paragraph block (its main use). */

@@ -3,8 +3,7 @@ import { cx } from '../lib/cx';
 import { Field, useField, type LabelledProps } from './field';
 
 export interface TextInputProps
-  extends LabelledProps,
-    Omit<ComponentPropsWithRef<'input'>, 'value' | 'onChange' | 'prefix' | 'type' | 'children'> {
+  extends LabelledProps, Omit<ComponentPropsWithRef<'input'>, 'value' | 'onChange' | 'prefix' | 'type' | 'children'> {
   value: string;
   onChange: (value: string, event: ChangeEvent<HTMLInputElement>) => void;
   type?: 'text' | 'email' | 'url' | 'search' | 'password' | 'tel' | 'datetime-local';

@@ -74,7 +74,12 @@ describe('readAppConfig', () => {
     document.getElementById('quire-config')?.remove();
 
     const { maxUrl: _missing, ...partial } = fixtureRules();
-    for (const bad of [partial, { ...fixtureRules(), maxBlocks: 0 }, { ...fixtureRules(), tweetPrefixes: [] }, 'rules']) {
+    for (const bad of [
+      partial,
+      { ...fixtureRules(), maxBlocks: 0 },
+      { ...fixtureRules(), tweetPrefixes: [] },
+      'rules',
+    ]) {
       inject(JSON.stringify({ blockRules: bad }));
       expect(readAppConfig().blockRules, JSON.stringify(bad)).toBeNull();
       document.getElementById('quire-config')?.remove();

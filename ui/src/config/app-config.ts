@@ -111,7 +111,8 @@ const optionalText = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : null;
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
-const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every(isText);
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length > 0 && value.every(isText);
 
 /** The check of each field of the block rules; the type makes the compiler insist on every field. */
 const RULE_FIELDS: { [Field in keyof BlockRules]: (value: unknown) => value is BlockRules[Field] } = {

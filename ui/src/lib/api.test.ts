@@ -66,7 +66,9 @@ describe('api requests', () => {
   it('sends a snake_case JSON body with credentials, JSON headers and the CSRF token from the cookie', async () => {
     document.cookie = 'other=1; path=/';
     document.cookie = 'csrf_token=tok%2Fen-123; path=/';
-    const fetchMock = stubFetch(jsonResponse({ session: { blog_id: 7, user: { display_name: 'A' } } }, { status: 201 }));
+    const fetchMock = stubFetch(
+      jsonResponse({ session: { blog_id: 7, user: { display_name: 'A' } } }, { status: 201 }),
+    );
 
     const response = await api.post<{ session: { blogId: number; user: { displayName: string } } }>('/api/sessions', {
       idToken: 'jwt',
@@ -226,7 +228,10 @@ describe('api errors', () => {
   });
 
   it('turns a network failure into an ApiError with status 0', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const error = (await api.get('/api/themes').catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(0);
@@ -235,7 +240,10 @@ describe('api errors', () => {
 
   it('lets an abort pass through unchanged', async () => {
     const abort = new DOMException('The operation was aborted.', 'AbortError');
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(abort)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(abort)),
+    );
     await expect(api.get('/api/themes')).rejects.toBe(abort);
   });
 });

@@ -134,7 +134,8 @@ export async function request<T = unknown>(
   const url = buildUrl(path, options.query);
   const sameOrigin = isSameOrigin(url);
   const isRaw =
-    (typeof FormData !== 'undefined' && body instanceof FormData) || (typeof Blob !== 'undefined' && body instanceof Blob);
+    (typeof FormData !== 'undefined' && body instanceof FormData) ||
+    (typeof Blob !== 'undefined' && body instanceof Blob);
 
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (!isRaw) headers['Content-Type'] = 'application/json';
@@ -178,7 +179,8 @@ export async function request<T = unknown>(
 /** The call helpers used by every feature's api module. */
 export const api = {
   get: <T = unknown>(path: string, options?: ApiOptions) => request<T>('GET', path, undefined, options),
-  post: <T = unknown>(path: string, body: unknown = {}, options?: ApiOptions) => request<T>('POST', path, body, options),
+  post: <T = unknown>(path: string, body: unknown = {}, options?: ApiOptions) =>
+    request<T>('POST', path, body, options),
   put: <T = unknown>(path: string, body: unknown = {}, options?: ApiOptions) => request<T>('PUT', path, body, options),
   delete: <T = unknown>(path: string, options?: ApiOptions) => request<T>('DELETE', path, undefined, options),
 };

@@ -3,7 +3,10 @@
 
 /** `faviconId` -> `favicon_id`; keys without capitals (`children.3`) are unchanged. */
 export function toSnakeCase(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** `published_at` -> `publishedAt`; leading underscores and dotted keys are kept. */

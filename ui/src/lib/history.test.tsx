@@ -8,7 +8,10 @@ import { guardHistory, type LeaveCheck } from './history';
 import { lazyScreen } from './lazy-screen';
 
 const memory = (entries: string[], scrollY = () => 0) =>
-  guardHistory(UNSAFE_createMemoryHistory({ initialEntries: entries, initialIndex: entries.length - 1, v5Compat: true }), scrollY);
+  guardHistory(
+    UNSAFE_createMemoryHistory({ initialEntries: entries, initialIndex: entries.length - 1, v5Compat: true }),
+    scrollY,
+  );
 
 describe('guardHistory', () => {
   it('never makes a push or replace the check refuses, and asks it with where the user is and would go', () => {

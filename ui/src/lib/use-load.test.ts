@@ -105,7 +105,11 @@ describe('useLoad', () => {
   it('gives the fetcher what it loaded last, for loads that add to it', async () => {
     const { fetcher, calls } = manualFetcher<number[]>();
     const { result, rerender } = renderHook(
-      ({ page }) => useLoad(async (signal, loaded: number[] | undefined) => [...(loaded ?? []), ...(await fetcher(signal, loaded))], [page]),
+      ({ page }) =>
+        useLoad(
+          async (signal, loaded: number[] | undefined) => [...(loaded ?? []), ...(await fetcher(signal, loaded))],
+          [page],
+        ),
       { initialProps: { page: 1 } },
     );
     await act(async () => calls[0]!.answer.resolve([1]));

@@ -8,10 +8,7 @@ export type Fetcher<T> = (signal: AbortSignal, previous: T | undefined) => Promi
 
 /** What to show: nothing to load, loading, the failure, or the data. */
 export type LoadStatus<T> =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'failed'; error: unknown }
-  | { status: 'ready'; data: T };
+  { status: 'idle' } | { status: 'loading' } | { status: 'failed'; error: unknown } | { status: 'ready'; data: T };
 
 /** A screen's data and what it can do about it. */
 export type Load<T> = LoadStatus<T> & {
@@ -94,5 +91,11 @@ export function useLoad<T>(fetcher: Fetcher<T> | null, deps: DependencyList): Lo
     setState((current) => (current.data === undefined ? current : { ...current, data: update(current.data) }));
   }, []);
 
-  return { ...statusOf(state), lastData: state.data, lastError: state.failed ? state.error : null, reload: run, setData };
+  return {
+    ...statusOf(state),
+    lastData: state.data,
+    lastError: state.failed ? state.error : null,
+    reload: run,
+    setData,
+  };
 }

@@ -18,7 +18,9 @@ export function fakePopup(options: { blocked?: boolean } = {}) {
       popup.closed = true;
     }),
   };
-  const open = vi.spyOn(window, 'open').mockImplementation(() => (options.blocked ? null : (popup as unknown as Window)));
+  const open = vi
+    .spyOn(window, 'open')
+    .mockImplementation(() => (options.blocked ? null : (popup as unknown as Window)));
   return { popup, open };
 }
 

@@ -56,7 +56,13 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
     return posts.find((p) => p.shortId === shortId);
   };
   const write = (request: SentRequest, existing?: Post): Post => {
-    const { body, draft, tags = [], page = false, publish_at } = request.body as {
+    const {
+      body,
+      draft,
+      tags = [],
+      page = false,
+      publish_at,
+    } = request.body as {
       body: { children: Block[] };
       draft: boolean;
       tags?: string[];
@@ -83,7 +89,12 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
   const pageList = () =>
     posts
       .filter((p) => p.page)
-      .map((p) => ({ shortId: p.shortId, title: p.title, path: `/${p.title.toLowerCase()}`, published: p.publishedAt !== null }));
+      .map((p) => ({
+        shortId: p.shortId,
+        title: p.title,
+        path: `/${p.title.toLowerCase()}`,
+        published: p.publishedAt !== null,
+      }));
   const handlers: Record<string, Handler> = {
     ...signedIn(),
     [`GET ${base}`]: (request) => {

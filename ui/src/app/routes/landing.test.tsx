@@ -46,7 +46,11 @@ describe('landing page', () => {
     const { user, history } = renderRoute('/');
     await user.click(signupLink());
     const dialog = screen.getByRole('dialog', { name: 'Signup' });
-    expect(within(dialog).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       'Quire is a hobby project.',
       'Cookies are used to authenticate and identify users.',
       'If signup fails, change browser and try again.',

@@ -19,7 +19,10 @@ describe('/auth/callback', () => {
     const { opener, close } = fakeOpener();
     renderRoute('/auth/callback#id_token=eyJ.token.sig&state=');
     expect(opener.postMessage).toHaveBeenCalledOnce();
-    expect(opener.postMessage).toHaveBeenCalledWith({ type: 'quire:id_token', idToken: 'eyJ.token.sig' }, window.location.origin);
+    expect(opener.postMessage).toHaveBeenCalledWith(
+      { type: 'quire:id_token', idToken: 'eyJ.token.sig' },
+      window.location.origin,
+    );
     expect(close).toHaveBeenCalled();
   });
 

@@ -7,8 +7,7 @@ export const ID_TOKEN_MESSAGE = 'quire:id_token';
 
 /** The token the provider issued, or the reason it did not. */
 export type IdTokenMessage =
-  | { type: typeof ID_TOKEN_MESSAGE; idToken: string }
-  | { type: typeof ID_TOKEN_MESSAGE; error: string };
+  { type: typeof ID_TOKEN_MESSAGE; idToken: string } | { type: typeof ID_TOKEN_MESSAGE; error: string };
 
 /** True for a well-formed message from the callback page. */
 export function isIdTokenMessage(data: unknown): data is IdTokenMessage {

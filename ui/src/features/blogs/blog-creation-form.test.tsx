@@ -93,7 +93,9 @@ describe('blog-creation screen', () => {
     await user.type(input, 'alice');
     await user.click(submit);
     await vi.waitFor(() => expect(onCreated).toHaveBeenCalledOnce());
-    expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([{ subdomain: 'alice', time_zone: 'Asia/Tokyo' }]);
+    expect(server.sent('POST', '/api/my/blogs').map((r) => r.body)).toEqual([
+      { subdomain: 'alice', time_zone: 'Asia/Tokyo' },
+    ]);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 

@@ -50,7 +50,9 @@ describe('owner area', () => {
   it('moves the highlight when another entry is chosen', async () => {
     fakeApi(signedIn());
     const { user, history } = renderRoute('/d/posts');
-    await user.click(await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Settings' }));
+    await user.click(
+      await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Settings' }),
+    );
     expect(history.location.pathname).toBe('/d/settings');
     expect(within(menu()).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
     expect(within(menu()).getByRole('link', { name: 'Posts' })).not.toHaveAttribute('aria-current');
@@ -68,7 +70,9 @@ describe('owner area', () => {
       },
     });
     const { user, history } = renderRoute('/d/settings');
-    await user.click(await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Signout' }));
+    await user.click(
+      await within(await screen.findByRole('navigation', { name: 'Menu' })).findByRole('link', { name: 'Signout' }),
+    );
     expect(await screen.findByText('is a free blogging platform')).toBeInTheDocument();
     expect(history.location.pathname).toBe('/');
     expect(screen.queryByRole('heading', { name: 'Sign out of Quire?' })).toBeNull();

@@ -58,7 +58,8 @@ export function OwnerArea() {
     [gate, reloadBlog],
   );
 
-  if (load.status === 'failed') return <LoadFailed message={errorMessage(load.error)} onRetry={() => void load.reload()} />;
+  if (load.status === 'failed')
+    return <LoadFailed message={errorMessage(load.error)} onRetry={() => void load.reload()} />;
   switch (gate?.status) {
     case 'no-blog':
       return <Welcome user={gate.user} />;

@@ -31,7 +31,8 @@ export interface OwnerMenuProps {
   ref?: Ref<HTMLElement>;
 }
 
-const linkClass = ({ isActive }: { isActive: boolean }) => cx('q-owner-menu__link', isActive && 'q-owner-menu__link--active');
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  cx('q-owner-menu__link', isActive && 'q-owner-menu__link--active');
 
 /** A plain left click: not one that asks the browser to open the link elsewhere (a new tab or window). */
 const isPlainClick = (event: MouseEvent<HTMLAnchorElement>) =>
@@ -88,13 +89,25 @@ export function OwnerMenu({ id, blog, supportUrl, open, onChoose, onClose, ref }
           </NavLink>
         </li>
         <li>
-          <a href={blog.url} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })} onClick={onChoose}>
+          <a
+            href={blog.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={linkClass({ isActive: false })}
+            onClick={onChoose}
+          >
             Open blog
           </a>
         </li>
         {supportUrl && (
           <li>
-            <a href={supportUrl} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })} onClick={onChoose}>
+            <a
+              href={supportUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              className={linkClass({ isActive: false })}
+              onClick={onChoose}
+            >
               Support
             </a>
           </li>

@@ -44,13 +44,11 @@ function renderShell(path: string, supportUrl: string | null = null) {
 describe('owner shell', () => {
   it('has no Support entry without a support address', () => {
     const { menu } = renderShell('/d/posts');
-    expect(within(menu).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'Posts',
-      'Replies',
-      'Settings',
-      'Open blog',
-      'Signout',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Posts', 'Replies', 'Settings', 'Open blog', 'Signout']);
   });
 
   it('reloads the current screen when its own entry is clicked', async () => {

@@ -142,7 +142,11 @@ export interface PreviewLink {
 const previewPath = (blogId: number, shortId: string) => `${postPath(blogId, shortId)}/preview_link`;
 
 /** The post's preview link, if it has one (without its URL). */
-export async function fetchPreviewLink(blogId: number, shortId: string, signal?: AbortSignal): Promise<PreviewLink | null> {
+export async function fetchPreviewLink(
+  blogId: number,
+  shortId: string,
+  signal?: AbortSignal,
+): Promise<PreviewLink | null> {
   const { data } = await api.get<{ previewLink: PreviewLink | null }>(previewPath(blogId, shortId), withSignal(signal));
   return data.previewLink;
 }

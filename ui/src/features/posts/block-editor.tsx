@@ -47,7 +47,17 @@ export interface BlockEditorProps {
 }
 
 /** One block of the post: its inputs and, in edit mode, move-up, move-down and remove. */
-export function BlockEditor({ block, index, count, error, editing, onChange, onMove, onRemove, rules }: BlockEditorProps) {
+export function BlockEditor({
+  block,
+  index,
+  count,
+  error,
+  editing,
+  onChange,
+  onMove,
+  onRemove,
+  rules,
+}: BlockEditorProps) {
   const label = BLOCK_LABELS[block.type];
   return (
     <div

@@ -30,18 +30,39 @@ export function EditorToolbar({
 }: EditorToolbarProps) {
   return (
     <div className="q-post-editor__toolbar">
-      <Button variant="secondary" className="q-post-editor__edit" aria-pressed={state.editing} onClick={onToggleEditing}>
+      <Button
+        variant="secondary"
+        className="q-post-editor__edit"
+        aria-pressed={state.editing}
+        onClick={onToggleEditing}
+      >
         Edit blocks
       </Button>
-      <Button variant="secondary" className="q-post-editor__preview" aria-pressed={previewing} onClick={onTogglePreview}>
+      <Button
+        variant="secondary"
+        className="q-post-editor__preview"
+        aria-pressed={previewing}
+        onClick={onTogglePreview}
+      >
         Preview
       </Button>
       {showsDraftCheckbox(state) && (
-        <Checkbox label="Mark as draft" checked={state.draft} onChange={onDraftChange} className="q-post-editor__draft" />
+        <Checkbox
+          label="Mark as draft"
+          checked={state.draft}
+          onChange={onDraftChange}
+          className="q-post-editor__draft"
+        />
       )}
       <span className="q-post-editor__spacer" />
       {onDelete && (
-        <Button variant="danger" className="q-post-editor__delete" loading={deleting} disabled={saving} onClick={onDelete}>
+        <Button
+          variant="danger"
+          className="q-post-editor__delete"
+          loading={deleting}
+          disabled={saving}
+          onClick={onDelete}
+        >
           Delete
         </Button>
       )}

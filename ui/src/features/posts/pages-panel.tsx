@@ -26,7 +26,12 @@ export function PagesPanel({ blogId }: { blogId: number }) {
     setSaving(true);
     setError(null);
     try {
-      setPages(await reorderPages(blogId, next.map((p) => p.shortId)));
+      setPages(
+        await reorderPages(
+          blogId,
+          next.map((p) => p.shortId),
+        ),
+      );
     } catch (failure) {
       console.error('quire: reordering the pages failed', failure);
       setError(errorMessage(failure));
@@ -44,7 +49,12 @@ export function PagesPanel({ blogId }: { blogId: number }) {
               {page.title} <span className="q-pages-panel__path">{page.path}</span>
               {!page.published && <span className="q-post-card__draft"> · Draft</span>}
             </span>
-            <Button variant="secondary" aria-label={`Move ${page.title} up`} disabled={saving || index === 0} onClick={() => void move(index, -1)}>
+            <Button
+              variant="secondary"
+              aria-label={`Move ${page.title} up`}
+              disabled={saving || index === 0}
+              onClick={() => void move(index, -1)}
+            >
               ↑
             </Button>
             <Button

@@ -78,11 +78,15 @@ function Reactions({ post }: { post: Post }) {
         <li key={key} className="q-post-card__reaction">
           {key === 'replies' ? (
             <Link to={paths.replies} aria-label={words}>
-              <span aria-hidden="true">{symbol} {count}</span>
+              <span aria-hidden="true">
+                {symbol} {count}
+              </span>
             </Link>
           ) : (
             <span aria-label={words} role="img">
-              <span aria-hidden="true">{symbol} {count}</span>
+              <span aria-hidden="true">
+                {symbol} {count}
+              </span>
             </span>
           )}
         </li>

@@ -420,7 +420,10 @@ describe('image uploads with an image host', () => {
             <PostEditor
               blogId={alice.blog.id}
               post={null}
-              config={{ imgurClientId: 'client-42', blockRules: { ...fixtureRules(), imagePrefix: 'https://i.imgur.com/' } }}
+              config={{
+                imgurClientId: 'client-42',
+                blockRules: { ...fixtureRules(), imagePrefix: 'https://i.imgur.com/' },
+              }}
             />
           ),
         },

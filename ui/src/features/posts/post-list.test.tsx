@@ -63,8 +63,20 @@ describe('post list', () => {
   });
 
   it('shows the likes, boosts and replies from the fediverse that are not zero, with their words for screen readers', async () => {
-    const liked = samplePost(2, { title: 'Liked', publishedAt: '2026-03-01T09:30:00Z', likes: 3, boosts: 0, replies: 1 });
-    const quiet = samplePost(1, { title: 'Quiet', publishedAt: '2026-03-01T09:30:00Z', likes: 0, boosts: 0, replies: 0 });
+    const liked = samplePost(2, {
+      title: 'Liked',
+      publishedAt: '2026-03-01T09:30:00Z',
+      likes: 3,
+      boosts: 0,
+      replies: 1,
+    });
+    const quiet = samplePost(1, {
+      title: 'Quiet',
+      publishedAt: '2026-03-01T09:30:00Z',
+      likes: 0,
+      boosts: 0,
+      replies: 0,
+    });
     fakeApi(postsServer([liked, quiet]).handlers);
     const { user, history } = renderRoute('/d/posts');
     await screen.findByRole('list', { name: 'Posts' });

@@ -59,7 +59,8 @@ export function usePreview(blogId: number, onBlockErrors: (errors: BlockErrors) 
   };
 
   /** On: render the blocks; off: back to the blocks. */
-  const toggle = (blocks: Block[]) => (state.status === 'shown' || state.status === 'loading' ? close() : void open(blocks));
+  const toggle = (blocks: Block[]) =>
+    state.status === 'shown' || state.status === 'loading' ? close() : void open(blocks);
 
   return { state, toggle, close, showing: state.status === 'shown' || state.status === 'loading' };
 }
@@ -71,7 +72,12 @@ export function usePreview(blogId: number, onBlockErrors: (errors: BlockErrors) 
  * refuse to run an inline script even if one got through.
  */
 export function PostPreview({ state }: { state: PreviewState }) {
-  if (state.status === 'loading') return <p className="q-preview__status" role="status">Rendering the preview…</p>;
+  if (state.status === 'loading')
+    return (
+      <p className="q-preview__status" role="status">
+        Rendering the preview…
+      </p>
+    );
   if (state.status !== 'shown') return null;
   return (
     <article className="q-preview" aria-label="Preview">

@@ -76,8 +76,8 @@ export function PreviewLinkControl({ blogId, shortId }: PreviewLinkControlProps)
         </>
       ) : link ? (
         <p className="q-preview-link__text">
-          A preview link was created on {formatPublished(link.createdAt)}. Its address is shown only once: create a
-          new link to copy one again.
+          A preview link was created on {formatPublished(link.createdAt)}. Its address is shown only once: create a new
+          link to copy one again.
         </p>
       ) : (
         <p className="q-preview-link__text">Share this post before it is public with a secret link.</p>

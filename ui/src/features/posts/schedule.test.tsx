@@ -49,11 +49,17 @@ describe('the scheduling rules', () => {
     const earlier = '2029-12-31T08:00';
     expect(primaryLabel({ persisted: false, publishedAt: null, draft: false, publishAt: later }, now)).toBe('Schedule');
     expect(primaryLabel({ persisted: true, publishedAt: null, draft: false, publishAt: later }, now)).toBe('Schedule');
-    expect(primaryLabel({ persisted: false, publishedAt: null, draft: false, publishAt: earlier }, now)).toBe('Publish');
+    expect(primaryLabel({ persisted: false, publishedAt: null, draft: false, publishAt: earlier }, now)).toBe(
+      'Publish',
+    );
     expect(primaryLabel({ persisted: false, publishedAt: null, draft: false, publishAt: '' }, now)).toBe('Publish');
-    expect(primaryLabel({ persisted: false, publishedAt: null, draft: true, publishAt: later }, now)).toBe('Save as Draft');
+    expect(primaryLabel({ persisted: false, publishedAt: null, draft: true, publishAt: later }, now)).toBe(
+      'Save as Draft',
+    );
     expect(primaryLabel({ persisted: true, publishedAt: null, draft: true, publishAt: later }, now)).toBe('Publish');
-    expect(primaryLabel({ persisted: true, publishedAt: '2029-01-01T00:00:00Z', draft: false, publishAt: later }, now)).toBe('Save');
+    expect(
+      primaryLabel({ persisted: true, publishedAt: '2029-01-01T00:00:00Z', draft: false, publishAt: later }, now),
+    ).toBe('Save');
   });
 });
 
@@ -63,7 +69,9 @@ describe("the editor's 'Publish at' field", () => {
     await screen.findByRole('heading', { level: 1, name: 'New Post' });
     const heading = within(screen.getByRole('group', { name: /^Block 1: / })).getByRole('textbox', { name: 'Heading' });
     await rendered.user.type(heading, 'Later');
-    const paragraph = within(screen.getByRole('group', { name: /^Block 2: / })).getByRole('textbox', { name: 'Paragraph' });
+    const paragraph = within(screen.getByRole('group', { name: /^Block 2: / })).getByRole('textbox', {
+      name: 'Paragraph',
+    });
     await rendered.user.type(paragraph, 'Words');
     return rendered;
   }
@@ -89,7 +97,8 @@ describe("the editor's 'Publish at' field", () => {
 
   it('refuses a time already past before sending, and shows the server refusing one', async () => {
     const server = fakeApi(
-      postsServer([], { [`POST ${POSTS}`]: () => errors(422, { publishAt: 'Should be at most 10 years ahead' }) }).handlers,
+      postsServer([], { [`POST ${POSTS}`]: () => errors(422, { publishAt: 'Should be at most 10 years ahead' }) })
+        .handlers,
     );
     await openNew();
     const input = screen.getByLabelText('Publish at');
@@ -104,7 +113,7 @@ describe("the editor's 'Publish at' field", () => {
     expect(input).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it("is off for a draft and absent from a published post; a scheduled post opens with its time", async () => {
+  it('is off for a draft and absent from a published post; a scheduled post opens with its time', async () => {
     const when = new Date(Math.floor((Date.now() + 3 * DAY) / 1000) * 1000 + 7000).toISOString();
     const scheduled = samplePost(3, { title: 'Planned', publishedAt: null, scheduledAt: when });
     const published = samplePost(4, { title: 'Out' });

@@ -29,7 +29,10 @@ export function TagField({ blogId, tags, onChange, error, rules }: TagFieldProps
   const full = rules !== null && tags.length >= rules.maxTags;
 
   const add = () => {
-    const typed = text.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const typed = text
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     if (typed.length === 0) return;
     const next = [...tags];
     for (const given of typed) {
@@ -57,7 +60,8 @@ export function TagField({ blogId, tags, onChange, error, rules }: TagFieldProps
     }
   };
 
-  const suggestions = known.status === 'ready' ? known.data.map((t) => t.name).filter((name) => !tags.includes(name)) : [];
+  const suggestions =
+    known.status === 'ready' ? known.data.map((t) => t.name).filter((name) => !tags.includes(name)) : [];
   const message = problem ?? error;
   return (
     <div className="q-tag-field">
@@ -69,7 +73,11 @@ export function TagField({ blogId, tags, onChange, error, rules }: TagFieldProps
           {tags.map((tag) => (
             <li key={tag} className="q-tag-field__tag">
               <span>{tag}</span>
-              <Button variant="link" aria-label={`Remove tag ${tag}`} onClick={() => onChange(tags.filter((t) => t !== tag))}>
+              <Button
+                variant="link"
+                aria-label={`Remove tag ${tag}`}
+                onClick={() => onChange(tags.filter((t) => t !== tag))}
+              >
                 ×
               </Button>
             </li>
@@ -115,7 +123,15 @@ export function TagField({ blogId, tags, onChange, error, rules }: TagFieldProps
 }
 
 /** 'Show as a page': the post gets its own address and a place in the blog's navigation. */
-export function PageToggle({ page, onChange, error }: { page: boolean; onChange: (page: boolean) => void; error?: string | undefined }) {
+export function PageToggle({
+  page,
+  onChange,
+  error,
+}: {
+  page: boolean;
+  onChange: (page: boolean) => void;
+  error?: string | undefined;
+}) {
   return (
     <Checkbox
       label="Show as a page"

@@ -70,14 +70,22 @@ describe('the tag field', () => {
     expect(list?.querySelectorAll('option')).toHaveLength(0);
     await user.click(tagsInput());
     await waitFor(() =>
-      expect([...(list?.querySelectorAll('option') ?? [])].map((o) => o.getAttribute('value'))).toEqual(['rust', 'travel']),
+      expect([...(list?.querySelectorAll('option') ?? [])].map((o) => o.getAttribute('value'))).toEqual([
+        'rust',
+        'travel',
+      ]),
     );
     await user.type(tagsInput(), 'rust{Enter}');
-    await waitFor(() => expect([...(list?.querySelectorAll('option') ?? [])].map((o) => o.getAttribute('value'))).toEqual(['travel']));
+    await waitFor(() =>
+      expect([...(list?.querySelectorAll('option') ?? [])].map((o) => o.getAttribute('value'))).toEqual(['travel']),
+    );
   });
 
   it("shows the server's message about the tags by the field", async () => {
-    fakeApi({ ...postsServer().handlers, [`POST ${POSTS}`]: () => errors(422, { 'tags.0': 'Should be at most 40 characters' }) });
+    fakeApi({
+      ...postsServer().handlers,
+      [`POST ${POSTS}`]: () => errors(422, { 'tags.0': 'Should be at most 40 characters' }),
+    });
     const { user } = await openNew();
     await user.type(screen.getByRole('textbox', { name: 'Heading' }), 'Title');
     await user.type(screen.getByRole('textbox', { name: 'Paragraph' }), 'Text');
@@ -95,7 +103,9 @@ describe('the page flag', () => {
     await user.type(screen.getByRole('textbox', { name: 'Paragraph' }), 'Text');
     await user.click(screen.getByRole('checkbox', { name: 'Show as a page' }));
     await user.click(screen.getByRole('button', { name: 'Publish' }));
-    expect(await screen.findByText('The address /search belongs to the blog itself: give the page another title')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The address /search belongs to the blog itself: give the page another title'),
+    ).toBeInTheDocument();
     expect(server.sent('POST', POSTS)).toEqual([]);
 
     await user.clear(screen.getByRole('textbox', { name: 'Heading' }));
@@ -111,18 +121,25 @@ describe('the page flag', () => {
     const server = fakeApi(postsServer([about, now, samplePost(1)]).handlers);
     const { user } = renderRoute('/d/posts');
     const list = await screen.findByRole('list', { name: 'Pages' });
-    const order = () => within(list).getAllByRole('listitem').map((li) => li.textContent?.split(' ')[0]);
+    const order = () =>
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent?.split(' ')[0]);
     expect(order()).toEqual(['About', 'Now']);
     expect(screen.getByRole('button', { name: 'Move About up' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Move Now up' }));
     await waitFor(() => expect(order()).toEqual(['Now', 'About']));
-    expect(server.sent('PUT', '/api/my/blogs/7/pages').map((r) => r.body)).toEqual([{ pages: [now.shortId, about.shortId] }]);
+    expect(server.sent('PUT', '/api/my/blogs/7/pages').map((r) => r.body)).toEqual([
+      { pages: [now.shortId, about.shortId] },
+    ]);
   });
 });
 
 describe('the tag filter of the post list', () => {
   it('lists only the posts with the chosen tag, in ?tag=', async () => {
-    fakeApi(postsServer([samplePost(2, { title: 'Rusty', tags: ['rust'] }), samplePost(1, { title: 'Plain' })]).handlers);
+    fakeApi(
+      postsServer([samplePost(2, { title: 'Rusty', tags: ['rust'] }), samplePost(1, { title: 'Plain' })]).handlers,
+    );
     const { user, history } = renderRoute('/d/posts');
     const filter = await screen.findByRole('combobox', { name: 'Filter by tag' });
     await user.selectOptions(filter, 'rust');
@@ -130,10 +147,9 @@ describe('the tag filter of the post list', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Plain' })).toBeNull());
     const rusty = screen.getByRole('link', { name: 'Rusty' });
     expect(rusty).toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Tags of Rusty' })).getByRole('link', { name: 'rust' })).toHaveAttribute(
-      'href',
-      '/d/posts?tag=rust',
-    );
+    expect(
+      within(screen.getByRole('list', { name: 'Tags of Rusty' })).getByRole('link', { name: 'rust' }),
+    ).toHaveAttribute('href', '/d/posts?tag=rust');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Filter by tag' }), '');
     await waitFor(() => expect(screen.getByRole('link', { name: 'Plain' })).toBeInTheDocument());
   });

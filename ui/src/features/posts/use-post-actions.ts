@@ -52,8 +52,7 @@ function serverMessages(error: unknown): {
   publishAt: string | null;
   other: string | null;
 } {
-  if (!(error instanceof ApiError))
-    return { blocks: {}, options: {}, publishAt: null, other: errorMessage(error) };
+  if (!(error instanceof ApiError)) return { blocks: {}, options: {}, publishAt: null, other: errorMessage(error) };
   const blocks: BlockErrors = {};
   const options: OptionErrors = {};
   const other: string[] = [];
@@ -75,7 +74,8 @@ function serverMessages(error: unknown): {
  * date input's local time in UTC, or the message when it cannot be scheduled.
  */
 function publishTime(state: EditorState, rules: ScheduleRules | null): { at: string | null; error: string | null } {
-  if (!rules || state.draft || state.publishedAt !== null || state.publishAt.trim() === '') return { at: null, error: null };
+  if (!rules || state.draft || state.publishedAt !== null || state.publishAt.trim() === '')
+    return { at: null, error: null };
   const at = parseLocalInput(state.publishAt);
   const error = checkPublishAt(at, new Date(), rules);
   return error || !at ? { at: null, error } : { at: at.toISOString(), error: null };

@@ -29,7 +29,10 @@ const repliesPath = (blogId: number) => `/api/my/blogs/${blogId}/replies`;
 
 /** The blog's held or approved replies, newest first. */
 export async function fetchReplies(blogId: number, state: ReplyState, signal?: AbortSignal): Promise<Reply[]> {
-  const { data } = await api.get<{ replies: Reply[] }>(repliesPath(blogId), { query: { state }, ...(signal ? { signal } : {}) });
+  const { data } = await api.get<{ replies: Reply[] }>(repliesPath(blogId), {
+    query: { state },
+    ...(signal ? { signal } : {}),
+  });
   return data.replies;
 }
 

@@ -61,17 +61,19 @@ describe('replies', () => {
     repliesServer([aReply(1, { text: HOSTILE }), aReply(2)]);
     renderRoute('/d/replies');
     expect(await screen.findByRole('heading', { level: 1, name: 'Replies' })).toBeInTheDocument();
-    expect(within(screen.getByRole('navigation', { name: 'Menu' })).getByRole('link', { name: 'Replies' })).toHaveAttribute(
-      'aria-current',
-      'page',
-    );
+    expect(
+      within(screen.getByRole('navigation', { name: 'Menu' })).getByRole('link', { name: 'Replies' }),
+    ).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('tab', { name: 'Held' })).toHaveAttribute('aria-selected', 'true');
     const held = await list('Held replies');
     const first = within(held).getAllByRole('article')[0]!;
     expect(within(first).getByRole('link', { name: 'Bob' })).toHaveAttribute('href', 'https://peer.example/@bob');
     expect(within(first).getByRole('link', { name: 'Bob' })).toHaveAttribute('rel', 'noopener noreferrer nofollow ugc');
     expect(within(first).getByText('@bob@peer.example')).toBeInTheDocument();
-    expect(within(first).getByRole('link', { name: 'Hello fediverse' })).toHaveAttribute('href', '/d/posts/ab12cd34/edit');
+    expect(within(first).getByRole('link', { name: 'Hello fediverse' })).toHaveAttribute(
+      'href',
+      '/d/posts/ab12cd34/edit',
+    );
     expect(first.querySelector('time')).toHaveAttribute('datetime', '2026-11-24T10:00:00.000Z');
     // The text is shown as text: no element is made of it, and its line breaks stay.
     const text = first.querySelector('.q-reply__text')!;
@@ -95,7 +97,7 @@ describe('replies', () => {
     expect(within(approved).queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
-  it("says why an approval failed and keeps the reply", async () => {
+  it('says why an approval failed and keeps the reply', async () => {
     repliesServer([aReply(2)]);
     const { user } = renderRoute('/d/replies');
     const held = await list('Held replies');

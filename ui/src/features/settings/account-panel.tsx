@@ -43,8 +43,8 @@ export function AccountPanel({ blogId, onDeleted }: AccountPanelProps) {
       <Panel title="Danger Zone!" tone="danger" headingLevel={3} collapsible defaultCollapsed>
         <div className="q-settings__stack">
           <p>
-            Deleting your blog removes all of its posts permanently, and your account with them. This cannot be
-            undone. The same subdomain cannot be used to sign up again.
+            Deleting your blog removes all of its posts permanently, and your account with them. This cannot be undone.
+            The same subdomain cannot be used to sign up again.
           </p>
           <Checkbox label="I understand what I'm going to do." checked={understood} onChange={setUnderstood} />
           <div>

@@ -51,9 +51,13 @@ describe('settings: addons', () => {
     expect(await within(panel()).findByText('Reading time')).toBeInTheDocument();
     expect(within(section('Installed')).getByText('Search box')).toBeInTheDocument();
     expect(within(section('Installed')).getByText(searchBox.description)).toBeInTheDocument();
-    expect(within(section('Installed')).getByRole('button', { name: 'Uninstall Search box' })).toHaveTextContent('Uninstall');
+    expect(within(section('Installed')).getByRole('button', { name: 'Uninstall Search box' })).toHaveTextContent(
+      'Uninstall',
+    );
     expect(within(section('Available')).getByText(readingTime.description)).toBeInTheDocument();
-    expect(within(section('Available')).getByRole('button', { name: 'Install Reading time' })).toHaveTextContent('Install');
+    expect(within(section('Available')).getByRole('button', { name: 'Install Reading time' })).toHaveTextContent(
+      'Install',
+    );
   });
 
   it('installs and uninstalls, loading both lists again after each call', async () => {

@@ -115,13 +115,27 @@ export function AddonsPanel({ blogId }: { blogId: number }) {
 }
 
 /** One of the two lists under its heading (`id` names it), or `empty` when it has no rows. */
-function AddonList({ id, title, empty, children }: { id: string; title: string; empty: string; children: ReactNode[] }) {
+function AddonList({
+  id,
+  title,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: string;
+  children: ReactNode[];
+}) {
   return (
     <section aria-labelledby={id}>
       <h3 className="q-settings__subtitle" id={id}>
         {title}
       </h3>
-      {children.length > 0 ? <ul className="q-settings__list">{children}</ul> : <p className="q-settings__muted">{empty}</p>}
+      {children.length > 0 ? (
+        <ul className="q-settings__list">{children}</ul>
+      ) : (
+        <p className="q-settings__muted">{empty}</p>
+      )}
     </section>
   );
 }

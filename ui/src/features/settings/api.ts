@@ -70,7 +70,11 @@ export async function setFavicon(blogId: number, faviconId: number): Promise<Blo
 }
 
 /** The addons installed on the blog, or the ones it can still install. */
-export async function fetchAddons(blogId: number, which: 'installed' | 'uninstalled', signal?: AbortSignal): Promise<Addon[]> {
+export async function fetchAddons(
+  blogId: number,
+  which: 'installed' | 'uninstalled',
+  signal?: AbortSignal,
+): Promise<Addon[]> {
   const { data } = await api.get<{ addons: Addon[] }>(`${blogPath(blogId)}/addons/${which}`, signal ? { signal } : {});
   return data.addons;
 }
@@ -199,7 +203,10 @@ export async function fetchImports(blogId: number, signal?: AbortSignal): Promis
 
 /** One import, for following its progress. */
 export async function fetchImport(blogId: number, importId: number, signal?: AbortSignal): Promise<BlogImport> {
-  const { data } = await api.get<{ import: BlogImport }>(`${blogPath(blogId)}/imports/${importId}`, signal ? { signal } : {});
+  const { data } = await api.get<{ import: BlogImport }>(
+    `${blogPath(blogId)}/imports/${importId}`,
+    signal ? { signal } : {},
+  );
   return data.import;
 }
 
@@ -210,7 +217,10 @@ export async function fetchImport(blogId: number, importId: number, signal?: Abo
 export async function startImport(blogId: number, file: File, siteUrl: string): Promise<BlogImport> {
   // The route names its query parameters in camelCase (docs/api.md 9b.1), so they are written
   // here rather than through the wrapper's snake_cased `query`; a space is %20, never `+`.
-  const params: [string, string][] = [['fileName', file.name], ...(siteUrl ? [['siteUrl', siteUrl] as [string, string]] : [])];
+  const params: [string, string][] = [
+    ['fileName', file.name],
+    ...(siteUrl ? [['siteUrl', siteUrl] as [string, string]] : []),
+  ];
   const query = params.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
   const { data } = await api.post<{ import: BlogImport }>(`${blogPath(blogId)}/imports?${query}`, file);
   return data.import;
@@ -330,7 +340,10 @@ export async function setApproveFollowers(blogId: number, approveFollowers: bool
 
 /** Accepts a pending follower. */
 export async function approveFollower(blogId: number, followerId: number): Promise<Fediverse> {
-  const { data } = await api.post<{ fediverse: Fediverse }>(`${fediversePath(blogId)}/followers/${followerId}/approve`, {});
+  const { data } = await api.post<{ fediverse: Fediverse }>(
+    `${fediversePath(blogId)}/followers/${followerId}/approve`,
+    {},
+  );
   return data.fediverse;
 }
 

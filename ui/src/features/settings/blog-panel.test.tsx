@@ -22,7 +22,9 @@ describe('settings: blog name', () => {
     await user.click(within(blogPanel()).getAllByRole('button', { name: 'Save' })[0]!);
 
     expect(await within(blogPanel()).findByRole('button', { name: 'Saved' })).toBeEnabled();
-    expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}`).map((r) => r.body)).toEqual([{ name: '  Notes from Alice ' }]);
+    expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}`).map((r) => r.body)).toEqual([
+      { name: '  Notes from Alice ' },
+    ]);
     // The field shows the name as the server stored it, and the shell got the reloaded blog.
     expect(name).toHaveValue('Notes from Alice');
     await waitFor(() => expect(screen.getByTestId('shell-name')).toHaveTextContent('Notes from Alice'));

@@ -87,7 +87,12 @@ describe('settings: custom domain', () => {
     const rows = within(table)
       .getAllByRole('row')
       .slice(1)
-      .map((row) => within(row).getAllByRole('cell').slice(0, 3).map((cell) => cell.textContent));
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .slice(0, 3)
+          .map((cell) => cell.textContent),
+      );
     expect(rows).toEqual([
       ['TXT', '_quire.blog.example.org', TOKEN],
       ['CNAME', 'blog.example.org', 'alice.example.com'],

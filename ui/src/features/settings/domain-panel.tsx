@@ -3,14 +3,7 @@ import { Button, Panel, Spinner, TextInput } from '../../components';
 import { cx } from '../../lib/cx';
 import { useLoad } from '../../lib/use-load';
 import type { Blog } from '../blogs';
-import {
-  checkDomain,
-  fetchDomain,
-  removeDomain,
-  setDomain,
-  type CustomDomain,
-  type DomainCertificate,
-} from './api';
+import { checkDomain, fetchDomain, removeDomain, setDomain, type CustomDomain, type DomainCertificate } from './api';
 import { ErrorLine } from './error-line';
 import { localTime } from './jobs';
 import { SaveButton } from './save-button';
@@ -253,8 +246,8 @@ function DomainRecords({ domain }: { domain: CustomDomain }) {
         <p className="q-settings__muted">Keep these records: Quire checks the TXT record every day.</p>
       )}
       <p className="q-settings__muted">
-        A name at the root of a domain, such as example.org, can&apos;t have a CNAME record: give it A and AAAA
-        records with the same addresses as {appHost} instead.
+        A name at the root of a domain, such as example.org, can&apos;t have a CNAME record: give it A and AAAA records
+        with the same addresses as {appHost} instead.
       </p>
     </div>
   );

@@ -9,7 +9,8 @@ import type { Favicon } from '../blogs';
  */
 export function emojiOf(code: string): string {
   const points = code.split('-').map((hex) => Number.parseInt(hex, 16));
-  if (points.length === 0 || points.some((point) => !Number.isInteger(point) || point < 0 || point > 0x10ffff)) return '';
+  if (points.length === 0 || points.some((point) => !Number.isInteger(point) || point < 0 || point > 0x10ffff))
+    return '';
   return String.fromCodePoint(...points);
 }
 

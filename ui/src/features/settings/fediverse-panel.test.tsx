@@ -38,7 +38,10 @@ function fediverseServer(start: Fediverse) {
   const server = settingsServer({
     [`GET ${path}`]: () => json({ fediverse: state.fediverse }),
     [`PUT ${path}`]: (request) =>
-      answer({ ...state.fediverse, approveFollowers: (request.body as { approve_followers: boolean }).approve_followers }),
+      answer({
+        ...state.fediverse,
+        approveFollowers: (request.body as { approve_followers: boolean }).approve_followers,
+      }),
     [`POST ${path}/followers/6/approve`]: () => {
       const followers = state.fediverse.followers.map((f) => (f.id === 6 ? { ...f, state: 'accepted' as const } : f));
       return answer({ ...state.fediverse, followers, followerCount: count(followers) });
@@ -48,10 +51,16 @@ function fediverseServer(start: Fediverse) {
     [`POST ${path}/blocked_domains`]: (request) => {
       const domain = (request.body as { domain: string }).domain;
       if (/^[\d.]+$/.test(domain)) return errors(422, { domain: BAD_DOMAIN });
-      return answer({ ...state.fediverse, blockedDomains: [...state.fediverse.blockedDomains, domain.toLowerCase()].sort() });
+      return answer({
+        ...state.fediverse,
+        blockedDomains: [...state.fediverse.blockedDomains, domain.toLowerCase()].sort(),
+      });
     },
     [`DELETE ${path}/blocked_domains/spam.example`]: () =>
-      answer({ ...state.fediverse, blockedDomains: state.fediverse.blockedDomains.filter((d) => d !== 'spam.example') }),
+      answer({
+        ...state.fediverse,
+        blockedDomains: state.fediverse.blockedDomains.filter((d) => d !== 'spam.example'),
+      }),
   });
   return { ...server, state };
 }
@@ -143,7 +152,9 @@ describe('settings: fediverse', () => {
   });
 
   it('sums up the deliveries given up, by server', async () => {
-    fediverseServer(aFediverse({ givenUp: [{ inboxHost: 'dead.example', count: 2, lastError: 'connection refused' }] }));
+    fediverseServer(
+      aFediverse({ givenUp: [{ inboxHost: 'dead.example', count: 2, lastError: 'connection refused' }] }),
+    );
     renderSettings();
     const list = await within(panel()).findByRole('list', { name: 'Undelivered' });
     expect(within(list).getByText('2 deliveries to dead.example given up after two days')).toBeInTheDocument();

@@ -75,7 +75,15 @@ function Handle({ handle }: { handle: string }) {
 }
 
 /** 'Approve new followers': saved as soon as it is switched. */
-function ApprovalSwitch({ blogId, fediverse, onChange }: { blogId: number; fediverse: Fediverse; onChange: (next: Fediverse) => void }) {
+function ApprovalSwitch({
+  blogId,
+  fediverse,
+  onChange,
+}: {
+  blogId: number;
+  fediverse: Fediverse;
+  onChange: (next: Fediverse) => void;
+}) {
   const save = useSaveAction();
   const pending = fediverse.followers.some((follower) => follower.state === 'pending');
   return (
@@ -97,7 +105,15 @@ function ApprovalSwitch({ blogId, fediverse, onChange }: { blogId: number; fediv
 }
 
 /** The follower count and list; pending followers first get Approve and Reject. */
-function Followers({ blogId, fediverse, onChange }: { blogId: number; fediverse: Fediverse; onChange: (next: Fediverse) => void }) {
+function Followers({
+  blogId,
+  fediverse,
+  onChange,
+}: {
+  blogId: number;
+  fediverse: Fediverse;
+  onChange: (next: Fediverse) => void;
+}) {
   const action = useSaveAction();
   const [busy, setBusy] = useState<number | null>(null);
   const count = fediverse.followerCount;
@@ -121,7 +137,12 @@ function Followers({ blogId, fediverse, onChange }: { blogId: number; fediverse:
         <ul className="q-fediverse__list" aria-label="Followers">
           {fediverse.followers.map((follower) => (
             <li key={follower.id} className="q-fediverse__item">
-              <a href={follower.actorUrl} target="_blank" rel="noopener noreferrer nofollow" className="q-fediverse__who">
+              <a
+                href={follower.actorUrl}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="q-fediverse__who"
+              >
                 {follower.handle}
               </a>
               {follower.state === 'pending' ? (
@@ -170,7 +191,15 @@ function Followers({ blogId, fediverse, onChange }: { blogId: number; fediverse:
 }
 
 /** The blog's blocked domains: an add form (the server's message under it) and a Remove button each. */
-function BlockedDomains({ blogId, domains, onChange }: { blogId: number; domains: string[]; onChange: (next: Fediverse) => void }) {
+function BlockedDomains({
+  blogId,
+  domains,
+  onChange,
+}: {
+  blogId: number;
+  domains: string[];
+  onChange: (next: Fediverse) => void;
+}) {
   const [domain, setDomain] = useState('');
   const add = useSaveAction();
   const remove = useSaveAction();

@@ -54,10 +54,18 @@ describe('icon picker with the embedded emoji images', () => {
     const button = await within(dialog).findByRole('button', { name: emojiOf(first.code) });
     expect(button.querySelector('img')).toHaveAttribute('src', `${IMAGES}${first.code}.svg`);
     // Twemoji's licence asks for a credit where its graphics show.
-    expect(within(dialog).getByRole('link', { name: 'CC-BY 4.0' })).toHaveAttribute('href', 'https://creativecommons.org/licenses/by/4.0/');
-    expect(within(dialog).getByText(/Emoji graphics:/)).toHaveTextContent('Twemoji, © Twitter, Inc and other contributors');
+    expect(within(dialog).getByRole('link', { name: 'CC-BY 4.0' })).toHaveAttribute(
+      'href',
+      'https://creativecommons.org/licenses/by/4.0/',
+    );
+    expect(within(dialog).getByText(/Emoji graphics:/)).toHaveTextContent(
+      'Twemoji, © Twitter, Inc and other contributors',
+    );
     // The images are those of Discord's maintained Twemoji, so the credit links there.
-    expect(within(dialog).getByRole('link', { name: 'Twemoji' })).toHaveAttribute('href', 'https://github.com/discord/twemoji');
+    expect(within(dialog).getByRole('link', { name: 'Twemoji' })).toHaveAttribute(
+      'href',
+      'https://github.com/discord/twemoji',
+    );
   });
 
   it('draws an emoji as text when its image does not load (newer than the set)', () => {
@@ -83,7 +91,9 @@ describe('icon picker with the embedded emoji images', () => {
     const other = within(dialog).getByRole('button', { name: emojiOf(faviconsOf(1)[0]!.code) });
     expect(other).not.toHaveAttribute('aria-current');
     expect(other).not.toHaveAccessibleDescription();
-    expect(within(dialog).getByText('Current icon').parentElement).toContainElement(within(dialog).getAllByRole('img', { name })[0]!);
+    expect(within(dialog).getByText('Current icon').parentElement).toContainElement(
+      within(dialog).getAllByRole('img', { name })[0]!,
+    );
   });
 
   it('searches the icons by name and keyword and pages the results as the grid scrolls', async () => {

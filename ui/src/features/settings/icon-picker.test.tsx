@@ -36,7 +36,10 @@ describe('settings: tab icon', () => {
     FakeIntersectionObserver.showAll(false);
     FakeIntersectionObserver.showAll(true);
     await waitFor(() => expect(icons()).toHaveLength(6));
-    expect(faviconRequests(server)).toEqual(['/api/favicons?page=1&page_size=100', '/api/favicons?page=2&page_size=100']);
+    expect(faviconRequests(server)).toEqual([
+      '/api/favicons?page=1&page_size=100',
+      '/api/favicons?page=2&page_size=100',
+    ]);
 
     FakeIntersectionObserver.showAll(false);
     FakeIntersectionObserver.showAll(true);
@@ -77,7 +80,10 @@ describe('settings: tab icon', () => {
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     });
-    expect(faviconRequests(server)).toEqual(['/api/favicons?page=1&page_size=100', '/api/favicons?page=6&page_size=100']);
+    expect(faviconRequests(server)).toEqual([
+      '/api/favicons?page=1&page_size=100',
+      '/api/favicons?page=6&page_size=100',
+    ]);
   });
 
   it('saves the clicked icon, closes the picker and shows the new icon', async () => {
@@ -89,7 +95,9 @@ describe('settings: tab icon', () => {
     await user.click(await screen.findByRole('button', { name: emojiOf(chosen.code) }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}/favicon`).map((r) => r.body)).toEqual([{ favicon_id: chosen.id }]);
+    expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}/favicon`).map((r) => r.body)).toEqual([
+      { favicon_id: chosen.id },
+    ]);
     expect(within(tabIcon()).getByRole('img', { name: emojiOf(chosen.code) })).toBeInTheDocument();
     expect(within(tabIcon()).getByRole('button', { name: 'Saved' })).toBeInTheDocument();
 
@@ -117,7 +125,8 @@ describe('settings: tab icon', () => {
   it('offers Try again when a page does not load', async () => {
     let fail = true;
     const server = settingsServer({
-      'GET /api/favicons': () => (fail ? errors(500, { server: 'Internal error' }) : pagedJson({ favicons: faviconsOf(1) }, 1, 1)),
+      'GET /api/favicons': () =>
+        fail ? errors(500, { server: 'Internal error' }) : pagedJson({ favicons: faviconsOf(1) }, 1, 1),
     });
     const { user } = renderSettings();
     await user.click(within(tabIcon()).getByRole('button', { name: 'Change' }));

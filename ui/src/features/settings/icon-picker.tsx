@@ -40,7 +40,14 @@ export function IconPicker({ open, onClose, ...grid }: IconPickerProps) {
     </p>
   );
   return (
-    <Modal open={open} onClose={onClose} title="Choose a tab icon" size="large" className="q-icon-picker" footer={credit || undefined}>
+    <Modal
+      open={open}
+      onClose={onClose}
+      title="Choose a tab icon"
+      size="large"
+      className="q-icon-picker"
+      footer={credit || undefined}
+    >
       <IconGrid {...grid} />
     </Modal>
   );

@@ -60,7 +60,11 @@ describe('settings: import and export', () => {
     expect(progress).toHaveAttribute('max', '5');
     expect(within(panel()).getByText('2 of 5 written')).toBeInTheDocument();
     expect(within(panel()).getByRole('button', { name: 'Export Markdown' })).toBeDisabled();
-    const link = await within(panel()).findByRole('link', { name: 'Download alice-20261122.quire.zip' }, { timeout: 3000 });
+    const link = await within(panel()).findByRole(
+      'link',
+      { name: 'Download alice-20261122.quire.zip' },
+      { timeout: 3000 },
+    );
     expect(link).toHaveAttribute('href', `${base}/5/download`);
     expect(within(panel()).getByText(/2\.4 MB, available until/)).toBeInTheDocument();
     expect(within(panel()).getByRole('button', { name: 'Export Markdown' })).toBeEnabled();
@@ -69,14 +73,19 @@ describe('settings: import and export', () => {
   it("shows the server's message when an export cannot start, and a failed export's reason", async () => {
     settingsServer({
       [`GET ${base}`]: () =>
-        json({ exports: [anExport({ id: 4, format: 'site', state: 'failed', error: 'The export failed. Try again.' })] }),
-      [`POST ${base}`]: () => errors(422, { export: 'An export of this blog is already under way: wait for it to finish' }),
+        json({
+          exports: [anExport({ id: 4, format: 'site', state: 'failed', error: 'The export failed. Try again.' })],
+        }),
+      [`POST ${base}`]: () =>
+        errors(422, { export: 'An export of this blog is already under way: wait for it to finish' }),
     });
     const { user } = renderSettings();
     expect(await within(panel()).findByText('The export failed. Try again.')).toBeInTheDocument();
     await user.click(within(panel()).getByRole('button', { name: 'Export Markdown' }));
     await waitFor(() =>
-      expect(within(panel()).getByText('An export of this blog is already under way: wait for it to finish')).toBeInTheDocument(),
+      expect(
+        within(panel()).getByText('An export of this blog is already under way: wait for it to finish'),
+      ).toBeInTheDocument(),
     );
   });
 
@@ -84,7 +93,18 @@ describe('settings: import and export', () => {
     let gone = false;
     const server = settingsServer({
       [`GET ${base}`]: () =>
-        json({ exports: gone ? [] : [anExport({ state: 'done', size: 900, downloadUrl: `${base}/5/download`, expiresAt: '2026-11-23T10:00:00Z' })] }),
+        json({
+          exports: gone
+            ? []
+            : [
+                anExport({
+                  state: 'done',
+                  size: 900,
+                  downloadUrl: `${base}/5/download`,
+                  expiresAt: '2026-11-23T10:00:00Z',
+                }),
+              ],
+        }),
       [`DELETE ${base}/5`]: () => {
         gone = true;
         return json({});

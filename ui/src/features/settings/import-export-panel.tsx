@@ -136,7 +136,12 @@ function ExportSection({ blogId, otherUnderWay, onUnderWay }: JobSectionProps) {
       {exports && exports.length > 0 && (
         <ul className="q-settings__list" aria-label="Your exports">
           {exports.map((entry) => (
-            <ExportRow key={entry.id} entry={entry} deleting={deleting === entry.id} onDelete={() => void remove(entry)} />
+            <ExportRow
+              key={entry.id}
+              entry={entry}
+              deleting={deleting === entry.id}
+              onDelete={() => void remove(entry)}
+            />
           ))}
         </ul>
       )}
@@ -155,7 +160,12 @@ function ExportRow({ entry, deleting, onDelete }: { entry: BlogExport; deleting:
         {entry.state === 'queued' && <span className="q-settings__muted">Waiting to start…</span>}
         {entry.state === 'running' && (
           <>
-            <progress className="q-export__progress" value={done} max={total || 1} aria-label={`${name} export progress`} />
+            <progress
+              className="q-export__progress"
+              value={done}
+              max={total || 1}
+              aria-label={`${name} export progress`}
+            />
             <span className="q-settings__muted">{total > 0 ? `${done} of ${total} written` : 'Starting…'}</span>
           </>
         )}

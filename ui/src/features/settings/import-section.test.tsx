@@ -63,7 +63,9 @@ describe('settings: import', () => {
   it('says what it imports and offers a labelled file field, the old address and Import', async () => {
     settingsServer();
     renderSettings();
-    expect(await within(section()).findByText(/WordPress, Ghost, WriteFreely, Bear Blog, a zip of Markdown files from Hugo/)).toBeInTheDocument();
+    expect(
+      await within(section()).findByText(/WordPress, Ghost, WriteFreely, Bear Blog, a zip of Markdown files from Hugo/),
+    ).toBeInTheDocument();
     expect(within(section()).getByLabelText('Export file')).toHaveAttribute('type', 'file');
     expect(within(section()).getByRole('textbox', { name: 'Old site address (optional)' })).toHaveAccessibleDescription(
       /Ghost exports don't say where the site was/,
@@ -97,7 +99,10 @@ describe('settings: import', () => {
     const { user } = renderSettings();
     const file = wordpressFile();
     await user.upload(await within(section()).findByLabelText('Export file'), file);
-    await user.type(within(section()).getByRole('textbox', { name: 'Old site address (optional)' }), 'http://127.0.0.1:8089');
+    await user.type(
+      within(section()).getByRole('textbox', { name: 'Old site address (optional)' }),
+      'http://127.0.0.1:8089',
+    );
     await user.click(within(section()).getByRole('button', { name: 'Import' }));
 
     expect(await within(section()).findByText('Uploading…')).toBeInTheDocument();
@@ -106,7 +111,11 @@ describe('settings: import', () => {
     expect(screen.getByText('Wait for the import to finish before exporting.')).toBeInTheDocument();
     release();
 
-    const progress = await within(section()).findByRole('progressbar', { name: `Import of ${FILE_NAME}` }, { timeout: 3000 });
+    const progress = await within(section()).findByRole(
+      'progressbar',
+      { name: `Import of ${FILE_NAME}` },
+      { timeout: 3000 },
+    );
     expect(progress).toHaveAttribute('value', '340');
     expect(progress).toHaveAttribute('max', '1210');
     expect(within(section()).getByText('Importing… 340 of 1,210 items')).toBeInTheDocument();
@@ -140,7 +149,10 @@ describe('settings: import', () => {
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Harbour Notes'));
     expect(screen.getByTestId('shell-name')).toHaveTextContent('Harbour Notes');
 
-    const [sent] = server.sent('POST', `${base}?fileName=${encodeURIComponent(FILE_NAME)}&siteUrl=${encodeURIComponent('http://127.0.0.1:8089')}`);
+    const [sent] = server.sent(
+      'POST',
+      `${base}?fileName=${encodeURIComponent(FILE_NAME)}&siteUrl=${encodeURIComponent('http://127.0.0.1:8089')}`,
+    );
     expect(sent?.rawBody).toBe(file);
     expect(within(section()).getByLabelText('Export file')).toHaveValue('');
   });
@@ -162,12 +174,15 @@ describe('settings: import', () => {
     settingsServer({ [`POST ${base}`]: () => answer });
     const { user } = renderSettings();
     await user.upload(await within(section()).findByLabelText('Export file'), wordpressFile());
-    await user.type(within(section()).getByRole('textbox', { name: 'Old site address (optional)' }), 'https://old.example.com');
+    await user.type(
+      within(section()).getByRole('textbox', { name: 'Old site address (optional)' }),
+      'https://old.example.com',
+    );
     await user.click(within(section()).getByRole('button', { name: 'Import' }));
     await waitFor(() =>
-      expect(within(section()).getByRole('textbox', { name: 'Old site address (optional)' })).toHaveAccessibleDescription(
-        /Should be an http or https address$/,
-      ),
+      expect(
+        within(section()).getByRole('textbox', { name: 'Old site address (optional)' }),
+      ).toHaveAccessibleDescription(/Should be an http or https address$/),
     );
 
     answer = errors(422, { import: 'An import or export of this blog is already under way: wait for it to finish' });
@@ -204,7 +219,10 @@ describe('settings: import', () => {
   });
 
   it('forgets a finished import, and stops one under way once the owner confirms', async () => {
-    let list = [anImport({ id: 14, fileName: 'ghost.json', format: 'ghost', state: 'running', progress: { done: 1, total: 4 } }), done()];
+    let list = [
+      anImport({ id: 14, fileName: 'ghost.json', format: 'ghost', state: 'running', progress: { done: 1, total: 4 } }),
+      done(),
+    ];
     const server = settingsServer({
       [`GET ${base}`]: () => json({ imports: list }),
       [`GET ${base}/14`]: () => json({ import: list[0] }),
@@ -238,7 +256,10 @@ describe('settings: import', () => {
   });
 
   it('opens a long report with its first 100 lines, shows all 5,000 on request and counts those left out', async () => {
-    const lines = Array.from({ length: 5000 }, (_, i) => ({ item: `Post ${i + 1}`, message: 'the slug "Post!" became post' }));
+    const lines = Array.from({ length: 5000 }, (_, i) => ({
+      item: `Post ${i + 1}`,
+      message: 'the slug "Post!" became post',
+    }));
     settingsServer({
       [`GET ${base}`]: () => json({ imports: [done({ report: aReport({ lines, linesOmitted: 1234, skipped: 0 }) })] }),
     });
@@ -264,7 +285,9 @@ describe('settings: import', () => {
         json({ imports: [anImport({ state: 'failed', error: 'The export file could not be read to its end.' })] }),
     });
     renderSettings();
-    expect(await within(section()).findByRole('alert')).toHaveTextContent('The export file could not be read to its end.');
+    expect(await within(section()).findByRole('alert')).toHaveTextContent(
+      'The export file could not be read to its end.',
+    );
     expect(within(section()).queryByRole('button', { name: 'Report' })).not.toBeInTheDocument();
   });
 

@@ -2,7 +2,15 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, FileInput, Spinner, TextInput } from '../../components';
 import { ApiError } from '../../lib/api';
 import { useLoad } from '../../lib/use-load';
-import { deleteImport, fetchImport, fetchImports, MAX_IMPORT_BYTES, startImport, type BlogImport, type ImportFormat } from './api';
+import {
+  deleteImport,
+  fetchImport,
+  fetchImports,
+  MAX_IMPORT_BYTES,
+  startImport,
+  type BlogImport,
+  type ImportFormat,
+} from './api';
 import { ImportReportView } from './import-report';
 import { count, counted, humanSize, isUnderWay, localTime, useMounted, type JobSectionProps } from './jobs';
 import { failureText } from './use-save-action';
@@ -40,13 +48,15 @@ function checkUpload(file: File | null, siteUrl: string): UploadProblem | null {
   if (file.size > MAX_IMPORT_BYTES) {
     return { ...NO_PROBLEM, file: `This file is ${humanSize(file.size)}: Quire imports files of up to 512 MiB.` };
   }
-  if (siteUrl && !/^https?:\/\/[^\s/]/i.test(siteUrl)) return { ...NO_PROBLEM, siteUrl: 'Should be an http or https address' };
+  if (siteUrl && !/^https?:\/\/[^\s/]/i.test(siteUrl))
+    return { ...NO_PROBLEM, siteUrl: 'Should be an http or https address' };
   return null;
 }
 
 /** The server's answer to an upload, each message placed by the field it names. */
 function problemOf(error: unknown): UploadProblem {
-  if (!(error instanceof ApiError) || Object.keys(error.fields).length === 0) return { ...NO_PROBLEM, other: failureText(error) };
+  if (!(error instanceof ApiError) || Object.keys(error.fields).length === 0)
+    return { ...NO_PROBLEM, other: failureText(error) };
   const about = (...keys: string[]) => keys.flatMap((key) => error.messagesFor(key)).join(' ') || null;
   const rest = Object.keys(error.fields).filter((key) => !['file', 'body', 'siteUrl'].includes(key));
   return { file: about('file', 'body'), siteUrl: about('siteUrl'), other: about(...rest) };
@@ -208,7 +218,9 @@ export function ImportSection({ blogId, otherUnderWay, onUnderWay, onImported }:
               Uploading…
             </span>
           )}
-          {!uploading && active && <span className="q-settings__muted">Wait for this import to finish before starting another.</span>}
+          {!uploading && active && (
+            <span className="q-settings__muted">Wait for this import to finish before starting another.</span>
+          )}
           {!uploading && !active && otherUnderWay && (
             <span className="q-settings__muted">Wait for the export to finish before importing.</span>
           )}
@@ -227,7 +239,9 @@ export function ImportSection({ blogId, otherUnderWay, onUnderWay, onImported }:
       {!imports && !lastError && <Spinner label="Loading imports" />}
       {imports && imports.length > 0 && (
         <>
-          <p className="q-settings__muted">Each import is listed for a day. Forgetting one keeps the posts it brought in.</p>
+          <p className="q-settings__muted">
+            Each import is listed for a day. Forgetting one keeps the posts it brought in.
+          </p>
           <ul className="q-settings__list" aria-label="Your imports">
             {imports.map((entry) => (
               <ImportRow
@@ -280,7 +294,8 @@ function ImportRow({ entry, open, onToggle, removing, onRemove }: ImportRowProps
           )}
           {entry.state === 'done' && report && (
             <span>
-              Imported {counted(report.posts, 'post')}, {counted(report.pages, 'page')} and {counted(report.images, 'image')}
+              Imported {counted(report.posts, 'post')}, {counted(report.pages, 'page')} and{' '}
+              {counted(report.images, 'image')}
               {report.skipped > 0 ? `; ${count(report.skipped)} skipped` : ''}.
             </span>
           )}
@@ -306,7 +321,9 @@ function ImportRow({ entry, open, onToggle, removing, onRemove }: ImportRowProps
           </Button>
         </div>
       </div>
-      {entry.state === 'done' && report && open && <ImportReportView id={reportId} fileName={fileName} report={report} />}
+      {entry.state === 'done' && report && open && (
+        <ImportReportView id={reportId} fileName={fileName} report={report} />
+      )}
     </li>
   );
 }

@@ -71,7 +71,10 @@ describe('settings: social accounts', () => {
   });
 
   it('gives the button back when the user closes the popup', async () => {
-    const server = settingsServer({ 'POST /api/auth/nonce': () => json({ nonce: 'n1', authorizationUrl: AUTHORIZE }) }, notConnected);
+    const server = settingsServer(
+      { 'POST /api/auth/nonce': () => json({ nonce: 'n1', authorizationUrl: AUTHORIZE }) },
+      notConnected,
+    );
     const { popup } = fakePopup();
     const { user } = renderSettings({ blog: notConnected });
     const connect = within(panel()).getByRole('button', { name: 'Connect' });

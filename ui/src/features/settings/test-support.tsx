@@ -23,7 +23,10 @@ export const timeZones = ['America/New_York', 'Asia/Tokyo', 'Europe/Paris', 'UTC
 
 /** `count` icons of `page` with distinct codes (page 2, index 5 -> code `1f305`). */
 export function faviconsOf(page: number, count = 3) {
-  return Array.from({ length: count }, (_, i) => ({ id: page * 1000 + i, code: (0x1f300 + page * 0x10 + i).toString(16) }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: page * 1000 + i,
+    code: (0x1f300 + page * 0x10 + i).toString(16),
+  }));
 }
 
 /** A JSON answer with the paging headers the server sends. */

@@ -32,7 +32,9 @@ describe('settings: time zone', () => {
     await user.click(zoneSave());
 
     expect(await within(blogPanel()).findByRole('button', { name: 'Saved' })).toBe(zoneSave());
-    expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}/time_zone`).map((r) => r.body)).toEqual([{ time_zone: 'Asia/Tokyo' }]);
+    expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}/time_zone`).map((r) => r.body)).toEqual([
+      { time_zone: 'Asia/Tokyo' },
+    ]);
     expect(server.state.blog.timeZone).toBe('Asia/Tokyo');
     expect(zoneSelect()).toHaveValue('Asia/Tokyo');
     act(() => vi.advanceTimersByTime(3000));

@@ -14,7 +14,11 @@ export function refresh(reloadBlog: () => Promise<Blog>): void {
  * (which also forgets the last failure, so the message goes once the owner edits), and `submit`,
  * which sends it with `send` and shows what the server answered (`send` resolves with it).
  */
-export function useSavedValue(initial: string, send: (value: string) => Promise<string>, reloadBlog: () => Promise<Blog>) {
+export function useSavedValue(
+  initial: string,
+  send: (value: string) => Promise<string>,
+  reloadBlog: () => Promise<Blog>,
+) {
   const [value, setValue] = useState(initial);
   const save = useSaveAction();
 

@@ -16,7 +16,10 @@ export function ButtonDemo() {
   const [submits, setSubmits] = useState(0);
 
   return (
-    <DemoPage name="Button" intro="Actions. Variants for the main, a neutral and a destructive action, plus a link look-alike.">
+    <DemoPage
+      name="Button"
+      intro="Actions. Variants for the main, a neutral and a destructive action, plus a link look-alike."
+    >
       <DemoSection title="Variants">
         <div className="catalog-row">
           {variants.map(({ variant, label }) => (
@@ -63,7 +66,9 @@ export function ButtonDemo() {
         >
           <Button type="submit">Submit form</Button>
         </form>
-        <Readout>Submitted: {submits} {submits === 1 ? 'time' : 'times'}</Readout>
+        <Readout>
+          Submitted: {submits} {submits === 1 ? 'time' : 'times'}
+        </Readout>
       </DemoSection>
 
       <DemoSection title="Link that looks like a button">

@@ -11,7 +11,12 @@ export function PanelDemo() {
       </DemoSection>
 
       <DemoSection title="Collapsible, open">
-        <Panel title="Social Accounts" headingLevel={3} collapsible actions={<Button variant="secondary">Connect</Button>}>
+        <Panel
+          title="Social Accounts"
+          headingLevel={3}
+          collapsible
+          actions={<Button variant="secondary">Connect</Button>}
+        >
           <p className="catalog-text">Click the title to fold this panel away.</p>
         </Panel>
       </DemoSection>

@@ -15,7 +15,10 @@ export function SelectDemo() {
   const label = themes.find((option) => option.value === theme)?.label ?? 'none';
 
   return (
-    <DemoPage name="Select" intro="A labelled native select: keyboard and screen-reader behaviour come from the browser.">
+    <DemoPage
+      name="Select"
+      intro="A labelled native select: keyboard and screen-reader behaviour come from the browser."
+    >
       <DemoSection title="Basic">
         <Select label="Theme" options={themes} value={theme} onChange={setTheme} />
         <Readout>Selected: {label}</Readout>

@@ -10,7 +10,10 @@ export function TextAreaDemo() {
   const [empty, setEmpty] = useState('');
 
   return (
-    <DemoPage name="TextArea" intro="A labelled multi-line input; 8 rows unless told otherwise, like the paragraph block.">
+    <DemoPage
+      name="TextArea"
+      intro="A labelled multi-line input; 8 rows unless told otherwise, like the paragraph block."
+    >
       <DemoSection title="Validated">
         <TextArea
           label="Note"
