@@ -1,7 +1,7 @@
 //! ActivityPub documents Quire sends (issue 16, docs/federation.md): a blog's actor, a post's
 //! Article, the Create/Update/Delete that carry them, the outbox and followers collections, the
 //! WebFinger answer and NodeInfo. Ids come from `Config::actor_id` and `Config::ap_post_id`: every
-//! other id of a blog is under its actor's `/_quire/ap/` ([`ap_base`]). Plain JSON values, the
+//! other id of a blog is under its actor's `/_quire/ap/` ([`blog_ap_url`]). Plain JSON values, the
 //! shapes a real Fedify peer accepted (the spike's DESIGN.md §4): no context is ever fetched.
 
 use serde_json::{Value, json};
@@ -11,6 +11,7 @@ use crate::domain::dates;
 use crate::domain::html::escape;
 use crate::domain::image::ImageType;
 use crate::domain::markdown;
+use crate::domain::paths;
 
 /// The ActivityStreams context.
 pub const AS_CONTEXT: &str = "https://www.w3.org/ns/activitystreams";
@@ -33,10 +34,11 @@ pub const OUTBOX_PAGE_SIZE: u32 = 20;
 /// The NodeInfo schema served.
 pub const NODEINFO_SCHEMA: &str = "http://nodeinfo.diaspora.software/ns/schema/2.1";
 
-/// `http://alice.localhost/_quire/ap` of the actor `http://alice.localhost/_quire/ap/actor`: the
-/// outbox, followers, inbox and posts are under it.
-pub fn ap_base(actor_id: &str) -> &str {
-    actor_id.strip_suffix("/actor").unwrap_or(actor_id)
+/// The URL of one of a blog's ActivityPub documents (`path`, one of [`paths`]' `AP_*`), on the
+/// host of its actor `actor_id` (`http://alice.localhost/_quire/ap/actor`).
+pub fn blog_ap_url(actor_id: &str, path: &str) -> String {
+    let origin = actor_id.strip_suffix(paths::AP_ACTOR).unwrap_or(actor_id);
+    format!("{origin}{path}")
 }
 
 /// The key id of the actor's key (`publicKey.id`, a signature's `keyId`).
@@ -66,7 +68,6 @@ pub struct ActorFacts<'a> {
 /// The blog's actor: a `Person`, as WriteFreely and Ghost publish theirs (Mastodon shows a
 /// `Service` as a bot).
 pub fn actor(facts: &ActorFacts<'_>) -> Value {
-    let base = ap_base(facts.actor_id);
     json!({
         "@context": [AS_CONTEXT, SECURITY_CONTEXT],
         "id": facts.actor_id,
@@ -75,9 +76,9 @@ pub fn actor(facts: &ActorFacts<'_>) -> Value {
         "name": facts.name,
         "summary": "",
         "url": facts.blog_url,
-        "inbox": format!("{base}/inbox"),
-        "outbox": format!("{base}/outbox"),
-        "followers": format!("{base}/followers"),
+        "inbox": blog_ap_url(facts.actor_id, paths::AP_INBOX),
+        "outbox": blog_ap_url(facts.actor_id, paths::AP_OUTBOX),
+        "followers": blog_ap_url(facts.actor_id, paths::AP_FOLLOWERS),
         "endpoints": {"sharedInbox": facts.shared_inbox},
         "manuallyApprovesFollowers": facts.approve_followers,
         "discoverable": true,
@@ -113,7 +114,7 @@ pub struct ArticleFacts<'a> {
 /// one Markdown renderer, everything else escaped), images as `Image` attachments with their
 /// alt text as `name`, tags as `Hashtag`s linking to the blog's tag pages, the permalink as `url`.
 pub fn article(facts: &ArticleFacts<'_>) -> Value {
-    let followers = format!("{}/followers", ap_base(facts.actor_id));
+    let followers = blog_ap_url(facts.actor_id, paths::AP_FOLLOWERS);
     let tags: Vec<Value> = facts
         .tags
         .iter()
@@ -220,7 +221,7 @@ pub fn tombstone(object_id: &str) -> Value {
 
 /// `Delete` of the post `object_id`: a Tombstone, id `<object id>/delete`.
 pub fn delete_post(actor_id: &str, object_id: &str) -> Value {
-    let followers = format!("{}/followers", ap_base(actor_id));
+    let followers = blog_ap_url(actor_id, paths::AP_FOLLOWERS);
     json!({
         "@context": AS_CONTEXT,
         "id": format!("{object_id}/delete"),
@@ -246,7 +247,7 @@ pub fn delete_actor(actor_id: &str) -> Value {
 
 /// The outbox: `totalItems` and its first page.
 pub fn outbox(actor_id: &str, total: u64) -> Value {
-    let outbox = format!("{}/outbox", ap_base(actor_id));
+    let outbox = blog_ap_url(actor_id, paths::AP_OUTBOX);
     json!({
         "@context": AS_CONTEXT,
         "id": outbox,
@@ -259,7 +260,7 @@ pub fn outbox(actor_id: &str, total: u64) -> Value {
 
 /// Page `page` (from 1) of the outbox: `items` (Creates, newest first), `next` when `more`.
 pub fn outbox_page(actor_id: &str, page: u64, items: Vec<Value>, more: bool) -> Value {
-    let outbox = format!("{}/outbox", ap_base(actor_id));
+    let outbox = blog_ap_url(actor_id, paths::AP_OUTBOX);
     let mut doc = json!({
         "@context": AS_CONTEXT,
         "id": format!("{outbox}?page={page}"),
@@ -280,7 +281,7 @@ pub fn outbox_page(actor_id: &str, page: u64, items: Vec<Value>, more: bool) -> 
 pub fn followers(actor_id: &str, total: i64) -> Value {
     json!({
         "@context": AS_CONTEXT,
-        "id": format!("{}/followers", ap_base(actor_id)),
+        "id": blog_ap_url(actor_id, paths::AP_FOLLOWERS),
         "type": "OrderedCollection",
         "totalItems": total,
     })
@@ -298,9 +299,9 @@ pub fn webfinger(subdomain: &str, host: &str, actor_id: &str, blog_url: &str) ->
     })
 }
 
-/// `/.well-known/nodeinfo`: where the NodeInfo document is.
+/// NodeInfo's discovery document ([`paths::NODEINFO_LINKS`]): where the NodeInfo document is.
 pub fn nodeinfo_links(app_url: &str) -> Value {
-    json!({"links": [{"rel": NODEINFO_SCHEMA, "href": format!("{app_url}/nodeinfo/2.1")}]})
+    json!({"links": [{"rel": NODEINFO_SCHEMA, "href": format!("{app_url}{}", paths::NODEINFO)}]})
 }
 
 /// NodeInfo 2.1 of the instance: `users` blogs, `posts` published posts.

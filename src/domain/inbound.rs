@@ -435,10 +435,12 @@ pub fn ours(id: &str, scheme: &str, app_host: &str, custom_domain: impl Fn(&str)
     };
     let path = url.path();
     if let Some(subdomain) = &subdomain {
-        if path == "/_quire/ap/actor" {
+        if path == crate::domain::paths::AP_ACTOR {
             return Some(Ours::Actor { subdomain: subdomain.clone() });
         }
-        if let Some(short_id) = path.strip_prefix("/_quire/ap/posts/").filter(|s| crate::domain::post::is_short_id(s)) {
+        if let Some(short_id) =
+            path.strip_prefix(crate::domain::paths::AP_POSTS_PREFIX).filter(|s| crate::domain::post::is_short_id(s))
+        {
             return Some(Ours::Post { subdomain: subdomain.clone(), short_id: short_id.to_owned() });
         }
     }

@@ -20,6 +20,7 @@ pub mod markdown;
 pub mod messages;
 pub mod old_paths;
 pub mod paging;
+pub mod paths;
 pub mod post;
 pub mod preview;
 pub mod proxies;

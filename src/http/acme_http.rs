@@ -13,7 +13,6 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use crate::tls::{Manager, NamePolicy, normalize};
 
 /// Where HTTP-01 tokens are asked for.
-const CHALLENGE_PREFIX: &str = "/.well-known/acme-challenge/";
 
 /// The port-80 endpoint.
 pub struct PlainHttp {
@@ -29,7 +28,7 @@ impl Endpoint for PlainHttp {
     type Output = Response;
 
     async fn call(&self, req: Request) -> poem::Result<Response> {
-        if let Some(token) = req.uri().path().strip_prefix(CHALLENGE_PREFIX) {
+        if let Some(token) = req.uri().path().strip_prefix(crate::domain::paths::ACME_CHALLENGE_PREFIX) {
             let answer = self.manager.as_ref().and_then(|manager| manager.challenges().get(token));
             return Ok(match answer {
                 Some(key_authorization) => {

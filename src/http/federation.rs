@@ -19,39 +19,36 @@ use serde_json::{Value, json};
 
 use crate::db::{blogs, followers, public};
 use crate::domain::activity::{self, ACTIVITY_JSON, ActorFacts, JRD_JSON, OUTBOX_PAGE_SIZE};
+use crate::domain::paths;
 use crate::error::{Error, Result};
 use crate::http::blog::BlogHost;
 use crate::http::hosts::{Site, classify_with};
 use crate::http::state::AppState;
 
-/// Quire's ActivityPub paths on a blog host.
-pub const AP_PREFIX: &str = "/_quire/ap/";
-/// WebFinger's path, on every host.
-pub const WEBFINGER: &str = "/.well-known/webfinger";
 /// Highest outbox page number accepted.
 const MAX_PAGE: u64 = 100_000;
 
 /// Whether a blog host's request is for this module (`/_quire/ap/...` or WebFinger).
 pub fn is_blog_path(path: &str) -> bool {
-    path.starts_with(AP_PREFIX) || path == WEBFINGER
+    path.starts_with(paths::AP_PREFIX) || path == paths::WEBFINGER
 }
 
 /// The app host's routes (merged into the owner app's table).
 pub fn app_routes(routes: Route) -> Route {
     routes
-        .at(WEBFINGER, get(webfinger))
-        .at("/.well-known/nodeinfo", get(nodeinfo_links))
-        .at("/nodeinfo/2.1", get(nodeinfo))
+        .at(paths::WEBFINGER, get(webfinger))
+        .at(paths::NODEINFO_LINKS, get(nodeinfo_links))
+        .at(paths::NODEINFO, get(nodeinfo))
 }
 
 /// A blog host's routes (the request carries its [`BlogHost`]).
 pub fn blog_routes() -> Route {
     Route::new()
-        .at(WEBFINGER, get(webfinger))
-        .at("/_quire/ap/actor", get(actor))
-        .at("/_quire/ap/outbox", get(outbox))
-        .at("/_quire/ap/followers", get(followers_collection))
-        .at("/_quire/ap/posts/:short_id", get(post))
+        .at(paths::WEBFINGER, get(webfinger))
+        .at(paths::AP_ACTOR, get(actor))
+        .at(paths::AP_OUTBOX, get(outbox))
+        .at(paths::AP_FOLLOWERS, get(followers_collection))
+        .at(paths::AP_POST, get(post))
 }
 
 fn activity_json(doc: &Value) -> Response {
@@ -136,7 +133,7 @@ async fn webfinger(state: Data<&AppState>, query: poem::web::Query<WebfingerQuer
                 None => url.host_str().unwrap_or_default().to_owned(),
             };
             match (site_of(&host), url.path()) {
-                (Site::Blog(sub), "/" | "/_quire/ap/actor") | (Site::CustomDomain(sub), "/") => Some(sub),
+                (Site::Blog(sub), "/" | paths::AP_ACTOR) | (Site::CustomDomain(sub), "/") => Some(sub),
                 _ => None,
             }
         }

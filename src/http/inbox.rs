@@ -35,13 +35,12 @@ use crate::db::blocked_domains;
 use crate::db::remote_actors::{self, InboxBlog};
 use crate::domain::ap_signature::{self, DATE_WINDOW, Refusal};
 use crate::domain::inbound::{self, Inbound};
+use crate::domain::paths;
 use crate::error::{Error, Messages};
 use crate::http::hosts::Site;
 use crate::http::middleware::REQUEST_ID;
 use crate::http::state::AppState;
 
-/// The inbox's path, on every host.
-pub const PATH: &str = "/_quire/ap/inbox";
 /// The largest activity accepted (Mastodon's own limit is 1 MB; a Note fits well within this).
 pub const BODY_LIMIT: usize = 256 * 1024;
 /// Sustained requests per remote host and minute.
@@ -63,7 +62,7 @@ pub struct Inbox {
 
 /// Whether `req` is for an inbox.
 pub fn is_inbox(req: &Request) -> bool {
-    req.method() == poem::http::Method::POST && req.uri().path() == PATH
+    req.method() == poem::http::Method::POST && req.uri().path() == paths::AP_INBOX
 }
 
 impl Inbox {
@@ -75,7 +74,7 @@ impl Inbox {
         Inbox { state, keys, limiter: RateLimiter::keyed(quota), seen: Mutex::new(HashMap::new()) }
     }
 
-    /// Answers a POST to [`PATH`] on `site` (the app: the shared inbox; a blog: its own).
+    /// Answers a POST to [`paths::AP_INBOX`] on `site` (the app: the shared inbox; a blog: its own).
     pub async fn answer(&self, req: Request, site: &Site) -> Response {
         let id = REQUEST_ID.try_with(|id| id.clone()).unwrap_or_default();
         match self.receive(req, site).await {
@@ -124,7 +123,7 @@ impl Inbox {
         {
             return Ok("dropped: the key's domain is blocked".to_owned());
         }
-        let path = req.uri().path_and_query().map_or(PATH, |p| p.as_str());
+        let path = req.uri().path_and_query().map_or(paths::AP_INBOX, |p| p.as_str());
         let checked =
             ap_signature::check_request("POST", path, &headers, &body, SystemTime::now()).map_err(unauthorized)?;
         let json: serde_json::Value =

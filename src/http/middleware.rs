@@ -127,7 +127,7 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
         crate::blogs::MAX_IMPORT_BYTES
     } else if path == "/api/images" {
         UPLOAD_BODY_LIMIT as u64
-    } else if path == crate::http::inbox::PATH {
+    } else if path == crate::domain::paths::AP_INBOX {
         crate::http::inbox::BODY_LIMIT as u64
     } else {
         JSON_BODY_LIMIT as u64

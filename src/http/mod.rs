@@ -30,6 +30,7 @@ use std::sync::Arc;
 
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, post};
 
+use crate::domain::paths;
 use crate::http::state::AppState;
 use hosts::Site;
 
@@ -99,7 +100,7 @@ impl Endpoint for HostRouter {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> poem::Result<Response> {
-        if req.uri().path() == tls_ask::PATH {
+        if req.uri().path() == paths::TLS_ASK {
             return Ok(self.tls_ask.answer(&req));
         }
         let request_host = req
@@ -120,10 +121,10 @@ impl Endpoint for HostRouter {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
                 self.federation.call(req).await
             }
-            Site::CustomDomain(subdomain) if req.uri().path().starts_with(federation::AP_PREFIX) => {
+            Site::CustomDomain(subdomain) if req.uri().path().starts_with(paths::AP_PREFIX) => {
                 Ok(federation::to_subdomain(&self.state, &subdomain, &req))
             }
-            Site::CustomDomain(subdomain) if req.uri().path() == federation::WEBFINGER => {
+            Site::CustomDomain(subdomain) if req.uri().path() == paths::WEBFINGER => {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
                 self.federation.call(req).await
             }

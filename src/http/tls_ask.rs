@@ -16,8 +16,6 @@ use crate::blogs::ServedNames;
 use crate::domain::custom_domain::dns_name;
 use crate::domain::proxies::TrustedProxies;
 
-/// The endpoint's path.
-pub const PATH: &str = "/_quire/tls-ask";
 /// Sustained asks per second, across all callers.
 const PER_SECOND: u32 = 50;
 /// Asks allowed in a burst.
@@ -38,7 +36,7 @@ impl TlsAsk {
         TlsAsk { served, trusted, limiter: RateLimiter::direct(quota) }
     }
 
-    /// The answer to a request for [`PATH`].
+    /// The answer to a request for [`crate::domain::paths::TLS_ASK`].
     pub fn answer(&self, req: &Request) -> Response {
         let trusted = req.remote_addr().as_socket_addr().is_some_and(|peer| self.trusted.contains(peer.ip()));
         if !trusted {

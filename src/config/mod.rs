@@ -1,0 +1,228 @@
+//! The one `Config` every part of the server reads: `quire serve`'s flags, checked once at
+//! start and refused with one line naming the flag when they cannot work.
+//!
+//! - `mod.rs`: the settings and the checks of sign-in and the test-only flags;
+//! - `tls.rs`: HTTPS served by Quire itself (`--acme-email`, `--tls-cert`);
+//! - `access_log.rs`: `--access-log` and its format;
+//! - `host.rs`: `--host` normalized, and which hosts name this machine only;
+//! - `urls.rs`: the URLs built from the host (the app's, a blog's, its ActivityPub ids).
+
+mod access_log;
+mod host;
+mod tls;
+mod urls;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+
+use crate::cli::{AddressArgs, ServeArgs};
+use crate::data_dir::DataDir;
+use crate::domain::proxies::TrustedProxies;
+pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
+use host::is_loopback_http;
+pub use host::{is_local_host, parse_host, without_default_port};
+use tls::tls_config;
+pub use tls::{AcmeConfig, TlsConfig};
+
+/// Google's issuer, the default sign-in provider.
+pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
+
+/// How long a request to another server (an imported image, a federation call) may take in all.
+pub const FETCH_DEADLINE: Duration = Duration::from_secs(20);
+
+/// `--listen`'s default.
+pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 8080);
+
+/// Settings of a running server, checked once at start.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Socket address to bind (plain HTTP; unused when `tls` is set).
+    pub listen: SocketAddr,
+    /// HTTPS served by Quire itself; `None` for plain HTTP on `listen`.
+    pub tls: Option<TlsConfig>,
+    /// Public host name with port when not 80/443, lowercase, e.g. `localhost:8080`.
+    pub host: String,
+    /// Whether the public URLs use https.
+    pub https: bool,
+    /// Directory of the database, index and uploads.
+    pub data_dir: DataDir,
+    /// OpenID Connect issuer URL.
+    pub oidc_issuer: String,
+    /// OAuth client ID at that issuer; `None` selects the local issuer on localhost.
+    pub oidc_client_id: Option<String>,
+    /// Provider name shown on the login button.
+    pub provider_name: String,
+    /// Imgur client ID for browser-side uploads.
+    pub imgur_client_id: Option<String>,
+    /// Support link of the owner menu.
+    pub support_url: Option<String>,
+    /// Emoji CDN prefix for the icon picker.
+    pub emoji_cdn: Option<String>,
+    /// Peers whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
+    /// Test-only: requests to URLs others chose may reach 127.0.0.0/8 and ::1 (never another
+    /// private address). Set by in-process tests, or by `serve --test-only-fetch-loopback`,
+    /// which exists only in debug builds and only with a loopback `listen`.
+    pub fetch_allow_loopback: bool,
+    /// How long one such request may take, from DNS to the body's last byte ([`FETCH_DEADLINE`];
+    /// tests shorten it).
+    pub fetch_deadline: Duration,
+    /// Test-only: the DNS server asked for custom domains' TXT records instead of those of
+    /// /etc/resolv.conf (`serve --test-only-dns-server`, debug builds only, loopback only).
+    pub dns_server: Option<SocketAddr>,
+    /// One minute of the federation delivery backoff: a minute, except in tests
+    /// (`serve --test-only-delivery-retry-ms`, debug builds only).
+    pub delivery_retry_unit: Duration,
+    /// Where the one line a request goes (`serve --access-log`), and in which form.
+    pub access_log: AccessLogConfig,
+}
+
+impl Config {
+    /// Builds the config of `quire serve`, refusing values that cannot work.
+    pub fn from_serve_args(args: &ServeArgs) -> anyhow::Result<Config> {
+        let tls = tls_config(&args.tls, &args.host, args.listen.is_some())?;
+        let https = args.https || tls.is_some();
+        // What other machines may reach: the listeners Quire binds.
+        let listens = match &tls {
+            Some(tls) => vec![("--https-listen", tls.https_listen), ("--http-listen", tls.http_listen)],
+            None => vec![("--listen", args.listen.unwrap_or(DEFAULT_LISTEN))],
+        };
+        let host = parse_host(&args.host).with_context(|| format!("--host {:?}", args.host))?;
+        let host = without_default_port(host, https);
+        let (oidc_client_id, provider_name) = sign_in(args, &host, https, &listens)?;
+        for (flag, url) in [("--support-url", &args.support_url), ("--emoji-cdn", &args.emoji_cdn)] {
+            if let Some(url) = url {
+                if !(url.starts_with("https://") || url.starts_with("http://")) {
+                    bail!("{flag} must start with https:// or http://, got {url:?}");
+                }
+            }
+        }
+        let (fetch_allow_loopback, dns_server) = test_only_flags(args, &listens)?;
+        let trusted_proxies = match args.trusted_proxies.as_slice() {
+            [] => TrustedProxies::loopback(),
+            values => TrustedProxies::parse(values).map_err(|invalid| anyhow!("--trusted-proxy {invalid}"))?,
+        };
+        Ok(Config {
+            listen: args.listen.unwrap_or(DEFAULT_LISTEN),
+            tls,
+            host,
+            https,
+            data_dir: args.data_dir.dir(),
+            oidc_issuer: args.oidc_issuer.trim_end_matches('/').to_owned(),
+            oidc_client_id,
+            provider_name,
+            imgur_client_id: args.imgur_client_id.clone().filter(|id| !id.trim().is_empty()),
+            support_url: args.support_url.clone(),
+            emoji_cdn: args.emoji_cdn.clone(),
+            trusted_proxies,
+            fetch_allow_loopback,
+            fetch_deadline: FETCH_DEADLINE,
+            dns_server,
+            delivery_retry_unit: args.delivery_retry.given().unwrap_or(Duration::from_secs(60)),
+            access_log: AccessLogConfig::parse(&args.access_log, &args.access_log_format)?,
+        })
+    }
+
+    /// A config for tests and tools: local sign-in, everything else default.
+    pub fn local(data_dir: &Path, listen: SocketAddr, host: &str) -> Config {
+        Config {
+            listen,
+            tls: None,
+            host: host.to_owned(),
+            https: false,
+            data_dir: DataDir::new(data_dir),
+            oidc_issuer: GOOGLE_ISSUER.to_owned(),
+            oidc_client_id: None,
+            provider_name: "Local".to_owned(),
+            imgur_client_id: None,
+            support_url: None,
+            emoji_cdn: None,
+            trusted_proxies: TrustedProxies::loopback(),
+            fetch_allow_loopback: false,
+            fetch_deadline: FETCH_DEADLINE,
+            dns_server: None,
+            delivery_retry_unit: Duration::from_secs(60),
+            access_log: AccessLogConfig::off(),
+        }
+    }
+
+    /// A config for commands that work on the data directory without serving (`export`,
+    /// `import`): the server's public address from `address`, everything else as [`Config::local`].
+    pub fn offline(data_dir: &Path, address: &AddressArgs) -> anyhow::Result<Config> {
+        let host = parse_host(&address.host).with_context(|| format!("--host {:?}", address.host))?;
+        let host = without_default_port(host, address.https);
+        let mut config = Config::local(data_dir, SocketAddr::from(([127, 0, 0, 1], 0)), &host);
+        config.https = address.https;
+        Ok(config)
+    }
+}
+
+/// The sign-in provider's client id and name, refusing the local sign-in wherever other machines
+/// could reach it and an issuer that is not https (or this machine's http).
+fn sign_in(
+    args: &ServeArgs,
+    host: &str,
+    https: bool,
+    listens: &[(&str, SocketAddr)],
+) -> anyhow::Result<(Option<String>, String)> {
+    let oidc_client_id = args.oidc_client_id.clone().filter(|id| !id.trim().is_empty());
+    let provider_name = match &args.oidc_name {
+        Some(name) if !name.trim().is_empty() => name.trim().to_owned(),
+        _ if oidc_client_id.is_none() && is_local_host(host) => "Local".to_owned(),
+        _ if args.oidc_issuer.trim_end_matches('/') == GOOGLE_ISSUER => "Google".to_owned(),
+        _ => "OpenID".to_owned(),
+    };
+    if oidc_client_id.is_none() && !is_local_host(host) {
+        bail!(
+            "--oidc-client-id (or QUIRE_OIDC_CLIENT_ID) is required when --host is not a localhost name: \
+             register Quire with your OpenID provider, with redirect URI {}://{host}/auth/callback",
+            if https { "https" } else { "http" }
+        );
+    }
+    for (flag, listen) in listens {
+        if oidc_client_id.is_none() && !listen.ip().is_loopback() {
+            bail!(
+                "{flag} {listen} can be reached from other machines, and the local sign-in would let anyone \
+                 there sign in as anyone: listen on a loopback address (127.0.0.1 or [::1]) or set \
+                 --oidc-client-id (or QUIRE_OIDC_CLIENT_ID) to sign in with a real provider"
+            );
+        }
+    }
+    let issuer = args.oidc_issuer.trim_end_matches('/');
+    if !issuer.starts_with("https://") && !is_loopback_http(issuer) {
+        bail!("--oidc-issuer must be an https:// URL (http:// only on localhost), got {issuer:?}");
+    }
+    Ok((oidc_client_id, provider_name))
+}
+
+/// The debug builds' test-only flags (`--test-only-fetch-loopback`, `--test-only-dns-server`),
+/// refused unless everything Quire binds is on a loopback address.
+fn test_only_flags(args: &ServeArgs, listens: &[(&str, SocketAddr)]) -> anyhow::Result<(bool, Option<SocketAddr>)> {
+    let fetch_allow_loopback = args.fetch_loopback.given();
+    if let Some((_, listen)) =
+        listens.iter().find(|(_, listen)| !listen.ip().is_loopback()).filter(|_| fetch_allow_loopback)
+    {
+        bail!(
+            "--test-only-fetch-loopback lets the server reach services on this machine, so it is for tests \
+             on a loopback address only: listen on 127.0.0.1 or [::1], not {listen}"
+        );
+    }
+    let dns_server = args.dns_server.given();
+    if let Some(server) = dns_server {
+        let exposed = listens.iter().find(|(_, listen)| !listen.ip().is_loopback());
+        if exposed.is_some() || !server.ip().is_loopback() {
+            let listen = exposed.map_or(String::new(), |(flag, listen)| format!(" (not {flag} {listen})"));
+            bail!(
+                "--test-only-dns-server is for tests on this machine only: listen on 127.0.0.1 or [::1]{listen} \
+                 and name a DNS server on a loopback address (not {server})"
+            );
+        }
+    }
+    Ok((fetch_allow_loopback, dns_server))
+}
+
+#[cfg(test)]
+mod tests;

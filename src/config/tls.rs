@@ -1,0 +1,88 @@
+//! HTTPS served by Quire itself: the settings of `--acme-email`, `--tls-cert` and their
+//! listeners, and the combinations refused because they cannot work.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use crate::cli::TlsArgs;
+use crate::config::host::is_local_host;
+
+/// HTTPS served by Quire itself (`--acme-email`, `--tls-cert`).
+#[derive(Debug, Clone)]
+pub struct TlsConfig {
+    /// Certificates obtained over ACME.
+    pub acme: Option<AcmeConfig>,
+    /// The admin's certificate chain and key files.
+    pub cert: Option<(PathBuf, PathBuf)>,
+    /// Where HTTPS is served.
+    pub https_listen: SocketAddr,
+    /// Where HTTP-01 challenges are answered and everything else redirected to https.
+    pub http_listen: SocketAddr,
+    /// The first pause after a failed order (`tls::manager::FIRST_BACKOFF`; tests shorten it).
+    pub first_backoff: Duration,
+}
+
+/// The ACME CA and account.
+#[derive(Debug, Clone)]
+pub struct AcmeConfig {
+    /// The account's contact address.
+    pub email: String,
+    /// The CA's directory URL (https).
+    pub directory: String,
+    /// A root to trust for the directory's HTTPS.
+    pub ca_root: Option<PathBuf>,
+}
+
+/// The TLS settings of `serve`'s flags, refusing combinations that cannot work; `None` without
+/// `--acme-email` and `--tls-cert`. `listen_given`: `--listen` was set (flag or environment).
+pub(super) fn tls_config(args: &TlsArgs, raw_host: &str, listen_given: bool) -> anyhow::Result<Option<TlsConfig>> {
+    let cert = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some((cert.clone(), key.clone())),
+        (Some(_), None) => bail!("--tls-cert needs --tls-key (the certificate's private key, PEM)"),
+        (None, Some(_)) => bail!("--tls-key needs --tls-cert (the certificate chain, PEM)"),
+        (None, None) => None,
+    };
+    let acme = match args.acme_email.as_deref().map(str::trim) {
+        None => None,
+        Some(email) => {
+            if email.is_empty() || !email.contains('@') || email.contains(char::is_whitespace) {
+                bail!("--acme-email must be an email address, like admin@example.com; got {email:?}");
+            }
+            let directory = args.acme_directory.trim().to_owned();
+            if !directory.starts_with("https://") || url::Url::parse(&directory).is_err() {
+                bail!("--acme-directory must be an https:// URL, got {directory:?}");
+            }
+            let name = raw_host.trim().to_ascii_lowercase();
+            let name = name.rsplit_once(':').map_or(name.as_str(), |(name, _)| name).trim_end_matches('.').to_owned();
+            if is_local_host(&name) || name.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok() {
+                bail!(
+                    "--acme-email needs a public --host name a CA can issue certificates for (with DNS pointing \
+                     here), not {name:?}"
+                );
+            }
+            Some(AcmeConfig { email: email.to_owned(), directory, ca_root: args.acme_ca_root.clone() })
+        }
+    };
+    if acme.is_none() && cert.is_none() {
+        return Ok(None);
+    }
+    if listen_given {
+        bail!(
+            "--listen is for plain HTTP behind a proxy; with --acme-email or --tls-cert Quire listens on \
+             --https-listen (default [::]:443) and --http-listen (default [::]:80) instead"
+        );
+    }
+    if args.https_listen == args.http_listen {
+        bail!("--https-listen and --http-listen must differ, both are {}", args.https_listen);
+    }
+    Ok(Some(TlsConfig {
+        acme,
+        cert,
+        https_listen: args.https_listen,
+        http_listen: args.http_listen,
+        first_backoff: Duration::from_secs(600),
+    }))
+}

@@ -1,0 +1,46 @@
+//! Every URL path Quire serves that is also written somewhere else: into an id, a link or a
+//! document another server reads. The route tables and the URL builders both use these
+//! constants, so a path is spelt once (a route and the ids pointing at it cannot drift apart).
+//!
+//! Paths with a parameter have two forms: the route's pattern (`:name`, poem's syntax) and the
+//! prefix the URL builders append the value to.
+
+/// Quire's ActivityPub documents on a blog host (and the shared inbox on the app host) live under this.
+pub const AP_PREFIX: &str = "/_quire/ap/";
+/// A blog's actor, on its subdomain.
+pub const AP_ACTOR: &str = "/_quire/ap/actor";
+/// A blog's outbox.
+pub const AP_OUTBOX: &str = "/_quire/ap/outbox";
+/// A blog's followers collection.
+pub const AP_FOLLOWERS: &str = "/_quire/ap/followers";
+/// A post's ActivityPub object: the route's pattern.
+pub const AP_POST: &str = "/_quire/ap/posts/:short_id";
+/// A post's ActivityPub object: the prefix of its id, followed by the post's short id.
+pub const AP_POSTS_PREFIX: &str = "/_quire/ap/posts/";
+/// The instance's shared inbox, on the app host (a blog's `inbox` names it too).
+pub const AP_INBOX: &str = "/_quire/ap/inbox";
+
+/// WebFinger, on every host.
+pub const WEBFINGER: &str = "/.well-known/webfinger";
+/// NodeInfo's discovery document, on the app host.
+pub const NODEINFO_LINKS: &str = "/.well-known/nodeinfo";
+/// The NodeInfo 2.1 document the discovery document links to.
+pub const NODEINFO: &str = "/nodeinfo/2.1";
+
+/// ACME HTTP-01 challenges, followed by the token.
+pub const ACME_CHALLENGE_PREFIX: &str = "/.well-known/acme-challenge/";
+/// The on-demand TLS question a proxy asks (`?domain=NAME`).
+pub const TLS_ASK: &str = "/_quire/tls-ask";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prefixed_paths_are_under_their_prefix() {
+        for path in [AP_ACTOR, AP_OUTBOX, AP_FOLLOWERS, AP_POST, AP_POSTS_PREFIX, AP_INBOX] {
+            assert!(path.starts_with(AP_PREFIX), "{path}");
+        }
+        assert!(AP_POST.starts_with(AP_POSTS_PREFIX));
+    }
+}
