@@ -228,14 +228,7 @@ pub fn cancel_for_blog(conn: &Connection, blog_id: i64) -> Result<usize, Error> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::migrate;
-
-    fn migrated() -> Connection {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        migrate::migrate(&mut conn).unwrap();
-        conn
-    }
+    use crate::db::test_support::migrated;
 
     fn inboxes(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| (*s).to_owned()).collect()

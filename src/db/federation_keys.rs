@@ -139,19 +139,10 @@ mod tests {
     use rusqlite::Connection;
 
     use super::*;
-    use crate::db::migrate;
+    use crate::db::test_support;
 
     fn migrated() -> Connection {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        migrate::migrate(&mut conn).unwrap();
-        conn.execute_batch(
-            "INSERT INTO users (email) VALUES ('alice@example.com');
-             INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
-                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');",
-        )
-        .unwrap();
-        conn
+        test_support::with_blogs(&["alice"])
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub mod replies;
 pub mod schedule;
 pub mod sessions;
 pub mod tags;
+#[cfg(test)]
+pub mod test_support;
 pub mod themes;
 pub mod users;
 

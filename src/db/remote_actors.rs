@@ -181,16 +181,12 @@ mod tests {
     use crate::db::followers::{self, NewFollower};
     use crate::db::reactions::{self, Kind};
     use crate::db::replies::{self, NewReply};
+    use crate::db::test_support;
 
     fn migrated() -> Connection {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        crate::db::migrate::migrate(&mut conn).unwrap();
+        let conn = test_support::with_blogs(&["alice"]);
         conn.execute_batch(
-            "INSERT INTO users (email) VALUES ('alice@example.com');
-             INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
-                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');
-             INSERT INTO posts (id, blog_id, short_id, slug, title, body, published_at)
+            "INSERT INTO posts (id, blog_id, short_id, slug, title, body, published_at)
                  VALUES (10, 1, 'abcd1234', 'hi', 'Hi', '{}', '2026-11-24T10:00:00.000Z'),
                         (11, 1, 'draft123', 'draft', 'Draft', '{}', NULL);",
         )

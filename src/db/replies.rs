@@ -207,17 +207,12 @@ mod tests {
     use super::*;
     use crate::db::followers::{self, NewFollower};
     use crate::db::reactions::{self, Kind};
+    use crate::db::test_support;
 
     fn migrated() -> Connection {
-        let mut conn = Connection::open_in_memory().unwrap();
-        conn.pragma_update(None, "foreign_keys", true).unwrap();
-        crate::db::migrate::migrate(&mut conn).unwrap();
+        let conn = test_support::with_blogs(&["alice", "bob"]);
         conn.execute_batch(
-            "INSERT INTO users (email) VALUES ('alice@example.com'), ('bob@example.com');
-             INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
-                 VALUES (1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC'),
-                        (2, 'bob', 'bob', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC');
-             INSERT INTO posts (id, blog_id, short_id, slug, title, body) VALUES (10, 1, 'p1', 'hi', 'Hi', '{}');",
+            "INSERT INTO posts (id, blog_id, short_id, slug, title, body) VALUES (10, 1, 'p1', 'hi', 'Hi', '{}');",
         )
         .unwrap();
         conn

@@ -1,0 +1,30 @@
+//! What the storage's unit tests share: an in-memory database with every migration applied, and
+//! blogs in it (tests of one table family add their own rows on top).
+
+use rusqlite::{Connection, params};
+
+use crate::db::migrate;
+
+/// An empty database at the newest schema, foreign keys enforced as [`crate::db::Db`] does.
+pub fn migrated() -> Connection {
+    let mut conn = Connection::open_in_memory().unwrap();
+    conn.pragma_update(None, "foreign_keys", true).unwrap();
+    migrate::migrate(&mut conn).unwrap();
+    conn
+}
+
+/// [`migrated`] with one blog per subdomain, named as its subdomain, each owned by a user of its
+/// own (`{subdomain}@example.com`): the first blog and user have id 1, the next 2, ...
+pub fn with_blogs(subdomains: &[&str]) -> Connection {
+    let conn = migrated();
+    for subdomain in subdomains {
+        conn.execute("INSERT INTO users (email) VALUES (?1)", params![format!("{subdomain}@example.com")]).unwrap();
+        conn.execute(
+            "INSERT INTO blogs (user_id, subdomain, name, theme_id, favicon_id, time_zone)
+             VALUES (last_insert_rowid(), ?1, ?1, (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC')",
+            params![subdomain],
+        )
+        .unwrap();
+    }
+    conn
+}
