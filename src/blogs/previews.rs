@@ -5,8 +5,8 @@
 
 use crate::auth::token_hash;
 use crate::db::blogs::Blog;
-use crate::db::{posts, previews};
-use crate::domain::preview::new_token;
+use crate::db::{posts, preview_links};
+use crate::domain::preview_token::new_token;
 use crate::error::{Error, Result};
 
 use super::{Blogs, post_not_found};
@@ -33,7 +33,7 @@ impl Blogs {
                 if post.published_at.is_some() {
                     return Err(Error::invalid("previewLink", "The post is published: share its permalink instead"));
                 }
-                previews::replace(conn, post.id, &hash)
+                preview_links::replace(conn, post.id, &hash)
             })
             .await?;
         Ok(PreviewLink { token, created_at })
@@ -45,7 +45,7 @@ impl Blogs {
         self.db
             .write(move |conn| {
                 let post = posts::get(conn, blog_id, &short_id)?.ok_or_else(post_not_found)?;
-                previews::revoke(conn, post.id)?;
+                preview_links::revoke(conn, post.id)?;
                 Ok(())
             })
             .await

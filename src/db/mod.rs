@@ -21,7 +21,7 @@ pub mod migrate;
 pub mod pages;
 pub mod paragraphs;
 pub mod posts;
-pub mod previews;
+pub mod preview_links;
 pub mod public;
 pub mod reactions;
 pub mod redirects;

@@ -22,7 +22,7 @@ pub mod old_paths;
 pub mod paging;
 pub mod paths;
 pub mod post;
-pub mod preview;
+pub mod preview_token;
 pub mod proxies;
 pub mod remote_html;
 pub mod schedule;

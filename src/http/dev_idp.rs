@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::auth::local_idp::{CLIENT_ID, LocalIssuer};
 use crate::http::client::is_from_this_machine;
-use crate::http::pages::escape;
+use crate::http::plain_pages::escape;
 use crate::http::state::AppState;
 
 const CSP: &str =

@@ -15,7 +15,7 @@ use crate::domain::proxies::TrustedProxies;
 use crate::error::{Error, Messages};
 use crate::http::access_log::{AccessLog, Entry};
 use crate::http::client::client_ip;
-use crate::http::pages;
+use crate::http::plain_pages;
 
 /// Largest request body of a JSON call.
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
@@ -163,14 +163,14 @@ fn render_error(err: poem::Error, id: &str, is_api: bool) -> Response {
         if let Error::Internal(cause) = err {
             tracing::error!(error = format!("{cause:#}"), "request failed");
             if !is_api {
-                return pages::server_error(id);
+                return plain_pages::server_error(id);
             }
         }
         return err.to_response(id);
     }
     let status = err.status();
     if !is_api && status == StatusCode::NOT_FOUND {
-        return pages::not_found("Page not found", "There is no page at this address.");
+        return plain_pages::not_found("Page not found", "There is no page at this address.");
     }
     let ours = match status {
         StatusCode::NOT_FOUND => Error::not_found("path", "Not found"),

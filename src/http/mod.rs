@@ -17,7 +17,7 @@ pub mod federation;
 pub mod hosts;
 pub mod inbox;
 pub mod middleware;
-pub mod pages;
+pub mod plain_pages;
 pub mod serve;
 pub mod session;
 pub mod state;
@@ -146,7 +146,7 @@ impl Endpoint for HostRouter {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
                 self.blog.call(req).await
             }
-            Site::Unknown => Ok(pages::not_found("Not found", "There is nothing at this address.")
+            Site::Unknown => Ok(plain_pages::not_found("Not found", "There is nothing at this address.")
                 .with_status(StatusCode::NOT_FOUND)
                 .into_response()),
         }

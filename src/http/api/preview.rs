@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::domain::blocks::Body;
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
-use crate::http::blog::pages;
+use crate::http::blog::views;
 use crate::http::session::SignedIn;
 use crate::http::state::AppState;
 
@@ -39,6 +39,6 @@ pub async fn preview(
     state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let body = Body::parse(&input.body, state.blogs.rules()).map_err(Error::Invalid)?;
     let title = body.title();
-    let html = pages::blocks_html(&state, body).await?;
+    let html = views::blocks_html(&state, body).await?;
     Ok(Json(PreviewJson { title, html }))
 }

@@ -6,7 +6,7 @@ use poem::web::{Data, Json, Path};
 use poem::{IntoResponse, Response, handler};
 use serde_json::{Value, json};
 
-use crate::db::{posts, previews};
+use crate::db::{posts, preview_links};
 use crate::error::Result;
 use crate::http::session::SignedIn;
 use crate::http::state::AppState;
@@ -38,7 +38,7 @@ pub async fn show(
         .db
         .read(move |conn| {
             let post = posts::get(conn, id, &post_id)?.ok_or_else(crate::blogs::post_not_found)?;
-            previews::created_at(conn, post.id)
+            preview_links::created_at(conn, post.id)
         })
         .await?;
     Ok(Json(json!({ "previewLink": created_at.map(|at| json!({ "createdAt": at })) })))

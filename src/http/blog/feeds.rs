@@ -9,8 +9,8 @@ use askama::Template;
 use poem::http::StatusCode;
 
 use super::cache::Page;
-use super::pages::{newest_of, off_runtime, parse_body};
 use super::templates::{self, AtomFeed, BlockView, FeedEntry, RssFeed, Sitemap, SitemapEntry};
+use super::views::{newest_of, off_runtime, parse_body};
 use crate::config::Config;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
@@ -55,7 +55,7 @@ pub async fn tag_feed(state: &AppState, blog: &PublicBlog, tag: &str, generation
     let (id, wanted) = (blog.id, tag.to_owned());
     let posts = state.db.read(move |conn| tags::published(conn, id, &wanted, 0, FEED_SIZE)).await?;
     if posts.is_empty() {
-        return Ok(super::pages::not_found(state, blog, generation));
+        return Ok(super::views::not_found(state, blog, generation));
     }
     render_feed(
         blog,

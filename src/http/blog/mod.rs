@@ -2,33 +2,33 @@
 //!
 //! - `routes`: the request path to the page that answers it, through the cache.
 //! - `pages`: the HTML pages (index, post, search, not found).
-//! - `previews`: a draft or scheduled post through its secret preview link (never cached).
+//! - `preview_links`: a draft or scheduled post through its secret preview link (never cached).
 //! - `feeds`: Atom and RSS feeds, sitemap, robots.txt and the tab icon.
 //! - `responses`: a cached page as an HTTP answer (304, gzip, CSP, redirects).
 //! - `cache`: rendered pages in memory, per blog generation.
 //! - `templates`: template models and askama templates (`assets/templates/`).
 //! - `themes`: the theme stylesheets.
-//! - `page_views`: the Page views addon's counter.
+//! - `view_counter`: the Page views addon's counter.
 //! - `static_site`: the public pages rendered to files, for the static site export.
 
 mod cache;
 mod feeds;
-pub mod page_views;
-pub mod pages;
-mod previews;
+mod preview_links;
 mod responses;
 mod routes;
 pub mod static_site;
 pub mod templates;
 mod themes;
+pub mod view_counter;
+pub mod views;
 
 use std::sync::Arc;
 
 use crate::blogs::PageGenerations;
 use cache::PageCache;
-use page_views::ViewCounter;
 pub use routes::{BlogHost, routes};
 use themes::Themes;
+use view_counter::ViewCounter;
 
 /// What the public blogs share: the page cache, the theme styles and pending view counts.
 pub struct BlogSite {

@@ -8,7 +8,7 @@ use poem::web::Data;
 use poem::{Request, Response, Route, handler};
 
 use super::cache::Page;
-use super::{feeds, pages, previews, responses};
+use super::{feeds, preview_links, responses, views};
 use crate::db::public::{self, PublicBlog};
 use crate::db::redirects;
 use crate::domain::old_paths;
@@ -55,7 +55,7 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     let generation = site.cache.generation(&subdomain);
     let lookup = subdomain.clone();
     let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
-        return Ok(crate::http::pages::not_found(
+        return Ok(crate::http::plain_pages::not_found(
             "Blog not found",
             &format!("There is no blog at {subdomain}.{}.", state.config.host),
         ));
@@ -77,17 +77,17 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     Ok(responses::respond(req, site, &page))
 }
 
-/// A preview link's answer, never cached (see `previews`).
+/// A preview link's answer, never cached (see `preview_links`).
 async fn preview(state: &AppState, subdomain: String, token: &str) -> Result<Response, Error> {
     let generation = state.site.cache.generation(&subdomain);
     let lookup = subdomain.clone();
     let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
-        return Ok(crate::http::pages::not_found(
+        return Ok(crate::http::plain_pages::not_found(
             "Blog not found",
             &format!("There is no blog at {subdomain}.{}.", state.config.host),
         ));
     };
-    previews::serve(state, &blog, token, generation).await
+    preview_links::serve(state, &blog, token, generation).await
 }
 
 /// Where the imported post or page that had the old address `path` (with `query`) is now,
@@ -113,34 +113,34 @@ async fn render(
 ) -> Result<Page, Error> {
     match path {
         "/" => match page_param(query) {
-            None => pages::index(state, blog, 1, generation).await,
-            Some(Ok(number)) => pages::index(state, blog, number, generation).await,
-            Some(Err(())) => Ok(pages::not_found(state, blog, generation)),
+            None => views::index(state, blog, 1, generation).await,
+            Some(Ok(number)) => views::index(state, blog, number, generation).await,
+            Some(Err(())) => Ok(views::not_found(state, blog, generation)),
         },
         "/feed.xml" | "/rss.xml" => feeds::feed(state, blog, path == "/rss.xml", generation).await,
         "/sitemap.xml" => feeds::sitemap(state, blog, generation).await,
         "/robots.txt" => Ok(feeds::robots(state, blog, generation)),
         "/favicon.svg" => Ok(feeds::favicon(blog, generation)),
-        "/search" if blog.has("search-box") => pages::search(state, blog, query, generation).await,
+        "/search" if blog.has("search-box") => views::search(state, blog, query, generation).await,
         _ if path.starts_with("/theme-") => match state.site.themes.at_path(path) {
             Some(theme) => {
                 let mut page = Page::new(StatusCode::OK, "text/css; charset=utf-8", theme.css.clone(), generation);
                 page.immutable = true;
                 Ok(page)
             }
-            None => Ok(pages::not_found(state, blog, generation)),
+            None => Ok(views::not_found(state, blog, generation)),
         },
         _ if path.starts_with("/tags/") => match tag_path(path) {
             Some((tag, false)) => match page_param(query) {
-                None => pages::tag(state, blog, tag, 1, generation).await,
-                Some(Ok(number)) => pages::tag(state, blog, tag, number, generation).await,
-                Some(Err(())) => Ok(pages::not_found(state, blog, generation)),
+                None => views::tag(state, blog, tag, 1, generation).await,
+                Some(Ok(number)) => views::tag(state, blog, tag, number, generation).await,
+                Some(Err(())) => Ok(views::not_found(state, blog, generation)),
             },
             Some((tag, true)) => feeds::tag_feed(state, blog, tag, generation).await,
-            None => Ok(pages::not_found(state, blog, generation)),
+            None => Ok(views::not_found(state, blog, generation)),
         },
-        _ if path.len() > 1 && !path[1..].contains('/') => pages::post(state, blog, &path[1..], generation).await,
-        _ => Ok(pages::not_found(state, blog, generation)),
+        _ if path.len() > 1 && !path[1..].contains('/') => views::post(state, blog, &path[1..], generation).await,
+        _ => Ok(views::not_found(state, blog, generation)),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The static site export: a blog's public pages rendered to files by the live site's own
-//! renderers (`pages.rs`, `feeds.rs`, the same templates), with every link to the blog made
+//! renderers (`views.rs`, `feeds.rs`, the same templates), with every link to the blog made
 //! relative and pointing at a file (`tags/rust/index.html`), so the site opens from disk
 //! (file:// has no directory index) and from any static host.
 //!
@@ -12,8 +12,8 @@ use anyhow::anyhow;
 use rusqlite::Connection;
 
 use super::feeds::{self, AtomLinks, FEED_SIZE};
-use super::pages::{self, Look, PAGE_SIZE};
 use super::themes::Themes;
+use super::views::{self, Look, PAGE_SIZE};
 use crate::blogs::exports::{SiteOut, SiteRenderer};
 use crate::config::Config;
 use crate::db::posts::Post;
@@ -62,7 +62,7 @@ impl SiteRenderer for StaticSite {
             let posts = public::published(conn, blog.id, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
             site.page(
                 &static_path(&page_link("/", number)),
-                &pages::index_html(look, &blog, &posts, number, index_pages)?,
+                &views::index_html(look, &blog, &posts, number, index_pages)?,
             )?;
             for post in posts {
                 site.post(conn, look, &blog, post)?;
@@ -82,7 +82,7 @@ impl SiteRenderer for StaticSite {
             let tag_pages = tags::count_published(conn, blog.id, &tag)?.div_ceil(u64::from(PAGE_SIZE));
             for number in 1..=tag_pages {
                 let posts = tags::published(conn, blog.id, &tag, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
-                let html = pages::tag_html(look, &blog, &tag, &posts, number, tag_pages)?;
+                let html = views::tag_html(look, &blog, &tag, &posts, number, tag_pages)?;
                 site.page(&static_path(&page_link(&format!("/tags/{tag}"), number)), &html)?;
             }
             let newest = tags::published(conn, blog.id, &tag, 0, FEED_SIZE)?;
@@ -90,7 +90,7 @@ impl SiteRenderer for StaticSite {
                 feeds::feed_xml(&blog, &blog_url, &newest, false, AtomLinks::tag(&self.config, &blog, &tag))?;
             site.out.file(&format!("tags/{tag}/feed.xml"), xml.as_bytes())?;
         }
-        site.page("404.html", &pages::not_found_html(look, &blog))?;
+        site.page("404.html", &views::not_found_html(look, &blog))?;
         site.out.progress(total, total)
     }
 }
@@ -113,11 +113,11 @@ struct Files<'a> {
 impl Files<'_> {
     /// The page of a post or page.
     fn post(&mut self, conn: &Connection, look: Look<'_>, blog: &PublicBlog, post: Post) -> anyhow::Result<()> {
-        let body = pages::parse_body(&post)?;
-        let sizes = pages::image_sizes_in(conn, look.config, &body)?;
+        let body = views::parse_body(&post)?;
+        let sizes = views::image_sizes_in(conn, look.config, &body)?;
         let path = post.path();
         let replies = replies::approved_for_post(conn, post.id)?;
-        let html = pages::post_html(look, blog, &post, &body, &sizes, &path, false, &replies)?;
+        let html = views::post_html(look, blog, &post, &body, &sizes, &path, false, &replies)?;
         self.page(&static_path(&path), &html)
     }
 

@@ -7,11 +7,11 @@ use poem::http::{StatusCode, header};
 use poem::{Response, ResponseBuilder};
 
 use super::cache::Page;
-use super::pages;
+use super::views;
 use crate::auth::token_hash;
-use crate::db::previews;
+use crate::db::preview_links;
 use crate::db::public::PublicBlog;
-use crate::domain::preview::is_token;
+use crate::domain::preview_token::is_token;
 use crate::error::Error;
 use crate::http::state::AppState;
 
@@ -19,19 +19,19 @@ use crate::http::state::AppState;
 pub async fn serve(state: &AppState, blog: &PublicBlog, token: &str, generation: u64) -> Result<Response, Error> {
     let post = if is_token(token) {
         let (id, hash) = (blog.id, token_hash(token));
-        state.db.read(move |conn| previews::post_by_token(conn, id, &hash)).await?
+        state.db.read(move |conn| preview_links::post_by_token(conn, id, &hash)).await?
     } else {
         None
     };
     let Some(post) = post else {
-        return Ok(answer(&pages::not_found(state, blog, generation)));
+        return Ok(answer(&views::not_found(state, blog, generation)));
     };
     if post.published_at.is_some() {
         let location = format!("/{}-{}", post.slug, post.short_id);
         return Ok(private().status(StatusCode::FOUND).header(header::LOCATION, location).finish());
     }
     let path = format!("/preview/{token}");
-    let page = pages::render_post(state, blog, post, &path, true, generation).await?;
+    let page = views::render_post(state, blog, post, &path, true, generation).await?;
     Ok(answer(&page))
 }
 
