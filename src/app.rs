@@ -212,8 +212,11 @@ impl App {
         let domain_checks =
             tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
         let retry_unit = self.state.config.delivery_retry_unit;
-        let deliveries =
-            tokio::spawn(crate::blogs::delivery::run(self.state.blogs.clone(), self.state.fetcher.clone(), retry_unit));
+        let deliveries = tokio::spawn(crate::blogs::federation::delivery::run(
+            self.state.blogs.clone(),
+            self.state.fetcher.clone(),
+            retry_unit,
+        ));
         let served = match self.acceptor {
             Listeners::Plain(listener) => {
                 http::serve::serve_plain(listener, endpoint, HTTP2_MAX_STREAMS, shutdown, Duration::from_secs(10)).await

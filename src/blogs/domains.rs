@@ -2,7 +2,7 @@
 //! removing it, checking its TXT record now ("Check now", once per 10 s per blog) and the task
 //! that rechecks on a schedule (`domain::custom_domain::after_check`). A change of the names a
 //! blog answers on updates [`ServedNames`](super::ServedNames) and invalidates the blog's
-//! cached pages (they carry its origin), after the commit.
+//! cached pages (they carry its origin), after the commit (`Blogs::commit`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -28,7 +28,7 @@ const MAX_SLEEP: Duration = Duration::from_secs(3600);
 #[derive(Default)]
 pub(crate) struct Checks {
     last_by_owner: Mutex<HashMap<i64, Instant>>,
-    changed: Notify,
+    pub(super) changed: Notify,
 }
 
 /// The 404 of a blog with no custom domain.
@@ -49,28 +49,33 @@ impl Blogs {
     pub async fn set_domain(&self, blog: &Blog, raw_name: &str) -> Result<DomainRow> {
         let name = CustomDomain::parse(raw_name, self.served.app_name())
             .map_err(|err| Error::invalid("name", err.message()))?;
-        let (id, token) = (blog.id, rules::new_token());
-        let set = self.db.write(move |conn| custom_domains::set(conn, id, &name, &token)).await?;
-        let Set::Domain { row, replaced } = set else {
-            return Err(Error::invalid("name", "This domain is already used by another blog"));
-        };
-        if replaced.is_some_and(|old| old.state == DomainState::Verified) {
-            self.served.set_domain(&blog.subdomain, None);
-            self.pages.invalidate(&blog.subdomain);
-        }
-        self.domain_checks.changed.notify_one();
-        Ok(row)
+        let (id, subdomain, token) = (blog.id, blog.subdomain.clone(), rules::new_token());
+        self.commit(move |conn, effects| {
+            let Set::Domain { row, replaced } = custom_domains::set(conn, id, &name, &token)? else {
+                return Err(Error::invalid("name", "This domain is already used by another blog"));
+            };
+            if replaced.is_some_and(|old| old.state == DomainState::Verified) {
+                effects.domain_served(&subdomain, None);
+                effects.invalidate(&subdomain);
+            }
+            effects.domain_set();
+            Ok(row)
+        })
+        .await
     }
 
     /// Removes the blog's custom domain: the blog answers on its subdomain alone again.
     pub async fn remove_domain(&self, blog: &Blog) -> Result<()> {
-        let id = blog.id;
-        let removed = self.db.write(move |conn| custom_domains::remove(conn, id)).await?.ok_or_else(no_domain)?;
-        if removed.state == DomainState::Verified {
-            self.served.set_domain(&blog.subdomain, None);
-            self.pages.invalidate(&blog.subdomain);
-        }
-        Ok(())
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let removed = custom_domains::remove(conn, id)?.ok_or_else(no_domain)?;
+            if removed.state == DomainState::Verified {
+                effects.domain_served(&subdomain, None);
+                effects.invalidate(&subdomain);
+            }
+            Ok(())
+        })
+        .await
     }
 
     /// Looks the blog's TXT record up now (the owner's "Check now": once per 10 s per blog).
@@ -105,12 +110,20 @@ impl Blogs {
         let now = OffsetDateTime::now_utc();
         let before = row.before();
         let after = rules::after_check(&row.domain(), &before, lookup, now, by_owner);
-        let (id, token, written) = (row.blog_id, row.token.clone(), after.clone());
-        let updated = self.db.write(move |conn| custom_domains::record_check(conn, id, &token, &written, now)).await?;
-        if updated.is_some() && after.changes_serving(&before) {
-            let verified = (after.state == DomainState::Verified).then_some(row.name.as_str());
-            self.served.set_domain(&blog.subdomain, verified);
-            self.pages.invalidate(&blog.subdomain);
+        let changes_serving = after.changes_serving(&before);
+        let verified = (after.state == DomainState::Verified).then(|| row.name.clone());
+        let (id, subdomain, token, written) = (row.blog_id, blog.subdomain.clone(), row.token.clone(), after.clone());
+        let updated = self
+            .commit(move |conn, effects| {
+                let updated = custom_domains::record_check(conn, id, &token, &written, now)?;
+                if updated.is_some() && changes_serving {
+                    effects.domain_served(&subdomain, verified.as_deref());
+                    effects.invalidate(&subdomain);
+                }
+                Ok(updated)
+            })
+            .await?;
+        if updated.is_some() && changes_serving {
             tracing::info!(blog = %blog.subdomain, domain = %row.name, state = after.state.as_str(), "custom domain changed");
         }
         Ok(updated)

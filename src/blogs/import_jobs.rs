@@ -113,12 +113,13 @@ impl Blogs {
         let input = Input { file, name, site_url: site_url.map(String::from) };
         let blog_id = blog.id;
         let job = self
-            .db
-            .write(move |conn| jobs::create(conn, blog_id, IMPORT, format.key(), Some(&input)))
-            .await?
-            .ok_or_else(busy)?;
+            .commit(move |conn, effects| {
+                let job = jobs::create(conn, blog_id, IMPORT, format.key(), Some(&input))?.ok_or_else(busy)?;
+                effects.job_queued();
+                Ok(job)
+            })
+            .await?;
         upload.kept = true;
-        self.jobs_changed.notify_one();
         Ok(job)
     }
 

@@ -18,7 +18,7 @@ use bytes::Bytes;
 use time::OffsetDateTime;
 use tokio::task::JoinSet;
 
-use super::{Blogs, index};
+use super::Blogs;
 use crate::db::blogs::{self, Blog};
 use crate::db::imports::{self, ImportWrite, Outcome};
 use crate::db::posts;
@@ -249,31 +249,27 @@ impl Blogs {
         if writes.is_empty() {
             return Ok(());
         }
-        let search = self.search.clone();
+        let subdomain = blog.subdomain.clone();
         let outcomes = self
-            .db
-            .write(move |conn| {
+            .commit(move |conn, effects| {
                 let (outcomes, seq) = imports::write_batch(conn, blog_id, &writes)?;
                 if let Some(seq) = seq {
-                    // In the writer's closure, so index commits follow database order (see create_post).
-                    let docs: Vec<_> = outcomes
-                        .iter()
-                        .zip(&bodies)
-                        .filter_map(|(outcome, body)| match outcome {
-                            Outcome::Written { post, .. } => Some(index::doc(post, body)),
-                            _ => None,
-                        })
-                        .collect();
-                    index::upsert_many(&search, &docs, seq);
+                    let written = outcomes.iter().zip(&bodies).filter_map(|(outcome, body)| match outcome {
+                        Outcome::Written { post, .. } => Some((&**post, body)),
+                        _ => None,
+                    });
+                    effects.index_posts(seq, written);
+                }
+                if outcomes.iter().any(|outcome| matches!(outcome, Outcome::Written { .. })) {
+                    effects.invalidate(&subdomain);
+                    effects.schedule_moved();
                 }
                 Ok(outcomes)
             })
             .await?;
-        let mut written = false;
         for (outcome, (name, mut changes)) in outcomes.into_iter().zip(names) {
             match outcome {
                 Outcome::Written { post, changes: more, redirects } => {
-                    written = true;
                     if post.page_position.is_some() {
                         run.report.pages += 1;
                     } else {
@@ -291,10 +287,6 @@ impl Blogs {
                 Outcome::AlreadyImported => run.report.skip(&name, "already imported"),
                 Outcome::BlogFull => run.over_limit += 1,
             }
-        }
-        if written {
-            self.pages.invalidate(&blog.subdomain);
-            self.schedule_changed.notify_one();
         }
         Ok(())
     }

@@ -62,36 +62,6 @@ pub fn sync(
     Ok(Some(total))
 }
 
-/// Indexes a post after its database write committed, at the database's new sequence `seq`.
-/// A failure is logged, never lost: see [`log_failure`].
-pub(super) fn upsert(search: &SearchIndex, post: &Post, body: &Body, seq: i64) {
-    if let Err(err) = search.upsert(&doc(post, body), seq) {
-        log_failure(&err);
-    }
-}
-
-/// Indexes the posts of an import's batch after its database write committed, in one index
-/// commit at the database's new sequence `seq`.
-pub(super) fn upsert_many(search: &SearchIndex, docs: &[PostDoc], seq: i64) {
-    if let Err(err) = search.upsert_many(docs, seq) {
-        log_failure(&err);
-    }
-}
-
-/// Removes a deleted post (row id `post_id`) at the database's new sequence `seq`.
-pub(super) fn remove(search: &SearchIndex, post_id: i64, seq: i64) {
-    if let Err(err) = search.remove(post_id, seq) {
-        log_failure(&err);
-    }
-}
-
-/// Removes every post of a deleted blog at the database's new sequence `seq`.
-pub(super) fn remove_blog(search: &SearchIndex, blog_id: i64, seq: i64) {
-    if let Err(err) = search.remove_blog(blog_id, seq) {
-        log_failure(&err);
-    }
-}
-
 /// Logs an index update that failed after its database write committed. Nothing is lost:
 /// the failure marked the index stale, so however many writes follow, its commits no longer
 /// record the database's sequence and the next start rebuilds it.

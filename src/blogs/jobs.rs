@@ -61,12 +61,14 @@ impl Blogs {
         let format =
             ExportFormat::parse(raw_format).ok_or_else(|| Error::invalid("format", ExportFormat::unknown()))?;
         let blog_id = blog.id;
-        let job =
-            self.db.write(move |conn| jobs::create(conn, blog_id, EXPORT, format.name(), None)).await?.ok_or_else(
-                || Error::invalid("export", "An export of this blog is already under way: wait for it to finish"),
-            )?;
-        self.jobs_changed.notify_one();
-        Ok(job)
+        self.commit(move |conn, effects| {
+            let job = jobs::create(conn, blog_id, EXPORT, format.name(), None)?.ok_or_else(|| {
+                Error::invalid("export", "An export of this blog is already under way: wait for it to finish")
+            })?;
+            effects.job_queued();
+            Ok(job)
+        })
+        .await
     }
 
     /// Deletes the export `raw_id` of `blog` and its file; a running one stops.
@@ -85,11 +87,12 @@ impl Blogs {
     ) -> Result<()> {
         let id: i64 = raw_id.parse().map_err(|_| not_found())?;
         let blog_id = blog.id;
-        let job = self.db.write(move |conn| jobs::delete(conn, blog_id, kind, id)).await?.ok_or_else(not_found)?;
-        for file in job.result_file.iter().chain(&job.input_file) {
-            self.remove_job_file(file);
-        }
-        Ok(())
+        self.commit(move |conn, effects| {
+            let job = jobs::delete(conn, blog_id, kind, id)?.ok_or_else(not_found)?;
+            effects.remove_job_files(job.result_file.into_iter().chain(job.input_file));
+            Ok(())
+        })
+        .await
     }
 
     /// At start, before any job runs: puts the jobs a stopped server left running back in the

@@ -1,25 +1,27 @@
 //! The one write path. Every change to what a blog shows (its posts, name, theme, icon,
-//! addons, uploads, the account itself, its background jobs) goes through [`Blogs`], which
-//! does, in one place:
+//! addons, uploads, custom domain, followers and replies, the account itself, its background
+//! jobs) goes through [`Blogs`]. Each write method checks its input, then calls the one helper,
+//! `Blogs::commit` (`effects.rs`), with a closure that writes in one SQLite transaction and
+//! states its effects; the helper performs them, always in the same order:
 //!
-//! 1. the database write (one SQLite transaction),
+//! 1. the database write (one SQLite transaction; federation's activities queued in it),
 //! 2. the search index update, inside the database writer's closure,
-//! 3. the page-cache invalidation ([`PageGenerations::invalidate`]).
+//! 3. after the commit: the names served, the page-cache invalidation
+//!    ([`PageGenerations::invalidate`]), and the wake-ups of the scheduler, the delivery
+//!    worker, the job runner and the domains' recheck task.
 //!
 //! HTTP handlers decode a request, call one method here and answer with what it returns; they
-//! never touch the index or the page cache. A new side effect of writes (federation delivery,
-//! custom-domain cache keys, ...) is added here once: see docs/architecture.md.
+//! never touch the index or the page cache. A new side effect of writes (an email queue,
+//! webmentions, ...) is added in one place, `effects.rs`: a field and a method on `Effects`
+//! that writes call to state it, and its line where the helper performs effects.
 
-pub mod delivery;
 pub mod domains;
+mod effects;
 pub mod exports;
-mod federation;
-mod fediverse;
+pub mod federation;
 pub mod generations;
 mod import_jobs;
 mod imports;
-mod inbox;
-pub mod inbox_keys;
 pub mod index;
 pub mod jobs;
 mod pages;
@@ -41,12 +43,10 @@ use crate::db::blogs::{self, Blog};
 use crate::domain::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
-pub use federation::article_of;
-pub use fediverse::{FediverseState, ReplyOfPost, follower_not_found, reply_not_found};
+pub use federation::{FediverseState, Received, ReplyOfPost, article_of, follower_not_found, reply_not_found};
 pub use generations::PageGenerations;
 pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
-pub use inbox::Received;
 pub use posts::{PostInput, post_not_found};
 pub use previews::PreviewLink;
 pub use served_names::{NameChange, ServedNames};
@@ -71,7 +71,7 @@ pub struct Blogs {
     domain_checks: domains::Checks,
     /// Blogs' federation keys, parsed ([`Blogs::signing_key`]).
     keys: quick_cache::sync::Cache<i64, Arc<crate::fetch::signed::SigningKey>>,
-    /// Builds the activities post and account writes queue (blogs/federation.rs).
+    /// Builds the activities post and account writes queue (blogs/federation/outbound.rs).
     outbound: federation::Outbound,
     /// Woken when a delivery is queued, so the delivery worker sends it at once.
     deliveries_changed: Notify,

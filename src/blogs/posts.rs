@@ -4,7 +4,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::{Blogs, index};
+use super::Blogs;
+use super::effects::Effects;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
 use crate::domain::blocks::Body;
@@ -44,67 +45,49 @@ impl Blogs {
     /// Creates a post in `blog`; the draft flag off publishes it.
     pub async fn create_post(&self, blog: &Blog, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
-        let (search, blog_id) = (self.search.clone(), blog.id);
-        let (outbound, subdomain) = (self.outbound.clone(), blog.subdomain.clone());
-        let post = self
-            .db
-            .write(move |conn| {
-                // Counted by the one writer connection, so two saves can't both take the last place.
-                if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
-                    return Err(Error::invalid("blog", limits::too_many_posts()));
-                }
-                let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
-                let (post, seq) = posts::create(conn, blog_id, &write, federate)?;
-                // Inside the writer's closure, so index commits happen in database order: each
-                // records the sequence it reached, and a later write never lands under an
-                // earlier one.
-                index::upsert(&search, &post, &body, seq);
-                Ok(post)
-            })
-            .await?;
-        self.pages.invalidate(&blog.subdomain);
-        self.schedule_changed.notify_one();
-        self.deliveries_queued();
-        Ok(post)
+        let (blog_id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            // Counted by the one writer connection, so two saves can't both take the last place.
+            if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
+                return Err(Error::invalid("blog", limits::too_many_posts()));
+            }
+            let outbound = effects.outbound();
+            let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+            let (post, seq) = posts::create(conn, blog_id, &write, federate)?;
+            saved(effects, &subdomain, seq, &post, &body);
+            Ok(post)
+        })
+        .await
     }
 
     /// Replaces the blocks of the post `short_id`; publishing sets `publishedAt` once and it
     /// stays.
     pub async fn update_post(&self, blog: &Blog, short_id: &str, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
-        let (search, blog_id, short_id) = (self.search.clone(), blog.id, short_id.to_owned());
-        let (outbound, subdomain) = (self.outbound.clone(), blog.subdomain.clone());
-        let post = self
-            .db
-            .write(move |conn| {
-                let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
-                let (post, seq) =
-                    posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
-                index::upsert(&search, &post, &body, seq); // in the writer's closure: see create_post
-                Ok(post)
-            })
-            .await?;
-        self.pages.invalidate(&blog.subdomain);
-        self.schedule_changed.notify_one();
-        self.deliveries_queued();
-        Ok(post)
+        let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        self.commit(move |conn, effects| {
+            let outbound = effects.outbound();
+            let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+            let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
+            saved(effects, &subdomain, seq, &post, &body);
+            Ok(post)
+        })
+        .await
     }
 
     /// Deletes the post `short_id`.
     pub async fn delete_post(&self, blog: &Blog, short_id: &str) -> Result<()> {
-        let (search, blog_id, short_id) = (self.search.clone(), blog.id, short_id.to_owned());
-        let (outbound, subdomain) = (self.outbound.clone(), blog.subdomain.clone());
-        self.db
-            .write(move |conn| {
-                let federate = |tx: &_| outbound.post_deleted(tx, blog_id, &subdomain, &short_id);
-                let (row_id, seq) = posts::delete(conn, blog_id, &short_id, federate)?.ok_or_else(post_not_found)?;
-                index::remove(&search, row_id, seq); // in the writer's closure: see create_post
-                Ok(())
-            })
-            .await?;
-        self.pages.invalidate(&blog.subdomain);
-        self.deliveries_queued();
-        Ok(())
+        let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        self.commit(move |conn, effects| {
+            let outbound = effects.outbound();
+            let federate = |tx: &_| outbound.post_deleted(tx, blog_id, &subdomain, &short_id);
+            let (row_id, seq) = posts::delete(conn, blog_id, &short_id, federate)?.ok_or_else(post_not_found)?;
+            effects.unindex_post(seq, row_id);
+            effects.invalidate(&subdomain);
+            effects.deliveries_queued();
+            Ok(())
+        })
+        .await
     }
 
     /// Validates the input against the block rules into what the store writes.
@@ -138,6 +121,16 @@ impl Blogs {
         };
         Ok(Checked { body, write })
     }
+}
+
+/// The effects of a saved (created or updated) post beyond its transaction, which also queued
+/// what federation calls for: its index entry, its blog's pages, the scheduler (its schedule may
+/// have moved) and the delivery worker.
+fn saved(effects: &mut Effects, subdomain: &str, seq: i64, post: &Post, body: &Body) {
+    effects.index_post(seq, post, body);
+    effects.invalidate(subdomain);
+    effects.schedule_moved();
+    effects.deliveries_queued();
 }
 
 /// The answer for a post that is not in the blog.

@@ -1,16 +1,17 @@
 //! Scheduled posts. A post saved with a future `publish_at` waits unpublished (its
 //! `published_at` stays empty, so no public page, feed, sitemap or search shows it); when its
-//! time comes, [`Blogs::publish_due`] publishes it through the write path like any save:
-//! database, search index, page cache. [`run`] is the server's timer that calls it: it sleeps
-//! until the earliest scheduled time, and any post write wakes it to look again. At start the
-//! server calls `publish_due` once before serving, for what came due while it was down.
+//! time comes, [`Blogs::publish_due`] publishes it through the write path like any save
+//! (`Blogs::commit`): database, federation, search index, page cache. [`run`] is the server's
+//! timer that calls it: it sleeps until the earliest scheduled time, and any post write wakes
+//! it to look again. At start the server calls `publish_due` once before serving, for what
+//! came due while it was down.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use super::{Blogs, index};
+use super::Blogs;
 use crate::db::schedule;
 use crate::domain::schedule::parse_stored;
 use crate::error::Result;
@@ -26,37 +27,27 @@ const MARGIN: Duration = Duration::from_millis(5);
 impl Blogs {
     /// Publishes every scheduled post whose time has come; returns how many.
     pub async fn publish_due(&self) -> Result<usize> {
-        let (search, outbound) = (self.search.clone(), self.outbound.clone());
         let published = self
-            .db
-            .write(move |conn| {
+            .commit(move |conn, effects| {
+                let outbound = effects.outbound();
                 let federate = |tx: &_, post: &_, subdomain: &str| outbound.post_written(tx, subdomain, post, false);
                 let (posts, seq) = schedule::publish_due(conn, federate)?;
                 if let Some(seq) = seq {
                     for (post, _) in &posts {
-                        // In the writer's closure, so index commits follow database order.
-                        match index::stored_doc(post) {
-                            Ok(doc) => {
-                                if let Err(err) = search.upsert(&doc, seq) {
-                                    index::log_failure(&err);
-                                }
-                            }
-                            Err(err) => index::log_failure(&err),
-                        }
+                        effects.index_stored_post(seq, post);
                     }
+                }
+                let mut subdomains: Vec<&str> = posts.iter().map(|(_, subdomain)| subdomain.as_str()).collect();
+                subdomains.sort_unstable();
+                for subdomain in subdomains {
+                    effects.invalidate(subdomain);
+                }
+                if !posts.is_empty() {
+                    effects.deliveries_queued();
                 }
                 Ok(posts)
             })
             .await?;
-        let mut subdomains: Vec<&str> = published.iter().map(|(_, subdomain)| subdomain.as_str()).collect();
-        subdomains.sort_unstable();
-        subdomains.dedup();
-        for subdomain in subdomains {
-            self.pages.invalidate(subdomain);
-        }
-        if !published.is_empty() {
-            self.deliveries_queued();
-        }
         for (post, subdomain) in &published {
             tracing::info!(blog = subdomain, post = post.short_id, "scheduled post published");
         }

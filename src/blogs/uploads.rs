@@ -39,12 +39,12 @@ impl Blogs {
         tokio::task::spawn_blocking(move || write_once(&path, &bytes))
             .await
             .map_err(|err| Error::Internal(err.into()))??;
-        self.db
-            .write(move |conn| {
-                within(conn)?;
-                images::record(conn, user_id, &hash, kind.mime(), size, pixels)
-            })
-            .await?;
+        // No effect: an image shows only once a post that uses it is written.
+        self.commit(move |conn, _| {
+            within(conn)?;
+            images::record(conn, user_id, &hash, kind.mime(), size, pixels)
+        })
+        .await?;
         Ok(name)
     }
 }

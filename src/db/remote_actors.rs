@@ -1,5 +1,5 @@
 //! Remote actors whose keys verified a request (migration 13, issue 16): the inbox's key cache
-//! that survives restarts (`blogs::inbox_keys` keeps it in memory too), and what the inbox
+//! that survives restarts (`blogs::federation::remote_keys` keeps it in memory too), and what the inbox
 //! needs to know about the blogs an activity names. Also what goes when an actor is deleted.
 
 use rusqlite::{Connection, OptionalExtension, params};

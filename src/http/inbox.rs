@@ -13,7 +13,7 @@
 //!    401, so Fedify falls back), the signed headers, the date within an hour, the digest (401);
 //! 6. the JSON (400), the activity (400 for a malformed one, 202 for a type Quire ignores), the
 //!    actor's host blocked (202, dropped);
-//! 7. the key, cached or fetched (`blogs::inbox_keys`), verifies the signature and is the
+//! 7. the key, cached or fetched (`blogs::federation::remote_keys`), verifies the signature and is the
 //!    actor's (401);
 //! 8. the same signature seen in the last two hours is a replay (401);
 //! 9. `Blogs::receive` (202).
@@ -30,7 +30,7 @@ use poem::http::StatusCode;
 use poem::{IntoResponse, Request, Response};
 use sha2::{Digest, Sha256};
 
-use crate::blogs::inbox_keys::{InboxKeys, Signer};
+use crate::blogs::federation::{InboxKeys, Signer};
 use crate::db::blocked_domains;
 use crate::db::remote_actors::{self, InboxBlog};
 use crate::domain::ap_signature::{self, DATE_WINDOW, Refusal};

@@ -13,8 +13,8 @@
 //! - A circuit breaker: after [`BREAKER_FAILURES`] failures in a row from one host, all its
 //!   queued rows move back by the next backoff step, so dead hosts cannot fill the slots.
 //!
-//! The worker is woken when something is queued ([`Blogs::deliveries_queued`]), when a
-//! delivery ends, and once a second.
+//! The worker is woken when a write queued something (its effects say so: `blogs/effects.rs`),
+//! when a delivery ends, and once a second.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -24,7 +24,7 @@ use bytes::Bytes;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use super::Blogs;
+use crate::blogs::Blogs;
 use crate::db::deliveries::{self, Due};
 use crate::db::followers;
 use crate::domain::{activity, inbound};

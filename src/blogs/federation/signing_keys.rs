@@ -1,130 +1,19 @@
-//! Federation on the write path (issue 16, docs/federation.md): a blog's signing key, made on
-//! first use, and the activities a change calls for, queued in the same transaction as the
-//! change (db/deliveries.rs), so a committed change is always announced, even across kill -9:
-//!
-//! - a post becoming public (created or updated with the draft flag off, or a scheduled post
-//!   coming due) queues a `Create` of its Article; an edit of a public post an `Update`; a
-//!   deleted public post (or one made a page) a `Delete` of a Tombstone, which also cancels the
-//!   still-queued Create/Update of the same post;
-//! - a deleted account queues a `Delete` of its actor to every inbox, and its key is retired,
-//!   not deleted, until that is delivered (`sweep_keys`).
-//!
-//! Drafts, scheduled posts not yet live, previews and pages never reach a follower. The
-//! delivery worker (`blogs/delivery.rs`) signs and sends them.
+//! A blog's own federation key (issue 16, docs/federation.md): made on first use, stored in
+//! `federation_keys`, kept parsed in memory (`Blogs::keys`); the key that signs a queued
+//! delivery, a deleted account's retired one included; and the sweep of retired keys no
+//! delivery needs any more. The keys of other servers' actors are `remote_keys.rs`'s.
 
 use std::sync::Arc;
 
 use anyhow::Context;
-use serde_json::Value;
-use time::OffsetDateTime;
 
-use super::Blogs;
-use super::served_names::ServedNames;
-use crate::config::Config;
-use crate::db::deliveries;
-use crate::db::federation_keys;
-use crate::db::followers;
-use crate::db::posts::Post;
-use crate::domain::activity::{self, ArticleFacts};
-use crate::domain::blocks::Body;
+use crate::blogs::Blogs;
+use crate::db::{deliveries, federation_keys};
 use crate::error::{Error, Result};
 use crate::fetch::signed::{self, SigningKey};
 
 /// Parsed keys kept in memory (ring checks a key as it loads it, which costs a few ms).
-pub(super) const CACHED_KEYS: usize = 1024;
-
-/// What the write path needs to build activities: the deployment's addresses.
-#[derive(Clone)]
-pub(super) struct Outbound {
-    config: Arc<Config>,
-    served: Arc<ServedNames>,
-}
-
-/// A post's `Article`, as its Create carries it and `/_quire/ap/posts/{id}` serves it: ids on
-/// the blog's subdomain, the permalink and tag pages on its custom domain when it has one.
-pub fn article_of(config: &Config, served: &ServedNames, subdomain: &str, post: &Post) -> Result<Value> {
-    let body = Body::from_json(&post.body_json).map_err(Error::Internal)?;
-    let origin = config.blog_origin(&served.address(subdomain));
-    let (id, actor_id) = (config.ap_post_id(subdomain, &post.short_id), config.actor_id(subdomain));
-    let published = post.published_at.as_deref().unwrap_or(&post.created_at);
-    Ok(activity::article(&ArticleFacts {
-        id: &id,
-        actor_id: &actor_id,
-        blog_origin: &origin,
-        path: &post.path(),
-        title: &post.title,
-        body: &body,
-        tags: &post.tags,
-        published,
-        updated: Some(&post.updated_at),
-    }))
-}
-
-impl Outbound {
-    pub(super) fn new(config: Arc<Config>, served: Arc<ServedNames>) -> Outbound {
-        Outbound { config, served }
-    }
-
-    /// Queues what a written post calls for (see the module's note); `was_public` says whether
-    /// it was a published post before the write.
-    pub(super) fn post_written(
-        &self,
-        conn: &rusqlite::Connection,
-        subdomain: &str,
-        post: &Post,
-        was_public: bool,
-    ) -> Result<()> {
-        let is_public = post.federates();
-        match (was_public, is_public) {
-            (false, false) => Ok(()),
-            (true, false) => self.post_deleted(conn, post.blog_id, subdomain, &post.short_id),
-            (false, true) => {
-                let create = activity::create(&self.config.actor_id(subdomain), self.article(subdomain, post)?);
-                self.queue(conn, post.blog_id, &self.config.ap_post_id(subdomain, &post.short_id), &create)
-            }
-            (true, true) => {
-                let at_ms = OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000;
-                let update = activity::update(&self.config.actor_id(subdomain), self.article(subdomain, post)?, at_ms);
-                self.queue(conn, post.blog_id, &self.config.ap_post_id(subdomain, &post.short_id), &update)
-            }
-        }
-    }
-
-    /// Queues the Delete of a public post, cancelling its queued Create/Update.
-    pub(super) fn post_deleted(
-        &self,
-        conn: &rusqlite::Connection,
-        blog_id: i64,
-        subdomain: &str,
-        short_id: &str,
-    ) -> Result<()> {
-        let object_id = self.config.ap_post_id(subdomain, short_id);
-        deliveries::cancel_for_object(conn, blog_id, &object_id)?;
-        let delete = activity::delete_post(&self.config.actor_id(subdomain), &object_id);
-        self.queue(conn, blog_id, &object_id, &delete)
-    }
-
-    /// Queues the Delete of a deleted account's actor to every inbox of its followers, and drops
-    /// whatever else it still had queued.
-    pub(super) fn account_deleted(&self, conn: &rusqlite::Connection, blog_id: i64, subdomain: &str) -> Result<()> {
-        deliveries::cancel_for_blog(conn, blog_id)?;
-        let actor_id = self.config.actor_id(subdomain);
-        let inboxes = followers::delivery_inboxes(conn, blog_id)?;
-        deliveries::enqueue(conn, blog_id, &actor_id, &activity::delete_actor(&actor_id).to_string(), &inboxes)?;
-        Ok(())
-    }
-
-    fn article(&self, subdomain: &str, post: &Post) -> Result<Value> {
-        article_of(&self.config, &self.served, subdomain, post)
-    }
-
-    /// Queues `activity` about `object_id` for every accepted follower's server.
-    fn queue(&self, conn: &rusqlite::Connection, blog_id: i64, object_id: &str, activity: &Value) -> Result<()> {
-        let inboxes = followers::delivery_inboxes(conn, blog_id)?;
-        deliveries::enqueue(conn, blog_id, object_id, &activity.to_string(), &inboxes)?;
-        Ok(())
-    }
-}
+pub(in crate::blogs) const CACHED_KEYS: usize = 1024;
 
 impl Blogs {
     /// The blog's key, which signs its activities and whose public half its actor publishes:
@@ -187,16 +76,6 @@ impl Blogs {
             self.keys.remove(blog_id);
         }
         Ok(swept.len())
-    }
-
-    /// Wakes the delivery worker: something was queued (the inbox's Accept calls it too).
-    pub fn deliveries_queued(&self) {
-        self.deliveries_changed.notify_one();
-    }
-
-    /// The post's Article (`/_quire/ap/posts/{id}`, the outbox's items).
-    pub fn article(&self, subdomain: &str, post: &Post) -> Result<Value> {
-        self.outbound.article(subdomain, post)
     }
 }
 

@@ -1,13 +1,14 @@
-//! The owner's side of federation on the write path (issue 16): the Fediverse settings
-//! (approval of followers, approving, rejecting and removing followers, the blog's blocked
-//! domains) and the replies held for approval. An Accept or Reject is queued in the same
-//! transaction as the change it announces; approving or deleting a shown reply invalidates
-//! the blog's cached pages, after the commit.
+//! The owner's side of federation on the write path (issue 16), as Settings → Fediverse and
+//! `http/api/fediverse.rs` name it: the approval of followers, approving, rejecting and
+//! removing followers, the blog's blocked domains, and the replies held for approval. An
+//! Accept or Reject is queued in the same transaction as the change it announces (the
+//! delivery worker finds it at its next tick: these writes do not wake it); approving or
+//! deleting a shown reply invalidates the blog's cached pages, after the commit.
 
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::Blogs;
+use crate::blogs::Blogs;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::followers::{self, Follower};
@@ -84,25 +85,24 @@ impl Blogs {
     /// Turns the approval of new followers on or off; turning it off accepts no pending one.
     pub async fn set_approve_followers(&self, blog: &Blog, approve: bool) -> Result<FediverseState> {
         let id = blog.id;
-        self.db.write(move |conn| changing(conn, id, |tx| followers::set_approve_followers(tx, id, approve))).await
+        self.commit(move |conn, _| changing(conn, id, |tx| followers::set_approve_followers(tx, id, approve))).await
     }
 
     /// Accepts the pending follower `follower_id`, queueing the Accept of its Follow to its
     /// inbox in the same transaction. An accepted follower is a 404 like an unknown one.
     pub async fn approve_follower(&self, config: &Config, blog: &Blog, follower_id: i64) -> Result<FediverseState> {
         let (id, actor_id) = (blog.id, config.actor_id(&blog.subdomain));
-        self.db
-            .write(move |conn| {
-                changing(conn, id, |tx| {
-                    let follower =
-                        followers::get(tx, id, follower_id)?.filter(|f| !f.accepted).ok_or_else(follower_not_found)?;
-                    followers::accept(tx, id, follower.id)?;
-                    let accept = activity::accept(&actor_id, &follow_of(&follower), follower.id);
-                    deliveries::enqueue(tx, id, &actor_id, &accept.to_string(), std::slice::from_ref(&follower.inbox))?;
-                    Ok(())
-                })
+        self.commit(move |conn, _| {
+            changing(conn, id, |tx| {
+                let follower =
+                    followers::get(tx, id, follower_id)?.filter(|f| !f.accepted).ok_or_else(follower_not_found)?;
+                followers::accept(tx, id, follower.id)?;
+                let accept = activity::accept(&actor_id, &follow_of(&follower), follower.id);
+                deliveries::enqueue(tx, id, &actor_id, &accept.to_string(), std::slice::from_ref(&follower.inbox))?;
+                Ok(())
             })
-            .await
+        })
+        .await
     }
 
     /// Removes the follower `follower_id`: a pending one is refused, an accepted one removed.
@@ -111,16 +111,15 @@ impl Blogs {
     pub async fn remove_follower(&self, config: &Config, blog: &Blog, follower_id: i64) -> Result<FediverseState> {
         let (id, actor_id) = (blog.id, config.actor_id(&blog.subdomain));
         let at_ms = (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64;
-        self.db
-            .write(move |conn| {
-                changing(conn, id, |tx| {
-                    let follower = followers::remove_by_id(tx, id, follower_id)?.ok_or_else(follower_not_found)?;
-                    let reject = activity::reject(&actor_id, &follow_of(&follower), follower.id, at_ms);
-                    deliveries::enqueue(tx, id, &actor_id, &reject.to_string(), std::slice::from_ref(&follower.inbox))?;
-                    Ok(())
-                })
+        self.commit(move |conn, _| {
+            changing(conn, id, |tx| {
+                let follower = followers::remove_by_id(tx, id, follower_id)?.ok_or_else(follower_not_found)?;
+                let reject = activity::reject(&actor_id, &follow_of(&follower), follower.id, at_ms);
+                deliveries::enqueue(tx, id, &actor_id, &reject.to_string(), std::slice::from_ref(&follower.inbox))?;
+                Ok(())
             })
-            .await
+        })
+        .await
     }
 
     /// Blocks `raw_domain` (and its subdomains) for the blog: their requests are dropped and
@@ -128,15 +127,14 @@ impl Blogs {
     pub async fn block_domain(&self, blog: &Blog, raw_domain: &str) -> Result<FediverseState> {
         let domain = blockable(raw_domain).map_err(|message| Error::invalid("domain", message))?;
         let id = blog.id;
-        self.db
-            .write(move |conn| {
-                changing(conn, id, |tx| {
-                    blocked_domains::add(tx, Some(id), &domain)?;
-                    followers::remove_on_domain(tx, Some(id), &domain)?;
-                    Ok(())
-                })
+        self.commit(move |conn, _| {
+            changing(conn, id, |tx| {
+                blocked_domains::add(tx, Some(id), &domain)?;
+                followers::remove_on_domain(tx, Some(id), &domain)?;
+                Ok(())
             })
-            .await
+        })
+        .await
     }
 
     /// Unblocks `raw_domain` for the blog; a domain it has not blocked is a 404.
@@ -144,14 +142,13 @@ impl Blogs {
         let not_blocked = || Error::not_found("domain", "This domain is not blocked");
         let domain = blockable(raw_domain).map_err(|_| not_blocked())?;
         let id = blog.id;
-        self.db
-            .write(move |conn| {
-                changing(conn, id, |tx| match blocked_domains::remove(tx, Some(id), &domain)? {
-                    true => Ok(()),
-                    false => Err(not_blocked()),
-                })
+        self.commit(move |conn, _| {
+            changing(conn, id, |tx| match blocked_domains::remove(tx, Some(id), &domain)? {
+                true => Ok(()),
+                false => Err(not_blocked()),
             })
-            .await
+        })
+        .await
     }
 
     /// The blog's held or approved replies, newest first.
@@ -162,29 +159,27 @@ impl Blogs {
 
     /// Approves the reply `reply_id`: it shows under its post from now on.
     pub async fn approve_reply(&self, blog: &Blog, reply_id: i64) -> Result<ReplyOfPost> {
-        let id = blog.id;
-        let reply = self
-            .db
-            .write(move |conn| {
-                let tx = conn.transaction()?;
-                replies::approve(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
-                let reply = replies::get_with_post(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
-                tx.commit()?;
-                Ok(reply)
-            })
-            .await?;
-        self.pages.invalidate(&blog.subdomain);
-        Ok(reply)
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            replies::approve(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
+            let reply = replies::get_with_post(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
+            tx.commit()?;
+            effects.invalidate(&subdomain);
+            Ok(reply)
+        })
+        .await
     }
 
     /// Deletes the reply `reply_id`, held or shown.
     pub async fn delete_reply(&self, blog: &Blog, reply_id: i64) -> Result<()> {
-        let id = blog.id;
-        let was_shown =
-            self.db.write(move |conn| replies::delete(conn, id, reply_id)?.ok_or_else(reply_not_found)).await?;
-        if was_shown {
-            self.pages.invalidate(&blog.subdomain);
-        }
-        Ok(())
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            if replies::delete(conn, id, reply_id)?.ok_or_else(reply_not_found)? {
+                effects.invalidate(&subdomain);
+            }
+            Ok(())
+        })
+        .await
     }
 }

@@ -1,0 +1,242 @@
+//! What a verified activity changes (issue 16, docs/federation-inbox.md): [`Blogs::receive`],
+//! called by the inbox once the request's signature verified and its actor is known. Each
+//! activity is one transaction; every change is keyed so that a replay (past a restart, when the
+//! inbox's replay set is gone) changes nothing: followers by (blog, actor), reactions by the
+//! activity's id, replies by the Note's id.
+//!
+//! Only the verified actor acts for itself: the inbox has checked that the key's owner is the
+//! activity's actor, and here a Note must be the actor's own (`attributedTo`), an Undo or a
+//! Delete removes only that actor's rows. A blog's own blocked domains are checked here, once
+//! the activity says which blog it concerns (the inbox checked the instance's, and the
+//! personal inbox's blog's, before any work).
+
+use serde_json::Value;
+
+use rusqlite::Transaction;
+
+use crate::blogs::Blogs;
+use crate::blogs::effects::Effects;
+use crate::config::Config;
+use crate::db::remote_actors::{self, InboxBlog, RemoteActor};
+use crate::db::{blocked_domains, deliveries, followers, reactions, replies};
+use crate::domain::inbound::{self, Inbound, Note, Ours, Undone, UndoneKind};
+use crate::domain::{activity, remote_html};
+use crate::error::{Error, Messages, Result};
+
+/// What an activity did, for the log line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Received {
+    /// A change was made (or had been made by an earlier copy of the same activity).
+    Done(&'static str),
+    /// Nothing to do, and why.
+    Dropped(&'static str),
+}
+
+/// What a Follow that queued its Accept did.
+const ACCEPT_QUEUED: &str = "followed, Accept queued";
+
+impl Received {
+    /// Whether an activity (an Accept) was queued for delivery.
+    pub fn queued_delivery(self) -> bool {
+        self == Received::Done(ACCEPT_QUEUED)
+    }
+}
+
+impl Blogs {
+    /// Applies an activity `inbound` (read from `json`) from the verified `actor`: a Follow of
+    /// one of our actors records the follower and, unless the blog approves followers, queues
+    /// the Accept to its inbox; an Undo takes back a Follow, Like or Announce; a Like or
+    /// Announce of one of our posts is counted; a Note replying to one of our posts is held for
+    /// the owner; a Delete removes a reply, or everything of an actor that deleted itself.
+    pub async fn receive(
+        &self,
+        config: &Config,
+        inbound: Inbound,
+        json: Value,
+        actor: RemoteActor,
+    ) -> Result<Received> {
+        let scheme = config.scheme();
+        let served = self.served.clone();
+        let app_host = config.host.clone();
+        let ours = move |id: &str| inbound::ours(id, scheme, &app_host, |name| served.blog_of_domain(name));
+        let actor_host = inbound::host_of(&actor.actor_id).unwrap_or_default();
+        let config = config.clone();
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            let from = Incoming { tx: &tx, actor: &actor, actor_host: &actor_host, ours: &ours };
+            let received = match inbound {
+                Inbound::Follow { id, object, .. } => follow(&from, &config, &id, &object, &json)?,
+                Inbound::Undo { undone, .. } => undo(&from, &undone)?,
+                Inbound::Like { id, object, .. } => react(&from, &id, &object, reactions::Kind::Like)?,
+                Inbound::Announce { id, object, .. } => react(&from, &id, &object, reactions::Kind::Announce)?,
+                Inbound::Create { note, .. } => reply(&from, &note)?,
+                Inbound::Delete { object, .. } if object == actor.actor_id => delete_actor(&from, effects)?,
+                Inbound::Delete { object, .. } => delete_reply(&from, &object, effects)?,
+                Inbound::UpdateActor { .. } => update_actor(&from)?,
+                Inbound::Ignored { .. } => Received::Dropped("not an activity Quire acts on"),
+            };
+            tx.commit()?;
+            if received.queued_delivery() {
+                effects.deliveries_queued();
+            }
+            Ok(received)
+        })
+        .await
+    }
+}
+
+/// A verified actor's activity, inside its transaction.
+struct Incoming<'a> {
+    tx: &'a Transaction<'a>,
+    /// The verified actor.
+    actor: &'a RemoteActor,
+    /// Its host, matched against the blog's blocked domains.
+    actor_host: &'a str,
+    /// Which of our actors or posts an id names, if any.
+    ours: &'a dyn Fn(&str) -> Option<Ours>,
+}
+
+impl Incoming<'_> {
+    /// The blog and the actor or post of ours `id` names, unless the blog blocks the actor's
+    /// domain.
+    fn target(&self, id: &str) -> Result<Option<(InboxBlog, Ours)>> {
+        let Some(found) = (self.ours)(id) else { return Ok(None) };
+        let subdomain = match &found {
+            Ours::Actor { subdomain } | Ours::Post { subdomain, .. } => subdomain,
+        };
+        let Some(blog) = remote_actors::inbox_blog(self.tx, subdomain)? else { return Ok(None) };
+        if blocked_domains::is_blocked(self.tx, Some(blog.id), self.actor_host)? {
+            return Ok(None);
+        }
+        Ok(Some((blog, found)))
+    }
+
+    /// The row id of the published post of ours `id` names.
+    fn post_of(&self, id: &str) -> Result<Option<i64>> {
+        match self.target(id)? {
+            Some((blog, Ours::Post { short_id, .. })) => remote_actors::published_post(self.tx, blog.id, &short_id),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// A Follow (`json`, its id `id`) of our actor `object`: the follower recorded, accepted with
+/// its Accept queued unless the blog approves followers.
+fn follow(from: &Incoming<'_>, config: &Config, id: &str, object: &str, json: &Value) -> Result<Received> {
+    let Some((blog, Ours::Actor { subdomain })) = from.target(object)? else {
+        return Ok(Received::Dropped("the Follow is not of one of our actors"));
+    };
+    let (tx, actor) = (from.tx, from.actor);
+    let follower = followers::upsert(
+        tx,
+        &followers::NewFollower {
+            blog_id: blog.id,
+            actor_id: &actor.actor_id,
+            inbox: &actor.inbox,
+            shared_inbox: actor.shared_inbox.as_deref(),
+            handle: &actor.handle,
+            follow_id: id,
+            follow_json: &json.to_string(),
+            accepted: !followers::approve_followers(tx, blog.id)?,
+        },
+    )?;
+    if !follower.accepted {
+        return Ok(Received::Done("follow held for the owner's approval"));
+    }
+    let our_actor = config.actor_id(&subdomain);
+    let accept = activity::accept(&our_actor, json, follower.id);
+    let to = std::slice::from_ref(&actor.inbox);
+    deliveries::enqueue(tx, blog.id, &our_actor, &accept.to_string(), to)?;
+    Ok(Received::Done(ACCEPT_QUEUED))
+}
+
+/// An Undo of the actor's Follow, Like or Announce (any of them when the type is not said).
+fn undo(from: &Incoming<'_>, undone: &Undone) -> Result<Received> {
+    let (tx, actor) = (from.tx, from.actor);
+    let mut removed = 0;
+    if matches!(undone.kind, Some(UndoneKind::Follow) | None) {
+        removed += match undone.object.as_deref().map(|object| from.target(object)).transpose()?.flatten() {
+            Some((blog, Ours::Actor { .. })) => usize::from(followers::remove(tx, blog.id, &actor.actor_id)?),
+            _ => remote_actors::remove_follow(tx, &actor.actor_id, &undone.id)?,
+        };
+    }
+    if matches!(undone.kind, Some(UndoneKind::Like | UndoneKind::Announce) | None) {
+        removed += usize::from(reactions::remove(tx, &undone.id, &actor.actor_id)?);
+    }
+    Ok(if removed > 0 { Received::Done("undone") } else { Received::Dropped("nothing to undo") })
+}
+
+/// A Like or Announce (`kind`, its id `id`) of our post `object`, counted.
+fn react(from: &Incoming<'_>, id: &str, object: &str, kind: reactions::Kind) -> Result<Received> {
+    let Some(post_id) = from.post_of(object)? else {
+        return Ok(Received::Dropped("not one of our published posts"));
+    };
+    reactions::add(from.tx, id, post_id, &from.actor.actor_id, kind)?;
+    Ok(Received::Done("reaction counted"))
+}
+
+/// A Create of the actor's own Note: a reply to one of our posts is held for the owner.
+fn reply(from: &Incoming<'_>, note: &Note) -> Result<Received> {
+    let actor = from.actor;
+    if note.attributed_to != actor.actor_id {
+        return Err(Error::Unauthorized(Messages::one(
+            "signature",
+            "the Note is not the signing actor's (attributedTo)",
+        )));
+    }
+    let Some(post_id) = note.in_reply_to.as_deref().map(|id| from.post_of(id)).transpose()?.flatten() else {
+        return Ok(Received::Dropped("the Note does not reply to one of our posts"));
+    };
+    let text = remote_html::to_text(&note.content, remote_html::MAX_CHARS);
+    let published = note.published.clone().unwrap_or_else(now_stored);
+    replies::insert_held(
+        from.tx,
+        &replies::NewReply {
+            note_id: &note.id,
+            post_id,
+            actor_id: &actor.actor_id,
+            author_name: &actor.name,
+            author_handle: &actor.handle,
+            author_url: actor.url.as_deref().unwrap_or(&actor.actor_id),
+            url: note.url.as_deref(),
+            text: &text,
+            published_at: &published,
+        },
+    )?;
+    Ok(Received::Done("reply held for the owner's approval"))
+}
+
+/// The actor's Delete of itself: its follows, reactions and replies removed, and the blogs
+/// that showed its replies invalidated.
+fn delete_actor(from: &Incoming<'_>, effects: &mut Effects) -> Result<Received> {
+    let forgotten = remote_actors::forget(from.tx, &from.actor.actor_id)?;
+    for subdomain in &forgotten.shown_on {
+        effects.invalidate(subdomain);
+    }
+    Ok(Received::Done("actor deleted: its follows, reactions and replies removed"))
+}
+
+/// A Delete of the actor's Note `object`: its reply removed, and its blog invalidated if the
+/// reply was shown.
+fn delete_reply(from: &Incoming<'_>, object: &str, effects: &mut Effects) -> Result<Received> {
+    let Some((post_id, approved)) = replies::delete_by_note(from.tx, object, &from.actor.actor_id)? else {
+        return Ok(Received::Dropped("nothing of ours to delete"));
+    };
+    if approved && let Some(subdomain) = remote_actors::post_subdomain(from.tx, post_id)? {
+        effects.invalidate(&subdomain);
+    }
+    Ok(Received::Done("reply deleted"))
+}
+
+/// An Update of the actor: the follows' copies of its inbox and names refreshed.
+fn update_actor(from: &Incoming<'_>) -> Result<Received> {
+    remote_actors::refresh_follows(from.tx, from.actor)?;
+    Ok(Received::Done("actor refreshed"))
+}
+
+/// Now, in the stored form.
+fn now_stored() -> String {
+    let now = time::OffsetDateTime::now_utc();
+    now.format(time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"))
+        .unwrap_or_default()
+}
