@@ -1,5 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { refresh } from './refresh';
 import { useLoad, type Fetcher } from './use-load';
 
 /** A promise the test settles by hand. */
@@ -155,5 +156,48 @@ describe('useLoad', () => {
       }, []),
     );
     await waitFor(() => expect(result.current).toMatchObject({ status: 'failed', error: boom }));
+  });
+
+  it('loads again on refresh(refreshKey), from anywhere, and says when every load under the key has settled', async () => {
+    const blog = manualFetcher<string>();
+    const other = manualFetcher<string>();
+    renderHook(() => useLoad(blog.fetcher, [], { refreshKey: 'blog' }));
+    const { result } = renderHook(() => useLoad(blog.fetcher, [], { refreshKey: 'blog' }));
+    renderHook(() => useLoad(other.fetcher, [], { refreshKey: 'other' }));
+    await act(async () => blog.calls.forEach((call) => call.answer.resolve('Alice writes')));
+
+    let refreshed: Promise<void> | undefined;
+    act(() => {
+      refreshed = refresh('blog');
+    });
+    expect(blog.calls).toHaveLength(4);
+    expect(other.calls).toHaveLength(1);
+    expect(blog.calls[3]!.previous).toBe('Alice writes');
+    const settled = vi.fn();
+    void refreshed!.then(settled);
+    await act(async () => blog.calls[2]!.answer.resolve('Alice renamed'));
+    expect(settled).not.toHaveBeenCalled();
+    await act(async () => blog.calls[3]!.answer.resolve('Alice renamed'));
+    expect(settled).toHaveBeenCalledOnce();
+    expect(result.current).toMatchObject({ status: 'ready', data: 'Alice renamed' });
+  });
+
+  it('rejects a refresh whose load failed, keeping the last data, and refreshes nothing once unmounted', async () => {
+    const { fetcher, calls } = manualFetcher<string>();
+    const { result, unmount } = renderHook(() => useLoad(fetcher, [], { refreshKey: 'blog' }));
+    await act(async () => calls[0]!.answer.resolve('Alice writes'));
+    const failure = new Error('offline');
+    let refreshed: Promise<void> | undefined;
+    act(() => {
+      refreshed = refresh('blog');
+    });
+    const outcome = expect(refreshed).rejects.toBe(failure);
+    await act(async () => calls[1]!.answer.reject(failure));
+    await outcome;
+    expect(result.current).toMatchObject({ status: 'failed', lastData: 'Alice writes' });
+
+    unmount();
+    await expect(refresh('blog')).resolves.toBeUndefined();
+    expect(calls).toHaveLength(2);
   });
 });

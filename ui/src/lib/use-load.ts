@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+import { useRefreshKey } from './refresh';
 
 /**
  * Loads something for a screen; `signal` aborts when the result is no longer wanted. `previous` is
@@ -22,6 +23,15 @@ export type Load<T> = LoadStatus<T> & {
   setData: (update: (data: T) => T) => void;
 };
 
+/** How a load takes part in keyed refreshes (`lib/refresh.ts`). */
+export interface LoadOptions {
+  /** `refresh(refreshKey)`, called anywhere, runs this load again (as `reload()` does). */
+  refreshKey?: string;
+}
+
+/** How a run ended: aborted runs count as settled without a failure. */
+type Outcome = { failed: false } | { failed: true; error: unknown };
+
 interface State<T> {
   data: T | undefined;
   failed: boolean;
@@ -43,9 +53,10 @@ function statusOf<T>({ data, failed, error, loading }: State<T>): LoadStatus<T> 
  * when another run starts and on unmount, and an aborted run's result (or failure) is ignored.
  * While a run is under way the status is 'loading' and the last result stays in `lastData` and
  * `lastError` for screens that keep showing it. A null `fetcher` loads nothing and forgets what
- * was loaded (status 'idle').
+ * was loaded (status 'idle'). With a `refreshKey`, `refresh(refreshKey)` runs it again from anywhere,
+ * and learns whether that run failed.
  */
-export function useLoad<T>(fetcher: Fetcher<T> | null, deps: DependencyList): Load<T> {
+export function useLoad<T>(fetcher: Fetcher<T> | null, deps: DependencyList, options: LoadOptions = {}): Load<T> {
   const [state, setState] = useState<State<T>>(() => ({ ...NOTHING, loading: fetcher !== null }));
   const latest = useRef({ fetcher, data: state.data });
   const running = useRef<AbortController | null>(null);
@@ -54,15 +65,15 @@ export function useLoad<T>(fetcher: Fetcher<T> | null, deps: DependencyList): Lo
     latest.current = { fetcher, data: state.data };
   });
 
-  /** Starts a run (aborting the one before); resolves once it has settled. */
-  const run = useCallback((): Promise<void> => {
+  /** Starts a run (aborting the one before); resolves once it has settled, with how it ended. */
+  const run = useCallback((): Promise<Outcome> => {
     running.current?.abort();
     const controller = new AbortController();
     running.current = controller;
     const { fetcher: fetch, data: previous } = latest.current;
     if (!fetch) {
       setState(NOTHING);
-      return Promise.resolve();
+      return Promise.resolve({ failed: false });
     }
     setState((current) => ({ ...current, loading: true }));
     let result: Promise<T>;
@@ -72,14 +83,29 @@ export function useLoad<T>(fetcher: Fetcher<T> | null, deps: DependencyList): Lo
       result = Promise.reject(error);
     }
     return result.then(
-      (data) => {
+      (data): Outcome => {
         if (!controller.signal.aborted) setState({ data, failed: false, error: null, loading: false });
+        return { failed: false };
       },
-      (error: unknown) => {
-        if (!controller.signal.aborted) setState((current) => ({ ...current, failed: true, error, loading: false }));
+      (error: unknown): Outcome => {
+        if (controller.signal.aborted) return { failed: false };
+        setState((current) => ({ ...current, failed: true, error, loading: false }));
+        return { failed: true, error };
       },
     );
   }, []);
+
+  const reload = useCallback(async () => {
+    await run();
+  }, [run]);
+
+  useRefreshKey(
+    options.refreshKey,
+    useCallback(async () => {
+      const outcome = await run();
+      if (outcome.failed) throw outcome.error;
+    }, [run]),
+  );
 
   useEffect(() => {
     void run();
@@ -95,7 +121,7 @@ export function useLoad<T>(fetcher: Fetcher<T> | null, deps: DependencyList): Lo
     ...statusOf(state),
     lastData: state.data,
     lastError: state.failed ? state.error : null,
-    reload: run,
+    reload,
     setData,
   };
 }

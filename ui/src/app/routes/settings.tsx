@@ -4,10 +4,10 @@ import { SettingsScreen } from '../../features/settings';
 
 /** `/d/settings`: the blog's settings. */
 export function SettingsRoute() {
-  const { blog, reloadBlog } = useOwner();
+  const { blog } = useOwner();
   return (
     <OwnerPage title="Settings">
-      <SettingsScreen blog={blog} reloadBlog={reloadBlog} providerName={appConfig().providerName} />
+      <SettingsScreen blog={blog} providerName={appConfig().providerName} />
     </OwnerPage>
   );
 }

@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { reloadPage } from '../../lib/reload-page';
+import { refreshBlog } from '../blogs';
 import { alice, errors, fakeApi, injectConfig, json, signedIn } from '../../test/fake-api';
 import { renderRoute } from '../../test/render-route';
 
@@ -139,5 +140,32 @@ describe('owner area', () => {
     renderRoute('/d/nothing-here');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
     expect(menu()).toBeInTheDocument();
+  });
+
+  it('loads the blog alone again on refreshBlog(), and keeps showing the last one when that fails', async () => {
+    let blog = alice.blog;
+    let fail = false;
+    const server = fakeApi({
+      ...signedIn(),
+      [`GET /api/my/blogs/${alice.blog.id}`]: () =>
+        fail ? errors(500, { server: 'Something broke' }) : json({ blog }),
+    });
+    renderRoute('/d/posts');
+    expect(
+      await within(await screen.findByRole('navigation', { name: 'Menu' })).findByText('Alice writes'),
+    ).toBeInTheDocument();
+
+    blog = { ...alice.blog, name: 'Harbour Notes' };
+    await act(() => refreshBlog());
+    expect(within(menu()).getByText('Harbour Notes')).toBeInTheDocument();
+    expect(server.sent('GET', '/api/session')).toHaveLength(1);
+    expect(server.sent('GET', `/api/my/blogs/${alice.blog.id}`)).toHaveLength(2);
+
+    fail = true;
+    let failure: unknown;
+    await act(() => refreshBlog().catch((error: unknown) => void (failure = error)));
+    expect(failure).toMatchObject({ status: 500 });
+    expect(within(menu()).getByText('Harbour Notes')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Posts' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Spinner } from '../../components';
 import { appConfig } from '../../config/app-config';
@@ -9,14 +9,19 @@ import { reloadPage } from '../../lib/reload-page';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useLoad } from '../../lib/use-load';
 import { fetchSession, useSignOut, type User } from '../auth';
-import { BlogCreationForm, fetchBlog, type Blog } from '../blogs';
+import { BLOG_REFRESH_KEY, BlogCreationForm, fetchBlog, type Blog } from '../blogs';
 import { OwnerContext, type Owner } from './owner-context';
 import { OwnerShell } from './owner-shell';
 
 /** Who is here: nobody (on the way to the landing page), an owner without a blog yet, or with one. */
 type Gate = { status: 'signed-out' } | { status: 'no-blog'; user: User } | { status: 'ready'; user: User; blog: Blog };
 
-async function loadGate(signal: AbortSignal): Promise<Gate> {
+/**
+ * The session, then the blog. Loaded again (`refreshBlog()`, after a screen changed the blog), it
+ * keeps the session and fetches the blog alone; a failure then is the refresh's, 401 included.
+ */
+async function loadGate(signal: AbortSignal, previous: Gate | undefined): Promise<Gate> {
+  if (previous?.status === 'ready') return { ...previous, blog: await fetchBlog(previous.blog.id, signal) };
   try {
     const session = await fetchSession(signal);
     if (session === null) return { status: 'signed-out' };
@@ -36,29 +41,21 @@ async function loadGate(signal: AbortSignal): Promise<Gate> {
  */
 export function OwnerArea() {
   const navigate = useNavigate();
-  const load = useLoad(loadGate, []);
-  const gate = load.status === 'ready' ? load.data : null;
-  const { setData } = load;
+  const load = useLoad(loadGate, [], { refreshKey: BLOG_REFRESH_KEY });
+  // While the blog loads again, and after that failed, the screens keep showing the one they have.
+  const gate = load.lastData;
 
   const signedOut = gate?.status === 'signed-out';
   useEffect(() => {
     if (signedOut) navigate(paths.landing, { replace: true });
   }, [signedOut, navigate]);
 
-  const blogId = gate?.status === 'ready' ? gate.blog.id : null;
-  const reloadBlog = useCallback(async () => {
-    if (blogId === null) throw new Error('quire: no blog to reload');
-    const blog = await fetchBlog(blogId);
-    setData((current) => (current.status === 'ready' ? { ...current, blog } : current));
-    return blog;
-  }, [blogId, setData]);
-
   const owner = useMemo<Owner | null>(
-    () => (gate?.status === 'ready' ? { user: gate.user, blog: gate.blog, reloadBlog } : null),
-    [gate, reloadBlog],
+    () => (gate?.status === 'ready' ? { user: gate.user, blog: gate.blog } : null),
+    [gate],
   );
 
-  if (load.status === 'failed')
+  if (gate === undefined && load.status === 'failed')
     return <LoadFailed message={errorMessage(load.error)} onRetry={() => void load.reload()} />;
   switch (gate?.status) {
     case 'no-blog':

@@ -2,12 +2,13 @@ import { createContext, useContext } from 'react';
 import type { User } from '../auth';
 import type { Blog } from '../blogs';
 
-/** What every owner-area screen knows: who is signed in and their blog. */
+/**
+ * What every owner-area screen knows: who is signed in and their blog. A screen that changed the
+ * blog calls `refreshBlog()` (features/blogs), which loads it again here for every screen.
+ */
 export interface Owner {
   user: User;
   blog: Blog;
-  /** Fetches the blog again (after a screen changed it) and re-renders every screen using it. */
-  reloadBlog: () => Promise<Blog>;
 }
 
 export const OwnerContext = createContext<Owner | null>(null);

@@ -1,44 +1,37 @@
-import { useCallback, useState } from 'react';
+// First, so the panels' own styles come after the classes they share.
+import './settings.css';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
+import { AccountPanel } from '../account';
+import { AddonsPanel } from '../addons';
+import { BlogPanel } from '../blog-settings';
 import type { Blog } from '../blogs';
-import { AccountPanel } from './account-panel';
-import { AddonsPanel } from './addons-panel';
-import { BlogPanel } from './blog-panel';
-import { DomainPanel } from './domain-panel';
-import { FediversePanel } from './fediverse-panel';
-import { ImportExportPanel } from './import-export-panel';
-import { SocialAccountsPanel } from './social-accounts-panel';
-import './settings.css';
+import { DomainPanel } from '../custom-domain';
+import { FediversePanel } from '../fediverse';
+import { ImportExportPanel } from '../import-export';
+import { SocialAccountsPanel } from '../social-accounts';
 
 export interface SettingsScreenProps {
   blog: Blog;
-  /** Fetches the blog again so the owner area (menu, other screens) shows the change. */
-  reloadBlog: () => Promise<Blog>;
   /** The sign-in provider's name (config.providerName). */
   providerName: string;
 }
 
-/** The settings screen's panels: Blog, Custom domain, Fediverse, Social Accounts, Addons, Import and export, and Account. */
-export function SettingsScreen({ blog, reloadBlog, providerName }: SettingsScreenProps) {
+/**
+ * The settings screen: the panels of the features it composes, in order: Blog, Custom domain,
+ * Fediverse, Social Accounts, Addons, Import and export, and Account. A panel that changes the blog
+ * refreshes it (`refreshBlog()`, features/blogs), and those showing it follow the new `blog`.
+ */
+export function SettingsScreen({ blog, providerName }: SettingsScreenProps) {
   const navigate = useNavigate();
-  // An import can change the blog's name, theme, icon, addons and time zone: the owner area
-  // fetches the blog again, and the Blog panel starts afresh from it.
-  const [imports, setImports] = useState(0);
-  const afterImport = useCallback(() => {
-    reloadBlog().then(
-      () => setImports((count) => count + 1),
-      (error: unknown) => console.warn('quire: reloading the blog after an import failed', error),
-    );
-  }, [reloadBlog]);
   return (
     <div className="q-settings">
-      <BlogPanel key={imports} blog={blog} reloadBlog={reloadBlog} />
-      <DomainPanel blogId={blog.id} reloadBlog={reloadBlog} />
+      <BlogPanel blog={blog} />
+      <DomainPanel blogId={blog.id} />
       <FediversePanel blogId={blog.id} />
-      <SocialAccountsPanel blog={blog} providerName={providerName} reloadBlog={reloadBlog} />
+      <SocialAccountsPanel blog={blog} providerName={providerName} />
       <AddonsPanel blogId={blog.id} />
-      <ImportExportPanel blogId={blog.id} onImported={afterImport} />
+      <ImportExportPanel blogId={blog.id} />
       <AccountPanel blogId={blog.id} onDeleted={() => navigate(paths.landing, { replace: true })} />
     </div>
   );

@@ -1,0 +1,2 @@
+export { AccountPanel } from './account-panel';
+export type { AccountPanelProps } from './account-panel';

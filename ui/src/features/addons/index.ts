@@ -1,0 +1,1 @@
+export { AddonsPanel } from './addons-panel';

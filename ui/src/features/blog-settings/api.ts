@@ -1,0 +1,60 @@
+// The calls behind the Blog panel (docs/api.md, 'The blog', 'Themes, favicons and time zones'):
+// rename, theme, time zone and tab icon.
+import { api, paging, type Paging } from '../../lib/api';
+import type { Blog, Favicon, Theme } from '../blogs';
+
+/** Icons per page of the picker: several screens of the grid per call. */
+export const FAVICONS_PAGE_SIZE = 100;
+
+/** One page of the icon picker and where it stands in the whole list. */
+export interface FaviconPage {
+  favicons: Favicon[];
+  paging: Paging;
+}
+
+const blogPath = (blogId: number) => `/api/my/blogs/${blogId}`;
+
+/** Renames the blog; a 422 carries the message under `name`. */
+export async function renameBlog(blogId: number, name: string): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(blogPath(blogId), { name });
+  return data.blog;
+}
+
+/** Every theme a blog can use. */
+export async function fetchThemes(signal?: AbortSignal): Promise<Theme[]> {
+  const { data } = await api.get<{ themes: Theme[] }>('/api/themes', signal ? { signal } : {});
+  return data.themes;
+}
+
+/** Switches the public blog to another theme; a 422 carries the message under `themeId`. */
+export async function setTheme(blogId: number, themeId: number): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/theme`, { themeId });
+  return data.blog;
+}
+
+/** Every IANA time zone the server offers, e.g. `Europe/Paris`, in alphabetical order. */
+export async function fetchTimeZones(signal?: AbortSignal): Promise<string[]> {
+  const { data } = await api.get<{ timeZones: string[] }>('/api/time_zones', signal ? { signal } : {});
+  return data.timeZones;
+}
+
+/** Shows the public blog's dates in `timeZone`; a 422 carries the message under `timeZone`. */
+export async function setTimeZone(blogId: number, timeZone: string): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/time_zone`, { timeZone });
+  return data.blog;
+}
+
+/** One page of the icons (pages start at 1); with a `search`, of those it finds by name or keyword. */
+export async function fetchFavicons(page: number, signal?: AbortSignal, search = ''): Promise<FaviconPage> {
+  const { data, headers } = await api.get<{ favicons: Favicon[] }>('/api/favicons', {
+    query: { page, pageSize: FAVICONS_PAGE_SIZE, ...(search ? { query: search } : {}) },
+    ...(signal ? { signal } : {}),
+  });
+  return { favicons: data.favicons, paging: paging(headers) };
+}
+
+/** Makes `faviconId` the blog's tab icon. */
+export async function setFavicon(blogId: number, faviconId: number): Promise<Blog> {
+  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/favicon`, { faviconId });
+  return data.blog;
+}

@@ -1,0 +1,2 @@
+export { BlogPanel } from './blog-panel';
+export type { BlogPanelProps } from './blog-panel';

@@ -1,0 +1,1 @@
+export { DomainPanel } from './domain-panel';

@@ -1,0 +1,1 @@
+export { FediversePanel } from './fediverse-panel';

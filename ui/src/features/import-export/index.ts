@@ -1,0 +1,1 @@
+export { ImportExportPanel } from './import-export-panel';

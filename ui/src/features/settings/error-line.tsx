@@ -1,9 +1,0 @@
-/** Why something failed, read out when it appears; nothing without a message. */
-export function ErrorLine({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <p className="q-settings__error" role="alert">
-      {message}
-    </p>
-  );
-}

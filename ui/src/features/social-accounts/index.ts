@@ -1,0 +1,2 @@
+export { SocialAccountsPanel } from './social-accounts-panel';
+export type { SocialAccountsPanelProps } from './social-accounts-panel';

@@ -1,0 +1,150 @@
+// What the tests of the settings panels share: a fake server that remembers the blog, and the
+// settings screen in a memory router under a stand-in owner area, whose blog really is fetched again
+// when a panel refreshes it (BLOG_REFRESH_KEY).
+import userEvent from '@testing-library/user-event';
+import { useCallback, useState } from 'react';
+import { fetchBlog, BLOG_REFRESH_KEY, type Blog } from '../features/blogs';
+import type { Fediverse } from '../features/fediverse/api';
+import type { BlogExport } from '../features/import-export/api';
+import { SettingsScreen } from '../features/settings';
+import { useRefreshKey } from '../lib/refresh';
+import { alice, errors, fakeApi, json, type Handler } from './fake-api';
+import { renderRoutes } from './render-route';
+
+export const themes = [
+  { id: 1, name: 'Default' },
+  { id: 2, name: 'Serif' },
+  { id: 3, name: 'Mono' },
+  { id: 4, name: 'Dark' },
+];
+
+/** The zones the fake server offers (the real one offers several hundred). */
+export const timeZones = ['America/New_York', 'Asia/Tokyo', 'Europe/Paris', 'UTC'];
+
+/** `count` icons of `page` with distinct codes (page 2, index 5 -> code `1f305`). */
+export function faviconsOf(page: number, count = 3) {
+  return Array.from({ length: count }, (_, i) => ({
+    id: page * 1000 + i,
+    code: (0x1f300 + page * 0x10 + i).toString(16),
+  }));
+}
+
+/** A JSON answer with the paging headers the server sends. */
+export function pagedJson(body: unknown, page: number, totalPages: number, perPage = 100): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/json',
+      total: String(totalPages * perPage),
+      totalPages: String(totalPages),
+      pageNumber: String(page),
+      perPage: String(perPage),
+    },
+  });
+}
+
+/** An export of alice's blog: a Quire archive, queued, unless `overrides` say otherwise. */
+export function anExport(overrides: Partial<BlogExport> = {}): BlogExport {
+  return {
+    id: 5,
+    format: 'archive',
+    state: 'queued',
+    progress: { done: 0, total: 0 },
+    size: null,
+    fileName: 'alice-20261122.quire.zip',
+    downloadUrl: null,
+    error: null,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    finishedAt: null,
+    expiresAt: null,
+    ...overrides,
+  };
+}
+
+/** alice's Fediverse settings: no followers, nothing blocked, unless `overrides` say otherwise. */
+export function aFediverse(overrides: Partial<Fediverse> = {}): Fediverse {
+  return {
+    handle: '@alice@localhost:8080',
+    actorUrl: 'http://alice.localhost:8080/_quire/ap/actor',
+    approveFollowers: false,
+    followerCount: 0,
+    followers: [],
+    blockedDomains: [],
+    givenUp: [],
+    ...overrides,
+  };
+}
+
+/** A fake quire that keeps the blog's state; `overrides` replace or add handlers. */
+export function settingsServer(overrides: Record<string, Handler> = {}, start: Blog = alice.blog) {
+  const state = { blog: structuredClone(start) };
+  const path = `/api/my/blogs/${start.id}`;
+  const server = fakeApi({
+    [`GET ${path}`]: () => json({ blog: state.blog }),
+    [`PUT ${path}`]: (request) => {
+      state.blog = { ...state.blog, name: (request.body as { name: string }).name.trim() };
+      return json({ blog: state.blog });
+    },
+    'GET /api/themes': () => json({ themes }),
+    [`PUT ${path}/theme`]: (request) => {
+      const id = (request.body as { theme_id: number }).theme_id;
+      state.blog = { ...state.blog, theme: themes.find((theme) => theme.id === id) ?? state.blog.theme };
+      return json({ blog: state.blog });
+    },
+    'GET /api/favicons': (request) => {
+      const page = Number(new URL(request.path, 'http://x').searchParams.get('page') ?? '1');
+      return pagedJson({ favicons: faviconsOf(page) }, page, 3);
+    },
+    [`PUT ${path}/favicon`]: (request) => {
+      const id = (request.body as { favicon_id: number }).favicon_id;
+      const page = Math.floor(id / 1000);
+      state.blog = { ...state.blog, favicon: faviconsOf(page).find((f) => f.id === id) ?? state.blog.favicon };
+      return json({ blog: state.blog });
+    },
+    'GET /api/time_zones': () => json({ timeZones }),
+    [`PUT ${path}/time_zone`]: (request) => {
+      const zone = (request.body as { time_zone: string }).time_zone;
+      if (!timeZones.includes(zone)) {
+        return errors(422, { timeZone: 'Unknown time zone: choose one from the list, such as Europe/Paris' });
+      }
+      state.blog = { ...state.blog, timeZone: zone };
+      return json({ blog: state.blog });
+    },
+    [`GET ${path}/addons/installed`]: () => json({ addons: [] }),
+    [`GET ${path}/addons/uninstalled`]: () => json({ addons: [] }),
+    [`GET ${path}/exports`]: () => json({ exports: [] }),
+    [`GET ${path}/imports`]: () => json({ imports: [] }),
+    [`GET ${path}/domain`]: () => json({ domain: null }),
+    [`GET ${path}/fediverse`]: () => json({ fediverse: aFediverse() }),
+    ...overrides,
+  });
+  return { ...server, state };
+}
+
+/** The owner area's part: it shows the blog's name and loads the blog again on `refreshBlog()`. */
+function Harness({ initial }: { initial: Blog }) {
+  const [blog, setBlog] = useState(initial);
+  const reloadBlog = useCallback(async () => {
+    setBlog(await fetchBlog(initial.id));
+  }, [initial.id]);
+  useRefreshKey(BLOG_REFRESH_KEY, reloadBlog);
+  return (
+    <>
+      <p data-testid="shell-name">{blog.name}</p>
+      <SettingsScreen blog={blog} providerName="Local" />
+    </>
+  );
+}
+
+/** Renders the settings screen at /d/settings; `/` shows a 'Landing' heading. */
+export function renderSettings(options: { blog?: Blog; advanceTimers?: (ms: number) => unknown } = {}) {
+  const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
+  const { history } = renderRoutes(
+    [
+      { path: '/d/settings', element: <Harness initial={options.blog ?? alice.blog} /> },
+      { path: '/', element: <h1>Landing</h1> },
+    ],
+    '/d/settings',
+  );
+  return { history, user };
+}
