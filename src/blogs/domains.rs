@@ -14,7 +14,7 @@ use tokio::sync::Notify;
 use super::Blogs;
 use crate::db::blogs::{self, Blog};
 use crate::db::custom_domains::{self, DomainRow, Set};
-use crate::domain::custom_domain::{self as rules, CustomDomain, DomainState, Lookup};
+use crate::domain::blog::custom_domain::{self as rules, CustomDomain, DomainState, Lookup};
 use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
@@ -127,7 +127,7 @@ impl Blogs {
             self.record_check(&blog, &row, &lookup, false).await?;
         }
         let next = self.db.read(custom_domains::next_due).await?;
-        Ok(next.as_deref().and_then(crate::domain::schedule::parse_stored))
+        Ok(next.as_deref().and_then(crate::domain::content::schedule::parse_stored))
     }
 }
 

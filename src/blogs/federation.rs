@@ -25,8 +25,8 @@ use crate::db::deliveries;
 use crate::db::federation_keys;
 use crate::db::followers;
 use crate::db::posts::Post;
-use crate::domain::activity::{self, ArticleFacts};
-use crate::domain::blocks::Body;
+use crate::domain::federation::activity::{self, ArticleFacts};
+use crate::domain::content::blocks::Body;
 use crate::error::{Error, Result};
 use crate::fetch::signed::{self, SigningKey};
 
@@ -207,7 +207,7 @@ mod tests {
     use crate::blogs::{Blogs, PageGenerations, ServedNames};
     use crate::data_dir::DataDir;
     use crate::db::{Db, federation_keys};
-    use crate::domain::blocks::Rules;
+    use crate::domain::content::blocks::Rules;
     use crate::search::SearchIndex;
 
     fn blogs(data_dir: &DataDir) -> Blogs {

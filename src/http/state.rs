@@ -6,7 +6,7 @@ use crate::auth::Auth;
 use crate::blogs::Blogs;
 use crate::config::Config;
 use crate::db::Db;
-use crate::domain::custom_domain::CertificateStates;
+use crate::domain::blog::custom_domain::CertificateStates;
 use crate::fetch::Fetcher;
 use crate::http::access_log::AccessLog;
 use crate::http::blog::BlogSite;

@@ -22,7 +22,7 @@ use tokio::sync::{OnceCell, Semaphore, watch};
 use super::CertificateState;
 use super::acme::{AcmeSettings, CaState, Challenges, ca_http_client, load_or_create_account, order};
 use super::store::{CertDir, Certs, unix_seconds};
-use crate::domain::custom_domain::CertificateStates;
+use crate::domain::blog::custom_domain::CertificateStates;
 
 /// The name check the server gives the manager: whether Quire serves a name (lowercase, no
 /// trailing dot, no port).

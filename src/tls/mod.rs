@@ -22,11 +22,11 @@ use crate::config::Config;
 
 /// A name's certificate as Settings shows it (ACME only): the domain layer's view, which the
 /// API reads through `CertificateStates` (implemented by [`Manager`]).
-pub use crate::domain::custom_domain::CertificateStateView as CertificateState;
+pub use crate::domain::blog::custom_domain::CertificateStateView as CertificateState;
 
 /// An SNI normalized (lowercase, no trailing dot), `None` for what is not a DNS name: the one
 /// rule the custom domains and Caddy's ask endpoint use too.
-pub use crate::domain::custom_domain::dns_name as normalize;
+pub use crate::domain::blog::custom_domain::dns_name as normalize;
 
 /// The TLS side of a server: where certificates come from, and the ACME manager if any.
 pub struct Tls {

@@ -10,8 +10,8 @@ use time::OffsetDateTime;
 
 use crate::db::blogs::Blog;
 use crate::db::custom_domains::DomainRow;
-use crate::domain::custom_domain::{CertificateStateView, DomainState, TXT_PREFIX, display_name};
-use crate::domain::schedule::stored;
+use crate::domain::blog::custom_domain::{CertificateStateView, DomainState, TXT_PREFIX, display_name};
+use crate::domain::content::schedule::stored;
 use crate::error::Result;
 use crate::http::api::json::JsonBody;
 use crate::http::session::SignedIn;

@@ -13,7 +13,7 @@
 use serde_json::{Value, json};
 
 use crate::domain::messages::Messages;
-use crate::domain::post::MAX_SLUG;
+use crate::domain::blog::post_address::MAX_SLUG;
 
 /// Most tags on one post.
 pub const MAX_TAGS: usize = 10;
