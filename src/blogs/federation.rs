@@ -25,8 +25,8 @@ use crate::db::deliveries;
 use crate::db::federation_keys;
 use crate::db::followers;
 use crate::db::posts::Post;
-use crate::domain::federation::activity::{self, ArticleFacts};
 use crate::domain::content::blocks::Body;
+use crate::domain::federation::activity::{self, ArticleFacts};
 use crate::error::{Error, Result};
 use crate::fetch::signed::{self, SigningKey};
 

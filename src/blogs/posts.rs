@@ -7,12 +7,12 @@ use time::OffsetDateTime;
 use super::{Blogs, index};
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
-use crate::domain::content::blocks::Body;
-use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
-use crate::domain::messages::Messages;
 use crate::domain::blog::post_address::slug;
+use crate::domain::content::blocks::Body;
 use crate::domain::content::schedule;
 use crate::domain::content::tags;
+use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
+use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
 
 /// A create or update as the client sends it: `{body: {type: "root", children}, draft, tags,

@@ -4,7 +4,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::db::favicons::Favicon;
 use crate::db::themes::Theme;
-use crate::domain::blog::custom_domain::BlogAddress;
+use crate::domain::blog::address::BlogAddress;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::error::Error;

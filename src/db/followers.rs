@@ -182,7 +182,7 @@ pub fn remove_on_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -
     let mut removed = 0;
     for (id, actor_id) in followers {
         let host = crate::domain::federation::inbound::host_of(&actor_id);
-        if host.is_some_and(|host| crate::domain::blog::custom_domain::is_within(&host, domain)) {
+        if host.is_some_and(|host| crate::domain::net::dns_name::is_within(&host, domain)) {
             removed += conn.execute("DELETE FROM followers WHERE id = ?1", [id])?;
         }
     }

@@ -5,7 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::db::pages::{self, NavLink};
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::db::tags;
-use crate::domain::blog::custom_domain::BlogAddress;
+use crate::domain::blog::address::BlogAddress;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::error::Error;
 

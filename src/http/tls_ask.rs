@@ -13,7 +13,7 @@ use poem::http::StatusCode;
 use poem::{IntoResponse, Request, Response};
 
 use crate::blogs::ServedNames;
-use crate::domain::blog::custom_domain::dns_name;
+use crate::domain::net::dns_name::dns_name;
 use crate::domain::net::proxies::TrustedProxies;
 
 /// Sustained asks per second, across all callers.

@@ -63,8 +63,9 @@ impl<'a> Base<'a> {
             }
         }
         let url = self.absolute(src)?;
-        (is_http(url.as_str()) && crate::domain::content::blocks::LINK_PREFIXES.iter().any(|p| url.as_str().starts_with(p)))
-            .then(|| url.to_string())
+        (is_http(url.as_str())
+            && crate::domain::content::blocks::LINK_PREFIXES.iter().any(|p| url.as_str().starts_with(p)))
+        .then(|| url.to_string())
     }
 
     /// `href` made absolute: as it is when it has a scheme, `https:` before `//host/...`,

@@ -24,12 +24,12 @@
 use time::{Duration, OffsetDateTime};
 
 use super::model::{Post, Read, State};
+use crate::domain::blog::old_paths;
+use crate::domain::blog::post_address::{is_slug, slug};
 use crate::domain::content::blocks::{
     Block, Body, MAX_ALT, MAX_BLOCKS, MAX_CAPTION, MAX_HEADING, MAX_PARAGRAPH, MAX_URL, Rules,
 };
 use crate::domain::content::markdown::escape_plain;
-use crate::domain::blog::old_paths;
-use crate::domain::blog::post_address::{is_slug, slug};
 use crate::domain::content::schedule::{self, MAX_DAYS_AHEAD};
 use crate::domain::content::tags::{self, MAX_TAGS};
 

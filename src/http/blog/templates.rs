@@ -8,9 +8,9 @@ use askama::Template;
 use crate::db::posts::Post;
 use crate::db::public::PublicBlog;
 use crate::db::replies::Reply;
-use crate::domain::content::blocks::{Block, Body};
 use crate::domain::blog::time_zone::TimeZone;
-use crate::domain::{content::dates, content::reader_view, content::markdown};
+use crate::domain::content::blocks::{Block, Body};
+use crate::domain::{content::dates, content::markdown, content::reader_view};
 
 /// One block, ready for a template.
 #[derive(Debug, Clone)]

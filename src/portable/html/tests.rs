@@ -290,7 +290,9 @@ pub(crate) fn assert_allowed(blocks: &[Block]) {
                     "{block:?}"
                 )
             }
-            Block::Spotify { url } => assert!(crate::domain::content::reader_view::spotify_embed(url).is_some(), "{block:?}"),
+            Block::Spotify { url } => {
+                assert!(crate::domain::content::reader_view::spotify_embed(url).is_some(), "{block:?}")
+            }
             Block::Tweet { url } => {
                 assert!(url.starts_with("https://twitter.com/") || url.starts_with("https://x.com/"), "{block:?}")
             }
