@@ -7,7 +7,7 @@ use anyhow::bail;
 use crate::cli::FederationAction;
 use crate::data_dir::DataDir;
 use crate::db::{self, blocked_domains, followers, migrate};
-use crate::domain::custom_domain::blockable;
+use crate::domain::federation::domain_blocklist::blockable;
 
 /// Runs `action` on the data directory's database.
 pub fn run_command(data_dir: &DataDir, action: &FederationAction) -> anyhow::Result<()> {

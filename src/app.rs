@@ -14,8 +14,7 @@ use crate::blogs::{Blogs, NameChange, PageGenerations, ServedNames};
 use crate::config::{AccessLogTarget, Config};
 use crate::data_dir::{DataDir, DataDirLock};
 use crate::db::Db;
-use crate::domain::blocks::Rules;
-use crate::domain::custom_domain::{CertificateStates, NotManaged};
+use crate::domain::content::blocks::Rules;
 use crate::fetch::Fetcher;
 use crate::http;
 use crate::http::access_log::AccessLog;
@@ -24,6 +23,7 @@ use crate::http::blog::static_site::StaticSite;
 use crate::http::state::AppState;
 use crate::http::ui::UiIndex;
 use crate::search::SearchIndex;
+use crate::tls::{CertificateStates, NotManaged};
 use crate::tls::{NamePolicy, Tls, TlsAcceptor};
 
 /// How often counted page views are written (and an idle index writer closed, and the cached

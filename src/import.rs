@@ -16,8 +16,8 @@ use crate::blogs::{Blogs, ImportOptions, ImportProgress, ImportSource, PageGener
 use crate::config::Config;
 use crate::data_dir::{DataDir, InUse};
 use crate::db::{self, migrate};
-use crate::domain::blocks::Rules;
-use crate::domain::old_paths;
+use crate::domain::blog::old_paths;
+use crate::domain::content::blocks::Rules;
 use crate::fetch::Fetcher;
 use crate::portable::model::Format;
 use crate::portable::report::Report;

@@ -16,6 +16,10 @@
 //! Every crate-rooted path in a file of one top-level module must name a module of the
 //! same layer or a lower one, and the modules must not form a cycle (same-layer edges
 //! included). A new top-level module must be given its layer here.
+//!
+//! The same holds one level down, inside the top-level modules that are split into rooms
+//! ([`ROOMS`]): a file of `domain/content/` may name `crate::domain::blog`, never the other way
+//! round, and a new room must be given its layer here too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -45,6 +49,23 @@ const LAYERS: &[(&str, u8)] = &[
     ("layering", 6),
 ];
 
+/// The rooms (second-level modules: a folder or a file) of the top-level modules split into
+/// rooms, each with its layer inside its module: a room names only rooms of its layer or lower.
+const ROOMS: &[(&str, &[(&str, u8)])] = &[(
+    "domain",
+    &[
+        ("identity", 0),
+        ("limits", 0),
+        ("messages", 0),
+        ("paths", 0),
+        ("net", 0),
+        ("paging", 1),
+        ("blog", 1),
+        ("content", 2),
+        ("federation", 3),
+    ],
+)];
+
 fn layer(module: &str) -> u8 {
     LAYERS
         .iter()
@@ -55,11 +76,26 @@ fn layer(module: &str) -> u8 {
 
 /// The top-level module of every file under `src/`, with the top-level modules it names.
 fn edges() -> BTreeMap<String, BTreeSet<String>> {
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut stack = vec![src.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("src is readable") {
+    module_edges(&src, |text| crate_paths(text, "crate::"))
+}
+
+/// The rooms of `src/{top}/`, with the rooms of `top` that each names (by a crate-rooted path).
+fn room_edges(top: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(top);
+    let prefix = format!("crate::{}::", top);
+    let mut edges = module_edges(&dir, |text| crate_paths(text, &prefix));
+    edges.remove("mod"); // the module's own mod.rs declares and re-exports its rooms
+    edges
+}
+
+/// Every `.rs` file under `dir` (but `main.rs`) keyed by its first component below `dir`, with
+/// the modules `named` finds in its text.
+fn module_edges(dir: &Path, named: impl Fn(&str) -> Vec<String>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(current) = stack.pop() {
+        for entry in std::fs::read_dir(&current).expect("src is readable") {
             let path = entry.expect("src entry").path();
             if path.is_dir() {
                 stack.push(path);
@@ -68,14 +104,14 @@ fn edges() -> BTreeMap<String, BTreeSet<String>> {
             if path.extension().is_none_or(|ext| ext != "rs") || path.ends_with("main.rs") {
                 continue;
             }
-            let relative = path.strip_prefix(&src).expect("under src");
+            let relative = path.strip_prefix(dir).expect("under the directory");
             let first = relative.components().next().expect("a component").as_os_str().to_string_lossy();
             let module = first.trim_end_matches(".rs").to_owned();
             let text = std::fs::read_to_string(&path).expect("a source file");
-            let named = edges.entry(module.clone()).or_default();
-            for target in crate_paths(&text) {
+            let named_here = edges.entry(module.clone()).or_default();
+            for target in named(&text) {
                 if target != module {
-                    named.insert(target);
+                    named_here.insert(target);
                 }
             }
         }
@@ -83,16 +119,17 @@ fn edges() -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
-/// The top-level modules named by the crate-rooted paths in `text`, grouped or not.
-fn crate_paths(text: &str) -> Vec<String> {
+/// The modules named right after `prefix` (`crate::`, or `crate::domain::` for its rooms) in
+/// `text`, grouped or not.
+fn crate_paths(text: &str, prefix: &str) -> Vec<String> {
     let mut found = Vec::new();
     let ident = |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
-    for (at, _) in text.match_indices("crate::") {
+    for (at, _) in text.match_indices(prefix) {
         let before = text[..at].chars().next_back();
         if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
             continue; // e.g. `quire_crate::`
         }
-        let rest = &text[at + "crate::".len()..];
+        let rest = &text[at + prefix.len()..];
         if let Some(group) = rest.strip_prefix('{') {
             let group = &group[..group.find('}').unwrap_or(group.len())];
             found.extend(group.split(',').map(|part| ident(part.trim())).filter(|name| !name.is_empty()));
@@ -100,6 +137,9 @@ fn crate_paths(text: &str) -> Vec<String> {
             found.push(ident(rest));
         }
         found.retain(|name| !name.is_empty());
+    }
+    if prefix != "crate::" {
+        return found;
     }
     // `crate::Error` and friends are re-exports at the root; they name the module they come from.
     found
@@ -113,22 +153,21 @@ fn crate_paths(text: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn every_import_points_to_the_same_layer_or_a_lower_one() {
+/// `from (layer n) imports to (layer m)` for every edge that points up.
+fn upward(edges: &BTreeMap<String, BTreeSet<String>>, layer: impl Fn(&str) -> u8) -> Vec<String> {
     let mut upward = Vec::new();
-    for (from, targets) in edges() {
+    for (from, targets) in edges {
         for to in targets {
-            if layer(&to) > layer(&from) {
-                upward.push(format!("{from} (layer {}) imports {to} (layer {})", layer(&from), layer(&to)));
+            if layer(to) > layer(from) {
+                upward.push(format!("{from} (layer {}) imports {to} (layer {})", layer(from), layer(to)));
             }
         }
     }
-    assert!(upward.is_empty(), "imports that point up:\n{}", upward.join("\n"));
+    upward
 }
 
-#[test]
-fn the_modules_form_no_cycle() {
-    let edges = edges();
+/// Panics naming the first import cycle among `edges`.
+fn assert_no_cycle(edges: &BTreeMap<String, BTreeSet<String>>) {
     // Depth-first search with colours: a grey node met again closes a cycle.
     fn visit(
         node: &str,
@@ -153,12 +192,59 @@ fn the_modules_form_no_cycle() {
     }
     let mut black = BTreeSet::new();
     for node in edges.keys() {
-        visit(node, &edges, &mut Vec::new(), &mut black);
+        visit(node, edges, &mut Vec::new(), &mut black);
+    }
+}
+
+/// The layer of `room` in `top`'s [`ROOMS`].
+fn room_layer(top: &str, room: &str) -> u8 {
+    let (_, rooms) = ROOMS.iter().find(|(name, _)| *name == top).expect("a module with rooms");
+    rooms
+        .iter()
+        .find(|(name, _)| *name == room)
+        .map(|(_, layer)| *layer)
+        .unwrap_or_else(|| panic!("room `{top}/{room}` has no layer in src/layering.rs"))
+}
+
+#[test]
+fn every_import_points_to_the_same_layer_or_a_lower_one() {
+    let upward = upward(&edges(), layer);
+    assert!(upward.is_empty(), "imports that point up:\n{}", upward.join("\n"));
+}
+
+#[test]
+fn the_modules_form_no_cycle() {
+    assert_no_cycle(&edges());
+}
+
+#[test]
+fn inside_a_module_with_rooms_every_import_points_to_the_same_layer_or_a_lower_one() {
+    for (top, _) in ROOMS {
+        let edges = room_edges(top);
+        let upward = upward(&edges, |room| room_layer(top, room));
+        assert!(upward.is_empty(), "imports inside {top}/ that point up:\n{}", upward.join("\n"));
+        assert_no_cycle(&edges);
+    }
+}
+
+#[test]
+fn every_room_named_has_a_file_or_folder() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for (top, rooms) in ROOMS {
+        for (room, _) in *rooms {
+            let dir = src.join(top).join(room);
+            assert!(
+                dir.is_dir() || dir.with_extension("rs").is_file(),
+                "src/{top}/{room} is gone: remove it from ROOMS"
+            );
+        }
     }
 }
 
 #[test]
 fn the_checker_sees_grouped_and_plain_paths() {
     let text = "use crate::db::Db;\nuse crate::{http, search::SearchIndex};\nlet x = quire_crate::y;\ncrate::Error::x";
-    assert_eq!(crate_paths(text), ["db", "http", "search", "error"]);
+    assert_eq!(crate_paths(text, "crate::"), ["db", "http", "search", "error"]);
+    let text = "use crate::domain::blog::Subdomain;\nuse crate::domain::{content::dates, net};\nuse crate::db::x;";
+    assert_eq!(crate_paths(text, "crate::domain::"), ["blog", "content", "net"]);
 }

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::domain::ap_signature::{Refusal, check_request, parse_signature};
+use quire::domain::federation::ap_signature::{Refusal, check_request, parse_signature};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::domain::blocks::{Body, Rules};
+use quire::domain::content::blocks::{Body, Rules};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::domain::custom_domain::{CustomDomain, MAX_LABEL, MAX_NAME};
+use quire::domain::blog::custom_domain::CustomDomain;
+use quire::domain::net::dns_name::{MAX_LABEL, MAX_NAME};
 
 fuzz_target!(|raw: &str| {
     let Ok(domain) = CustomDomain::parse(raw, "example.com") else { return };

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::domain::dns_message::{encode_txt_query, parse_txt_answer};
+use quire::domain::net::dns_message::{encode_txt_query, parse_txt_answer};
 
 fuzz_target!(|message: &[u8]| {
     let query = encode_txt_query(0x5151, "_quire.blog.example.org").expect("a valid name");

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::domain::inbound::{Inbound, actor, key_document, parse};
-use quire::domain::remote_html::to_text;
+use quire::domain::federation::inbound::{Inbound, actor, key_document, parse};
+use quire::domain::federation::remote_html::to_text;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

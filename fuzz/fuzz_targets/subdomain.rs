@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::domain::subdomain::{RESERVED, Subdomain};
+use quire::domain::blog::subdomain::{RESERVED, Subdomain};
 
 fuzz_target!(|raw: &str| {
     let Ok(subdomain) = Subdomain::parse(raw) else { return };

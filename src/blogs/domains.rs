@@ -1,6 +1,6 @@
 //! A blog's custom domain on the write path: setting it (the name rules, one blog per name),
 //! removing it, checking its TXT record now ("Check now", once per 10 s per blog) and the task
-//! that rechecks on a schedule (`domain::custom_domain::after_check`). A change of the names a
+//! that rechecks on a schedule (`domain::blog::domain_verification::after_check`). A change of the names a
 //! blog answers on updates [`ServedNames`](super::ServedNames) and invalidates the blog's
 //! cached pages (they carry its origin), after the commit (`Blogs::commit`).
 
@@ -14,7 +14,8 @@ use tokio::sync::Notify;
 use super::Blogs;
 use crate::db::blogs::{self, Blog};
 use crate::db::custom_domains::{self, DomainRow, Set};
-use crate::domain::custom_domain::{self as rules, CustomDomain, DomainState, Lookup};
+use crate::domain::blog::custom_domain::CustomDomain;
+use crate::domain::blog::domain_verification::{self as rules, DomainState, Lookup};
 use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
@@ -140,7 +141,7 @@ impl Blogs {
             self.record_check(&blog, &row, &lookup, false).await?;
         }
         let next = self.db.read(custom_domains::next_due).await?;
-        Ok(next.as_deref().and_then(crate::domain::schedule::parse_stored))
+        Ok(next.as_deref().and_then(crate::domain::content::schedule::parse_stored))
     }
 }
 

@@ -33,7 +33,7 @@ use rusqlite::Connection;
 use super::federation::Outbound;
 use super::{Blogs, index};
 use crate::db::posts::Post;
-use crate::domain::blocks::Body;
+use crate::domain::content::blocks::Body;
 use crate::error::Result;
 use crate::search::{PostDoc, SearchIndex};
 

@@ -19,7 +19,7 @@ use super::imports::{ImportOptions, ImportProgress, ImportSource};
 use super::jobs::{IMPORT, Stopped};
 use crate::db::blogs::{self, Blog};
 use crate::db::jobs::{self, Input, Job};
-use crate::domain::old_paths;
+use crate::domain::blog::old_paths;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
 use crate::portable::report::Report;

@@ -8,7 +8,7 @@ use anyhow::Context;
 use rusqlite::Connection;
 
 use crate::db::posts::{self, Post};
-use crate::domain::blocks::Body;
+use crate::domain::content::blocks::Body;
 use crate::progress::Progress;
 use crate::search::{PostDoc, SearchIndex};
 

@@ -40,7 +40,7 @@ use crate::config::Config;
 use crate::data_dir::DataDir;
 use crate::db::Db;
 use crate::db::blogs::{self, Blog};
-use crate::domain::blocks::Rules;
+use crate::domain::content::blocks::Rules;
 use crate::error::{Error, Result};
 use crate::search::SearchIndex;
 pub use federation::{FediverseState, Received, ReplyOfPost, article_of, follower_not_found, reply_not_found};

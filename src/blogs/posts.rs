@@ -8,12 +8,12 @@ use super::Blogs;
 use super::effects::Effects;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
-use crate::domain::blocks::Body;
+use crate::domain::blog::post_address::slug;
+use crate::domain::content::blocks::Body;
+use crate::domain::content::schedule;
+use crate::domain::content::tags;
 use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
 use crate::domain::messages::Messages;
-use crate::domain::post::slug;
-use crate::domain::schedule;
-use crate::domain::tags;
 use crate::error::{Error, Result};
 
 /// A create or update as the client sends it: `{body: {type: "root", children}, draft, tags,

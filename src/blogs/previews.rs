@@ -6,7 +6,7 @@
 use crate::auth::token_hash;
 use crate::db::blogs::Blog;
 use crate::db::{posts, preview_links};
-use crate::domain::preview_token::new_token;
+use crate::domain::blog::preview_token::new_token;
 use crate::error::{Error, Result};
 
 use super::{Blogs, post_not_found};

@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 
 use super::Blogs;
 use crate::db::schedule;
-use crate::domain::schedule::parse_stored;
+use crate::domain::content::schedule::parse_stored;
 use crate::error::Result;
 
 /// The longest the timer sleeps without looking at the database again, so a change of the

@@ -9,7 +9,7 @@ use std::sync::RwLock;
 use tokio::sync::broadcast;
 
 use crate::db::Db;
-use crate::domain::custom_domain::BlogAddress;
+use crate::domain::blog::address::BlogAddress;
 use crate::error::Error;
 
 /// A name starts or stops being served.

@@ -5,9 +5,9 @@ use super::Blogs;
 use crate::db::addons::{self, Addon};
 use crate::db::blogs::{self, Blog, Created};
 use crate::db::jobs;
-use crate::domain::blog_name;
-use crate::domain::subdomain::Subdomain;
-use crate::domain::time_zone::TimeZone;
+use crate::domain::blog::blog_name;
+use crate::domain::blog::subdomain::Subdomain;
+use crate::domain::blog::time_zone::TimeZone;
 use crate::error::{Error, Result};
 
 impl Blogs {

@@ -4,7 +4,7 @@ use sha2::{Digest, Sha256};
 
 use super::Blogs;
 use crate::db::images;
-use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
+use crate::domain::content::image::{ImageType, MAX_IMAGE_BYTES};
 use crate::domain::limits::{self, MAX_UPLOAD_BYTES_PER_USER};
 use crate::error::{Error, Messages, Result};
 

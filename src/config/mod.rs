@@ -20,7 +20,7 @@ use anyhow::{Context, anyhow, bail};
 
 use crate::cli::{AddressArgs, ServeArgs};
 use crate::data_dir::DataDir;
-use crate::domain::proxies::TrustedProxies;
+use crate::domain::net::proxies::TrustedProxies;
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
 pub use host::{is_local_host, parse_host, without_default_port};

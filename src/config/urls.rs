@@ -2,7 +2,7 @@
 //! scheme; their paths come from [`crate::domain::paths`], which the route tables use too.
 
 use crate::config::Config;
-use crate::domain::custom_domain::BlogAddress;
+use crate::domain::blog::address::BlogAddress;
 use crate::domain::paths;
 
 impl Config {

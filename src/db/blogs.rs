@@ -4,9 +4,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::db::favicons::Favicon;
 use crate::db::themes::Theme;
-use crate::domain::custom_domain::BlogAddress;
-use crate::domain::subdomain::Subdomain;
-use crate::domain::time_zone::TimeZone;
+use crate::domain::blog::address::BlogAddress;
+use crate::domain::blog::subdomain::Subdomain;
+use crate::domain::blog::time_zone::TimeZone;
 use crate::error::Error;
 
 /// The icon of a new blog: 📝.
@@ -211,7 +211,7 @@ pub fn delete_account(
     for (hash, mime) in images {
         let still_used: bool =
             tx.query_row("SELECT EXISTS (SELECT 1 FROM images WHERE hash = ?1)", [&hash], |r| r.get(0))?;
-        let ext = crate::domain::image::ImageType::from_mime(&mime).map(|t| t.extension());
+        let ext = crate::domain::content::image::ImageType::from_mime(&mime).map(|t| t.extension());
         if let (false, Some(ext)) = (still_used, ext) {
             orphaned_files.push(format!("{hash}.{ext}"));
         }

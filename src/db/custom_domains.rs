@@ -2,8 +2,9 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::domain::custom_domain::{After, Before, CustomDomain, DomainState};
-use crate::domain::schedule::{parse_stored, stored};
+use crate::domain::blog::custom_domain::CustomDomain;
+use crate::domain::blog::domain_verification::{After, Before, DomainState};
+use crate::domain::content::schedule::{parse_stored, stored};
 use crate::error::Error;
 
 /// A blog's custom domain as stored.

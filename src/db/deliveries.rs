@@ -4,7 +4,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::domain::inbound::authority_of;
+use crate::domain::federation::inbound::authority_of;
 use crate::error::Error;
 
 /// Queues `json` (an activity about `object_id`, signed by `blog_id`'s key) for each of

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::db::posts::{COLUMNS, Post, from_row};
-use crate::domain::image::ImageType;
+use crate::domain::content::image::ImageType;
 use crate::error::Error;
 use crate::portable::archive::ArchiveBlog;
 

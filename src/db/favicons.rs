@@ -3,7 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
 
-use crate::domain::emoji;
+use crate::domain::content::emoji;
 use crate::error::Error;
 
 /// A favicon as the API shows it.

@@ -154,8 +154,8 @@ mod tests {
         conn.execute("DELETE FROM users WHERE id = 1", []).unwrap();
         conn.execute("INSERT INTO users (email) VALUES ('bob@example.com')", []).unwrap();
         let bob = conn.last_insert_rowid();
-        let subdomain = crate::domain::subdomain::Subdomain::parse("bob").unwrap();
-        let zone = crate::domain::time_zone::TimeZone::from_stored("UTC");
+        let subdomain = crate::domain::blog::subdomain::Subdomain::parse("bob").unwrap();
+        let zone = crate::domain::blog::time_zone::TimeZone::from_stored("UTC");
         let crate::db::blogs::Created::Blog(blog) = crate::db::blogs::create(&mut conn, bob, &subdomain, zone).unwrap()
         else {
             panic!("bob's blog was not created");

@@ -181,8 +181,8 @@ pub fn remove_on_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -
         stmt.query_map([blog_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     let mut removed = 0;
     for (id, actor_id) in followers {
-        let host = crate::domain::inbound::host_of(&actor_id);
-        if host.is_some_and(|host| crate::domain::custom_domain::is_within(&host, domain)) {
+        let host = crate::domain::federation::inbound::host_of(&actor_id);
+        if host.is_some_and(|host| crate::domain::net::dns_name::is_within(&host, domain)) {
             removed += conn.execute("DELETE FROM followers WHERE id = ?1", [id])?;
         }
     }

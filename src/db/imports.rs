@@ -9,10 +9,10 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::db::posts::{self, COLUMNS, Post, from_row};
 use crate::db::{redirects, tags};
+use crate::domain::blog::old_paths;
+use crate::domain::blog::post_address::is_short_id;
+use crate::domain::content::tags::{MAX_PAGES, free_page_address, is_reserved};
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
-use crate::domain::old_paths;
-use crate::domain::post::is_short_id;
-use crate::domain::tags::{MAX_PAGES, free_page_address, is_reserved};
 use crate::error::Error;
 
 /// One imported post, checked and ready to store.

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::db::posts::{COLUMNS, Post, from_row};
-use crate::domain::tags::{MAX_PAGES, page_slug_taken, too_many_pages};
+use crate::domain::content::tags::{MAX_PAGES, page_slug_taken, too_many_pages};
 use crate::error::Error;
 
 /// Makes the post a page (at the end of the navigation when it was not one) or a post again,

@@ -4,7 +4,7 @@
 use rusqlite::{Transaction, params};
 use serde_json::Value;
 
-use crate::domain::markdown::escape_plain;
+use crate::domain::content::markdown::escape_plain;
 
 /// Escapes the text of every paragraph block of every post, leaving the rest of each body as
 /// it was. A body that does not parse (none should) is left alone.
@@ -42,7 +42,7 @@ mod tests {
     use serde_json::json;
 
     use crate::db::migrate::{self, MIGRATIONS};
-    use crate::domain::markdown;
+    use crate::domain::content::markdown;
 
     #[test]
     fn migration_4_escapes_old_paragraphs_so_they_render_as_before() {

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, Transaction, params};
 
-use crate::domain::post::new_short_id;
+use crate::domain::blog::post_address::new_short_id;
 use crate::error::Error;
 
 /// A stored post.

@@ -5,8 +5,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::db::pages::{self, NavLink};
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::db::tags;
-use crate::domain::custom_domain::BlogAddress;
-use crate::domain::time_zone::TimeZone;
+use crate::domain::blog::address::BlogAddress;
+use crate::domain::blog::time_zone::TimeZone;
 use crate::error::Error;
 
 /// A blog as its public pages need it.

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use reqwest::header::{HeaderName, HeaderValue, RETRY_AFTER};
 
 use super::{FetchError, Fetcher};
-use crate::domain::activity::ACTIVITY_JSON;
+use crate::domain::federation::activity::ACTIVITY_JSON;
 use crate::fetch::signed::SigningKey;
 
 /// Most bytes of an inbox's answer read (the rest is dropped with the connection).

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpStream, UdpSocket};
 
-use crate::domain::dns_message::{TxtAnswer, encode_txt_query, parse_txt_answer};
+use crate::domain::net::dns_message::{TxtAnswer, encode_txt_query, parse_txt_answer};
 
 /// How long one UDP try waits for its answer.
 const TRY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -83,7 +83,7 @@ async fn ask(server: SocketAddr, name: &str) -> Result<Vec<String>, String> {
                 Ok(TxtAnswer::Records(strings)) => return Ok(strings),
                 Ok(TxtAnswer::NoSuchName) => return Ok(Vec::new()),
                 Ok(TxtAnswer::Truncated) => return over_tcp(server, &query).await,
-                Err(crate::domain::dns_message::DnsError::Malformed(_)) => continue,
+                Err(crate::domain::net::dns_message::DnsError::Malformed(_)) => continue,
                 Err(err) => return Err(err.to_string()),
             }
         }

@@ -3,7 +3,7 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
-use crate::domain::addresses::{NonPublic, embedded_ipv4};
+use crate::domain::net::addresses::{NonPublic, embedded_ipv4};
 
 /// A failed request; its `Display` is the plain sentence for the user ("refused: 127.0.0.1 is
 /// a loopback address"), never a cause from inside the HTTP client.

@@ -10,7 +10,7 @@ use reqwest::redirect::{Attempt, Policy};
 use url::{Host, Url};
 
 use super::FetchError;
-use crate::domain::addresses::classify;
+use crate::domain::net::addresses::classify;
 
 /// Most redirects followed for one request.
 pub const MAX_REDIRECTS: usize = 5;
@@ -124,7 +124,7 @@ impl Resolve for Guard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::addresses::NonPublic;
+    use crate::domain::net::addresses::NonPublic;
 
     const STRICT: Guard = Guard { allow_loopback: false };
     const TESTING: Guard = Guard { allow_loopback: true };

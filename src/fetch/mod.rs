@@ -19,7 +19,7 @@ use reqwest::Method;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 
 use crate::config::Config;
-use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
+use crate::domain::content::image::{ImageType, MAX_IMAGE_BYTES};
 
 pub use deliver::{DeliveryError, MAX_ANSWER_BYTES};
 pub use error::FetchError;

@@ -23,7 +23,7 @@ use x509_cert::der::Decode;
 use x509_cert::der::asn1::ObjectIdentifier;
 use x509_cert::spki::SubjectPublicKeyInfoRef;
 
-use crate::domain::ap_signature::{self, Refusal};
+use crate::domain::federation::ap_signature::{self, Refusal};
 
 /// Bits of a generated key (what Mastodon generates).
 pub const KEY_BITS: usize = 2048;

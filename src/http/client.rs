@@ -4,7 +4,7 @@ use std::net::IpAddr;
 
 use poem::Request;
 
-use crate::domain::proxies::TrustedProxies;
+use crate::domain::net::proxies::TrustedProxies;
 
 /// The client's address: the TCP peer, or, when the peer is a trusted proxy, the rightmost
 /// `X-Forwarded-For` entry that is not a trusted proxy (`TrustedProxies::client`).

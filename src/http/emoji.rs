@@ -8,7 +8,7 @@ use poem::http::header;
 use poem::web::Path;
 use poem::{Request, Response, handler};
 
-use crate::domain::emoji;
+use crate::domain::content::emoji;
 use crate::error::Error;
 use crate::http::client::accepts_gzip;
 

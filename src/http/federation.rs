@@ -18,7 +18,7 @@ use poem::{Request, Response, Route, get, handler};
 use serde_json::{Value, json};
 
 use crate::db::{blogs, followers, public};
-use crate::domain::activity::{self, ACTIVITY_JSON, ActorFacts, JRD_JSON, OUTBOX_PAGE_SIZE};
+use crate::domain::federation::activity::{self, ACTIVITY_JSON, ActorFacts, JRD_JSON, OUTBOX_PAGE_SIZE};
 use crate::domain::paths;
 use crate::error::{Error, Result};
 use crate::http::blog::BlogHost;

@@ -11,7 +11,7 @@ use poem::middleware::PanicHandler;
 use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use tracing::Instrument;
 
-use crate::domain::proxies::TrustedProxies;
+use crate::domain::net::proxies::TrustedProxies;
 use crate::error::{Error, Messages};
 use crate::http::access_log::{AccessLog, Entry};
 use crate::http::client::client_ip;

@@ -3,7 +3,7 @@
 use poem::Response;
 use poem::http::StatusCode;
 
-pub use crate::domain::html::escape;
+pub use crate::domain::content::html::escape;
 
 const NOT_FOUND_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 

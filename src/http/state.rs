@@ -6,12 +6,12 @@ use crate::auth::Auth;
 use crate::blogs::Blogs;
 use crate::config::Config;
 use crate::db::Db;
-use crate::domain::custom_domain::CertificateStates;
 use crate::fetch::Fetcher;
 use crate::http::access_log::AccessLog;
 use crate::http::blog::BlogSite;
 use crate::http::ui::UiIndex;
 use crate::search::SearchIndex;
+use crate::tls::CertificateStates;
 
 /// The server's shared state; cheap to clone.
 #[derive(Clone)]

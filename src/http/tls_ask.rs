@@ -13,8 +13,8 @@ use poem::http::StatusCode;
 use poem::{IntoResponse, Request, Response};
 
 use crate::blogs::ServedNames;
-use crate::domain::custom_domain::dns_name;
-use crate::domain::proxies::TrustedProxies;
+use crate::domain::net::dns_name::dns_name;
+use crate::domain::net::proxies::TrustedProxies;
 
 /// Sustained asks per second, across all callers.
 const PER_SECOND: u32 = 50;

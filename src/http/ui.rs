@@ -12,7 +12,7 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
-use crate::domain::blocks::{Rules, client_rules};
+use crate::domain::content::blocks::{Rules, client_rules};
 use crate::error::Error;
 use crate::http::client::accepts_encoding;
 use crate::http::cookies;
@@ -48,8 +48,8 @@ impl UiIndex {
             "emojiCdn": config.emoji_cdn,
             "emojiImages": crate::http::emoji::images_prefix(),
             "blockRules": client_rules(&Rules { image_prefix: config.image_prefix() }),
-            "postRules": crate::domain::tags::client_rules(),
-            "scheduleRules": crate::domain::schedule::client_rules(),
+            "postRules": crate::domain::content::tags::client_rules(),
+            "scheduleRules": crate::domain::content::schedule::client_rules(),
         });
         // Inside <script>, "<" could end the element early; JSON allows it escaped.
         let settings = settings.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");

@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 
 use super::model::{Format, Kind, Post, Read, Settings, State};
 use super::{Base, Export, Options, Problem, Unreadable, dates, markdown_blocks};
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 /// Largest Bear Blog export read.
 pub const MAX_CSV_BYTES: u64 = 256 * 1024 * 1024;

@@ -4,7 +4,7 @@
 
 use super::Converted;
 use super::notes::Notes;
-use crate::domain::blocks::{Block, MAX_PARAGRAPH};
+use crate::domain::content::blocks::{Block, MAX_PARAGRAPH};
 
 /// The blocks of one body, being built.
 #[derive(Debug, Default)]

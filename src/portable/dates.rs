@@ -7,7 +7,7 @@ use time::format_description::well_known::{Rfc2822, Rfc3339};
 use time::macros::format_description;
 use time::{Date, OffsetDateTime, PrimitiveDateTime, Time, UtcOffset};
 
-use crate::domain::time_zone::TimeZone;
+use crate::domain::blog::time_zone::TimeZone;
 
 /// `text` read as a date and time, or `None` when it is none of the shapes above (or is
 /// WordPress's "no date", `0000-00-00 00:00:00`).

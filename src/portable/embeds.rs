@@ -4,8 +4,8 @@
 
 use url::Url;
 
-use crate::domain::blocks::{Block, SPOTIFY_PREFIX};
-use crate::domain::embed::spotify_embed;
+use crate::domain::content::blocks::{Block, SPOTIFY_PREFIX};
+use crate::domain::content::reader_view::spotify_embed;
 
 /// Hosts whose page URLs WordPress (and others) turn into players when they stand alone on a
 /// line; such a URL becomes a block of its own rather than a line of text.

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::model::{Kind, Post, State};
 use super::{Options, open};
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 fn folder(system: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import").join(system)

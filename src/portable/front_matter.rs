@@ -9,7 +9,7 @@ use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::TScalarStyle;
 
 use super::dates;
-use crate::domain::time_zone::TimeZone;
+use crate::domain::blog::time_zone::TimeZone;
 
 /// Longest front matter read, in bytes.
 const MAX_BYTES: usize = 256 * 1024;

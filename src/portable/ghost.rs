@@ -21,8 +21,8 @@ use super::builder::Builder;
 use super::model::{Format, Kind, Post, Read, Settings, State};
 use super::notes::{Notes, count};
 use super::{Base, Converted, Export, Options, Problem, Unreadable, dates, embeds, html, markdown_blocks};
-use crate::domain::blocks::Block;
-use crate::domain::html::escape;
+use crate::domain::content::blocks::Block;
+use crate::domain::content::html::escape;
 
 /// Largest Ghost export read.
 pub const MAX_JSON_BYTES: u64 = 512 * 1024 * 1024;

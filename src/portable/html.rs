@@ -21,7 +21,7 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 use super::builder::Builder;
 use super::{Base, Converted, embeds};
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 /// Elements deeper than this are read as their text.
 pub const MAX_DEPTH: usize = 64;

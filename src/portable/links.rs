@@ -4,7 +4,7 @@
 
 use url::Url;
 
-use crate::domain::blocks::markdown_url_allowed;
+use crate::domain::content::blocks::markdown_url_allowed;
 
 /// Resolves a body's relative addresses.
 #[derive(Clone, Copy, Default)]
@@ -63,8 +63,9 @@ impl<'a> Base<'a> {
             }
         }
         let url = self.absolute(src)?;
-        (is_http(url.as_str()) && crate::domain::blocks::LINK_PREFIXES.iter().any(|p| url.as_str().starts_with(p)))
-            .then(|| url.to_string())
+        (is_http(url.as_str())
+            && crate::domain::content::blocks::LINK_PREFIXES.iter().any(|p| url.as_str().starts_with(p)))
+        .then(|| url.to_string())
     }
 
     /// `href` made absolute: as it is when it has a scheme, `https:` before `//host/...`,

@@ -10,8 +10,8 @@
 //! README.md                                      how to use it
 //! ```
 
-use crate::domain::blocks::Block;
-use crate::domain::dates;
+use crate::domain::content::blocks::Block;
+use crate::domain::content::dates;
 
 /// A post or page as the export writes it.
 pub struct Item<'a> {

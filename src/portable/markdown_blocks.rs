@@ -16,7 +16,7 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::builder::Builder;
 use super::{Base, Converted, embeds, html};
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 /// The blocks of a Markdown body. Relative addresses resolve with `base`.
 pub fn to_blocks(source: &str, base: &Base) -> Converted {
@@ -187,7 +187,7 @@ fn caption_of_image(text: &str, lifted: &mut [Block]) -> bool {
         [Block::Image { caption, .. }]
             if caption.is_empty() && emphasised && line.len() > 2 && !line.contains('\n') =>
         {
-            *caption = crate::domain::markdown::plain_text(line);
+            *caption = crate::domain::content::markdown::plain_text(line);
             true
         }
         _ => false,

@@ -29,7 +29,7 @@ use super::model::{Format, Kind, Post, Read as Header, Settings, State};
 use super::notes::{Notes, count};
 use super::safe_zip::SafeZip;
 use super::{Base, Export, Options, Problem, Unreadable, markdown_blocks};
-use crate::domain::time_zone::TimeZone;
+use crate::domain::blog::time_zone::TimeZone;
 
 /// Largest Markdown file read.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;

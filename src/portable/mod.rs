@@ -46,7 +46,7 @@ use std::path::Path;
 
 pub use links::Base;
 
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 /// Why a file cannot be read at all, in words a blogger understands ("This file is not an
 /// export Quire can read: ..."). The importer shows it as the error of the upload or the job.

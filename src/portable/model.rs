@@ -10,7 +10,7 @@
 
 use time::OffsetDateTime;
 
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 /// The systems an import reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -24,14 +24,14 @@
 use time::{Duration, OffsetDateTime};
 
 use super::model::{Post, Read, State};
-use crate::domain::blocks::{
+use crate::domain::blog::old_paths;
+use crate::domain::blog::post_address::{is_slug, slug};
+use crate::domain::content::blocks::{
     Block, Body, MAX_ALT, MAX_BLOCKS, MAX_CAPTION, MAX_HEADING, MAX_PARAGRAPH, MAX_URL, Rules,
 };
-use crate::domain::markdown::escape_plain;
-use crate::domain::old_paths;
-use crate::domain::post::{is_slug, slug};
-use crate::domain::schedule::{self, MAX_DAYS_AHEAD};
-use crate::domain::tags::{self, MAX_TAGS};
+use crate::domain::content::markdown::escape_plain;
+use crate::domain::content::schedule::{self, MAX_DAYS_AHEAD};
+use crate::domain::content::tags::{self, MAX_TAGS};
 
 /// Most lines one item adds to the report (an export can hold thousands of broken embeds in
 /// one post): the rest are counted in one last line.

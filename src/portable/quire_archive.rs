@@ -9,7 +9,7 @@ use super::archive::{ArchivePost, MANIFEST, Manifest};
 use super::model::{Format, Kind, Post, Read as Header, Settings, State};
 use super::safe_zip::SafeZip;
 use super::{Export, Problem, Unreadable, dates};
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 /// Largest `posts/<shortId>.json` read.
 pub const MAX_POST_BYTES: u64 = 16 * 1024 * 1024;

@@ -26,7 +26,7 @@ use super::links::path_under;
 use super::model::{Format, Kind, Post, Read, Settings, State};
 use super::notes::{Notes, count};
 use super::{Base, Export, Items, Options, Problem, Unreadable, dates, embeds, html};
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 
 /// Largest single XML event (one text or CDATA section) read; larger ones refuse the file.
 pub const MAX_EVENT_BYTES: u64 = 64 * 1024 * 1024;
@@ -723,7 +723,7 @@ fn shortcode(
 ) -> String {
     let (map, bare) = shortcode_attrs(attrs);
     let attr = |key: &str| map.get(key).cloned().unwrap_or_default();
-    let escape = crate::domain::html::escape;
+    let escape = crate::domain::content::html::escape;
     match name {
         "caption" | "wp_caption" => {
             // `[caption]<a><img></a> The caption[/caption]`, or the caption as an attribute.

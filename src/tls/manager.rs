@@ -19,10 +19,9 @@ use std::time::{Duration, Instant, SystemTime};
 use instant_acme::Account;
 use tokio::sync::{OnceCell, Semaphore, watch};
 
-use super::CertificateState;
 use super::acme::{AcmeSettings, CaState, Challenges, ca_http_client, load_or_create_account, order};
 use super::store::{CertDir, Certs, unix_seconds};
-use crate::domain::custom_domain::CertificateStates;
+use super::{CertificateState, CertificateStates};
 
 /// The name check the server gives the manager: whether Quire serves a name (lowercase, no
 /// trailing dot, no port).
@@ -319,6 +318,12 @@ impl Manager {
     }
 }
 
+impl CertificateStates for Manager {
+    fn state(&self, name: &str) -> Option<CertificateState> {
+        Some(self.certificate_state(name))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,11 +335,5 @@ mod tests {
         assert_eq!(minutes(9), 1440);
         assert_eq!(minutes(500), 1440, "no overflow after many failures");
         assert_eq!(backoff(Duration::ZERO, 3), Duration::ZERO);
-    }
-}
-
-impl CertificateStates for Manager {
-    fn state(&self, name: &str) -> Option<CertificateState> {
-        Some(self.certificate_state(name))
     }
 }

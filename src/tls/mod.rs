@@ -7,6 +7,7 @@
 
 pub mod acceptor;
 pub mod acme;
+mod certificate_states;
 pub mod manager;
 pub mod static_cert;
 pub mod store;
@@ -15,18 +16,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use acceptor::{Certificates, TlsAcceptor};
+pub use certificate_states::{CertificateState, CertificateStates, NotManaged};
 pub use manager::{Manager, ManagerSettings, NamePolicy, Refused};
 pub use static_cert::StaticCert;
 
 use crate::config::Config;
 
-/// A name's certificate as Settings shows it (ACME only): the domain layer's view, which the
-/// API reads through `CertificateStates` (implemented by [`Manager`]).
-pub use crate::domain::custom_domain::CertificateStateView as CertificateState;
-
 /// An SNI normalized (lowercase, no trailing dot), `None` for what is not a DNS name: the one
 /// rule the custom domains and Caddy's ask endpoint use too.
-pub use crate::domain::custom_domain::dns_name as normalize;
+pub use crate::domain::net::dns_name::dns_name as normalize;
 
 /// The TLS side of a server: where certificates come from, and the ACME manager if any.
 pub struct Tls {

@@ -399,7 +399,7 @@ async fn the_tls_ask_endpoint_allows_exactly_the_names_quire_serves() {
 #[tokio::test]
 async fn the_tls_ask_endpoint_answers_only_trusted_proxies_and_is_rate_limited() {
     let untrusted = TestApp::spawn_with(|config| {
-        config.trusted_proxies = quire::domain::proxies::TrustedProxies::parse(["10.1.2.3"]).unwrap();
+        config.trusted_proxies = quire::domain::net::proxies::TrustedProxies::parse(["10.1.2.3"]).unwrap();
     })
     .await;
     assert_eq!(ask(&untrusted, "localhost").await.0, 404, "127.0.0.1 is not a trusted proxy here");

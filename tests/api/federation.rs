@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 use poem::http::{HeaderMap, StatusCode};
 use poem::{Body, EndpointExt, Request, Response, Route, handler, post};
 
-use quire::domain::ap_signature;
+use quire::domain::federation::ap_signature;
 use quire::fetch::signed;
 use serde_json::{Value, json};
 

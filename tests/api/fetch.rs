@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use quire::Config;
-use quire::domain::image::ImageType;
+use quire::domain::content::image::ImageType;
 use quire::fetch::{FetchError, Fetcher, Request};
 use reqwest::header::{CONTENT_TYPE, HeaderValue};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};

@@ -117,7 +117,7 @@ async fn a_10_mb_image_is_streamed_to_parallel_readers_not_copied_into_memory_fo
     let alice = Browser::new(&server.url, server.port);
     alice.sign_up("alice@example.com").await;
     let mut image = PNG.to_vec();
-    image.extend((image.len()..quire::domain::image::MAX_IMAGE_BYTES).map(|i| (i % 251) as u8));
+    image.extend((image.len()..quire::domain::content::image::MAX_IMAGE_BYTES).map(|i| (i % 251) as u8));
     let resp = upload(&alice, &server.url, image.clone(), "big.png").await;
     assert_eq!(resp.status(), 200);
     let link = resp.json::<Value>().await.unwrap()["data"]["link"].as_str().unwrap().to_owned();

@@ -12,7 +12,7 @@ use std::time::Instant;
 use quire::Config;
 use quire::blogs::{ImportOptions, ImportProgress, ImportSource};
 use quire::db::blogs::Blog;
-use quire::domain::blocks::Block;
+use quire::domain::content::blocks::Block;
 use quire::domain::limits::MAX_POSTS_PER_BLOG;
 use quire::portable::files::{ExportFiles, NoFiles};
 use quire::portable::model::{Format, Kind, Post, Read, Settings, State};

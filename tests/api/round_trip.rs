@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use quire::blogs::{ImportOptions, ImportSource};
 use quire::db::blogs::Blog;
-use quire::domain::blocks::Block;
+use quire::domain::content::blocks::Block;
 use quire::portable::files::NoFiles;
 use quire::portable::report::{Report, SETTINGS_ITEM};
 use quire::portable::{self, Options};

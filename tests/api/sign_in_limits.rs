@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use quire::domain::proxies::TrustedProxies;
+use quire::domain::net::proxies::TrustedProxies;
 
 use crate::helpers::{Browser, TestApp};
 

@@ -27,7 +27,7 @@ use tokio::time::Instant;
 use crate::blogs::Blogs;
 use crate::db::deliveries::{self, Due};
 use crate::db::followers;
-use crate::domain::{activity, inbound};
+use crate::domain::{federation::activity, federation::inbound};
 use crate::error::Result;
 use crate::fetch::{DeliveryError, Fetcher};
 

@@ -14,8 +14,8 @@ use crate::db::blogs::Blog;
 use crate::db::followers::{self, Follower};
 use crate::db::replies::{self, Reply};
 use crate::db::{blocked_domains, deliveries};
-use crate::domain::activity;
-use crate::domain::custom_domain::blockable;
+use crate::domain::federation::activity;
+use crate::domain::federation::domain_blocklist::blockable;
 use crate::error::{Error, Result};
 
 /// A blog's Fediverse settings as stored.

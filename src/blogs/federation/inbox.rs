@@ -19,8 +19,8 @@ use crate::blogs::effects::Effects;
 use crate::config::Config;
 use crate::db::remote_actors::{self, InboxBlog, RemoteActor};
 use crate::db::{blocked_domains, deliveries, followers, reactions, replies};
-use crate::domain::inbound::{self, Inbound, Note, Ours, Undone, UndoneKind};
-use crate::domain::{activity, remote_html};
+use crate::domain::federation::inbound::{self, Inbound, Note, Ours, Undone, UndoneKind};
+use crate::domain::{federation::activity, federation::remote_html};
 use crate::error::{Error, Messages, Result};
 
 /// What an activity did, for the log line.

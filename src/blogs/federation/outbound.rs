@@ -24,8 +24,8 @@ use crate::config::Config;
 use crate::db::deliveries;
 use crate::db::followers;
 use crate::db::posts::Post;
-use crate::domain::activity::{self, ArticleFacts};
-use crate::domain::blocks::Body;
+use crate::domain::content::blocks::Body;
+use crate::domain::federation::activity::{self, ArticleFacts};
 use crate::error::{Error, Result};
 
 /// What the write path needs to build activities: the deployment's addresses.

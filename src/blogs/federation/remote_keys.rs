@@ -21,8 +21,8 @@ use serde_json::Value;
 
 use crate::db::Db;
 use crate::db::remote_actors::{self, RemoteActor};
-use crate::domain::ap_signature::{Checked, Refusal};
-use crate::domain::inbound::{self, KeyDocument};
+use crate::domain::federation::ap_signature::{Checked, Refusal};
+use crate::domain::federation::inbound::{self, KeyDocument};
 use crate::fetch::signed::{self, SigningKey};
 use crate::fetch::{Fetcher, Request};
 
@@ -286,7 +286,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::data_dir::DataDir;
-    use crate::domain::ap_signature::{SignatureHeader, check_request};
+    use crate::domain::federation::ap_signature::{SignatureHeader, check_request};
 
     fn checked(key_id: &str) -> Checked {
         Checked {

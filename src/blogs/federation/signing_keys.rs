@@ -86,7 +86,7 @@ mod tests {
     use crate::blogs::{Blogs, PageGenerations, ServedNames};
     use crate::data_dir::DataDir;
     use crate::db::{Db, federation_keys};
-    use crate::domain::blocks::Rules;
+    use crate::domain::content::blocks::Rules;
     use crate::search::SearchIndex;
 
     fn blogs(data_dir: &DataDir) -> Blogs {

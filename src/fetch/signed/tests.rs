@@ -5,10 +5,10 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use rsa::pkcs8::DecodePublicKey;
 
 use super::*;
-use crate::domain::ap_signature::check_request;
+use crate::domain::federation::ap_signature::check_request;
 
 /// Fedify 2.3.6's signed POST and GET (see `domain/ap_signature/tests.rs`).
-const FEDIFY: &str = include_str!("../../domain/ap_signature/fedify-2.3.6.json");
+const FEDIFY: &str = include_str!("../../domain/federation/ap_signature/fedify-2.3.6.json");
 
 /// A 2048-bit key made by OpenSSL, its SPKI PEM, and OpenSSL's signature of a Mastodon-shaped
 /// signing string with it (`openssl dgst -sha256 -sign`). Test-only.

@@ -10,12 +10,14 @@ use time::OffsetDateTime;
 
 use crate::db::blogs::Blog;
 use crate::db::custom_domains::DomainRow;
-use crate::domain::custom_domain::{CertificateStateView, DomainState, TXT_PREFIX, display_name};
-use crate::domain::schedule::stored;
+use crate::domain::blog::custom_domain::{TXT_PREFIX, display_name};
+use crate::domain::blog::domain_verification::DomainState;
+use crate::domain::content::schedule::stored;
 use crate::error::Result;
 use crate::http::api::json::JsonBody;
 use crate::http::session::SignedIn;
 use crate::http::state::AppState;
+use crate::tls::CertificateState;
 
 /// `PUT .../domain`'s body.
 #[derive(Deserialize)]
@@ -67,11 +69,11 @@ fn domain_json(state: &AppState, blog: &Blog, row: &DomainRow) -> Value {
     let managed = if row.state == DomainState::Verified { state.certificates.state(&row.name) } else { None };
     let certificate = match managed {
         None => json!({ "state": "not_managed" }),
-        Some(CertificateStateView::Pending) => json!({ "state": "pending" }),
-        Some(CertificateStateView::Issued { not_after }) => {
+        Some(CertificateState::Pending) => json!({ "state": "pending" }),
+        Some(CertificateState::Issued { not_after }) => {
             json!({ "state": "issued", "notAfter": unix_time(not_after) })
         }
-        Some(CertificateStateView::Failed { error, retry_at }) => {
+        Some(CertificateState::Failed { error, retry_at }) => {
             json!({ "state": "error", "error": error, "retryAt": unix_time(retry_at) })
         }
     };

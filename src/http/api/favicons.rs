@@ -5,7 +5,7 @@ use poem::{Request, Response, handler};
 use serde_json::json;
 
 use crate::db;
-use crate::domain::emoji::Search;
+use crate::domain::content::emoji::Search;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
 use crate::http::api::paged;

@@ -8,7 +8,7 @@ use poem::{Body, IntoResponse, Request, Response, handler};
 use serde_json::{Value, json};
 use tokio::io::BufReader;
 
-use crate::domain::image::ImageType;
+use crate::domain::content::image::ImageType;
 use crate::error::{Error, Result};
 use crate::http::session::SignedIn;
 use crate::http::state::AppState;

@@ -238,7 +238,7 @@ pub async fn find(
         return Err(Error::invalid("query", format!("Should be at most {MAX_QUERY} characters")));
     }
     let tag = match input.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        Some(tag) => Some(crate::domain::tags::tag(tag).map_err(|message| Error::invalid("tag", message))?),
+        Some(tag) => Some(crate::domain::content::tags::tag(tag).map_err(|message| Error::invalid("tag", message))?),
         None => None,
     };
     let search = state.search.clone();

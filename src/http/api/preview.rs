@@ -6,7 +6,7 @@ use poem::web::{Data, Json, Path};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::domain::blocks::Body;
+use crate::domain::content::blocks::Body;
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
 use crate::http::blog::views;

@@ -29,5 +29,7 @@ pub fn tag_param(query: Option<&str>) -> Result<Option<String>> {
     if raw.trim().is_empty() {
         return Ok(None);
     }
-    crate::domain::tags::tag(&raw).map(Some).map_err(|message| Error::BadRequest(Messages::one("tag", message)))
+    crate::domain::content::tags::tag(&raw)
+        .map(Some)
+        .map_err(|message| Error::BadRequest(Messages::one("tag", message)))
 }

@@ -4,7 +4,7 @@ use poem::handler;
 use poem::web::Json;
 use serde_json::{Value, json};
 
-use crate::domain::time_zone;
+use crate::domain::blog::time_zone;
 
 /// Every zone the settings screen offers (the server also accepts the tz database's old
 /// aliases, such as `US/Pacific`).

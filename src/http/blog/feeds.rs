@@ -16,7 +16,7 @@ use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::tags;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
-use crate::domain::{dates, emoji};
+use crate::domain::{content::dates, content::emoji};
 use crate::error::Error;
 use crate::http::state::AppState;
 

@@ -11,7 +11,7 @@ use super::views;
 use crate::auth::token_hash;
 use crate::db::preview_links;
 use crate::db::public::PublicBlog;
-use crate::domain::preview_token::is_token;
+use crate::domain::blog::preview_token::is_token;
 use crate::error::Error;
 use crate::http::state::AppState;
 

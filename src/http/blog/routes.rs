@@ -11,8 +11,8 @@ use super::cache::Page;
 use super::{feeds, preview_links, responses, views};
 use crate::db::public::{self, PublicBlog};
 use crate::db::redirects;
-use crate::domain::old_paths;
-use crate::domain::tags::is_tag;
+use crate::domain::blog::old_paths;
+use crate::domain::content::tags::is_tag;
 use crate::error::Error;
 use crate::http::state::AppState;
 

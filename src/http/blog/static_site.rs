@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::{pages as db_pages, replies, tags};
-use crate::domain::image::ImageType;
+use crate::domain::content::image::ImageType;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
 
 /// Addons that work only with the server behind the pages; the static site goes without them.

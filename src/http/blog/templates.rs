@@ -8,9 +8,9 @@ use askama::Template;
 use crate::db::posts::Post;
 use crate::db::public::PublicBlog;
 use crate::db::replies::Reply;
-use crate::domain::blocks::{Block, Body};
-use crate::domain::time_zone::TimeZone;
-use crate::domain::{dates, embed, markdown};
+use crate::domain::blog::time_zone::TimeZone;
+use crate::domain::content::blocks::{Block, Body};
+use crate::domain::{content::dates, content::markdown, content::reader_view};
 
 /// One block, ready for a template.
 #[derive(Debug, Clone)]
@@ -297,7 +297,7 @@ pub fn block_views(body: &Body, sizes: &ImageSizes) -> (Vec<BlockView>, Vec<TocE
                 continue;
             }
             Block::Heading { text } => {
-                let anchor = embed::anchor(text, &mut used);
+                let anchor = reader_view::anchor(text, &mut used);
                 toc.push(TocEntry { anchor: anchor.clone(), text: text.clone() });
                 BlockView::Heading { text: text.clone(), anchor }
             }
@@ -312,7 +312,7 @@ pub fn block_views(body: &Body, sizes: &ImageSizes) -> (Vec<BlockView>, Vec<TocE
                 caption: caption.clone(),
                 size: sizes.get(url).copied(),
             },
-            Block::Spotify { url } => match embed::spotify_embed(url) {
+            Block::Spotify { url } => match reader_view::spotify_embed(url) {
                 Some(embed) => BlockView::Spotify { embed, url: url.clone() },
                 None => BlockView::Link { url: url.clone(), text: url.clone() },
             },
@@ -333,7 +333,7 @@ pub fn excerpt_of(body: &Body, max: usize) -> String {
     body.children
         .iter()
         .find_map(|block| match block {
-            Block::Paragraph { text } => Some(embed::excerpt(&markdown::plain_text(text), max)),
+            Block::Paragraph { text } => Some(reader_view::excerpt(&markdown::plain_text(text), max)),
             _ => None,
         })
         .unwrap_or_default()
@@ -347,7 +347,7 @@ pub fn summary(blog: &PublicBlog, post: &Post, body: &Body, with_reading_time: b
         path: post.path(),
         published_iso: dates::iso_in(published, &blog.time_zone),
         published_human: dates::human(published, &blog.time_zone),
-        reading_minutes: with_reading_time.then(|| embed::reading_minutes(&body.text())),
+        reading_minutes: with_reading_time.then(|| reader_view::reading_minutes(&body.text())),
         excerpt: excerpt_of(body, 200),
         tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
     }

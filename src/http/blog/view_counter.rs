@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::db::{Db, public};
-use crate::domain::dates;
+use crate::domain::content::dates;
 
 /// Views not yet written.
 #[derive(Default)]

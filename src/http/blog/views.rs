@@ -15,10 +15,10 @@ use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::replies::Reply;
 use crate::db::{pages, replies, tags};
-use crate::domain::blocks::{Block, Body};
-use crate::domain::image::ImageType;
-use crate::domain::post::split_permalink;
-use crate::domain::{dates, embed};
+use crate::domain::blog::post_address::split_permalink;
+use crate::domain::content::blocks::{Block, Body};
+use crate::domain::content::image::ImageType;
+use crate::domain::{content::dates, content::reader_view};
 use crate::error::Error;
 use crate::http::state::AppState;
 
@@ -274,7 +274,7 @@ pub fn post_html(
         title: post.title.clone(),
         published_iso: dates::iso_in(published, &blog.time_zone),
         published_human: dates::human(published, &blog.time_zone),
-        reading_minutes: blog.has("reading-time").then(|| embed::reading_minutes(&body.text())),
+        reading_minutes: blog.has("reading-time").then(|| reader_view::reading_minutes(&body.text())),
         toc: if blog.has("table-of-contents") { toc } else { Vec::new() },
         has_tweets: body.children.iter().any(|b| matches!(b, Block::Tweet { .. })),
         blocks,
@@ -349,7 +349,7 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
         .get("tag")
         .map(|t| t.trim())
         .filter(|t| !t.is_empty())
-        .map(|t| crate::domain::tags::tag(t).unwrap_or_default());
+        .map(|t| crate::domain::content::tags::tag(t).unwrap_or_default());
     let mut results = Vec::new();
     if !q.is_empty() && tag.as_deref() != Some("") {
         let (search, id, text, within) = (state.search.clone(), blog.id, q.clone(), tag.clone());

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::config::parse_host;
-use crate::domain::subdomain::Subdomain;
+use crate::domain::blog::subdomain::Subdomain;
 
 fn config() -> ProptestConfig {
     ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() }

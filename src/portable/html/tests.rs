@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::domain::markdown;
+use crate::domain::content::markdown;
 
 fn blocks(html: &str) -> Vec<Block> {
     to_blocks(html, &Base::none()).blocks
@@ -238,7 +238,7 @@ fn long_text_is_split_into_paragraph_blocks_under_the_limit() {
     assert_eq!(got.len(), 3);
     for block in got {
         let Block::Paragraph { text } = block else { panic!() };
-        assert!(text.chars().count() <= crate::domain::blocks::MAX_PARAGRAPH);
+        assert!(text.chars().count() <= crate::domain::content::blocks::MAX_PARAGRAPH);
     }
 }
 
@@ -290,12 +290,14 @@ pub(crate) fn assert_allowed(blocks: &[Block]) {
                     "{block:?}"
                 )
             }
-            Block::Spotify { url } => assert!(crate::domain::embed::spotify_embed(url).is_some(), "{block:?}"),
+            Block::Spotify { url } => {
+                assert!(crate::domain::content::reader_view::spotify_embed(url).is_some(), "{block:?}")
+            }
             Block::Tweet { url } => {
                 assert!(url.starts_with("https://twitter.com/") || url.starts_with("https://x.com/"), "{block:?}")
             }
         }
-        let rules = crate::domain::blocks::Rules { image_prefix: "file:".into() };
+        let rules = crate::domain::content::blocks::Rules { image_prefix: "file:".into() };
         if let Some(problem) = block.problem(&rules) {
             assert!(
                 matches!(block, Block::Image { url, .. } if url.starts_with("http")) || problem.contains("at most"),

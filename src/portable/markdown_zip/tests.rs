@@ -3,7 +3,7 @@ use std::io::Cursor;
 use time::macros::datetime;
 
 use super::*;
-use crate::domain::blocks::Block;
+use crate::domain::content::blocks::Block;
 use crate::portable::safe_zip::tests::zip_of;
 
 fn read_zip(files: &[(&str, &str)]) -> (Header, Vec<Result<Post, Problem>>) {

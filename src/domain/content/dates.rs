@@ -5,7 +5,7 @@ use time::format_description::well_known::{Rfc2822, Rfc3339};
 use time::macros::format_description;
 use time::{OffsetDateTime, UtcOffset};
 
-use super::time_zone::TimeZone;
+use crate::domain::blog::time_zone::TimeZone;
 
 fn parse(stored: &str) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(stored, &Rfc3339).ok()

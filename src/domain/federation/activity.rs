@@ -6,11 +6,11 @@
 
 use serde_json::{Value, json};
 
-use crate::domain::blocks::{Block, Body};
-use crate::domain::dates;
-use crate::domain::html::escape;
-use crate::domain::image::ImageType;
-use crate::domain::markdown;
+use crate::domain::content::blocks::{Block, Body};
+use crate::domain::content::dates;
+use crate::domain::content::html::escape;
+use crate::domain::content::image::ImageType;
+use crate::domain::content::markdown;
 use crate::domain::paths;
 
 /// The ActivityStreams context.

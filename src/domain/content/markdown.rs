@@ -14,8 +14,8 @@
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use crate::domain::blocks::markdown_url_allowed;
-use crate::domain::html::escape_into;
+use crate::domain::content::blocks::markdown_url_allowed;
+use crate::domain::content::html::escape_into;
 
 /// Most block quotes and lists shown inside one another; deeper ones are flattened.
 pub const MAX_NESTING: usize = 16;

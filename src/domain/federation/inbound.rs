@@ -438,15 +438,17 @@ pub fn ours(id: &str, scheme: &str, app_host: &str, custom_domain: impl Fn(&str)
         if path == crate::domain::paths::AP_ACTOR {
             return Some(Ours::Actor { subdomain: subdomain.clone() });
         }
-        if let Some(short_id) =
-            path.strip_prefix(crate::domain::paths::AP_POSTS_PREFIX).filter(|s| crate::domain::post::is_short_id(s))
+        if let Some(short_id) = path
+            .strip_prefix(crate::domain::paths::AP_POSTS_PREFIX)
+            .filter(|s| crate::domain::blog::post_address::is_short_id(s))
         {
             return Some(Ours::Post { subdomain: subdomain.clone(), short_id: short_id.to_owned() });
         }
     }
     let subdomain = subdomain.or_else(|| custom_domain(&host))?;
     let (_, short_id) = path.strip_prefix('/')?.rsplit_once('-')?;
-    crate::domain::post::is_short_id(short_id).then(|| Ours::Post { subdomain, short_id: short_id.to_owned() })
+    crate::domain::blog::post_address::is_short_id(short_id)
+        .then(|| Ours::Post { subdomain, short_id: short_id.to_owned() })
 }
 
 #[cfg(test)]

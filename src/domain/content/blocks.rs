@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use strum::VariantNames;
 
-use crate::domain::image::{ImageType, MAX_IMAGE_BYTES};
-use crate::domain::markdown;
+use crate::domain::content::image::{ImageType, MAX_IMAGE_BYTES};
+use crate::domain::content::markdown;
 use crate::domain::messages::Messages;
 
 /// Most blocks in one post.

@@ -12,8 +12,8 @@
 
 use serde_json::{Value, json};
 
+use crate::domain::blog::post_address::MAX_SLUG;
 use crate::domain::messages::Messages;
-use crate::domain::post::MAX_SLUG;
 
 /// Most tags on one post.
 pub const MAX_TAGS: usize = 10;

@@ -1,0 +1,11 @@
+//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling.
+
+pub mod blocks;
+pub mod dates;
+pub mod emoji;
+pub mod html;
+pub mod image;
+pub mod markdown;
+pub mod reader_view;
+pub mod schedule;
+pub mod tags;

@@ -1,0 +1,7 @@
+//! ActivityPub: the documents Quire sends, what an inbox receives, HTTP signatures, remote HTML made plain text.
+
+pub mod activity;
+pub mod ap_signature;
+pub mod domain_blocklist;
+pub mod inbound;
+pub mod remote_html;
