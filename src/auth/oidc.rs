@@ -224,10 +224,8 @@ impl Remote {
         let mut state = self.state.lock().await;
         let now = Instant::now();
         let fresh = state.fresh_until.is_some_and(|until| now < until);
-        if fresh {
-            if let Some(key) = state.keys.as_ref().and_then(|keys| keys.find(kid)) {
-                return Ok(Some(key.clone()));
-            }
+        if fresh && let Some(key) = state.keys.as_ref().and_then(|keys| keys.find(kid)) {
+            return Ok(Some(key.clone()));
         }
         let may_fetch = !fresh || self.refetches.check().is_ok();
         if may_fetch {

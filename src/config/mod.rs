@@ -94,10 +94,10 @@ impl Config {
         let host = without_default_port(host, https);
         let (oidc_client_id, provider_name) = sign_in(args, &host, https, &listens)?;
         for (flag, url) in [("--support-url", &args.support_url), ("--emoji-cdn", &args.emoji_cdn)] {
-            if let Some(url) = url {
-                if !(url.starts_with("https://") || url.starts_with("http://")) {
-                    bail!("{flag} must start with https:// or http://, got {url:?}");
-                }
+            if let Some(url) = url
+                && !(url.starts_with("https://") || url.starts_with("http://"))
+            {
+                bail!("{flag} must start with https:// or http://, got {url:?}");
             }
         }
         let (fetch_allow_loopback, dns_server) = test_only_flags(args, &listens)?;

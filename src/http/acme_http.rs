@@ -12,8 +12,6 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::tls::{Manager, NamePolicy, normalize};
 
-/// Where HTTP-01 tokens are asked for.
-
 /// The port-80 endpoint.
 pub struct PlainHttp {
     /// The ACME manager (its challenges), with `--acme-email`.

@@ -30,10 +30,10 @@ fn needs_check(req: &Request) -> bool {
 }
 
 fn check(req: &Request, app_origin: &str) -> Result<(), Error> {
-    if let Some(origin) = req.header("origin") {
-        if origin != app_origin {
-            return Err(Error::Forbidden(Messages::one("origin", "Requests from other sites are refused")));
-        }
+    if let Some(origin) = req.header("origin")
+        && origin != app_origin
+    {
+        return Err(Error::Forbidden(Messages::one("origin", "Requests from other sites are refused")));
     }
     let cookie = cookies::get(req, COOKIE).filter(|c| !c.is_empty());
     let header = req.header(HEADER);

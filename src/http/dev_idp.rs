@@ -37,7 +37,7 @@ async fn only_this_machine<E: Endpoint>(ep: Arc<E>, req: Request) -> poem::Resul
     ep.call(req).await.map(IntoResponse::into_response)
 }
 
-fn issuer<'a>(state: &'a AppState) -> &'a LocalIssuer {
+fn issuer(state: &AppState) -> &LocalIssuer {
     state.auth.local.as_ref().expect("/dev-idp is mounted only with the local issuer")
 }
 

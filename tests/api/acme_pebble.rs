@@ -301,7 +301,7 @@ async fn a_verified_custom_domain_gets_a_certificate_once_it_points_here_and_the
         "{html}"
     );
     assert!(matches!(app.manager.certificate_state("blog.example.org"), CertificateState::Issued { .. }));
-    assert_eq!(data.path().join("certs/blog.example.org/key.pem").is_file(), true);
+    assert!(data.path().join("certs/blog.example.org/key.pem").is_file());
     let old = client
         .get(format!("https://alice.quire.test:{}/a?b=c", app.port))
         .send()

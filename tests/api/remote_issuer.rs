@@ -153,11 +153,9 @@ async fn a_rotated_key_is_fetched_on_first_sight_but_made_up_kids_cannot_flood_t
         let (nonce, _) = browser.start_sign_in().await;
         let mut header = Header::new(Algorithm::RS256);
         header.kid = Some(format!("made-up-{i}"));
-        let keys = issuer.state.keys.lock().unwrap();
         let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
         let claims = json!({ "iss": issuer.state.url, "aud": "test-client", "sub": "x", "iat": now, "exp": now + 60, "nonce": nonce });
-        let token = jsonwebtoken::encode(&header, &claims, &keys[2].1).unwrap();
-        drop(keys);
+        let token = jsonwebtoken::encode(&header, &claims, &issuer.state.keys.lock().unwrap()[2].1).unwrap();
         let resp = browser.post("/api/sessions", json!({ "id_token": token, "signup": true })).await;
         assert_eq!(resp.status(), 401);
     }

@@ -261,10 +261,10 @@ async fn wait_until_up(browser: &Browser) {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let probe = browser.client.get(format!("{}/healthz", browser.url())).send();
-        if let Ok(Ok(resp)) = tokio::time::timeout(Duration::from_secs(2), probe).await {
-            if resp.status() == 200 {
-                return;
-            }
+        if let Ok(Ok(resp)) = tokio::time::timeout(Duration::from_secs(2), probe).await
+            && resp.status() == 200
+        {
+            return;
         }
         assert!(Instant::now() < deadline, "server did not come up");
         tokio::time::sleep(Duration::from_millis(50)).await;
