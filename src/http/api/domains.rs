@@ -93,7 +93,9 @@ pub struct DomainJson {
 #[serde(rename_all = "UPPERCASE")]
 #[ts(export_to = "domains.ts")]
 pub enum DnsRecordType {
+    /// The proof of control, at `_quire.{name}`.
     Txt,
+    /// The name pointed at the blog's subdomain.
     Cname,
 }
 

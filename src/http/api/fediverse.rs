@@ -162,7 +162,9 @@ pub struct FediverseJson {
 #[serde(rename_all = "lowercase")]
 #[ts(export_to = "fediverse.ts")]
 pub enum FollowerState {
+    /// Accepted: gets the blog's posts.
     Accepted,
+    /// Waits for the owner's approval.
     Pending,
 }
 
@@ -221,7 +223,9 @@ fn fediverse_json(config: &Config, blog: &Blog, state: &FediverseState) -> Json<
 #[serde(rename_all = "lowercase")]
 #[ts(export_to = "replies.ts")]
 pub enum ReplyState {
+    /// Waits for the owner's approval.
     Held,
+    /// Shown under its post.
     Approved,
 }
 
