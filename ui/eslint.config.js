@@ -1,7 +1,7 @@
 // `npm run lint`: the owner app's import directions (README "Layout"), checked by
 // eslint-plugin-boundaries on every source file that is not a test:
 //
-//   app -> features -> components, lib, config
+//   app -> features -> components, lib, config, api-types
 //
 // components, lib and config never import a feature or app/; features never import app/; a
 // feature is imported from outside only through its index.ts (inside it, files import each
@@ -14,6 +14,8 @@ const elements = [
   { type: 'feature', pattern: 'src/features/*', capture: ['feature'] },
   { type: 'components', pattern: 'src/components' },
   { type: 'lib', pattern: 'src/lib' },
+  /** The API's answer types, generated from the server's structs (src/http/api/typescript.rs). */
+  { type: 'api-types', pattern: 'src/api-types' },
   { type: 'config', pattern: 'src/config' },
 ];
 /** main.tsx, which mounts the app, is a file of its own. */
@@ -50,11 +52,18 @@ export default [
           checkUnknownLocals: true,
           policies: [
             { from: { file: { categories: 'entry' } }, allow: to('app', 'components', 'lib', 'config') },
-            { from: { element: { type: 'app' } }, allow: [to('components', 'lib', 'config'), featureIndex] },
-            { from: { element: { type: 'feature' } }, allow: [to('components', 'lib', 'config'), featureIndex] },
+            {
+              from: { element: { type: 'app' } },
+              allow: [to('components', 'lib', 'config', 'api-types'), featureIndex],
+            },
+            {
+              from: { element: { type: 'feature' } },
+              allow: [to('components', 'lib', 'config', 'api-types'), featureIndex],
+            },
             { from: { element: { type: 'components' } }, allow: to('lib', 'config') },
             { from: { element: { type: 'lib' } }, allow: to('config') },
             { from: { element: { type: 'config' } }, allow: to('lib') },
+            { from: { element: { type: 'api-types' } }, allow: to('api-types') },
           ],
         },
       ],

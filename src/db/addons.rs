@@ -2,11 +2,13 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::error::Error;
 
 /// An addon as the API shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
+#[ts(export_to = "addons.ts")]
 pub struct Addon {
     /// Addon id.
     pub id: i64,

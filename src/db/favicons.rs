@@ -2,12 +2,14 @@
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::domain::content::emoji;
 use crate::error::Error;
 
 /// A favicon as the API shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
+#[ts(export_to = "favicons.ts")]
 pub struct Favicon {
     /// Favicon id.
     pub id: i64,

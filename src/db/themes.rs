@@ -2,11 +2,13 @@
 
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::error::Error;
 
 /// A theme as the API shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
+#[ts(export_to = "themes.ts")]
 pub struct Theme {
     /// Theme id.
     pub id: i64,

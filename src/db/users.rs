@@ -2,12 +2,14 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::domain::identity::Identity;
 use crate::error::Error;
 
 /// A user as the API shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
+#[ts(export_to = "sessions.ts")]
 pub struct User {
     /// User id.
     pub id: i64,
@@ -18,8 +20,9 @@ pub struct User {
 }
 
 /// A connected provider account as the API shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(export_to = "social-accounts.ts")]
 pub struct SocialAccount {
     /// Account id.
     pub id: i64,

@@ -15,7 +15,7 @@
 use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{Request, Response, Route, get, handler};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::db::{blogs, followers, public};
 use crate::domain::federation::activity::{self, ACTIVITY_JSON, ActorFacts, JRD_JSON, OUTBOX_PAGE_SIZE};
@@ -87,8 +87,8 @@ fn subdomain_of(req: &Request) -> String {
 /// The deleted account's actor: 410 with a Tombstone.
 fn gone(id: &str) -> Response {
     let mut tombstone = activity::tombstone(id);
-    tombstone["formerType"] = json!("Person");
-    tombstone["@context"] = json!(activity::AS_CONTEXT);
+    tombstone["formerType"] = Value::from("Person");
+    tombstone["@context"] = Value::from(activity::AS_CONTEXT);
     json_as(&tombstone, ACTIVITY_JSON, StatusCode::GONE)
 }
 

@@ -17,6 +17,7 @@ pub mod federation;
 pub mod hosts;
 pub mod inbox;
 pub mod middleware;
+pub mod owned_blog;
 pub mod plain_pages;
 pub mod serve;
 pub mod session;

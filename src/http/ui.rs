@@ -8,7 +8,8 @@ use poem::http::{StatusCode, header};
 use poem::web::{Data, Path};
 use poem::{IntoResponse, Request, Response, handler};
 use rust_embed::{EmbeddedFile, RustEmbed};
-use serde_json::json;
+use serde::Serialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
@@ -25,6 +26,23 @@ struct Dist;
 
 const CONFIG_MARKER: &str = "<!--QUIRE_CONFIG-->";
 
+/// The server's settings the owner app reads from `index.html` (`ui/src/config/app-config.ts`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AppSettings<'a> {
+    host: &'a str,
+    app_url: String,
+    scheme: &'static str,
+    provider_name: &'a str,
+    support_url: &'a Option<String>,
+    imgur_client_id: &'a Option<String>,
+    emoji_cdn: &'a Option<String>,
+    emoji_images: Option<String>,
+    block_rules: Value,
+    post_rules: Value,
+    schedule_rules: Value,
+}
+
 /// `index.html` with this server's settings filled in, rendered once at start.
 pub struct UiIndex {
     html: String,
@@ -38,21 +56,22 @@ impl UiIndex {
         let file = Dist::get("index.html")
             .ok_or_else(|| anyhow::anyhow!("the owner app is missing from this build (ui/dist/index.html)"))?;
         let template = String::from_utf8(file.data.into_owned())?;
-        let settings = json!({
-            "host": config.host,
-            "appUrl": config.app_url(),
-            "scheme": config.scheme(),
-            "providerName": config.provider_name,
-            "supportUrl": config.support_url,
-            "imgurClientId": config.imgur_client_id,
-            "emojiCdn": config.emoji_cdn,
-            "emojiImages": crate::http::emoji::images_prefix(),
-            "blockRules": client_rules(&Rules { image_prefix: config.image_prefix() }),
-            "postRules": crate::domain::content::tags::client_rules(),
-            "scheduleRules": crate::domain::content::schedule::client_rules(),
-        });
+        let settings = AppSettings {
+            host: &config.host,
+            app_url: config.app_url(),
+            scheme: config.scheme(),
+            provider_name: &config.provider_name,
+            support_url: &config.support_url,
+            imgur_client_id: &config.imgur_client_id,
+            emoji_cdn: &config.emoji_cdn,
+            emoji_images: crate::http::emoji::images_prefix(),
+            block_rules: client_rules(&Rules { image_prefix: config.image_prefix() }),
+            post_rules: crate::domain::content::tags::client_rules(),
+            schedule_rules: crate::domain::content::schedule::client_rules(),
+        };
         // Inside <script>, "<" could end the element early; JSON allows it escaped.
-        let settings = settings.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");
+        let settings =
+            serde_json::to_string(&settings)?.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");
         let html = template.replace(
             CONFIG_MARKER,
             &format!(r#"<script id="quire-config" type="application/json">{settings}</script>"#),

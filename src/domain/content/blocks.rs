@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use strum::VariantNames;
+use ts_rs::TS;
 
 use crate::domain::content::image::{ImageType, MAX_IMAGE_BYTES};
 use crate::domain::content::markdown;
@@ -34,8 +35,9 @@ pub const SPOTIFY_PREFIX: &str = "https://open.spotify.com/";
 pub const TWEET_PREFIXES: [&str; 2] = ["https://twitter.com/", "https://x.com/"];
 
 /// One block of a post. Its type names (`Block::VARIANTS`) are its serde tags.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, VariantNames)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, VariantNames, TS)]
 #[serde(tag = "type", content = "value", rename_all = "lowercase")]
+#[ts(export_to = "posts.ts")]
 #[strum(serialize_all = "lowercase")]
 pub enum Block {
     /// A section title.
@@ -63,9 +65,11 @@ pub enum Block {
         url: String,
         /// What it shows, for readers who can't see it (empty: not described).
         #[serde(default)]
+        #[ts(as = "Option<String>", optional)]
         alt: String,
         /// Shown under it (empty: none).
         #[serde(default)]
+        #[ts(as = "Option<String>", optional)]
         caption: String,
     },
     /// A Spotify track, album, playlist or episode.
@@ -81,9 +85,11 @@ pub enum Block {
 }
 
 /// A valid body: `{"type": "root", "children": [...]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(export_to = "posts.ts", rename = "PostBody")]
 pub struct Body {
     #[serde(rename = "type")]
+    #[ts(type = "'root'")]
     kind: &'static str,
     /// The blocks, in order.
     pub children: Vec<Block>,

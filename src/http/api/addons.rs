@@ -3,67 +3,64 @@
 
 use poem::handler;
 use poem::web::{Data, Json, Path};
-use serde_json::{Value, json};
+use serde::Serialize;
+use ts_rs::TS;
 
-use crate::db::addons;
+use crate::db::addons::{self, Addon};
 use crate::error::Result;
-use crate::http::session::SignedIn;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
+
+/// `{addons}`: the installed or the uninstalled ones.
+#[derive(Serialize, TS)]
+#[ts(export_to = "addons.ts")]
+pub struct Addons {
+    addons: Vec<Addon>,
+}
+
+/// `{addon, installed}`: an addon after it was installed or uninstalled.
+#[derive(Serialize, TS)]
+#[ts(export_to = "addons.ts")]
+pub struct AddonChanged {
+    addon: Addon,
+    installed: bool,
+}
 
 /// Addons installed on the blog.
 #[handler]
-pub async fn installed(
-    signed_in: SignedIn,
-    state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-) -> Result<Json<Value>> {
-    list(&state, &signed_in, &blog_id, true).await
+pub async fn installed(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Json<Addons>> {
+    list(&state, blog.id, true).await
 }
 
 /// Addons the blog can install.
 #[handler]
-pub async fn uninstalled(
-    signed_in: SignedIn,
-    state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-) -> Result<Json<Value>> {
-    list(&state, &signed_in, &blog_id, false).await
+pub async fn uninstalled(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Json<Addons>> {
+    list(&state, blog.id, false).await
 }
 
-async fn list(state: &AppState, signed_in: &SignedIn, blog_id: &str, want_installed: bool) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, blog_id).await?;
-    let addons = state.db.read(move |conn| addons::list(conn, blog.id, want_installed)).await?;
-    Ok(Json(json!({ "addons": addons })))
+async fn list(state: &AppState, blog_id: i64, want_installed: bool) -> Result<Json<Addons>> {
+    let addons = state.db.read(move |conn| addons::list(conn, blog_id, want_installed)).await?;
+    Ok(Json(Addons { addons }))
 }
 
 /// Installs an addon (again: no change).
 #[handler]
 pub async fn install(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, addon_id)): Path<(String, String)>,
-) -> Result<Json<Value>> {
-    change(&state, &signed_in, &blog_id, &addon_id, true).await
+    Path((_, addon_id)): Path<(String, String)>,
+) -> Result<Json<AddonChanged>> {
+    let addon = state.blogs.set_addon(&blog, &addon_id, true).await?;
+    Ok(Json(AddonChanged { addon, installed: true }))
 }
 
 /// Uninstalls an addon (not installed: no change).
 #[handler]
 pub async fn uninstall(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, addon_id)): Path<(String, String)>,
-) -> Result<Json<Value>> {
-    change(&state, &signed_in, &blog_id, &addon_id, false).await
-}
-
-async fn change(
-    state: &AppState,
-    signed_in: &SignedIn,
-    blog_id: &str,
-    addon_id: &str,
-    installing: bool,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, blog_id).await?;
-    let addon = state.blogs.set_addon(&blog, addon_id, installing).await?;
-    Ok(Json(json!({ "addon": addon, "installed": installing })))
+    Path((_, addon_id)): Path<(String, String)>,
+) -> Result<Json<AddonChanged>> {
+    let addon = state.blogs.set_addon(&blog, &addon_id, false).await?;
+    Ok(Json(AddonChanged { addon, installed: false }))
 }

@@ -2,21 +2,49 @@
 //! change goes through the write path ([`crate::blogs::Blogs`]).
 
 use poem::http::{StatusCode, header};
-use poem::web::{Data, Json, Path};
+use poem::web::{Data, Json};
 use poem::{IntoResponse, Response, handler};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::config::Config;
 use crate::db::blogs::Blog;
+use crate::db::favicons::Favicon;
+use crate::db::themes::Theme;
 use crate::db::users::{self, SocialAccount};
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::error::{Error, Result};
+use crate::http::api::answers::Empty;
 use crate::http::api::json::JsonBody;
 use crate::http::cookies;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::session::{self, BLOG_COOKIE, SignedIn};
 use crate::http::state::AppState;
+
+/// The owner's blog, as every call of this file answers it.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "blogs.ts", rename = "Blog")]
+pub struct BlogJson<'a> {
+    id: i64,
+    /// The public address, e.g. `http://alice.localhost:8080`.
+    url: String,
+    subdomain: &'a str,
+    name: &'a str,
+    theme: &'a Theme,
+    favicon: &'a Favicon,
+    /// The IANA zone its public pages show dates in, e.g. `Europe/Paris`.
+    time_zone: &'a str,
+    social_accounts: &'a [SocialAccount],
+}
+
+/// `{blog}`.
+#[derive(Serialize, TS)]
+#[ts(export_to = "blogs.ts")]
+pub struct BlogAnswer<'a> {
+    blog: BlogJson<'a>,
+}
 
 /// `POST /api/my/blogs` body.
 #[derive(Debug, Deserialize)]
@@ -50,8 +78,7 @@ pub async fn create(
 
 /// The caller's blog; another user's blog, or none, is a 404.
 #[handler]
-pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn show(OwnedBlog { blog, signed_in, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     blog_answer(&state, &signed_in, &blog).await
 }
 
@@ -64,14 +91,11 @@ pub struct Rename {
 /// Renames the blog.
 #[handler]
 pub async fn update(
-    signed_in: SignedIn,
+    OwnedBlog { blog, signed_in, input: JsonBody(body) }: OwnedBlog<JsonBody<Rename>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(body): JsonBody<Rename>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+) -> Result<Response> {
     state.blogs.rename(&blog, &body.name).await?;
-    changed_blog_answer(&state, &signed_in, &blog_id).await
+    changed_blog_answer(&state, &signed_in, &blog).await
 }
 
 /// `PUT .../theme` body.
@@ -83,14 +107,11 @@ pub struct ChooseTheme {
 /// Chooses the blog's theme.
 #[handler]
 pub async fn set_theme(
-    signed_in: SignedIn,
+    OwnedBlog { blog, signed_in, input: JsonBody(body) }: OwnedBlog<JsonBody<ChooseTheme>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(body): JsonBody<ChooseTheme>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+) -> Result<Response> {
     state.blogs.set_theme(&blog, body.theme_id).await?;
-    changed_blog_answer(&state, &signed_in, &blog_id).await
+    changed_blog_answer(&state, &signed_in, &blog).await
 }
 
 /// `PUT .../favicon` body.
@@ -102,14 +123,11 @@ pub struct ChooseFavicon {
 /// Chooses the blog's tab icon.
 #[handler]
 pub async fn set_favicon(
-    signed_in: SignedIn,
+    OwnedBlog { blog, signed_in, input: JsonBody(body) }: OwnedBlog<JsonBody<ChooseFavicon>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(body): JsonBody<ChooseFavicon>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+) -> Result<Response> {
     state.blogs.set_favicon(&blog, body.favicon_id).await?;
-    changed_blog_answer(&state, &signed_in, &blog_id).await
+    changed_blog_answer(&state, &signed_in, &blog).await
 }
 
 /// `PUT .../time_zone` body.
@@ -121,53 +139,49 @@ pub struct ChooseTimeZone {
 /// Chooses the zone the blog's public dates are shown in.
 #[handler]
 pub async fn set_time_zone(
-    signed_in: SignedIn,
+    OwnedBlog { blog, signed_in, input: JsonBody(body) }: OwnedBlog<JsonBody<ChooseTimeZone>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(body): JsonBody<ChooseTimeZone>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+) -> Result<Response> {
     state.blogs.set_time_zone(&blog, &body.time_zone).await?;
-    changed_blog_answer(&state, &signed_in, &blog_id).await
+    changed_blog_answer(&state, &signed_in, &blog).await
 }
 
 /// "Delete Account": the write path removes everything; the answer clears the cookies.
 #[handler]
-pub async fn delete(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn delete(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     state.blogs.delete_account(&blog).await?;
     let secure = state.config.https;
-    let mut resp = Json(json!({})).into_response();
+    let mut resp = Json(Empty {}).into_response();
     for name in [session::COOKIE, BLOG_COOKIE] {
         resp.headers_mut().append(header::SET_COOKIE, cookies::clear(name, secure).parse().expect("ascii cookie"));
     }
     Ok(resp)
 }
 
-/// The blog as it is after a change.
-async fn changed_blog_answer(state: &AppState, signed_in: &SignedIn, blog_id: &str) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, blog_id).await?;
+/// The blog as it is after a change (read again: the change was made by the write path).
+async fn changed_blog_answer(state: &AppState, signed_in: &SignedIn, blog: &Blog) -> Result<Response> {
+    let blog = state.blogs.owned(signed_in.user.id, &blog.id.to_string()).await?;
     blog_answer(state, signed_in, &blog).await
 }
 
 /// `{blog}` with the owner's social accounts.
-async fn blog_answer(state: &AppState, signed_in: &SignedIn, blog: &Blog) -> Result<Json<Value>> {
+async fn blog_answer(state: &AppState, signed_in: &SignedIn, blog: &Blog) -> Result<Response> {
     let user_id = signed_in.user.id;
     let accounts = state.db.read(move |conn| users::social_accounts(conn, user_id)).await?;
-    Ok(Json(blog_json(&state.config, blog, &accounts)))
+    Ok(Json(blog_json(&state.config, blog, &accounts)).into_response())
 }
 
-fn blog_json(config: &Config, blog: &Blog, accounts: &[SocialAccount]) -> Value {
-    json!({
-        "blog": {
-            "id": blog.id,
-            "url": config.blog_origin(&blog.address()),
-            "subdomain": blog.subdomain,
-            "name": blog.name,
-            "theme": blog.theme,
-            "favicon": blog.favicon,
-            "timeZone": blog.time_zone.name(),
-            "socialAccounts": accounts,
-        }
-    })
+fn blog_json<'a>(config: &Config, blog: &'a Blog, accounts: &'a [SocialAccount]) -> BlogAnswer<'a> {
+    BlogAnswer {
+        blog: BlogJson {
+            id: blog.id,
+            url: config.blog_origin(&blog.address()),
+            subdomain: &blog.subdomain,
+            name: &blog.name,
+            theme: &blog.theme,
+            favicon: &blog.favicon,
+            time_zone: blog.time_zone.name(),
+            social_accounts: accounts,
+        },
+    }
 }

@@ -2,11 +2,11 @@
 //! docs/custom-domains.md). Writes go through the write path ([`crate::blogs::Blogs`]).
 
 use poem::http::StatusCode;
-use poem::web::{Data, Json, Path};
+use poem::web::{Data, Json};
 use poem::{IntoResponse, Response, handler};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
+use ts_rs::TS;
 
 use crate::db::blogs::Blog;
 use crate::db::custom_domains::DomainRow;
@@ -15,7 +15,7 @@ use crate::domain::blog::domain_verification::DomainState;
 use crate::domain::content::schedule::stored;
 use crate::error::Result;
 use crate::http::api::json::JsonBody;
-use crate::http::session::SignedIn;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 use crate::tls::CertificateState;
 
@@ -27,70 +27,146 @@ pub struct SetDomain {
 
 /// The blog's custom domain, or `null`.
 #[handler]
-pub async fn show(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn show(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Json<MaybeDomain>> {
     let row = state.blogs.domain(&blog).await?;
-    Ok(Json(json!({ "domain": row.map(|row| domain_json(&state, &blog, &row)) })))
+    Ok(Json(MaybeDomain { domain: row.map(|row| domain_json(&state, &blog, &row)) }))
 }
 
 /// Sets the blog's custom domain (replacing an earlier one).
 #[handler]
 pub async fn set(
-    signed_in: SignedIn,
+    OwnedBlog { blog, input: JsonBody(body), .. }: OwnedBlog<JsonBody<SetDomain>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(body): JsonBody<SetDomain>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+) -> Result<Json<OneDomain>> {
     let row = state.blogs.set_domain(&blog, &body.name).await?;
-    Ok(Json(json!({ "domain": domain_json(&state, &blog, &row) })))
+    Ok(Json(OneDomain { domain: domain_json(&state, &blog, &row) }))
 }
 
 /// Removes the blog's custom domain.
 #[handler]
-pub async fn remove(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn remove(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     state.blogs.remove_domain(&blog).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// Checks the blog's TXT record now.
 #[handler]
-pub async fn check(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn check(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Json<OneDomain>> {
     let row = state.blogs.check_domain(&blog, &state.fetcher).await?;
-    Ok(Json(json!({ "domain": domain_json(&state, &blog, &row) })))
+    Ok(Json(OneDomain { domain: domain_json(&state, &blog, &row) }))
+}
+
+/// `{domain}`: the domain as it is after a change or a check.
+#[derive(Serialize, TS)]
+#[ts(export_to = "domains.ts")]
+pub struct OneDomain {
+    domain: DomainJson,
+}
+
+/// `{domain}`: the blog's custom domain, or null.
+#[derive(Serialize, TS)]
+#[ts(export_to = "domains.ts")]
+pub struct MaybeDomain {
+    domain: Option<DomainJson>,
 }
 
 /// `<domain>` of docs/api.md.
-fn domain_json(state: &AppState, blog: &Blog, row: &DomainRow) -> Value {
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "domains.ts", rename = "Domain")]
+pub struct DomainJson {
+    /// The A-label form, for DNS.
+    name: String,
+    /// The Unicode form, for people.
+    display_name: String,
+    /// `waiting_for_dns`, `verified` or `error`.
+    state: &'static str,
+    error: Option<String>,
+    /// The records to add at the DNS provider: the TXT proof, then the CNAME.
+    records: [DnsRecord; 2],
+    checked_at: Option<String>,
+    verified_at: Option<String>,
+    next_check_at: Option<String>,
+    certificate: Certificate,
+}
+
+/// A DNS record's type.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "UPPERCASE")]
+#[ts(export_to = "domains.ts")]
+pub enum DnsRecordType {
+    /// The proof of control, at `_quire.{name}`.
+    Txt,
+    /// The name pointed at the blog's subdomain.
+    Cname,
+}
+
+/// A DNS record the owner adds.
+#[derive(Serialize, TS)]
+#[ts(export_to = "domains.ts")]
+pub struct DnsRecord {
+    #[serde(rename = "type")]
+    kind: DnsRecordType,
+    name: String,
+    value: String,
+}
+
+/// The HTTPS certificate of a verified domain, when Quire manages it.
+#[derive(Serialize, TS)]
+#[serde(tag = "state", rename_all = "snake_case")]
+#[ts(export_to = "domains.ts")]
+pub enum Certificate {
+    /// Not a verified domain, or HTTPS is not served by Quire.
+    NotManaged,
+    /// Being issued.
+    Pending,
+    /// Issued, valid until `notAfter`.
+    Issued {
+        #[serde(rename = "notAfter")]
+        not_after: Option<String>,
+    },
+    /// The last attempt failed; the next starts at `retryAt`.
+    Error {
+        error: String,
+        #[serde(rename = "retryAt")]
+        retry_at: Option<String>,
+    },
+}
+
+fn domain_json(state: &AppState, blog: &Blog, row: &DomainRow) -> DomainJson {
     let app_name = state.blogs.served_names().app_name().to_owned();
     // Only a verified name is served, so only its certificate is worth showing.
     let managed = if row.state == DomainState::Verified { state.certificates.state(&row.name) } else { None };
     let certificate = match managed {
-        None => json!({ "state": "not_managed" }),
-        Some(CertificateState::Pending) => json!({ "state": "pending" }),
-        Some(CertificateState::Issued { not_after }) => {
-            json!({ "state": "issued", "notAfter": unix_time(not_after) })
-        }
+        None => Certificate::NotManaged,
+        Some(CertificateState::Pending) => Certificate::Pending,
+        Some(CertificateState::Issued { not_after }) => Certificate::Issued { not_after: unix_time(not_after) },
         Some(CertificateState::Failed { error, retry_at }) => {
-            json!({ "state": "error", "error": error, "retryAt": unix_time(retry_at) })
+            Certificate::Error { error, retry_at: unix_time(retry_at) }
         }
     };
-    json!({
-        "name": row.name,
-        "displayName": display_name(&row.name),
-        "state": row.state.as_str(),
-        "error": row.error,
-        "records": [
-            { "type": "TXT", "name": row.domain().txt_name(), "value": format!("{TXT_PREFIX}{}", row.token) },
-            { "type": "CNAME", "name": row.name, "value": format!("{}.{app_name}", blog.subdomain) },
+    DomainJson {
+        name: row.name.clone(),
+        display_name: display_name(&row.name),
+        state: row.state.as_str(),
+        error: row.error.clone(),
+        records: [
+            DnsRecord {
+                kind: DnsRecordType::Txt,
+                name: row.domain().txt_name(),
+                value: format!("{TXT_PREFIX}{}", row.token),
+            },
+            DnsRecord {
+                kind: DnsRecordType::Cname,
+                name: row.name.clone(),
+                value: format!("{}.{app_name}", blog.subdomain),
+            },
         ],
-        "checkedAt": row.checked_at,
-        "verifiedAt": row.verified_at,
-        "nextCheckAt": row.next_check_at,
-        "certificate": certificate,
-    })
+        checked_at: row.checked_at.clone(),
+        verified_at: row.verified_at.clone(),
+        next_check_at: row.next_check_at.clone(),
+        certificate,
+    }
 }
 
 /// Unix seconds in the stored (and API) form.

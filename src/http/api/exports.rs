@@ -6,17 +6,18 @@ use anyhow::Context;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Json, Path};
 use poem::{Body, IntoResponse, Response, handler};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 use tokio::io::BufReader;
+use ts_rs::TS;
 
 use crate::blogs::exports::ExportFormat;
 use crate::blogs::jobs::{EXPORT, job_not_found};
 use crate::db::blogs::Blog;
 use crate::db::jobs::{self, Job};
 use crate::error::{Error, Result};
+use crate::http::api::answers::{Empty, Progress};
 use crate::http::api::json::JsonBody;
-use crate::http::session::SignedIn;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 
 /// Bytes read from an export file at a time while it is streamed.
@@ -28,47 +29,81 @@ pub struct NewExport {
     format: String,
 }
 
+/// An export as the API shows it.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "exports.ts", rename = "Export")]
+pub struct ExportJson<'a> {
+    id: i64,
+    /// `archive`, `markdown` or `site`.
+    format: &'a str,
+    /// `queued`, `running`, `done` or `failed`.
+    state: &'a str,
+    progress: Progress,
+    /// The file's size in bytes, once done.
+    size: Option<i64>,
+    /// The name the file is offered under.
+    file_name: String,
+    /// Where to download it, once done.
+    download_url: Option<String>,
+    error: &'a Option<String>,
+    created_at: &'a str,
+    started_at: &'a Option<String>,
+    finished_at: &'a Option<String>,
+    expires_at: &'a Option<String>,
+}
+
+/// `{export}`.
+#[derive(Serialize, TS)]
+#[ts(export_to = "exports.ts")]
+pub struct OneExport<'a> {
+    export: ExportJson<'a>,
+}
+
+/// `{exports}`, newest first.
+#[derive(Serialize, TS)]
+#[ts(export_to = "exports.ts")]
+pub struct Exports<'a> {
+    exports: Vec<ExportJson<'a>>,
+}
+
 /// Starts an export (`{format: "archive" | "markdown" | "site"}`); answers 202 with it.
 #[handler]
 pub async fn create(
-    signed_in: SignedIn,
+    OwnedBlog { blog, input: JsonBody(body), .. }: OwnedBlog<JsonBody<NewExport>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(body): JsonBody<NewExport>,
 ) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let job = state.blogs.start_export(&blog, &body.format).await?;
-    Ok(Json(json!({ "export": export_json(&blog, &job) })).with_status(StatusCode::ACCEPTED).into_response())
+    Ok(Json(OneExport { export: export_json(&blog, &job) }).with_status(StatusCode::ACCEPTED).into_response())
 }
 
 /// The blog's exports, newest first: `{exports: [...]}`.
 #[handler]
-pub async fn list(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn list(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     let id = blog.id;
     let exports = state.db.read(move |conn| jobs::list(conn, id, EXPORT)).await?;
-    Ok(Json(json!({ "exports": exports.iter().map(|job| export_json(&blog, job)).collect::<Vec<_>>() })))
+    Ok(Json(Exports { exports: exports.iter().map(|job| export_json(&blog, job)).collect() }).into_response())
 }
 
 /// One export: `{export}`.
 #[handler]
 pub async fn show(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, export_id)): Path<(String, String)>,
-) -> Result<Json<Value>> {
-    let (blog, job) = owned_export(&state, &signed_in, &blog_id, &export_id).await?;
-    Ok(Json(json!({ "export": export_json(&blog, &job) })))
+    Path((_, export_id)): Path<(String, String)>,
+) -> Result<Response> {
+    let job = blog_export(&state, &blog, &export_id).await?;
+    Ok(Json(OneExport { export: export_json(&blog, &job) }).into_response())
 }
 
 /// The export's file, streamed from disk as an attachment.
 #[handler]
 pub async fn download(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, export_id)): Path<(String, String)>,
+    Path((_, export_id)): Path<(String, String)>,
 ) -> Result<Response> {
-    let (blog, job) = owned_export(&state, &signed_in, &blog_id, &export_id).await?;
+    let job = blog_export(&state, &blog, &export_id).await?;
     let not_ready = || Error::not_found("export", "This export is not ready to download");
     let file_name = job.result_file.as_deref().filter(|_| job.state == "done").ok_or_else(not_ready)?;
     let path = state.config.data_dir.export(file_name);
@@ -86,22 +121,19 @@ pub async fn download(
 /// Deletes an export and its file (a running one stops).
 #[handler]
 pub async fn delete(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, export_id)): Path<(String, String)>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    Path((_, export_id)): Path<(String, String)>,
+) -> Result<Json<Empty>> {
     state.blogs.delete_export(&blog, &export_id).await?;
-    Ok(Json(json!({})))
+    Ok(Json(Empty {}))
 }
 
-/// The caller's blog and its export `raw_id`; anything else is a 404.
-async fn owned_export(state: &AppState, signed_in: &SignedIn, blog_id: &str, raw_id: &str) -> Result<(Blog, Job)> {
-    let blog = state.blogs.owned(signed_in.user.id, blog_id).await?;
+/// The blog's export `raw_id`; anything else is a 404.
+async fn blog_export(state: &AppState, blog: &Blog, raw_id: &str) -> Result<Job> {
     let id: i64 = raw_id.parse().map_err(|_| job_not_found())?;
     let blog_id = blog.id;
-    let job = state.db.read(move |conn| jobs::get(conn, blog_id, EXPORT, id)).await?.ok_or_else(job_not_found)?;
-    Ok((blog, job))
+    state.db.read(move |conn| jobs::get(conn, blog_id, EXPORT, id)).await?.ok_or_else(job_not_found)
 }
 
 /// The name the file is offered under: the blog and the day it was asked for.
@@ -111,20 +143,20 @@ fn offered_name(blog: &Blog, job: &Job) -> String {
 }
 
 /// An export as the API shows it.
-fn export_json(blog: &Blog, job: &Job) -> Value {
+fn export_json<'a>(blog: &Blog, job: &'a Job) -> ExportJson<'a> {
     let done = job.state == "done";
-    json!({
-        "id": job.id,
-        "format": job.format,
-        "state": job.state,
-        "progress": { "done": job.progress_done, "total": job.progress_total },
-        "size": job.result_size,
-        "fileName": offered_name(blog, job),
-        "downloadUrl": done.then(|| format!("/api/my/blogs/{}/exports/{}/download", blog.id, job.id)),
-        "error": job.error,
-        "createdAt": job.created_at,
-        "startedAt": job.started_at,
-        "finishedAt": job.finished_at,
-        "expiresAt": job.expires_at,
-    })
+    ExportJson {
+        id: job.id,
+        format: &job.format,
+        state: &job.state,
+        progress: Progress { done: job.progress_done, total: job.progress_total },
+        size: job.result_size,
+        file_name: offered_name(blog, job),
+        download_url: done.then(|| format!("/api/my/blogs/{}/exports/{}/download", blog.id, job.id)),
+        error: &job.error,
+        created_at: &job.created_at,
+        started_at: &job.started_at,
+        finished_at: &job.finished_at,
+        expires_at: &job.expires_at,
+    }
 }

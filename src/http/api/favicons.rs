@@ -2,9 +2,11 @@
 
 use poem::web::{Data, Json};
 use poem::{Request, Response, handler};
-use serde_json::json;
+use serde::Serialize;
+use ts_rs::TS;
 
 use crate::db;
+use crate::db::favicons::Favicon;
 use crate::domain::content::emoji::Search;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
@@ -15,6 +17,13 @@ use crate::http::state::AppState;
 pub const DEFAULT_PAGE_SIZE: u32 = 100;
 /// Largest page size.
 pub const MAX_PAGE_SIZE: u32 = 500;
+
+/// `{favicons}`: one page of them.
+#[derive(Serialize, TS)]
+#[ts(export_to = "favicons.ts")]
+pub struct Favicons {
+    favicons: Vec<Favicon>,
+}
 
 /// One page of the emoji favicons, in Unicode order; with `query`, only those whose name or
 /// keywords it names, best matches first.
@@ -36,5 +45,5 @@ pub async fn list(req: &Request, state: Data<&AppState>) -> Result<Response> {
             Ok((page, favicons.collect()))
         })
         .await?;
-    Ok(paged(Json(json!({ "favicons": favicons })), page))
+    Ok(paged(Json(Favicons { favicons }), page))
 }

@@ -5,13 +5,28 @@ use anyhow::Context;
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Json, Multipart, Path};
 use poem::{Body, IntoResponse, Request, Response, handler};
-use serde_json::{Value, json};
+use serde::Serialize;
 use tokio::io::BufReader;
+use ts_rs::TS;
 
 use crate::domain::content::image::ImageType;
 use crate::error::{Error, Result};
 use crate::http::session::SignedIn;
 use crate::http::state::AppState;
+
+/// `{data: {link}}`: Imgur's answer to an upload, which the editor reads from either host.
+#[derive(Serialize, TS)]
+#[ts(export_to = "images.ts")]
+pub struct Uploaded {
+    data: ImageLink,
+}
+
+/// Where an uploaded image is served.
+#[derive(Serialize, TS)]
+#[ts(export_to = "images.ts")]
+pub struct ImageLink {
+    link: String,
+}
 
 /// Stores an uploaded JPEG, PNG or GIF (through the write path) under its content hash.
 #[handler]
@@ -19,7 +34,7 @@ pub async fn upload(
     signed_in: SignedIn,
     state: Data<&AppState>,
     multipart: poem::Result<Multipart>,
-) -> Result<Json<Value>> {
+) -> Result<Json<Uploaded>> {
     let malformed = || Error::bad_request("image", "Send the image as multipart form data in the field \"image\"");
     let mut multipart = multipart.map_err(|_| malformed())?;
     let mut image = None;
@@ -31,7 +46,7 @@ pub async fn upload(
     let bytes = image.ok_or_else(malformed)?;
     let name = state.blogs.store_image(signed_in.user.id, bytes.into()).await?;
     let link = format!("{}/media/{name}", state.config.app_url());
-    Ok(Json(json!({ "data": { "link": link } })))
+    Ok(Json(Uploaded { data: ImageLink { link } }))
 }
 
 /// Bytes read from an image file at a time while it is streamed.

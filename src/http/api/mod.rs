@@ -1,6 +1,7 @@
 //! The JSON API under `/api`.
 
 pub mod addons;
+pub mod answers;
 pub mod blogs;
 pub mod domains;
 pub mod exports;
@@ -18,6 +19,8 @@ pub mod social_accounts;
 pub mod tags;
 pub mod themes;
 pub mod time_zones;
+#[cfg(test)]
+mod typescript;
 
 use poem::{IntoResponse, Response, Route, delete, get, post, put};
 

@@ -1,14 +1,14 @@
 //! A blog's pages in navigation order, and their reordering.
 
 use poem::handler;
-use poem::web::{Data, Json, Path};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use poem::web::{Data, Json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::db::pages::{self, PageEntry};
 use crate::error::Result;
 use crate::http::api::json::JsonBody;
-use crate::http::session::SignedIn;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 
 /// The new order: each of the blog's pages' short ids once.
@@ -17,19 +17,39 @@ pub struct OrderInput {
     pages: Vec<String>,
 }
 
-fn pages_json(pages: Vec<PageEntry>) -> Json<Value> {
-    let pages: Vec<Value> = pages
-        .into_iter()
-        .map(|p| json!({ "shortId": p.short_id, "title": p.title, "path": format!("/{}", p.slug), "published": p.published }))
-        .collect();
-    Json(json!({ "pages": pages }))
+/// A page in the blog's navigation.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "pages.ts", rename = "Page")]
+pub struct PageJson {
+    short_id: String,
+    title: String,
+    /// `/{slug}`.
+    path: String,
+    published: bool,
+}
+
+/// `{pages}`, in navigation order.
+#[derive(Serialize, TS)]
+#[ts(export_to = "pages.ts")]
+pub struct Pages {
+    pages: Vec<PageJson>,
+}
+
+fn pages_json(pages: Vec<PageEntry>) -> Json<Pages> {
+    let page = |p: PageEntry| PageJson {
+        short_id: p.short_id,
+        title: p.title,
+        path: format!("/{}", p.slug),
+        published: p.published,
+    };
+    Json(Pages { pages: pages.into_iter().map(page).collect() })
 }
 
 /// The blog's pages, drafts included, in navigation order:
 /// `{pages: [{shortId, title, path, published}]}`.
 #[handler]
-pub async fn list(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Path<String>) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn list(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Json<Pages>> {
     let id = blog.id;
     Ok(pages_json(state.db.read(move |conn| pages::list(conn, id)).await?))
 }
@@ -37,11 +57,8 @@ pub async fn list(signed_in: SignedIn, state: Data<&AppState>, Path(blog_id): Pa
 /// Puts the pages in the order given (`{pages: [shortId, ...]}`); answers the new list.
 #[handler]
 pub async fn reorder(
-    signed_in: SignedIn,
+    OwnedBlog { blog, input: JsonBody(input), .. }: OwnedBlog<JsonBody<OrderInput>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(input): JsonBody<OrderInput>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+) -> Result<Json<Pages>> {
     Ok(pages_json(state.blogs.reorder_pages(&blog, input.pages).await?))
 }

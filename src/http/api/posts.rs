@@ -8,17 +8,20 @@ use poem::web::{Data, Json, Path};
 use poem::{IntoResponse, Request, Response, handler};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use ts_rs::TS;
 
 use crate::blogs::PostInput;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post};
 use crate::db::{reactions, replies, tags};
+use crate::domain::content::blocks::Body;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
+use crate::http::api::answers::Empty;
 use crate::http::api::json::JsonBody;
 use crate::http::api::paged;
-use crate::http::session::SignedIn;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 
 /// Posts per page by default.
@@ -41,8 +44,9 @@ pub struct SearchInput {
 
 /// The API shape of a post. The body is sent as stored (it was validated and normalized
 /// when written), so answering never parses it.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(export_to = "posts.ts", rename = "Post")]
 pub struct PostJson<'a> {
     short_id: &'a str,
     permalink: String,
@@ -52,12 +56,14 @@ pub struct PostJson<'a> {
     scheduled_at: &'a Option<String>,
     created_at: &'a str,
     updated_at: &'a str,
+    #[ts(as = "Body")]
     body: &'a RawValue,
     tags: &'a [String],
     /// Whether it is a page (at `/{slug}`, in the blog's navigation).
     page: bool,
     /// Page views (the post list only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     views: Option<i64>,
     /// Likes from the fediverse.
     likes: i64,
@@ -67,14 +73,17 @@ pub struct PostJson<'a> {
     replies: i64,
 }
 
-/// `{post}` and `{posts}` answers.
-#[derive(Serialize)]
-struct OnePost<'a> {
+/// `{post}`: a post created, read or changed.
+#[derive(Serialize, TS)]
+#[ts(export_to = "posts.ts")]
+pub struct OnePost<'a> {
     post: PostJson<'a>,
 }
 
-#[derive(Serialize)]
-struct ManyPosts<'a> {
+/// `{posts}`: a page of the list, or the search's matches.
+#[derive(Serialize, TS)]
+#[ts(export_to = "posts.ts")]
+pub struct ManyPosts<'a> {
     posts: Vec<PostJson<'a>>,
 }
 
@@ -128,13 +137,7 @@ fn posts_json<'a>(config: &Config, blog: &Blog, rows: &'a [Post]) -> Result<Vec<
 
 /// A page of the blog's posts, newest first, drafts included.
 #[handler]
-pub async fn list(
-    req: &Request,
-    signed_in: SignedIn,
-    state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
     let tag = super::tags::tag_param(req.uri().query())?;
     let id = blog.id;
@@ -171,12 +174,9 @@ pub async fn list(
 /// Creates a post; the draft flag off publishes it.
 #[handler]
 pub async fn create(
-    signed_in: SignedIn,
+    OwnedBlog { blog, input: JsonBody(input), .. }: OwnedBlog<JsonBody<PostInput>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(input): JsonBody<PostInput>,
 ) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let post = state.blogs.create_post(&blog, &input).await?;
     let body = OnePost { post: post_json(&state.config, &blog, &post)? };
     Ok(Json(body).with_status(StatusCode::CREATED).into_response())
@@ -185,11 +185,10 @@ pub async fn create(
 /// One post.
 #[handler]
 pub async fn show(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, post_id)): Path<(String, String)>,
+    Path((_, post_id)): Path<(String, String)>,
 ) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let id = blog.id;
     let post =
         state.db.read(move |conn| posts::get(conn, id, &post_id)).await?.ok_or_else(crate::blogs::post_not_found)?;
@@ -199,12 +198,10 @@ pub async fn show(
 /// Replaces a post's blocks; publishing sets `publishedAt` once and it stays.
 #[handler]
 pub async fn update(
-    signed_in: SignedIn,
+    OwnedBlog { blog, input: JsonBody(input), .. }: OwnedBlog<JsonBody<PostInput>>,
     state: Data<&AppState>,
-    Path((blog_id, post_id)): Path<(String, String)>,
-    JsonBody(input): JsonBody<PostInput>,
+    Path((_, post_id)): Path<(String, String)>,
 ) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let post = state.blogs.update_post(&blog, &post_id, &input).await?;
     Ok(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }).into_response())
 }
@@ -212,24 +209,20 @@ pub async fn update(
 /// Deletes a post.
 #[handler]
 pub async fn delete(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, post_id)): Path<(String, String)>,
-) -> Result<Json<serde_json::Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    Path((_, post_id)): Path<(String, String)>,
+) -> Result<Json<Empty>> {
     state.blogs.delete_post(&blog, &post_id).await?;
-    Ok(Json(serde_json::json!({})))
+    Ok(Json(Empty {}))
 }
 
 /// Full-text search in the blog's posts, drafts included, best match first.
 #[handler]
 pub async fn find(
-    signed_in: SignedIn,
+    OwnedBlog { blog, input: JsonBody(input), .. }: OwnedBlog<JsonBody<SearchInput>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(input): JsonBody<SearchInput>,
 ) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let query = input.query.trim().to_owned();
     if query.is_empty() {
         return Err(Error::invalid("query", "Can't be blank"));

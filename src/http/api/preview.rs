@@ -2,15 +2,16 @@
 //! they are saved.
 
 use poem::handler;
-use poem::web::{Data, Json, Path};
+use poem::web::{Data, Json};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 use crate::domain::content::blocks::Body;
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
 use crate::http::blog::views;
-use crate::http::session::SignedIn;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 
 /// `{body}`: the blocks as the editor holds them (the same shape a save sends).
@@ -21,7 +22,8 @@ pub struct PreviewInput {
 
 /// `{title, html}`: the title the post would get, and the HTML of its blocks as its public
 /// page shows them (its first heading is the title, so it is not repeated).
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
+#[ts(export_to = "posts.ts", rename = "PostPreview")]
 pub struct PreviewJson {
     title: String,
     html: String,
@@ -31,12 +33,9 @@ pub struct PreviewJson {
 /// Nothing is stored.
 #[handler]
 pub async fn preview(
-    signed_in: SignedIn,
+    OwnedBlog { input: JsonBody(input), .. }: OwnedBlog<JsonBody<PreviewInput>>,
     state: Data<&AppState>,
-    Path(blog_id): Path<String>,
-    JsonBody(input): JsonBody<PreviewInput>,
 ) -> Result<Json<PreviewJson>> {
-    state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let body = Body::parse(&input.body, state.blogs.rules()).map_err(Error::Invalid)?;
     let title = body.title();
     let html = views::blocks_html(&state, body).await?;

@@ -4,35 +4,68 @@
 use poem::http::StatusCode;
 use poem::web::{Data, Json, Path};
 use poem::{IntoResponse, Response, handler};
-use serde_json::{Value, json};
+use serde::Serialize;
+use ts_rs::TS;
 
 use crate::db::{posts, preview_links};
 use crate::error::Result;
-use crate::http::session::SignedIn;
+use crate::http::api::answers::Empty;
+use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
+
+/// `{previewLink}` with its URL, shown only right after it is made (only its hash is kept).
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "previews.ts")]
+pub struct CreatedPreviewLink {
+    preview_link: NewPreviewLink,
+}
+
+/// A new preview link.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "previews.ts")]
+pub struct NewPreviewLink {
+    url: String,
+    created_at: String,
+}
+
+/// `{previewLink}`: since when the post has one (without its URL), or null.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "previews.ts")]
+pub struct PreviewLinkState {
+    preview_link: Option<PreviewLinkSince>,
+}
+
+/// When a post's preview link was made.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "previews.ts")]
+pub struct PreviewLinkSince {
+    created_at: String,
+}
 
 /// Creates a new preview link for a draft or scheduled post, replacing its old one.
 #[handler]
 pub async fn create(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, post_id)): Path<(String, String)>,
+    Path((_, post_id)): Path<(String, String)>,
 ) -> Result<Response> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
     let link = state.blogs.create_preview_link(&blog, &post_id).await?;
     let url = format!("{}/preview/{}", state.config.blog_origin(&blog.address()), link.token);
-    let body = json!({ "previewLink": { "url": url, "createdAt": link.created_at } });
+    let body = CreatedPreviewLink { preview_link: NewPreviewLink { url, created_at: link.created_at } };
     Ok(Json(body).with_status(StatusCode::CREATED).into_response())
 }
 
 /// Whether the post has a preview link, and since when (its secret is not kept).
 #[handler]
 pub async fn show(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, post_id)): Path<(String, String)>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    Path((_, post_id)): Path<(String, String)>,
+) -> Result<Json<PreviewLinkState>> {
     let id = blog.id;
     let created_at = state
         .db
@@ -41,17 +74,16 @@ pub async fn show(
             preview_links::created_at(conn, post.id)
         })
         .await?;
-    Ok(Json(json!({ "previewLink": created_at.map(|at| json!({ "createdAt": at })) })))
+    Ok(Json(PreviewLinkState { preview_link: created_at.map(|created_at| PreviewLinkSince { created_at }) }))
 }
 
 /// Revokes the post's preview link; revoking when there is none is fine.
 #[handler]
 pub async fn revoke(
-    signed_in: SignedIn,
+    OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((blog_id, post_id)): Path<(String, String)>,
-) -> Result<Json<Value>> {
-    let blog = state.blogs.owned(signed_in.user.id, &blog_id).await?;
+    Path((_, post_id)): Path<(String, String)>,
+) -> Result<Json<Empty>> {
     state.blogs.revoke_preview_link(&blog, &post_id).await?;
-    Ok(Json(json!({})))
+    Ok(Json(Empty {}))
 }

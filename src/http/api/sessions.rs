@@ -4,18 +4,52 @@
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Json};
 use poem::{IntoResponse, Request, Response, handler};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::auth::{nonces, token_hash};
 use crate::db::users::User;
 use crate::db::{blogs, sessions, users};
 use crate::error::{Error, Messages, Result};
+use crate::http::api::answers::Empty;
 use crate::http::api::json::JsonBody;
 use crate::http::client::client_ip;
 use crate::http::cookies;
 use crate::http::session::{self, BLOG_COOKIE, COOKIE, NONCE_COOKIE, SignedIn};
 use crate::http::state::AppState;
+
+/// What `POST /api/auth/nonce` answers: the provider page to open in the popup.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "sessions.ts")]
+pub struct SignInStart {
+    nonce: String,
+    /// The provider's authorization endpoint with client, redirect, scope and nonce filled in.
+    authorization_url: String,
+}
+
+/// Who is signed in and which blog is theirs (null until they create one).
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "sessions.ts")]
+pub struct Session<'a> {
+    user: &'a User,
+    blog_id: Option<i64>,
+}
+
+/// `{session}`: the session a sign-in started, or the current one.
+#[derive(Serialize, TS)]
+#[ts(export_to = "sessions.ts")]
+pub struct OneSession<'a> {
+    session: Session<'a>,
+}
+
+/// `{session}`: the session, or null for a visitor (`GET /api/session`).
+#[derive(Serialize, TS)]
+#[ts(export_to = "sessions.ts")]
+pub struct MaybeSession<'a> {
+    session: Option<Session<'a>>,
+}
 
 /// Starts a sign-in: a nonce bound to this browser and the provider URL to open in a popup.
 #[handler]
@@ -38,7 +72,7 @@ pub async fn nonce(req: &Request, state: Data<&AppState>) -> Result<Response> {
     }
     let query = serde_urlencoded::to_string(&params).map_err(|err| Error::Internal(err.into()))?;
     let separator = if endpoint.contains('?') { '&' } else { '?' };
-    let body = json!({ "nonce": nonce, "authorizationUrl": format!("{endpoint}{separator}{query}") });
+    let body = SignInStart { nonce: nonce.clone(), authorization_url: format!("{endpoint}{separator}{query}") };
     let cookie = cookies::set(NONCE_COOKIE, &nonce, true, state.config.https, Some(nonces::LIFETIME.as_secs()));
     Ok(Json(body).with_header(header::SET_COOKIE, cookie).into_response())
 }
@@ -94,28 +128,28 @@ pub async fn create(
 
 /// The signed-in user and their blog id (a 401 without a session, like all of `/api/my`).
 #[handler]
-pub async fn show(signed_in: SignedIn, state: Data<&AppState>) -> Result<Json<Value>> {
+pub async fn show(signed_in: SignedIn, state: Data<&AppState>) -> Result<Response> {
     show_session(&state, &signed_in).await
 }
 
-async fn show_session(state: &AppState, signed_in: &SignedIn) -> Result<Json<Value>> {
+async fn show_session(state: &AppState, signed_in: &SignedIn) -> Result<Response> {
     let user_id = signed_in.user.id;
     let blog_id = state.db.read(move |conn| blogs::id_of_user(conn, user_id)).await?;
-    Ok(Json(session_body(&signed_in.user, blog_id)))
+    Ok(Json(session_body(&signed_in.user, blog_id)).into_response())
 }
 
 /// Whether this browser is signed in: `{session: {...}}`, or `{session: null}` for a visitor
 /// (a normal answer, not an error, so the landing page can ask without a failed request).
 #[handler]
-pub async fn current(req: &Request, state: Data<&AppState>) -> Result<Json<Value>> {
+pub async fn current(req: &Request, state: Data<&AppState>) -> Result<Response> {
     match session::lookup(&state, req).await? {
         Some(signed_in) => show_session(&state, &signed_in).await,
-        None => Ok(Json(json!({ "session": null }))),
+        None => Ok(Json(MaybeSession { session: None }).into_response()),
     }
 }
 
-fn session_body(user: &User, blog_id: Option<i64>) -> Value {
-    json!({ "session": { "user": user, "blogId": blog_id } })
+fn session_body(user: &User, blog_id: Option<i64>) -> OneSession<'_> {
+    OneSession { session: Session { user, blog_id } }
 }
 
 /// Ends the session (if any) and clears the session and blog cookies.
@@ -126,7 +160,7 @@ pub async fn signout(req: &Request, state: Data<&AppState>) -> Result<Response> 
         state.db.write(move |conn| sessions::delete(conn, &hash)).await?;
     }
     let secure = state.config.https;
-    let mut resp = Json(json!({})).with_status(StatusCode::OK).into_response();
+    let mut resp = Json(Empty {}).with_status(StatusCode::OK).into_response();
     for name in [COOKIE, BLOG_COOKIE] {
         resp.headers_mut().append(header::SET_COOKIE, cookies::clear(name, secure).parse().expect("ascii"));
     }

@@ -3,10 +3,10 @@
 use poem::http::StatusCode;
 use poem::web::{Data, Json};
 use poem::{IntoResponse, Request, Response, handler};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-use crate::db::users::{self, Connect};
+use crate::db::users::{self, Connect, SocialAccount};
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
 use crate::http::session::{self, SignedIn};
@@ -16,6 +16,14 @@ use crate::http::state::AppState;
 #[derive(Debug, Deserialize)]
 pub struct ConnectAccount {
     id_token: String,
+}
+
+/// `{socialAccount}`: the account just connected.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "social-accounts.ts")]
+pub struct Connected {
+    social_account: SocialAccount,
 }
 
 /// Connects the account named by a popup token; refused when it belongs to someone else.
@@ -32,7 +40,7 @@ pub async fn create(
     let outcome = state.db.write(move |conn| users::connect(conn, user_id, &identity, &provider)).await?;
     match outcome {
         Connect::Connected(account) => {
-            Ok(Json(json!({ "socialAccount": account })).with_status(StatusCode::CREATED).into_response())
+            Ok(Json(Connected { social_account: account }).with_status(StatusCode::CREATED).into_response())
         }
         Connect::OwnedByAnother => {
             Err(Error::invalid("idToken", "This account is already connected to another Quire user"))

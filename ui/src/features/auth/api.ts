@@ -1,26 +1,10 @@
 // Signing in and out (docs/api.md, 'Signing in and out'): the nonce that starts a popup sign-in,
 // the session the popup's ID token buys, the current session, and signing out.
+import type { MaybeSession, OneSession, Session, SignInStart } from '../../api-types/sessions';
 import { api } from '../../lib/api';
 
-/** The signed-in person. */
-export interface User {
-  id: number;
-  email: string;
-  name: string;
-}
-
-/** Who is signed in and which blog is theirs (null until they create one). */
-export interface Session {
-  user: User;
-  blogId: number | null;
-}
-
-/** What `POST /api/auth/nonce` answers: the provider page to open in the popup. */
-export interface SignInStart {
-  nonce: string;
-  /** The provider's authorization endpoint with client, redirect, scope and nonce filled in. */
-  authorizationUrl: string;
-}
+// The answers' types are generated from the server's structs (ui/src/api-types/).
+export type { Session, SignInStart, User } from '../../api-types/sessions';
 
 /** Binds a fresh nonce to this browser (HttpOnly cookie) and returns the provider URL to open. */
 export async function startSignIn(): Promise<SignInStart> {
@@ -30,13 +14,13 @@ export async function startSignIn(): Promise<SignInStart> {
 
 /** Trades the popup's ID token for a session; `signup` creates the account when it is new. */
 export async function createSession(idToken: string, signup: boolean): Promise<Session> {
-  const { data } = await api.post<{ session: Session }>('/api/sessions', { idToken, signup });
+  const { data } = await api.post<OneSession>('/api/sessions', { idToken, signup });
   return data.session;
 }
 
 /** The current session, or null when nobody is signed in (a visitor is not an error). */
 export async function fetchSession(signal?: AbortSignal): Promise<Session | null> {
-  const { data } = await api.get<{ session: Session | null }>('/api/session', signal ? { signal } : {});
+  const { data } = await api.get<MaybeSession>('/api/session', signal ? { signal } : {});
   return data.session;
 }
 

@@ -1,44 +1,17 @@
 // The owner's blog: its shape as the server answers it and the call that creates it (docs/api.md,
 // 'The blog').
+import type { Blog, BlogAnswer } from '../../api-types/blogs';
 import { api, ApiError } from '../../lib/api';
 
-/** A theme of the public blog. */
-export interface Theme {
-  id: number;
-  name: string;
-}
-
-/** The tab icon: `code` is the emoji's code points, e.g. `1f4dd`. */
-export interface Favicon {
-  id: number;
-  code: string;
-}
-
-/** A sign-in account connected to the blog's owner. */
-export interface SocialAccount {
-  id: number;
-  provider: string;
-  email: string;
-  createdAt: string;
-}
-
-/** The owner's blog, as `GET /api/my/blogs/{blogId}` answers it. */
-export interface Blog {
-  id: number;
-  /** The public address, e.g. `http://alice.localhost:8080`. */
-  url: string;
-  subdomain: string;
-  name: string;
-  theme: Theme;
-  favicon: Favicon;
-  /** The IANA zone its public pages show dates in, e.g. `Europe/Paris`. */
-  timeZone: string;
-  socialAccounts: SocialAccount[];
-}
+// The answers' types are generated from the server's structs (ui/src/api-types/).
+export type { Blog } from '../../api-types/blogs';
+export type { Favicon } from '../../api-types/favicons';
+export type { SocialAccount } from '../../api-types/social-accounts';
+export type { Theme } from '../../api-types/themes';
 
 /** Loads the signed-in owner's blog. */
 export async function fetchBlog(blogId: number, signal?: AbortSignal): Promise<Blog> {
-  const { data } = await api.get<{ blog: Blog }>(`/api/my/blogs/${blogId}`, signal ? { signal } : {});
+  const { data } = await api.get<BlogAnswer>(`/api/my/blogs/${blogId}`, signal ? { signal } : {});
   return data.blog;
 }
 
@@ -52,7 +25,7 @@ export function browserTimeZone(): string | undefined {
 }
 
 async function postBlog(subdomain: string, timeZone: string | undefined): Promise<Blog> {
-  const { data } = await api.post<{ blog: Blog }>('/api/my/blogs', timeZone ? { subdomain, timeZone } : { subdomain });
+  const { data } = await api.post<BlogAnswer>('/api/my/blogs', timeZone ? { subdomain, timeZone } : { subdomain });
   return data.blog;
 }
 

@@ -1,51 +1,21 @@
 // The blog's posts (docs/api.md, 'Posts' and 'Images'): list, read, create, update, delete,
 // search, and the image upload the editor's image blocks use.
 import type { AppConfig } from '../../config/app-config';
+import type { Block, ManyPosts, OnePost, Post as PostAnswer, PostBody, PostPreview } from '../../api-types/posts';
+import type { CreatedPreviewLink, NewPreviewLink, PreviewLinkSince, PreviewLinkState } from '../../api-types/previews';
 import { api, paging, type Paging } from '../../lib/api';
 
-/** One block of a post's body, as the server stores it. */
-export type Block =
-  | { type: 'heading'; value: { text: string } }
-  | { type: 'paragraph'; value: { text: string } }
-  | { type: 'link'; value: { url: string; title: string } }
-  /** Images stored before alt texts and captions existed have neither; the editor writes both. */
-  | { type: 'image'; value: { url: string; alt?: string; caption?: string } }
-  | { type: 'spotify'; value: { url: string } }
-  | { type: 'tweet'; value: { url: string } };
+// The answers' types are generated from the server's structs (ui/src/api-types/).
+export type { Block, PostBody, PostPreview } from '../../api-types/posts';
+
+/** The fediverse's counts of a post, which the server always sends and the app also shows without. */
+type Reactions = 'likes' | 'boosts' | 'replies';
+
+/** A post, as the server describes it; the app also takes one without its fediverse counts. */
+export type Post = Omit<PostAnswer, Reactions> & Partial<Pick<PostAnswer, Reactions>>;
 
 /** One block type. The list the server takes, in its order, is the page config's `blockRules.blockTypes`. */
 export type BlockType = Block['type'];
-
-/** A post's body: a root holding the blocks. */
-export interface PostBody {
-  type: 'root';
-  children: Block[];
-}
-
-/** A post, as the server describes it. */
-export interface Post {
-  shortId: string;
-  /** The public address, e.g. `http://alice.localhost:8080/hello-ab12cd34`. */
-  permalink: string;
-  title: string;
-  /** null while the post is a draft. */
-  publishedAt: string | null;
-  /** When an unpublished post is to be published (UTC); null otherwise. */
-  scheduledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  body: PostBody;
-  /** Its tags, e.g. `['rust', 'road-trip']`. */
-  tags: string[];
-  /** Whether it is a page (at `/{slug}`, in the blog's navigation, not in its index or feeds). */
-  page: boolean;
-  /** Likes from the fediverse. */
-  likes?: number;
-  /** Boosts from the fediverse. */
-  boosts?: number;
-  /** Replies from the fediverse, held and approved. */
-  replies?: number;
-}
 
 /** What create and update send: the blocks (as the post's body), the draft flag and when to publish. */
 export interface PostInput {
@@ -80,7 +50,7 @@ function payload({ blocks, draft, tags = [], page = false, publishAt = null }: P
 
 /** One page of the blog's posts. */
 export async function fetchPosts(blogId: number, page: number, signal?: AbortSignal, tag?: string): Promise<PostsPage> {
-  const { data, headers } = await api.get<{ posts: Post[] }>(postsPath(blogId), {
+  const { data, headers } = await api.get<ManyPosts>(postsPath(blogId), {
     query: { page, pageSize: POSTS_PAGE_SIZE, ...(tag ? { tag } : {}) },
     ...withSignal(signal),
   });
@@ -89,35 +59,25 @@ export async function fetchPosts(blogId: number, page: number, signal?: AbortSig
 
 /** One post by its short id. */
 export async function fetchPost(blogId: number, shortId: string, signal?: AbortSignal): Promise<Post> {
-  const { data } = await api.get<{ post: Post }>(postPath(blogId, shortId), withSignal(signal));
+  const { data } = await api.get<OnePost>(postPath(blogId, shortId), withSignal(signal));
   return data.post;
 }
 
 /** Creates a post; with the draft flag off it is published at once. */
 export async function createPost(blogId: number, input: PostInput): Promise<Post> {
-  const { data } = await api.post<{ post: Post }>(postsPath(blogId), payload(input));
+  const { data } = await api.post<OnePost>(postsPath(blogId), payload(input));
   return data.post;
 }
 
 /** Replaces a post's blocks; with the draft flag off an unpublished post is published. */
 export async function updatePost(blogId: number, shortId: string, input: PostInput): Promise<Post> {
-  const { data } = await api.put<{ post: Post }>(postPath(blogId, shortId), payload(input));
+  const { data } = await api.put<OnePost>(postPath(blogId, shortId), payload(input));
   return data.post;
 }
 
 /** Deletes a post for good. */
 export async function deletePost(blogId: number, shortId: string): Promise<void> {
   await api.delete(postPath(blogId, shortId));
-}
-
-/** What the preview call answers: the title the post would get and the HTML of its blocks. */
-export interface PostPreview {
-  title: string;
-  /**
-   * The blocks as the public page shows them, rendered by the server's own renderer (every
-   * string escaped, raw HTML shown as text, links only to http, https and mailto).
-   */
-  html: string;
 }
 
 /** Renders blocks as readers will see them, without saving them (a 422 lists the blocks' problems). */
@@ -129,15 +89,12 @@ export async function previewPost(blogId: number, blocks: Block[], signal?: Abor
 
 /** Full-text search in the blog's posts; `query` must not be blank. */
 export async function searchPosts(blogId: number, query: string, signal?: AbortSignal): Promise<Post[]> {
-  const { data } = await api.post<{ posts: Post[] }>(`${postsPath(blogId)}/search`, { query }, withSignal(signal));
+  const { data } = await api.post<ManyPosts>(`${postsPath(blogId)}/search`, { query }, withSignal(signal));
   return data.posts;
 }
 
 /** A post's preview link: the URL only right after it is created (the server keeps only its hash). */
-export interface PreviewLink {
-  url?: string;
-  createdAt: string;
-}
+export type PreviewLink = PreviewLinkSince & Partial<NewPreviewLink>;
 
 const previewPath = (blogId: number, shortId: string) => `${postPath(blogId, shortId)}/preview_link`;
 
@@ -147,13 +104,13 @@ export async function fetchPreviewLink(
   shortId: string,
   signal?: AbortSignal,
 ): Promise<PreviewLink | null> {
-  const { data } = await api.get<{ previewLink: PreviewLink | null }>(previewPath(blogId, shortId), withSignal(signal));
+  const { data } = await api.get<PreviewLinkState>(previewPath(blogId, shortId), withSignal(signal));
   return data.previewLink;
 }
 
 /** A new secret preview link for a draft or scheduled post, replacing its old one. */
 export async function createPreviewLink(blogId: number, shortId: string): Promise<PreviewLink> {
-  const { data } = await api.post<{ previewLink: PreviewLink }>(previewPath(blogId, shortId), {});
+  const { data } = await api.post<CreatedPreviewLink>(previewPath(blogId, shortId), {});
   return data.previewLink;
 }
 

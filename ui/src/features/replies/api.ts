@@ -1,35 +1,16 @@
 // The calls behind the Replies screen (docs/api.md, 'Replies from the fediverse'): the blog's held
 // and approved replies, approving one, deleting one.
+import type { OneReply, Replies, Reply, ReplyState } from '../../api-types/replies';
 import { api } from '../../lib/api';
 
-/** Held for the owner's approval, or shown under the post. */
-export type ReplyState = 'held' | 'approved';
-
-/** A reply from the fediverse to one of the blog's posts. */
-export interface Reply {
-  id: number;
-  /** The short id of the post it answers. */
-  postId: string;
-  postTitle: string;
-  authorName: string;
-  /** `@bob@peer.example`. */
-  authorHandle: string;
-  /** The author's profile page. */
-  authorUrl: string;
-  /** The reply's own page, or null. */
-  url: string | null;
-  /** Plain text, paragraphs separated by a blank line. */
-  text: string;
-  publishedAt: string;
-  receivedAt: string;
-  state: ReplyState;
-}
+// The answers' types are generated from the server's structs (ui/src/api-types/).
+export type { Reply, ReplyState } from '../../api-types/replies';
 
 const repliesPath = (blogId: number) => `/api/my/blogs/${blogId}/replies`;
 
 /** The blog's held or approved replies, newest first. */
 export async function fetchReplies(blogId: number, state: ReplyState, signal?: AbortSignal): Promise<Reply[]> {
-  const { data } = await api.get<{ replies: Reply[] }>(repliesPath(blogId), {
+  const { data } = await api.get<Replies>(repliesPath(blogId), {
     query: { state },
     ...(signal ? { signal } : {}),
   });
@@ -38,7 +19,7 @@ export async function fetchReplies(blogId: number, state: ReplyState, signal?: A
 
 /** Approves a held reply: the post's public page shows it. */
 export async function approveReply(blogId: number, replyId: number): Promise<Reply> {
-  const { data } = await api.post<{ reply: Reply }>(`${repliesPath(blogId)}/${replyId}/approve`, {});
+  const { data } = await api.post<OneReply>(`${repliesPath(blogId)}/${replyId}/approve`, {});
   return data.reply;
 }
 

@@ -1,0 +1,12 @@
+// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.
+// Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
+
+/**
+ * Where an uploaded image is served.
+ */
+export type ImageLink = { link: string, };
+
+/**
+ * `{data: {link}}`: Imgur's answer to an upload, which the editor reads from either host.
+ */
+export type Uploaded = { data: ImageLink, };

@@ -1,0 +1,98 @@
+// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.
+// Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
+
+/**
+ * One block of a post. Its type names (`Block::VARIANTS`) are its serde tags.
+ */
+export type Block = { "type": "heading", "value": { 
+/**
+ * Its text.
+ */
+text: string, } } | { "type": "paragraph", "value": { 
+/**
+ * Its text.
+ */
+text: string, } } | { "type": "link", "value": { 
+/**
+ * Target, http(s) only.
+ */
+url: string, 
+/**
+ * Link text ('Link Text' in the editor); the URL is shown when empty.
+ */
+title: string, } } | { "type": "image", "value": { 
+/**
+ * Its URL on the image host.
+ */
+url: string, 
+/**
+ * What it shows, for readers who can't see it (empty: not described).
+ */
+alt?: string, 
+/**
+ * Shown under it (empty: none).
+ */
+caption?: string, } } | { "type": "spotify", "value": { 
+/**
+ * Its open.spotify.com URL.
+ */
+url: string, } } | { "type": "tweet", "value": { 
+/**
+ * Its status URL.
+ */
+url: string, } };
+
+/**
+ * `{posts}`: a page of the list, or the search's matches.
+ */
+export type ManyPosts = { posts: Array<Post>, };
+
+/**
+ * `{post}`: a post created, read or changed.
+ */
+export type OnePost = { post: Post, };
+
+/**
+ * The API shape of a post. The body is sent as stored (it was validated and normalized
+ * when written), so answering never parses it.
+ */
+export type Post = { shortId: string, permalink: string, title: string, publishedAt: string | null, 
+/**
+ * When an unpublished post is to be published; null otherwise.
+ */
+scheduledAt: string | null, createdAt: string, updatedAt: string, body: PostBody, tags: Array<string>, 
+/**
+ * Whether it is a page (at `/{slug}`, in the blog's navigation).
+ */
+page: boolean, 
+/**
+ * Page views (the post list only).
+ */
+views?: number, 
+/**
+ * Likes from the fediverse.
+ */
+likes: number, 
+/**
+ * Boosts from the fediverse.
+ */
+boosts: number, 
+/**
+ * Replies from the fediverse, held and approved.
+ */
+replies: number, };
+
+/**
+ * A valid body: `{"type": "root", "children": [...]}`.
+ */
+export type PostBody = { type: 'root', 
+/**
+ * The blocks, in order.
+ */
+children: Array<Block>, };
+
+/**
+ * `{title, html}`: the title the post would get, and the HTML of its blocks as its public
+ * page shows them (its first heading is the title, so it is not repeated).
+ */
+export type PostPreview = { title: string, html: string, };

@@ -1,0 +1,7 @@
+// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.
+// Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
+
+/**
+ * `{timeZones}`: IANA names, sorted.
+ */
+export type TimeZones = { timeZones: Array<string>, };
