@@ -15,45 +15,23 @@ trap 'rm -rf "$logs"' EXIT
 
 step() { printf '\n==> %s\n' "$*"; }
 
-if [ ! -x /usr/bin/chromium ]; then
-  step "installing Debian's chromium for the end-to-end tests"
-  sudo_cmd=""
+# Installs Debian packages ($@) with apt-get, as root or through sudo; the step's title is $1's why.
+apt_install() {
+  local why=$1; shift
+  step "installing Debian's $* ($why)"
+  local sudo_cmd=""
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null \
-    || { echo "could not install chromium (apt-get install chromium)"; exit 1; }
-fi
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "$@" >/dev/null \
+    || { echo "could not install $* (apt-get install $*)"; exit 1; }
+}
 
+[ -x /usr/bin/chromium ] || apt_install "the end-to-end tests" chromium
 if ! command -v pebble >/dev/null || ! command -v caddy >/dev/null || ! command -v certutil >/dev/null; then
-  step "installing Debian's pebble, caddy and libnss3-tools (ACME end-to-end tests)"
-  sudo_cmd=""
-  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq pebble caddy libnss3-tools >/dev/null \
-    || { echo "could not install pebble (apt-get install pebble caddy libnss3-tools)"; exit 1; }
+  apt_install "ACME end-to-end tests" pebble caddy libnss3-tools
 fi
-
-if ! command -v hugo >/dev/null; then
-  step "installing Debian's hugo (it builds a Markdown export in tests/api/exports.rs)"
-  sudo_cmd=""
-  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq hugo >/dev/null \
-    || { echo "could not install hugo (apt-get install hugo)"; exit 1; }
-fi
-
-if ! command -v sqlite3 >/dev/null; then
-  step "installing Debian's sqlite3 (ui/e2e/fediverse.spec.ts seeds what the inbox would store with it)"
-  sudo_cmd=""
-  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq sqlite3 >/dev/null \
-    || { echo "could not install sqlite3 (apt-get install sqlite3)"; exit 1; }
-fi
-
-if ! command -v java >/dev/null; then
-  step "installing Java for the Nu HTML Checker"
-  sudo_cmd=""
-  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq default-jre-headless >/dev/null \
-    || { echo "could not install Java (apt-get install default-jre-headless)"; exit 1; }
-fi
+command -v hugo >/dev/null || apt_install "it builds a Markdown export in tests/api/exports.rs" hugo
+command -v sqlite3 >/dev/null || apt_install "ui/e2e/fediverse.spec.ts seeds what the inbox would store with it" sqlite3
+command -v java >/dev/null || apt_install "Java for the Nu HTML Checker" default-jre-headless
 
 if [ ! -f tests/conformance/node_modules/.package-lock.json ] || [ tests/conformance/package-lock.json -nt tests/conformance/node_modules/.package-lock.json ]; then
   step "installing the Nu HTML Checker (npm vnu-jar)"
