@@ -9,11 +9,13 @@ use poem::web::{Data, Path};
 use poem::{IntoResponse, Request, Response, handler};
 use rust_embed::{EmbeddedFile, RustEmbed};
 use serde::Serialize;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
+use ts_rs::TS;
 
 use crate::config::Config;
-use crate::domain::content::blocks::{Rules, client_rules};
+use crate::domain::content::blocks::{BlockRules, Rules};
+use crate::domain::content::schedule::{SCHEDULE_RULES, ScheduleRules};
+use crate::domain::content::tags::{POST_RULES, PostRules};
 use crate::error::Error;
 use crate::http::client::accepts_encoding;
 use crate::http::cookies;
@@ -27,20 +29,32 @@ struct Dist;
 const CONFIG_MARKER: &str = "<!--QUIRE_CONFIG-->";
 
 /// The server's settings the owner app reads from `index.html` (`ui/src/config/app-config.ts`).
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-struct AppSettings<'a> {
+#[ts(export_to = "app-settings.ts")]
+pub struct AppSettings<'a> {
+    /// Public host name with port when not 80/443, e.g. `localhost:8080`; blogs live at `{subdomain}.{host}`.
     host: &'a str,
+    /// The app's own origin, e.g. `http://localhost:8080`.
     app_url: String,
+    /// `http` or `https`.
     scheme: &'static str,
+    /// Name of the sign-in provider shown on buttons (e.g. `Google`, `Local`).
     provider_name: &'a str,
+    /// Creator-funding page for the Support entry; null hides it.
     support_url: &'a Option<String>,
+    /// Image host client ID; null means uploads go to this server.
     imgur_client_id: &'a Option<String>,
+    /// Emoji image CDN prefix for the icon picker and preview; null means the server's own images.
     emoji_cdn: &'a Option<String>,
+    /// Where the server's own emoji images are, e.g. `/emoji/16.0.1/`; null when its build has none.
     emoji_images: Option<String>,
-    block_rules: Value,
-    post_rules: Value,
-    schedule_rules: Value,
+    /// The rules a post's blocks and uploaded images must follow.
+    block_rules: BlockRules,
+    /// The rules of a post's tags and of pages.
+    post_rules: PostRules,
+    /// The rules of a post's scheduled publication time.
+    schedule_rules: ScheduleRules,
 }
 
 /// `index.html` with this server's settings filled in, rendered once at start.
@@ -65,9 +79,9 @@ impl UiIndex {
             imgur_client_id: &config.imgur_client_id,
             emoji_cdn: &config.emoji_cdn,
             emoji_images: crate::http::emoji::images_prefix(),
-            block_rules: client_rules(&Rules { image_prefix: config.image_prefix() }),
-            post_rules: crate::domain::content::tags::client_rules(),
-            schedule_rules: crate::domain::content::schedule::client_rules(),
+            block_rules: BlockRules::new(&Rules { image_prefix: config.image_prefix() }),
+            post_rules: POST_RULES,
+            schedule_rules: SCHEDULE_RULES,
         };
         // Inside <script>, "<" could end the element early; JSON allows it escaped.
         let settings =

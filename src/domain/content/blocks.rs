@@ -4,7 +4,7 @@
 //! `tests/fixtures/block_rules.json` holds the cases both sides are tested against.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use strum::VariantNames;
 use ts_rs::TS;
 
@@ -255,25 +255,64 @@ fn shape_problem(child: &Value) -> String {
     }
 }
 
-/// The rules as the owner app's page config carries them (`blockRules`), so the editor checks
-/// posts with the server's own limits, prefixes and types.
+/// The block rules as the owner app's page config carries them (`blockRules`), so the editor
+/// checks posts with the server's own limits, prefixes and types.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "app-settings.ts")]
+pub struct BlockRules {
+    /// Most blocks in one post.
+    max_blocks: usize,
+    /// Longest heading.
+    max_heading: usize,
+    /// Longest paragraph.
+    max_paragraph: usize,
+    /// Longest URL or link text.
+    max_url: usize,
+    /// Longest alt text of an image.
+    max_alt: usize,
+    /// Longest caption of an image.
+    max_caption: usize,
+    /// Every block type the server takes, in the order the add-block dialog offers them.
+    block_types: &'static [&'static str],
+    /// What link URLs start with (any of them).
+    link_prefixes: &'static [&'static str],
+    /// What spotify block URLs start with.
+    spotify_prefix: &'static str,
+    /// What tweet block URLs start with (any of them).
+    tweet_prefixes: &'static [&'static str],
+    /// What image block URLs start with: the image host's, or this server's `/media/`.
+    image_prefix: String,
+    /// The MIME types an image upload may have.
+    image_types: Vec<&'static str>,
+    /// Largest image upload, in bytes.
+    max_image_bytes: usize,
+}
+
+impl BlockRules {
+    /// The rules of `rules`'s server, for its page config.
+    pub fn new(rules: &Rules) -> BlockRules {
+        BlockRules {
+            max_blocks: MAX_BLOCKS,
+            max_heading: MAX_HEADING,
+            max_paragraph: MAX_PARAGRAPH,
+            max_url: MAX_URL,
+            max_alt: MAX_ALT,
+            max_caption: MAX_CAPTION,
+            block_types: Block::VARIANTS,
+            link_prefixes: &LINK_PREFIXES,
+            spotify_prefix: SPOTIFY_PREFIX,
+            tweet_prefixes: &TWEET_PREFIXES,
+            image_prefix: rules.image_prefix.clone(),
+            image_types: ImageType::ALL.iter().map(|t| t.mime()).collect(),
+            max_image_bytes: MAX_IMAGE_BYTES,
+        }
+    }
+}
+
+/// The rules as the owner app's page config carries them (`blockRules`), as JSON.
 pub fn client_rules(rules: &Rules) -> Value {
-    let image_types: Vec<&str> = ImageType::ALL.iter().map(|t| t.mime()).collect();
-    json!({
-        "maxBlocks": MAX_BLOCKS,
-        "maxHeading": MAX_HEADING,
-        "maxParagraph": MAX_PARAGRAPH,
-        "maxUrl": MAX_URL,
-        "maxAlt": MAX_ALT,
-        "maxCaption": MAX_CAPTION,
-        "blockTypes": Block::VARIANTS,
-        "linkPrefixes": LINK_PREFIXES,
-        "spotifyPrefix": SPOTIFY_PREFIX,
-        "tweetPrefixes": TWEET_PREFIXES,
-        "imagePrefix": rules.image_prefix,
-        "imageTypes": image_types,
-        "maxImageBytes": MAX_IMAGE_BYTES,
-    })
+    serde_json::to_value(BlockRules::new(rules)).expect("block rules are JSON")
 }
 
 #[cfg(test)]

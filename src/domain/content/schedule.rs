@@ -2,10 +2,12 @@
 //! sent as RFC 3339 and stored in UTC. The owner app checks the same rules, from
 //! [`client_rules`], with the same messages (tests/fixtures/schedule_rules.json).
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Duration, OffsetDateTime, UtcOffset};
+use ts_rs::TS;
 
 /// How far ahead a post can be scheduled, in days (ten years, leap days included).
 pub const MAX_DAYS_AHEAD: i64 = 3653;
@@ -48,9 +50,21 @@ pub fn parse_stored(stored: &str) -> Option<OffsetDateTime> {
     OffsetDateTime::parse(stored, &Rfc3339).ok()
 }
 
-/// The rules as the owner app's page config carries them (`scheduleRules`).
+/// The scheduling rules as the owner app's page config carries them (`scheduleRules`).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "app-settings.ts")]
+pub struct ScheduleRules {
+    /// How far ahead a post can be scheduled, in days.
+    max_days_ahead: i64,
+}
+
+/// This server's scheduling rules.
+pub const SCHEDULE_RULES: ScheduleRules = ScheduleRules { max_days_ahead: MAX_DAYS_AHEAD };
+
+/// The rules as the owner app's page config carries them (`scheduleRules`), as JSON.
 pub fn client_rules() -> Value {
-    json!({ "maxDaysAhead": MAX_DAYS_AHEAD })
+    serde_json::to_value(SCHEDULE_RULES).expect("schedule rules are JSON")
 }
 
 #[cfg(test)]

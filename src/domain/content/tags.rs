@@ -10,7 +10,9 @@
 //! letters of other scripts (a Cyrillic `а` would make a second, different `java` tag that
 //! looks the same in every link).
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use ts_rs::TS;
 
 use crate::domain::blog::post_address::MAX_SLUG;
 use crate::domain::messages::Messages;
@@ -159,15 +161,35 @@ pub fn too_many_pages() -> String {
     format!("A blog can have at most {MAX_PAGES} pages")
 }
 
-/// The rules as the owner app's page config carries them (`postRules`).
+/// The tag and page rules as the owner app's page config carries them (`postRules`).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "app-settings.ts")]
+pub struct PostRules {
+    /// Most tags on one post.
+    max_tags: usize,
+    /// Longest tag, in characters.
+    max_tag: usize,
+    /// Most pages one blog has.
+    max_pages: u64,
+    /// First path segments the blog answers itself, which no page may take.
+    reserved_paths: &'static [&'static str],
+    /// A prefix of such paths.
+    reserved_prefix: &'static str,
+}
+
+/// This server's tag and page rules.
+pub const POST_RULES: PostRules = PostRules {
+    max_tags: MAX_TAGS,
+    max_tag: MAX_TAG,
+    max_pages: MAX_PAGES,
+    reserved_paths: &RESERVED_PATHS,
+    reserved_prefix: RESERVED_PREFIX,
+};
+
+/// The rules as the owner app's page config carries them (`postRules`), as JSON.
 pub fn client_rules() -> Value {
-    json!({
-        "maxTags": MAX_TAGS,
-        "maxTag": MAX_TAG,
-        "maxPages": MAX_PAGES,
-        "reservedPaths": RESERVED_PATHS,
-        "reservedPrefix": RESERVED_PREFIX,
-    })
+    serde_json::to_value(POST_RULES).expect("post rules are JSON")
 }
 
 #[cfg(test)]

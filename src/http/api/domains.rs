@@ -80,6 +80,7 @@ pub struct DomainJson {
     /// The Unicode form, for people.
     display_name: String,
     /// `waiting_for_dns`, `verified` or `error`.
+    #[ts(type = r#""waiting_for_dns" | "verified" | "error""#)]
     state: &'static str,
     error: Option<String>,
     /// The records to add at the DNS provider: the TXT proof, then the CNAME.

@@ -36,8 +36,10 @@ pub struct NewExport {
 pub struct ExportJson<'a> {
     id: i64,
     /// `archive`, `markdown` or `site`.
+    #[ts(type = r#""archive" | "markdown" | "site""#)]
     format: &'a str,
     /// `queued`, `running`, `done` or `failed`.
+    #[ts(type = r#""queued" | "running" | "done" | "failed""#)]
     state: &'a str,
     progress: Progress,
     /// The file's size in bytes, once done.

@@ -32,11 +32,13 @@ pub struct NewImport {
 #[ts(export_to = "imports.ts", rename = "Import")]
 pub struct ImportJson<'a> {
     id: i64,
-    /// The export's format, as recognized.
+    /// The export's format, as recognized (`portable::Format::key`).
+    #[ts(type = r#""wordpress" | "ghost" | "writefreely" | "bearblog" | "markdown" | "quire""#)]
     format: &'a str,
     /// The uploaded file's name, as sent.
     file_name: &'a Option<String>,
     /// `queued`, `running`, `done` or `failed`.
+    #[ts(type = r#""queued" | "running" | "done" | "failed""#)]
     state: &'a str,
     progress: Progress,
     error: &'a Option<String>,

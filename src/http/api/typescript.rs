@@ -1,6 +1,8 @@
 //! The owner app's types of the API's answers, `ui/src/api-types/*.ts`, generated from the answer
 //! structs (`#[derive(Serialize, TS)]` beside each handler) by ts-rs, and the check that fails
-//! when the committed files drift from the structs (it runs in `cargo test`).
+//! when the committed files drift from the structs (it runs in `cargo test`). The page config the
+//! server embeds in `index.html` (`http::ui::AppSettings`, with the rules of `domain::content`) is
+//! generated the same way, into `app-settings.ts`.
 //!
 //! The generated types are the wire's: every key the API sends is camelCase already, so the fetch
 //! wrapper's camelCase conversion (`ui/src/lib/api.ts`) leaves them as they are and the types are
@@ -17,6 +19,7 @@ use crate::http::api::{
     addons, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview, previews,
     sessions, social_accounts, tags, themes, time_zones,
 };
+use crate::http::ui::AppSettings;
 
 /// The command that rewrites the committed files.
 const REGENERATE: &str = "QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types";
@@ -57,6 +60,7 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     fediverse::FediverseAnswer::export_all(&cfg)?;
     fediverse::Replies::export_all(&cfg)?;
     fediverse::OneReply::export_all(&cfg)?;
+    AppSettings::export_all(&cfg)?;
     Ok(())
 }
 
@@ -80,7 +84,7 @@ fn generated_files() -> Vec<(String, String)> {
 
 fn header() -> String {
     format!(
-        "// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.\n\
+        "// Generated from the server's structs (src/http/api/, src/http/ui.rs) by ts-rs: do not edit.\n\
          // Regenerate with `{REGENERATE}`.\n"
     )
 }

@@ -1,4 +1,4 @@
-// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.
+// Generated from the server's structs (src/http/api/, src/http/ui.rs) by ts-rs: do not edit.
 // Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
 
 /**
@@ -31,7 +31,7 @@ displayName: string,
 /**
  * `waiting_for_dns`, `verified` or `error`.
  */
-state: string, error: string | null, 
+state: "waiting_for_dns" | "verified" | "error", error: string | null, 
 /**
  * The records to add at the DNS provider: the TXT proof, then the CNAME.
  */

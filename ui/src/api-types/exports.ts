@@ -1,4 +1,4 @@
-// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.
+// Generated from the server's structs (src/http/api/, src/http/ui.rs) by ts-rs: do not edit.
 // Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
 import type { Progress } from "./answers";
 
@@ -9,11 +9,11 @@ export type Export = { id: number,
 /**
  * `archive`, `markdown` or `site`.
  */
-format: string, 
+format: "archive" | "markdown" | "site", 
 /**
  * `queued`, `running`, `done` or `failed`.
  */
-state: string, progress: Progress, 
+state: "queued" | "running" | "done" | "failed", progress: Progress, 
 /**
  * The file's size in bytes, once done.
  */

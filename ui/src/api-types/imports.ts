@@ -1,4 +1,4 @@
-// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.
+// Generated from the server's structs (src/http/api/, src/http/ui.rs) by ts-rs: do not edit.
 // Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
 import type { Progress } from "./answers";
 
@@ -7,9 +7,9 @@ import type { Progress } from "./answers";
  */
 export type Import = { id: number, 
 /**
- * The export's format, as recognized.
+ * The export's format, as recognized (`portable::Format::key`).
  */
-format: string, 
+format: "wordpress" | "ghost" | "writefreely" | "bearblog" | "markdown" | "quire", 
 /**
  * The uploaded file's name, as sent.
  */
@@ -17,7 +17,7 @@ fileName: string | null,
 /**
  * `queued`, `running`, `done` or `failed`.
  */
-state: string, progress: Progress, error: string | null, 
+state: "queued" | "running" | "done" | "failed", progress: Progress, error: string | null, 
 /**
  * What was imported and what was not (the import report), once done.
  */

@@ -1,4 +1,4 @@
-// Generated from the API's answer structs (src/http/api/) by ts-rs: do not edit.
+// Generated from the server's structs (src/http/api/, src/http/ui.rs) by ts-rs: do not edit.
 // Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
 
 /**

@@ -4,87 +4,23 @@
 // derived from the page's own location are used. The block rules have no default: they are the
 // server's alone, and a copy here is what could drift from them (see `blockRules`).
 
+import type { AppSettings, BlockRules, PostRules, ScheduleRules } from '../api-types/app-settings';
+
+// The page config's types are generated from the server's struct (src/http/ui.rs, ui/src/api-types/):
+// `BlockRules` are the rules a post's blocks and uploaded images must follow, `PostRules` those of
+// a post's tags and of pages, `ScheduleRules` those of a post's scheduled publication time.
+export type { BlockRules, PostRules, ScheduleRules } from '../api-types/app-settings';
+
+/** The server's rules, which the app may be without. */
+type Rules = 'blockRules' | 'postRules' | 'scheduleRules';
+
 /**
- * The rules a post's blocks and uploaded images must follow, as the server checks them
- * (src/domain/blocks.rs, src/domain/image.rs). Lengths are in characters (code points).
+ * Deployment settings the server hands to the app. The rules are null when the page has none (a
+ * server bug, or a bare static server): the editor then refuses to start rather than check posts
+ * against block rules of its own, the server alone checks tags and pages, and scheduling is hidden
+ * (the editor then only publishes now).
  */
-export interface BlockRules {
-  /** Most blocks in one post. */
-  maxBlocks: number;
-  /** Longest heading. */
-  maxHeading: number;
-  /** Longest paragraph. */
-  maxParagraph: number;
-  /** Longest URL or link text. */
-  maxUrl: number;
-  /** Longest alt text of an image. */
-  maxAlt: number;
-  /** Longest caption of an image. */
-  maxCaption: number;
-  /** Every block type the server takes, in the order the add-block dialog offers them. */
-  blockTypes: string[];
-  /** What link URLs start with (any of them). */
-  linkPrefixes: string[];
-  /** What spotify block URLs start with. */
-  spotifyPrefix: string;
-  /** What tweet block URLs start with (any of them). */
-  tweetPrefixes: string[];
-  /** What image block URLs start with: the image host's, or this server's `/media/`. */
-  imagePrefix: string;
-  /** The MIME types an image upload may have. */
-  imageTypes: string[];
-  /** Largest image upload, in bytes. */
-  maxImageBytes: number;
-}
-
-/** The rules of a post's tags and of pages, as the server checks them (src/domain/tags.rs). */
-export interface PostRules {
-  /** Most tags on one post. */
-  maxTags: number;
-  /** Longest tag, in characters. */
-  maxTag: number;
-  /** Most pages one blog has. */
-  maxPages: number;
-  /** First path segments the blog answers itself, which no page may take. */
-  reservedPaths: string[];
-  /** A prefix of such paths. */
-  reservedPrefix: string;
-}
-
-/** The rules of a post's scheduled publication time, as the server checks them (src/domain/schedule.rs). */
-export interface ScheduleRules {
-  /** How far ahead a post can be scheduled, in days. */
-  maxDaysAhead: number;
-}
-
-/** Deployment settings the server hands to the app. */
-export interface AppConfig {
-  /** Public host name with port when not 80/443, e.g. `localhost:8080`; blogs live at `{subdomain}.{host}`. */
-  host: string;
-  /** The app's own origin, e.g. `http://localhost:8080`. */
-  appUrl: string;
-  /** `http` or `https`. */
-  scheme: string;
-  /** Name of the sign-in provider shown on buttons (e.g. `Google`, `Local`). */
-  providerName: string;
-  /** Creator-funding page for the Support entry; null hides it. */
-  supportUrl: string | null;
-  /** Image host client ID; null means uploads go to this server. */
-  imgurClientId: string | null;
-  /** Emoji image CDN prefix for the icon picker and preview; null means the server's own images. */
-  emojiCdn: string | null;
-  /** Where the server's own emoji images are, e.g. `/emoji/16.0.1/`; null when its build has none (then text). */
-  emojiImages: string | null;
-  /**
-   * The server's block rules; null when the page has none (a server bug, or a bare static server).
-   * The editor then refuses to start rather than check posts against rules of its own.
-   */
-  blockRules: BlockRules | null;
-  /** The server's tag and page rules; null when the page has none (the server still checks). */
-  postRules: PostRules | null;
-  /** The server's scheduling rules; null hides scheduling (the editor then only publishes now). */
-  scheduleRules: ScheduleRules | null;
-}
+export type AppConfig = Omit<AppSettings, Rules> & { [Rule in Rules]: AppSettings[Rule] | null };
 
 /** The id of the script element the server injects. */
 export const CONFIG_ELEMENT_ID = 'quire-config';

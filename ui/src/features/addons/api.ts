@@ -1,14 +1,11 @@
 // The calls behind the Addons panel (docs/api.md, 'Addons'): the blog's addons, installed or not,
 // and installing or uninstalling one.
+import type { Addon, Addons } from '../../api-types/addons';
 import { api } from '../../lib/api';
 
-/** An addon of the public blog; installing one takes no settings (docs/api.md, 'Addons'). */
-export interface Addon {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-}
+// The answers' types are generated from the server's structs (ui/src/api-types/); installing an
+// addon takes no settings (docs/api.md, 'Addons').
+export type { Addon } from '../../api-types/addons';
 
 const blogPath = (blogId: number) => `/api/my/blogs/${blogId}`;
 
@@ -18,7 +15,7 @@ export async function fetchAddons(
   which: 'installed' | 'uninstalled',
   signal?: AbortSignal,
 ): Promise<Addon[]> {
-  const { data } = await api.get<{ addons: Addon[] }>(`${blogPath(blogId)}/addons/${which}`, signal ? { signal } : {});
+  const { data } = await api.get<Addons>(`${blogPath(blogId)}/addons/${which}`, signal ? { signal } : {});
   return data.addons;
 }
 

@@ -1,5 +1,9 @@
 // The calls behind the Blog panel (docs/api.md, 'The blog', 'Themes, favicons and time zones'):
 // rename, theme, time zone and tab icon.
+import type { BlogAnswer } from '../../api-types/blogs';
+import type { Favicons } from '../../api-types/favicons';
+import type { Themes } from '../../api-types/themes';
+import type { TimeZones } from '../../api-types/time-zones';
 import { api, paging, type Paging } from '../../lib/api';
 import type { Blog, Favicon, Theme } from '../blogs';
 
@@ -16,37 +20,37 @@ const blogPath = (blogId: number) => `/api/my/blogs/${blogId}`;
 
 /** Renames the blog; a 422 carries the message under `name`. */
 export async function renameBlog(blogId: number, name: string): Promise<Blog> {
-  const { data } = await api.put<{ blog: Blog }>(blogPath(blogId), { name });
+  const { data } = await api.put<BlogAnswer>(blogPath(blogId), { name });
   return data.blog;
 }
 
 /** Every theme a blog can use. */
 export async function fetchThemes(signal?: AbortSignal): Promise<Theme[]> {
-  const { data } = await api.get<{ themes: Theme[] }>('/api/themes', signal ? { signal } : {});
+  const { data } = await api.get<Themes>('/api/themes', signal ? { signal } : {});
   return data.themes;
 }
 
 /** Switches the public blog to another theme; a 422 carries the message under `themeId`. */
 export async function setTheme(blogId: number, themeId: number): Promise<Blog> {
-  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/theme`, { themeId });
+  const { data } = await api.put<BlogAnswer>(`${blogPath(blogId)}/theme`, { themeId });
   return data.blog;
 }
 
 /** Every IANA time zone the server offers, e.g. `Europe/Paris`, in alphabetical order. */
 export async function fetchTimeZones(signal?: AbortSignal): Promise<string[]> {
-  const { data } = await api.get<{ timeZones: string[] }>('/api/time_zones', signal ? { signal } : {});
+  const { data } = await api.get<TimeZones>('/api/time_zones', signal ? { signal } : {});
   return data.timeZones;
 }
 
 /** Shows the public blog's dates in `timeZone`; a 422 carries the message under `timeZone`. */
 export async function setTimeZone(blogId: number, timeZone: string): Promise<Blog> {
-  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/time_zone`, { timeZone });
+  const { data } = await api.put<BlogAnswer>(`${blogPath(blogId)}/time_zone`, { timeZone });
   return data.blog;
 }
 
 /** One page of the icons (pages start at 1); with a `search`, of those it finds by name or keyword. */
 export async function fetchFavicons(page: number, signal?: AbortSignal, search = ''): Promise<FaviconPage> {
-  const { data, headers } = await api.get<{ favicons: Favicon[] }>('/api/favicons', {
+  const { data, headers } = await api.get<Favicons>('/api/favicons', {
     query: { page, pageSize: FAVICONS_PAGE_SIZE, ...(search ? { query: search } : {}) },
     ...(signal ? { signal } : {}),
   });
@@ -55,6 +59,6 @@ export async function fetchFavicons(page: number, signal?: AbortSignal, search =
 
 /** Makes `faviconId` the blog's tab icon. */
 export async function setFavicon(blogId: number, faviconId: number): Promise<Blog> {
-  const { data } = await api.put<{ blog: Blog }>(`${blogPath(blogId)}/favicon`, { faviconId });
+  const { data } = await api.put<BlogAnswer>(`${blogPath(blogId)}/favicon`, { faviconId });
   return data.blog;
 }

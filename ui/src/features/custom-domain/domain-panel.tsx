@@ -171,12 +171,14 @@ function CertificateLine({ certificate }: { certificate: DomainCertificate }) {
       return null;
     case 'pending':
       return <p className="q-settings__muted">Getting a certificate…</p>;
+    // The server's type allows a null time (a Unix time out of range, which no certificate has);
+    // it is shown as it always was.
     case 'issued':
-      return <p>Certificate issued, valid until {localDate(certificate.notAfter)}</p>;
+      return <p>Certificate issued, valid until {localDate(certificate.notAfter as string)}</p>;
     case 'error':
       return (
         <p className="q-settings__error">
-          Certificate error: {certificate.error}, next try {localTime(certificate.retryAt)}
+          Certificate error: {certificate.error}, next try {localTime(certificate.retryAt as string)}
         </p>
       );
   }

@@ -1,45 +1,32 @@
 // The calls behind the Import and export panel (docs/api.md, 'Exports', 'Imports'): taking the blog
 // away or bringing one in, as background jobs the panel follows.
+import type { Export, Exports, OneExport } from '../../api-types/exports';
+import type { Import, Imports, OneImport } from '../../api-types/imports';
 import { api } from '../../lib/api';
 
 const blogPath = (blogId: number) => `/api/my/blogs/${blogId}`;
 
 /** What an export makes (docs/api.md, 'Exports'). */
-export type ExportFormat = 'archive' | 'markdown' | 'site';
+export type ExportFormat = BlogExport['format'];
 
 /** A background job's state: waiting, under way, finished, or failed with a message. */
-export type JobState = 'queued' | 'running' | 'done' | 'failed';
+export type JobState = BlogExport['state'];
 
-/** An export of the blog, as the server lists it. */
-export interface BlogExport {
-  id: number;
-  format: ExportFormat;
-  state: JobState;
-  /** Posts, pages and images written so far, of `total` (0 while unknown). */
-  progress: { done: number; total: number };
-  /** The file's size in bytes, once done. */
-  size: number | null;
-  /** The name the download is offered under, e.g. `alice-20261122.quire.zip`. */
-  fileName: string;
-  /** Where to download it, once done. */
-  downloadUrl: string | null;
-  /** Why it failed. */
-  error: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-  /** When the file is removed (a day after it is done). */
-  expiresAt: string | null;
-}
+/**
+ * An export of the blog, as the server lists it (generated from the server's struct,
+ * ui/src/api-types/); the app also takes one without its start time, which it does not show.
+ */
+export type BlogExport = Omit<Export, 'startedAt'> & Partial<Pick<Export, 'startedAt'>>;
 
 /** The blog's exports, newest first. */
 export async function fetchExports(blogId: number, signal?: AbortSignal): Promise<BlogExport[]> {
-  const { data } = await api.get<{ exports: BlogExport[] }>(`${blogPath(blogId)}/exports`, signal ? { signal } : {});
+  const { data } = await api.get<Exports>(`${blogPath(blogId)}/exports`, signal ? { signal } : {});
   return data.exports;
 }
 
 /** Starts an export; a 422 says why not (another one under way, an unknown format). */
 export async function startExport(blogId: number, format: ExportFormat): Promise<BlogExport> {
-  const { data } = await api.post<{ export: BlogExport }>(`${blogPath(blogId)}/exports`, { format });
+  const { data } = await api.post<OneExport>(`${blogPath(blogId)}/exports`, { format });
   return data.export;
 }
 
@@ -49,7 +36,7 @@ export async function deleteExport(blogId: number, exportId: number): Promise<vo
 }
 
 /** What an import read, found from the file's content (docs/api.md, 'Imports'). */
-export type ImportFormat = 'wordpress' | 'ghost' | 'writefreely' | 'bearblog' | 'markdown' | 'quire';
+export type ImportFormat = Import['format'];
 
 /** The largest file an import takes: 512 MiB. */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
@@ -77,37 +64,30 @@ export interface ImportReport {
   linesOmitted: number;
 }
 
-/** An import into the blog, as the server lists it. */
-export interface BlogImport {
-  id: number;
-  format: ImportFormat;
-  /** The name the file was uploaded under. */
-  fileName: string;
-  state: JobState;
-  /** Posts and pages handled so far, of `total` (0 while unknown). */
-  progress: { done: number; total: number };
-  /** Why it failed. */
-  error: string | null;
-  /** Once done. */
-  report: ImportReport | null;
-  createdAt: string;
-  finishedAt: string | null;
-  /** When the import and its report are forgotten (a day after it ends). */
-  expiresAt: string | null;
-}
+/**
+ * An import into the blog, as the server lists it (generated from the server's struct,
+ * ui/src/api-types/), its report (which the server types only as JSON) an `ImportReport`; the app
+ * also takes one without its start time, which it does not show.
+ */
+export type BlogImport = Omit<Import, 'report' | 'startedAt'> &
+  Partial<Pick<Import, 'startedAt'>> & {
+    /** Once done. */
+    report: ImportReport | null;
+  };
+
+/** The server's `{imports}` and `{import}`, with the report typed. */
+type ImportsAnswer = Omit<Imports, 'imports'> & { imports: BlogImport[] };
+type OneImportAnswer = Omit<OneImport, 'import'> & { import: BlogImport };
 
 /** The blog's imports, newest first. */
 export async function fetchImports(blogId: number, signal?: AbortSignal): Promise<BlogImport[]> {
-  const { data } = await api.get<{ imports: BlogImport[] }>(`${blogPath(blogId)}/imports`, signal ? { signal } : {});
+  const { data } = await api.get<ImportsAnswer>(`${blogPath(blogId)}/imports`, signal ? { signal } : {});
   return data.imports;
 }
 
 /** One import, for following its progress. */
 export async function fetchImport(blogId: number, importId: number, signal?: AbortSignal): Promise<BlogImport> {
-  const { data } = await api.get<{ import: BlogImport }>(
-    `${blogPath(blogId)}/imports/${importId}`,
-    signal ? { signal } : {},
-  );
+  const { data } = await api.get<OneImportAnswer>(`${blogPath(blogId)}/imports/${importId}`, signal ? { signal } : {});
   return data.import;
 }
 
@@ -123,7 +103,7 @@ export async function startImport(blogId: number, file: File, siteUrl: string): 
     ...(siteUrl ? [['siteUrl', siteUrl] as [string, string]] : []),
   ];
   const query = params.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&');
-  const { data } = await api.post<{ import: BlogImport }>(`${blogPath(blogId)}/imports?${query}`, file);
+  const { data } = await api.post<OneImportAnswer>(`${blogPath(blogId)}/imports?${query}`, file);
   return data.import;
 }
 

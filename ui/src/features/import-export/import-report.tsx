@@ -23,7 +23,16 @@ const COUNTS: { key: keyof Omit<ImportReport, 'lines' | 'linesOmitted'>; label: 
  * reason. The first REPORT_LINES_SHOWN lines show at once, the rest on request, in a box that
  * scrolls on its own so the page stays short.
  */
-export function ImportReportView({ id, fileName, report }: { id: string; fileName: string; report: ImportReport }) {
+export function ImportReportView({
+  id,
+  fileName,
+  report,
+}: {
+  id: string;
+  /** The uploaded file's name (the server's type allows none; every upload sends one). */
+  fileName: string | null;
+  report: ImportReport;
+}) {
   const [all, setAll] = useState(false);
   const { lines, linesOmitted } = report;
   const shown = all ? lines : lines.slice(0, REPORT_LINES_SHOWN);
