@@ -9,7 +9,7 @@ use std::io::{Read, Seek, Write};
 
 use zip::ZipArchive;
 
-use super::Unreadable;
+use crate::portable::Unreadable;
 
 /// Most entries in one zip.
 pub const MAX_ENTRIES: usize = 100_000;

@@ -7,9 +7,11 @@
 
 use time::OffsetDateTime;
 
-use super::model::{Format, Kind, Post, Read, Settings, State};
-use super::{Base, Export, Options, Problem, Unreadable, dates, markdown_blocks};
+use super::dates;
 use crate::domain::blocks::Block;
+use crate::portable::convert::{Base, markdown};
+use crate::portable::model::{Format, Kind, Post, Read, Settings, State};
+use crate::portable::{Export, Options, Problem, Unreadable};
 
 /// Largest Bear Blog export read.
 pub const MAX_CSV_BYTES: u64 = 256 * 1024 * 1024;
@@ -105,7 +107,7 @@ fn convert(
     }
     let body = cell(Some(columns.content)).replace("\r\n", "\n");
     let base = Base::site(site);
-    let mut converted = markdown_blocks::to_blocks(&body, &base);
+    let mut converted = markdown::to_blocks(&body, &base);
     if let Some(url) = base.image(cell(columns.image)) {
         if !converted.blocks.iter().any(|b| matches!(b, Block::Image { url: u, .. } if *u == url)) {
             converted.blocks.insert(0, Block::Image { url, alt: String::new(), caption: String::new() });

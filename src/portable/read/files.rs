@@ -7,10 +7,10 @@ use std::io::BufReader;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use super::Unreadable;
-use super::model::Format;
-use super::normalize::lowercase_first;
 use super::safe_zip::SafeZip;
+use crate::portable::Unreadable;
+use crate::portable::model::Format;
+use crate::portable::normalize::lowercase_first;
 
 /// The prefix of an image block's `url` that names a file inside the export.
 pub const FILE_PREFIX: &str = "file:";
@@ -85,7 +85,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
-    use crate::portable::safe_zip::tests::zip_of;
+    use crate::portable::read::safe_zip::tests::zip_of;
 
     #[test]
     fn a_zips_files_are_read_by_path_and_listed_by_folder() {

@@ -7,9 +7,9 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use super::Unreadable;
-use super::model::Format;
 use super::safe_zip::SafeZip;
+use crate::portable::Unreadable;
+use crate::portable::model::Format;
 
 /// Bytes looked at before deciding (JSON is read further, key by key, when needed).
 const HEAD_BYTES: usize = 64 * 1024;
@@ -132,7 +132,7 @@ mod tests {
     use std::io::Cursor;
 
     use super::*;
-    use crate::portable::safe_zip::tests::zip_of;
+    use crate::portable::read::safe_zip::tests::zip_of;
 
     fn sniff(bytes: &[u8]) -> Result<Format, Unreadable> {
         detect(&mut Cursor::new(bytes.to_vec()))

@@ -4,7 +4,7 @@ use time::macros::datetime;
 
 use super::*;
 use crate::domain::blocks::Block;
-use crate::portable::safe_zip::tests::zip_of;
+use crate::portable::read::safe_zip::tests::zip_of;
 
 fn read_zip(files: &[(&str, &str)]) -> (Header, Vec<Result<Post, Problem>>) {
     let files: Vec<(&str, &[u8])> = files.iter().map(|(n, t)| (*n, t.as_bytes())).collect();

@@ -22,11 +22,13 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use url::Url;
 
-use super::links::path_under;
-use super::model::{Format, Kind, Post, Read, Settings, State};
-use super::notes::{Notes, count};
-use super::{Base, Export, Items, Options, Problem, Unreadable, dates, embeds, html};
+use super::dates;
 use crate::domain::blocks::Block;
+use crate::portable::convert::links::path_under;
+use crate::portable::convert::notes::{Notes, count};
+use crate::portable::convert::{Base, embeds, html};
+use crate::portable::model::{Format, Kind, Post, Read, Settings, State};
+use crate::portable::{Export, Items, Options, Problem, Unreadable};
 
 /// Largest single XML event (one text or CDATA section) read; larger ones refuse the file.
 pub const MAX_EVENT_BYTES: u64 = 64 * 1024 * 1024;

@@ -2,7 +2,7 @@
 //! `{"meta", "data"}`), parsed whole under [`MAX_JSON_BYTES`]. Bodies are read from
 //! `lexical` (Ghost 5 and 6), else `mobiledoc` (Ghost 1–4), else `html` or `markdown`
 //! (Ghost 0.x): their text nodes and sections are written as HTML and converted by
-//! [`super::html`], their cards become blocks (image, gallery, embed, bookmark, code, html,
+//! [`crate::portable::convert::html`], their cards become blocks (image, gallery, embed, bookmark, code, html,
 //! markdown, callout, toggle, button, header, video, audio, file, product); cards that only
 //! make sense on Ghost (signup forms, email-only content, the paywall) are noted.
 //!
@@ -17,12 +17,14 @@ use serde::Deserialize;
 use serde_json::Value;
 use url::Url;
 
-use super::builder::Builder;
-use super::model::{Format, Kind, Post, Read, Settings, State};
-use super::notes::{Notes, count};
-use super::{Base, Converted, Export, Options, Problem, Unreadable, dates, embeds, html, markdown_blocks};
+use super::dates;
 use crate::domain::blocks::Block;
 use crate::domain::html::escape;
+use crate::portable::convert::builder::Builder;
+use crate::portable::convert::notes::{Notes, count};
+use crate::portable::convert::{Base, Converted, embeds, html, markdown};
+use crate::portable::model::{Format, Kind, Post, Read, Settings, State};
+use crate::portable::{Export, Options, Problem, Unreadable};
 
 /// Largest Ghost export read.
 pub const MAX_JSON_BYTES: u64 = 512 * 1024 * 1024;
@@ -219,7 +221,7 @@ fn convert(
     } else if let Some(html) = post.html.as_deref().filter(|s| !s.trim().is_empty()) {
         html::to_blocks(&fill(html), &base)
     } else {
-        markdown_blocks::to_blocks(&fill(post.markdown.as_deref().unwrap_or("")), &base)
+        markdown::to_blocks(&fill(post.markdown.as_deref().unwrap_or("")), &base)
     };
     if let Some(src) = post.feature_image.as_deref().filter(|s| !s.is_empty()) {
         let (alt, caption) = meta.get(&source_id).cloned().unwrap_or_default();
@@ -555,7 +557,7 @@ impl<'a> Body<'a> {
             "html" => self.html.push_str(&text("html")),
             "markdown" => {
                 self.flush_html();
-                let converted = markdown_blocks::to_blocks(&text("markdown"), self.base);
+                let converted = markdown::to_blocks(&text("markdown"), self.base);
                 self.add(converted);
             }
             "callout" => self.html.push_str(&format!(

@@ -8,8 +8,8 @@ use time::OffsetDateTime;
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::TScalarStyle;
 
-use super::dates;
 use crate::domain::time_zone::TimeZone;
+use crate::portable::read::dates;
 
 /// Longest front matter read, in bytes.
 const MAX_BYTES: usize = 256 * 1024;

@@ -289,7 +289,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::portable::html::tests::assert_allowed;
+    use crate::portable::convert::html::tests::assert_allowed;
 
     fn blocks(source: &str) -> Vec<Block> {
         let site = url::Url::parse("https://old.example.com/").unwrap();

@@ -1,15 +1,16 @@
-//! Reading a Quire archive (docs/archive.md) with the types [`super::archive`] writes it
+//! Reading a Quire archive (docs/archive.md) with the types [`crate::portable::write::quire_archive`] writes it
 //! with: `quire-archive.json` first (refused when its `format` is another or its `version`
 //! higher than this Quire reads), then each `posts/<shortId>.json` one at a time. Blocks are
 //! kept as stored; an image block's `images/<name>` becomes `file:images/<name>`.
 
 use std::io::{Read, Seek};
 
-use super::archive::{ArchivePost, MANIFEST, Manifest};
-use super::model::{Format, Kind, Post, Read as Header, Settings, State};
+use super::dates;
 use super::safe_zip::SafeZip;
-use super::{Export, Problem, Unreadable, dates};
 use crate::domain::blocks::Block;
+use crate::portable::model::{Format, Kind, Post, Read as Header, Settings, State};
+use crate::portable::write::quire_archive::{ArchivePost, MANIFEST, Manifest};
+use crate::portable::{Export, Problem, Unreadable};
 
 /// Largest `posts/<shortId>.json` read.
 pub const MAX_POST_BYTES: u64 = 16 * 1024 * 1024;
@@ -90,7 +91,7 @@ mod tests {
     use time::macros::datetime;
 
     use super::*;
-    use crate::portable::safe_zip::tests::zip_of;
+    use crate::portable::read::safe_zip::tests::zip_of;
 
     fn manifest(format: &str, version: u32) -> Vec<u8> {
         json!({

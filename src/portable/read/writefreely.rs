@@ -9,9 +9,11 @@
 use serde::Deserialize;
 use time::OffsetDateTime;
 
-use super::links::path_under;
-use super::model::{Format, Kind, Post, Read, Settings, State};
-use super::{Base, Export, Options, Problem, Unreadable, dates, markdown_blocks};
+use super::dates;
+use crate::portable::convert::links::path_under;
+use crate::portable::convert::{Base, markdown};
+use crate::portable::model::{Format, Kind, Post, Read, Settings, State};
+use crate::portable::{Export, Options, Problem, Unreadable};
 
 /// Largest WriteFreely export read.
 pub const MAX_JSON_BYTES: u64 = 256 * 1024 * 1024;
@@ -103,7 +105,7 @@ fn convert(post: WfPost, blog: Option<&url::Url>, in_blog: bool, now: OffsetDate
         }
         _ => Vec::new(),
     };
-    let converted = markdown_blocks::to_blocks(&post.body, &Base::site(blog));
+    let converted = markdown::to_blocks(&post.body, &Base::site(blog));
     Post {
         source_id: post.id,
         kind: Kind::Post,

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::model::{Kind, Post, State};
-use super::{Options, open};
+use super::open;
 use crate::domain::blocks::Block;
+use crate::portable::Options;
+use crate::portable::model::{Kind, Post, State};
 
 fn folder(system: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import").join(system)

@@ -19,17 +19,20 @@
 //!   `youtube`, `vimeo`, `tweet`, `instagram` and `gist` shortcodes and Jekyll's
 //!   `highlight` become what they show; other shortcodes and Liquid tags are removed and noted.
 
+mod front_matter;
+
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek};
 
 use time::OffsetDateTime;
 
-use super::front_matter::{self, FrontMatter};
-use super::model::{Format, Kind, Post, Read as Header, Settings, State};
-use super::notes::{Notes, count};
+use self::front_matter::FrontMatter;
 use super::safe_zip::SafeZip;
-use super::{Base, Export, Options, Problem, Unreadable, markdown_blocks};
 use crate::domain::time_zone::TimeZone;
+use crate::portable::convert::notes::{Notes, count};
+use crate::portable::convert::{Base, markdown};
+use crate::portable::model::{Format, Kind, Post, Read as Header, Settings, State};
+use crate::portable::{Export, Options, Problem, Unreadable};
 
 /// Largest Markdown file read.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
@@ -360,7 +363,7 @@ impl<R> ItemsOf<R> {
         let by_file_name = &self.by_file_name;
         let root = &self.site.root;
         let resolve = move |src: &str| find_file(src, &dir, root, names, by_file_name);
-        let converted = markdown_blocks::to_blocks(&source, &Base::with_files(self.site.url.as_ref(), &resolve));
+        let converted = markdown::to_blocks(&source, &Base::with_files(self.site.url.as_ref(), &resolve));
         notes.extend(converted.notes);
         Ok(Post {
             source_id: name.to_owned(),
@@ -655,10 +658,14 @@ fn wikilinks(line: &str) -> String {
         if embed {
             // `![[image.png|300]]` gives a width, `![[image.png|text]]` its description.
             let alt = if label.trim().bytes().all(|b| b.is_ascii_digit() || b == b'x') { "" } else { label.trim() };
-            out.push_str(&format!("![{}](<{}>)", super::html::escaped(alt), target.trim().replace(['<', '>'], "")));
+            out.push_str(&format!(
+                "![{}](<{}>)",
+                crate::portable::convert::html::escaped(alt),
+                target.trim().replace(['<', '>'], "")
+            ));
         } else {
             let text = if label.is_empty() { target.split('#').next().unwrap_or(target) } else { label };
-            out.push_str(&super::html::escaped(text.trim()));
+            out.push_str(&crate::portable::convert::html::escaped(text.trim()));
         }
         rest = &rest[close + 2..];
     }
