@@ -1,6 +1,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::domain::blocks::Block;
 use crate::domain::markdown;
 
 fn blocks(html: &str) -> Vec<Block> {
