@@ -2,7 +2,12 @@ use std::io::Cursor;
 
 use time::macros::datetime;
 
+use super::items::percent_decode;
+use super::paragraphs::autop;
 use super::*;
+use crate::domain::blocks::Block;
+use crate::portable::Problem;
+use crate::portable::model::{Kind, Post, State};
 
 /// A WXR 1.2 file shaped as wp-admin/includes/export.php writes it.
 fn wxr(items: &str) -> String {
