@@ -4,6 +4,8 @@ use time::macros::datetime;
 
 use super::*;
 use crate::domain::blocks::Block;
+use crate::portable::Problem;
+use crate::portable::model::{Kind, Post, State};
 use crate::portable::read::safe_zip::tests::zip_of;
 
 fn read_zip(files: &[(&str, &str)]) -> (Header, Vec<Result<Post, Problem>>) {
