@@ -1,7 +1,11 @@
 use serde_json::json;
 use time::macros::datetime;
+use url::Url;
 
 use super::*;
+use crate::domain::blocks::Block;
+use crate::portable::Problem;
+use crate::portable::model::{Kind, Post, State};
 
 fn lexical(children: Value) -> String {
     json!({ "root": { "children": children, "direction": "ltr", "format": "", "indent": 0, "type": "root", "version": 1 } }).to_string()
