@@ -20,15 +20,15 @@
 //! which then checks the whole body with `Body::parse` and the blog's rules.
 //!
 //! This file holds the entry points and the post's other fields (tags, slug, old paths,
-//! dates); `body.rs` the blocks.
+//! dates); `blocks.rs` the blocks.
 //!
 //! [`model`]: super::model
 
-mod body;
+mod blocks;
 
 use time::{Duration, OffsetDateTime};
 
-use self::body::blocks;
+use self::blocks::blocks;
 use super::model::{Post, Read, State};
 use crate::domain::blocks::{Block, Body, MAX_HEADING, MAX_PARAGRAPH, MAX_URL, Rules};
 use crate::domain::markdown::escape_plain;

@@ -1,6 +1,6 @@
 use time::macros::datetime;
 
-use super::body::split_paragraph;
+use super::blocks::split_paragraph;
 use super::*;
 use crate::domain::blocks::{MAX_ALT, MAX_BLOCKS};
 use crate::portable::model::{Format, Kind, Settings};
