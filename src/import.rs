@@ -68,7 +68,7 @@ pub fn run_command(
     };
     let options = Options { site_url, time_zone: Some(blog.settings.time_zone.clone()) };
     let (export, files) =
-        portable::open_with_files(file, &options).map_err(|err| anyhow!("{}: {err}", file.display()))?;
+        portable::read::open_with_files(file, &options).map_err(|err| anyhow!("{}: {err}", file.display()))?;
     let format = export.read.format;
     if config.fetch_allow_loopback {
         tracing::warn!(

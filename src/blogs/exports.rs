@@ -21,9 +21,9 @@ use crate::db::redirects;
 use crate::domain::content::blocks::{Block, Body};
 use crate::domain::content::image::ImageType;
 use crate::domain::content::schedule;
-use crate::portable::archive::{self, ArchivePage, ArchivePost, Counts, Manifest};
-use crate::portable::markdown::{self, Item};
-use crate::portable::zip_out::ZipOut;
+use crate::portable::write::markdown_site::{self, Item};
+use crate::portable::write::quire_archive::{self, ArchivePage, ArchivePost, Counts, Manifest};
+use crate::portable::write::zip::ZipOut;
 
 /// Posts read from the database at a time.
 const POSTS_PER_READ: u32 = 50;
@@ -167,14 +167,14 @@ fn write_archive<W: Write + Seek>(
     let (posts, pages) = exports::counts(conn, blog.id)?;
     let images = uploads(conn, data_dir, blog.user_id)?;
     let manifest = Manifest {
-        format: archive::FORMAT.to_owned(),
-        version: archive::VERSION,
+        format: quire_archive::FORMAT.to_owned(),
+        version: quire_archive::VERSION,
         exported_at: schedule::stored(time::OffsetDateTime::now_utc()),
         generator: format!("Quire {}", env!("CARGO_PKG_VERSION")),
         blog: blog.settings.clone(),
         counts: Counts { posts, pages, images: images.len() as u64 },
     };
-    zip.text(archive::MANIFEST, &serde_json::to_vec_pretty(&manifest)?)?;
+    zip.text(quire_archive::MANIFEST, &serde_json::to_vec_pretty(&manifest)?)?;
     let owned: HashSet<&str> = images.iter().map(String::as_str).collect();
     let upload = |url: &str| upload_name(url).filter(|name| owned.contains(name)).map(str::to_owned);
     let total = posts + pages + images.len() as u64;
@@ -183,7 +183,7 @@ fn write_archive<W: Write + Seek>(
         let entry = ArchivePost {
             kind: if post.page_position.is_some() { "page" } else { "post" }.to_owned(),
             page: post.page_position.map(|position| ArchivePage { slug: post.slug.clone(), position }),
-            body: archive::body(&post.body_json, upload)
+            body: quire_archive::body(&post.body_json, upload)
                 .with_context(|| format!("the body of post {}", post.short_id))?,
             old_paths: redirects::of_post(conn, post.id)?,
             short_id: post.short_id,
@@ -195,12 +195,12 @@ fn write_archive<W: Write + Seek>(
             published_at: post.published_at,
             scheduled_at: post.scheduled_at,
         };
-        zip.text(&archive::post_entry(&entry.short_id), &serde_json::to_vec_pretty(&entry)?)?;
+        zip.text(&quire_archive::post_entry(&entry.short_id), &serde_json::to_vec_pretty(&entry)?)?;
         done += 1;
         on_progress(done, total)
     })?;
     for name in &images {
-        add_upload(zip, data_dir, &archive::image_entry(name), name)?;
+        add_upload(zip, data_dir, &quire_archive::image_entry(name), name)?;
         done += 1;
         on_progress(done, total)?;
     }
@@ -216,9 +216,9 @@ fn write_markdown<W: Write + Seek>(
 ) -> anyhow::Result<()> {
     let (posts, pages) = exports::counts(conn, blog.id)?;
     let owned: HashSet<String> = uploads(conn, data_dir, blog.user_id)?.into_iter().collect();
-    zip.text("README.md", markdown::readme(&blog.settings.name).as_bytes())?;
-    zip.text("posts/_index.md", markdown::section_index("Posts").as_bytes())?;
-    zip.text("pages/_index.md", markdown::section_index("Pages").as_bytes())?;
+    zip.text("README.md", markdown_site::readme(&blog.settings.name).as_bytes())?;
+    zip.text("posts/_index.md", markdown_site::section_index("Posts").as_bytes())?;
+    zip.text("pages/_index.md", markdown_site::section_index("Pages").as_bytes())?;
     let total = posts + pages;
     let mut done = 0;
     for_each_post(conn, blog.id, |post| {

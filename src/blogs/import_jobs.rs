@@ -102,7 +102,7 @@ impl Blogs {
             Options { site_url: site_url.clone(), time_zone: Some(blog.time_zone.name().to_owned()) },
         );
         let format = tokio::task::spawn_blocking(move || {
-            portable::open_with_files(&path, &options).map(|(export, _)| export.read.format)
+            portable::read::open_with_files(&path, &options).map(|(export, _)| export.read.format)
         })
         .await
         .map_err(internal)??;
@@ -191,7 +191,8 @@ impl Blogs {
         }
         let site_url = job.site_url.as_deref().and_then(|url| url::Url::parse(url).ok());
         let options = Options { site_url, time_zone: Some(blog.time_zone.name().to_owned()) };
-        let (export, files) = tokio::task::spawn_blocking(move || portable::open_with_files(&path, &options)).await??;
+        let (export, files) =
+            tokio::task::spawn_blocking(move || portable::read::open_with_files(&path, &options)).await??;
         let (id, attempt) = (job.id, job.attempt);
         let total = export.read.expected_items.unwrap_or(0);
         if !self.db.write(move |conn| jobs::set_progress(conn, id, attempt, 0, total)).await? {

@@ -30,11 +30,11 @@ use crate::domain::content::schedule::stored;
 use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
-use crate::portable::archive;
-use crate::portable::files::{ExportFiles, FILE_PREFIX};
 use crate::portable::model::{Format, Kind, Post, Read, Settings, State};
 use crate::portable::normalize::{self, item_name, link_or_text, lowercase_first, source_key};
+use crate::portable::read::files::{ExportFiles, FILE_PREFIX};
 use crate::portable::report::{EXPORT_ITEM, Report, SETTINGS_ITEM};
+use crate::portable::write::quire_archive;
 
 /// Posts written per transaction and per search-index commit, unless told otherwise. Each
 /// commit costs a disk flush of the database and of the index, so batches make a large import
@@ -55,7 +55,7 @@ pub struct ImportSource<I> {
     pub read: Read,
     /// Its posts and pages, in the order to write them.
     pub posts: I,
-    /// Its files ([`crate::portable::files::NoFiles`] when it has none).
+    /// Its files ([`crate::portable::read::files::NoFiles`] when it has none).
     pub files: Arc<dyn ExportFiles>,
 }
 
@@ -344,10 +344,10 @@ impl Blogs {
         let owned: HashSet<String> =
             self.db.read(move |conn| exports::image_names(conn, user_id)).await?.into_iter().collect();
         let files = run.files.clone();
-        let listed = tokio::task::spawn_blocking(move || files.list(archive::IMAGES)).await.map_err(internal)?;
+        let listed = tokio::task::spawn_blocking(move || files.list(quire_archive::IMAGES)).await.map_err(internal)?;
         let urls: Vec<String> = listed
             .into_iter()
-            .filter(|path| path.strip_prefix(archive::IMAGES).is_none_or(|name| !owned.contains(name)))
+            .filter(|path| path.strip_prefix(quire_archive::IMAGES).is_none_or(|name| !owned.contains(name)))
             .map(|path| format!("{FILE_PREFIX}{path}"))
             .filter(|url| !run.images.contains_key(url))
             .collect();

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::domain::content::image::ImageType;
 use crate::error::Error;
-use crate::portable::archive::ArchiveBlog;
+use crate::portable::write::quire_archive::ArchiveBlog;
 
 /// A blog's settings as an archive carries them, with the ids that find the rest.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use quire::blogs::{ImportOptions, ImportSource};
 use quire::db::blogs::Blog;
 use quire::domain::content::blocks::Block;
-use quire::portable::files::NoFiles;
+use quire::portable::read::files::NoFiles;
 use quire::portable::report::{Report, SETTINGS_ITEM};
 use quire::portable::{self, Options};
 use reqwest::Method;
@@ -43,8 +43,8 @@ async fn export(app: &TestApp, subdomain: &str, out: &Path) -> Unzipped {
 /// Imports the archive at `path` into `blog` as an import from Settings does: the file's
 /// reader, the files inside it, the engine.
 async fn import(app: &TestApp, blog: &Blog, path: &Path) -> Report {
-    let export = portable::open(path, &Options::default()).unwrap();
-    let files = portable::files::of(path, export.read.format).unwrap();
+    let export = portable::read::open(path, &Options::default()).unwrap();
+    let files = portable::read::files::of(path, export.read.format).unwrap();
     let source = ImportSource { read: export.read, posts: export.items, files };
     app.state.blogs.import(blog, &app.state.fetcher, source, ImportOptions::default(), |_| true).await.unwrap()
 }
