@@ -1,4 +1,21 @@
 //! Building the server: data directory, database, listener, shared state.
+//!
+//! `App::build` opens the data directory (its lock), the database and the index (`open_storage`,
+//! which `quire import` uses too: migrations, the search index rebuilt when behind, image sizes
+//! backfilled), binds the listeners, builds one `Fetcher` and the shared `AppState`, and before
+//! serving publishes the scheduled posts that came due while the server was stopped and recovers
+//! the jobs a stop interrupted. The listeners: `--listen` (plain HTTP, `http::serve`), or, when
+//! Quire serves HTTPS itself, the HTTPS and port-80 listeners, run as two poem servers under one
+//! shutdown (`serve_tls`; every HTTPS answer gets `Strict-Transport-Security`). `App::run` starts
+//! the server's tasks beside it: the
+//! scheduler, the job runner, the custom domains' recheck task, the delivery worker, and a 10 s
+//! timer that writes page views, drops stale cached pages and closes the idle index writer.
+//!
+//! With the TLS manager, `follow_served_names` listens to `ServedNames::changes`: a name added (a
+//! blog created, a custom domain verified) is ordered ahead (`Manager::prefetch`), so its first
+//! reader does not wait; a name removed is forgotten with its files (`Manager::forget`). The
+//! manager asks whether a name is served through a `tls::NamePolicy` closure over
+//! `ServedNames::allows`, so `tls` does not depend on `blogs`.
 
 use std::future::Future;
 use std::net::TcpListener;

@@ -3,6 +3,9 @@
 //! (`Blogs::import`, as an import from Settings does), so the search index follows, and it
 //! downloads images through the guarded fetcher. It holds the data directory's lock, so it
 //! refuses while `quire serve` runs there.
+//!
+//! The storage is opened as `serve` opens it (`app::open_storage`: migrations, the index brought up
+//! to date). docs/import.md says what each platform's export becomes.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -3,6 +3,12 @@
 //! that rechecks on a schedule (`domain::blog::domain_verification::after_check`). A change of the names a
 //! blog answers on updates [`ServedNames`](super::ServedNames) and invalidates the blog's
 //! cached pages (they carry its origin), after the commit (`Blogs::commit`).
+//!
+//! Such a commit also bumps the blog's `updated_at`. The TXT check ([`Blogs::check_domain`], and
+//! [`run`], which sleeps until the next due check) looks up `_quire.{name}` through `Fetcher::txt`,
+//! and writes its outcome only if the row still has the token it checked, so a name replaced
+//! meanwhile is never verified by an old answer. Nothing is lost in a crash: `ServedNames` is
+//! rebuilt from the table at start. (docs/custom-domains.md is the owner's and admin's side.)
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

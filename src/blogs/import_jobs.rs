@@ -6,6 +6,17 @@
 //! A restart puts a running import back in the queue, and the next run writes only what is
 //! missing (the engine skips the items it already imported). Deleting a running import stops
 //! it after its current batch. The uploaded file is removed as soon as the import ends.
+//!
+//! The upload is the one request body the middleware does not buffer (it checks only the declared
+//! length): [`Blogs::start_import`] streams it to `exports/<token>.upload.part` through the
+//! [`MAX_IMPORT_BYTES`] cap (512 MiB), opens it with the reader of its format (`portable`; a file Quire
+//! cannot read is a 422 and is deleted: the blog is unchanged), renames it `<token>.import` and
+//! queues the job (`kind = 'import'`) with the file in `input_file`, the name it was uploaded under
+//! in `input_name` and the old site's address in `site_url` (migration 10). One upload at a time
+//! per blog (an in-memory slot), and none while a job of the blog is queued or running. The run
+//! calls `Blogs::import` with the runner's `Fetcher`; a task of its own records progress after each
+//! batch and tells the engine to stop when the row is gone; at the end the report (JSON) is stored
+//! in `report`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

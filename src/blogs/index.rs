@@ -3,6 +3,12 @@
 //! records the sequence it reached, and an index at another sequence is rebuilt at start.
 //! An update that fails marks the index stale, so no later commit records a sequence that
 //! would hide the missing change (see [`SearchIndex`]): the next start rebuilds it.
+//!
+//! A failed index update (no writer, a full disk) is logged and marks the index stale in memory;
+//! a crash before any later commit leaves the recorded sequence behind, with the same result.
+//! Holding the sequence back needs no extra table and covers every kind of update, removals
+//! included; searches miss the failed change until the restart that rebuilds the index
+//! ([`sync`]).
 
 use anyhow::Context;
 use rusqlite::Connection;

@@ -10,6 +10,17 @@
 //! ([`Blogs::recover_jobs`]): the job runs again from the start, under a new attempt number,
 //! and whatever the abandoned run still does changes nothing. A timer deletes finished jobs
 //! and their files a day after they end.
+//!
+//! A job is a row of `jobs` (migration 8: blog, kind, format, state `queued`/`running`/`done`/
+//! `failed`, attempt, progress, input and result file, error, report JSON, and its times). The
+//! write path queues it (`Blogs::start_export`, `Blogs::start_import`); [`run`] claims queued jobs
+//! while fewer than [`MAX_RUNNING`] run (`db::jobs::claim_next`), and each runs on the blocking
+//! pool with its own read connection, writing its progress through the one writer at most four
+//! times a second. Each claim bumps `attempt`, and every update of a run names its attempt.
+//! [`Blogs::recover_jobs`] (called by `App::build` before serving) also deletes partial files and
+//! files no job names, and finished jobs past `expires_at` with their files, as the runner's timer
+//! does every minute. Deleting an export, or the account, deletes its file; a run whose row is
+//! gone stops at its next progress write and removes its own file.
 
 use std::collections::HashSet;
 use std::sync::Arc;

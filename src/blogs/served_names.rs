@@ -2,6 +2,11 @@
 //! each existing blog and each verified custom domain. Built from SQLite at start and changed
 //! only by the write path after its commits; read by host dispatch, the Caddy `ask` endpoint
 //! and the TLS manager, so none of them needs SQL.
+//!
+//! The write path changes them after each commit that creates or deletes a blog or verifies,
+//! unverifies, replaces or removes a custom domain, before it invalidates the blog's pages (which
+//! carry its origin, `Config::blog_origin`). Each change is also broadcast ([`ServedNames::changes`])
+//! for those keeping per-name state: the TLS manager orders or forgets certificates (`app.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::RwLock;

@@ -1,4 +1,9 @@
 //! Storing uploaded images (the built-in image host, used when no Imgur client ID is set).
+//!
+//! Files live in `uploads/`, named by the SHA-256 of their bytes; `images` rows record who uploaded
+//! which, so deleting an account removes the files no one else uses, and each file's width and
+//! height, read from its header at upload (files from before migration 4 are read once at start:
+//! [`backfill_image_sizes`]).
 
 use sha2::{Digest, Sha256};
 

@@ -1,4 +1,8 @@
 //! Numbered schema migrations, tracked by `PRAGMA user_version`, one transaction each.
+//!
+//! A new migration is the next numbered file in `migrations/` and its entry at the end of
+//! [`MIGRATIONS`]; an applied one is never edited. A database newer than the binary is refused
+//! ([`check_not_newer`]).
 
 use anyhow::{Context, bail};
 use rusqlite::{Connection, Transaction, TransactionBehavior};

@@ -4,6 +4,10 @@
 //! [`Db::write`], which run on tokio's blocking pool. There is one writer connection
 //! (SQLite allows one writer at a time anyway) and a small pool of readers, which WAL
 //! lets run beside it.
+//!
+//! `quire.db` is the only source of truth: WAL, `synchronous=FULL`, foreign keys on, and
+//! `application_id` marking the file as Quire's. Its schema is `migrations/*.sql`, applied in order
+//! by `migrate.rs`. The search index, the page cache and the names served are all rebuilt from it.
 
 pub mod addons;
 pub mod blocked_domains;

@@ -3,6 +3,36 @@
 //! are refused after DNS resolution and on every redirect (`guard.rs`), no proxy from the
 //! environment is used (it would resolve names where the guard cannot see), and each request
 //! has a connect timeout, a total deadline and a byte cap enforced while the body streams.
+//!
+//! `App::build` builds one `Fetcher` into `AppState::fetcher`; code below `http` (the import, the
+//! delivery worker) gets it passed in as a plain value, never from a global, and no other
+//! `reqwest::Client` may be pointed at a URL someone else chose. (The sign-in provider's discovery
+//! and keys, and the ACME CA, are servers the admin configured: `auth/` and `tls/acme.rs` have
+//! their own clients.)
+//!
+//! The rule (`domain::net::addresses`) is enforced in three places (`guard.rs`): the URL, before
+//! anything is sent (absolute `http` or `https` only, no user or password, an IP-literal host
+//! checked; the URL parser has already turned `0x7f000001`, `127.1` and `2130706433` into
+//! `127.0.0.1`); the DNS resolver, which hands the connector only a name's public addresses, so the
+//! address checked is the address connected to (none left: "refused: localhost resolves to
+//! 127.0.0.1, a loopback address"); and every redirect, at most [`MAX_REDIRECTS`]. Signed POSTs go
+//! through a twin client that follows no redirect at all (`deliver.rs`).
+//!
+//! The client keeps no cookies, sends no Referer and says who it is (`Quire/<version> (+<app
+//! url>)`). Each request has a 10 s connect timeout, a total deadline from DNS to the body's last
+//! byte (`Config::fetch_deadline`, 20 s) and a byte cap checked against Content-Length and again
+//! while the body streams. [`Fetcher::get_image`] caps at
+//! `domain::content::image::MAX_IMAGE_BYTES` and tells the type by the bytes; [`Fetcher::request`]
+//! (method, headers, body, cap, accepted media types) is federation's; [`Fetcher::txt`] is the
+//! custom domains' TXT lookup (`dns_txt.rs`). A `FetchError` displays as the sentence an import
+//! report shows (`error.rs`).
+//!
+//! Tests serve on 127.0.0.1, which the rule refuses: `Config::fetch_allow_loopback` opens exactly
+//! `127.0.0.0/8` and `::1` (not `::ffff:127.0.0.1`, no other private range). No environment
+//! variable sets it; in-process tests set the field (`TestApp::spawn_with(|c|
+//! c.fetch_allow_loopback = true)`), and from the command line only `serve
+//! --test-only-fetch-loopback` does, a flag compiled only into debug builds, refused unless
+//! `--listen` is a loopback address, and logged as a warning at start.
 
 mod deliver;
 pub mod dns_txt;

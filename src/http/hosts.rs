@@ -1,4 +1,10 @@
 //! Which site a request's Host names: the app, one blog, or nothing of ours.
+//!
+//! The app host goes to the owner app and the API, `{subdomain}.{host}` to that blog, a verified
+//! custom domain to its blog, anything else to a 404. The names come from `blogs::ServedNames`, in
+//! memory (`classify_with`), so dispatch needs no SQL. The inbox, `/_quire/tls-ask` and the
+//! ActivityPub documents are answered before a blog's redirect to its custom domain
+//! (`http/mod.rs`).
 
 /// Where a request goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,12 @@
 //! The layer around every request: request id, one access line, body limit, errors in
 //! Quire's shape, security headers.
+//!
+//! `observe` wraps every request: it gives it an id, caps its body while it streams (`limit_body`;
+//! an import's upload is the one body it does not buffer: only its declared length is checked, and
+//! `Blogs::start_import` streams it through its own cap), turns errors into the API's JSON shape
+//! (or an HTML page outside `/api`), adds the security headers (and, when Quire serves HTTPS itself,
+//! `Strict-Transport-Security: max-age=31536000`) and hands one line to the access log
+//! (`access_log.rs`), which formats and writes it on a thread of its own.
 
 use std::any::Any;
 use std::sync::Arc;

@@ -7,6 +7,11 @@
 //! and responses are poem's (`Request::from` / `http::Response::from`, the conversions poem's own
 //! loop uses), so every handler and middleware sees exactly what it saw before. The HTTPS
 //! listeners (`--acme-email`, `--tls-cert`) keep poem's server.
+//!
+//! Headers and a cached page leaving in one `writev`, uncopied, cost about 6-9 % less CPU per public
+//! page (`bench/access_log.sh`). HTTP/1.1, and HTTP/2 with prior knowledge, with `TCP_NODELAY` set.
+//! On stop the loop closes the listener, lets requests in flight finish (10 s at most) and closes
+//! idle connections.
 
 use std::convert::Infallible;
 use std::future::Future;

@@ -1,4 +1,11 @@
 //! The owner app: the React bundle embedded at build time, served with an SPA fallback.
+//!
+//! The server fills `<!--QUIRE_CONFIG-->` in `index.html` with the deployment's settings, the block
+//! rules (`domain::content::blocks::client_rules`), the tag and page rules and the schedule rules,
+//! so the editor checks posts with the server's limits and messages. `ui/build.mjs` keeps every
+//! text file of `dist/assets/` of 1 KiB or more only precompressed (`NAME.br`, `NAME.gz`);
+//! `asset` sends the form the client's `Accept-Encoding` takes (br, then gzip, with an ETag per
+//! form) and unpacks the `.gz` for a client that takes neither. ui/README.md describes the bundle.
 
 use std::borrow::Cow;
 use std::io::Read as _;

@@ -10,6 +10,13 @@
 //! - At most two orders run at once.
 //! - Renewal at `notAfter - min(30 days, lifetime / 3)`, checked at start and hourly; the old
 //!   certificate is served until the new one is stored.
+//!
+//! `Manager::ensure` (called by the acceptor for a name `--tls-cert` does not cover) asks the
+//! `NamePolicy` first (a refusal closes the connection, counted, with no request to the CA), then
+//! returns the certificate in memory, or joins or starts the name's order and waits for it (up to
+//! [`HANDSHAKE_WAIT`]). `prefetch` and `forget` follow the names served (`app.rs`);
+//! `certificate_state` is the `certificate` field of a verified custom domain in the API (through
+//! `tls::CertificateStates`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

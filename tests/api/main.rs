@@ -1,4 +1,13 @@
 //! Quire's integration tests: one binary, each test with its own server, port and data dir.
+//!
+//! Beside these: property tests (proptest) of the parsers an attacker reaches, in a `proptests`
+//! module beside each (`domain/content/blocks`, `domain/blog/subdomain`,
+//! `domain/federation/ap_signature`, `domain/federation/inbound`, `http/hosts`, `search`, `backup`),
+//! and `upload_props.rs` here for uploads over real HTTP; `fuzz/` holds cargo-fuzz targets for the
+//! same parsers (`scripts/fuzz.sh`), outside the normal build. `tests/fixtures/*_rules.json` are
+//! cases the Rust tests and the owner app's Vitest tests share; `tests/conformance/` checks every
+//! public page type with the Nu HTML Checker and the feeds with feedparser; the owner app runs
+//! Playwright in Debian's Chromium against the real binary (`ui/README.md`).
 
 mod helpers;
 

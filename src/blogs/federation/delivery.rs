@@ -15,6 +15,10 @@
 //!
 //! The worker is woken when a write queued something (its effects say so: `blogs/effects.rs`),
 //! when a delivery ends, and once a second.
+//!
+//! [`run`] is started by `App::run`, like the job runner. Each delivery is signed at the moment it
+//! is sent, with the key `Blogs::delivery_key` reads (a deleted account's retired key included),
+//! and sent through `Fetcher::deliver`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

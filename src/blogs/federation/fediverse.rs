@@ -4,6 +4,10 @@
 //! Accept or Reject is queued in the same transaction as the change it announces (the
 //! delivery worker finds it at its next tick: these writes do not wake it); approving or
 //! deleting a shown reply invalidates the blog's cached pages, after the commit.
+//!
+//! What the owner sees beside it: the post list's `likes`, `boosts` and `replies` (two grouped
+//! queries per page, `db::reactions::counts_of` and `db::replies::counts_of`), and the approved
+//! replies under the public post page (`http::blog::templates::reply_view`).
 
 use serde_json::Value;
 use time::OffsetDateTime;

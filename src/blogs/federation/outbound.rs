@@ -12,6 +12,11 @@
 //! Drafts, scheduled posts not yet live, previews and pages never reach a follower. A write
 //! reaches [`Outbound`] through its `Effects` (`blogs/effects.rs`), which also wakes the
 //! delivery worker (`delivery.rs`) that signs and sends them.
+//!
+//! The hooks: `db::posts::{create, update, delete}`, `db::schedule::publish_due` and
+//! `db::blogs::delete_account` take a `federate` closure that runs inside their transaction; it
+//! builds the activity with `domain::federation::activity` and queues it with
+//! `db::deliveries::enqueue` for every accepted follower's server. Nothing else queues.
 
 use std::sync::Arc;
 

@@ -2,6 +2,11 @@
 //! `federation_keys`, kept parsed in memory (`Blogs::keys`); the key that signs a queued
 //! delivery, a deleted account's retired one included; and the sweep of retired keys no
 //! delivery needs any more. The keys of other servers' actors are `remote_keys.rs`'s.
+//!
+//! A key is generated outside any transaction, stored unless another request stored one first,
+//! and read back (`db::federation_keys::insert_or_keep`), so it is in backups and a restore keeps
+//! the blog's identity. The `rsa` crate only generates it; ring does every signature
+//! (`fetch::signed`, which says why).
 
 use std::sync::Arc;
 

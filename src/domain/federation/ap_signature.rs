@@ -6,6 +6,12 @@
 //! A POST must sign `(request-target) host date digest`, a GET `(request-target) host date`;
 //! anything else listed (Mastodon adds `content-type`, Fedify signs every header it sends) is
 //! put in the signing string in the order the sender listed it.
+//!
+//! The `Date` must be within [`DATE_WINDOW`] (an hour) of the clock and the `Digest`'s SHA-256
+//! must match the body; a request signed only the RFC 9421 way is refused (a 401 makes Fedify
+//! retry with draft-cavage). Fedify signs a target's path without its query, so
+//! `fetch::signed::verify_checked` tries both. Each [`Refusal`] displays as a sentence the sender
+//! can act on.
 
 use std::time::{Duration, SystemTime};
 

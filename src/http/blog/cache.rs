@@ -5,6 +5,10 @@
 //! path calls [`PageGenerations::invalidate`]); a page rendered for an older generation is
 //! never served. Renders read the generation *before* reading the database, so a render
 //! racing a write stores its page under the old generation and the next request renders again.
+//!
+//! The cache holds at most 16 MB, and only `200` pages of at most 7 MiB each. Every 10 s the server
+//! drops the pages of old generations (`PageCache::sweep`, from `App::run`), so the cache holds only
+//! pages it can serve, not up to its 16 MB of dead ones.
 
 use std::io::Write;
 use std::sync::Arc;

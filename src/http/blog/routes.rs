@@ -1,4 +1,18 @@
 //! A blog's route table: which page answers a path, through the page cache.
+//!
+//! `GET /hello-world-abc123` on `alice.example.com`: the cache key is built from the path, and a
+//! page of the blog's current generation is answered at once (`responses.rs`: 304 when the
+//! client's validator matches, gzip when accepted). On a miss the generation is read first, then
+//! the blog and the post (`db/public.rs`, published posts only); the page is rendered (`views.rs`,
+//! `feeds.rs`, the templates of `templates.rs`; paragraphs through
+//! `domain::content::markdown::to_html`, which escapes its own output; a post's blocks through
+//! `assets/templates/blocks.html`, which the editor's preview renders too), compressed once and cached under that
+//! generation. Parsing bodies, rendering, hashing and gzip run on the blocking pool
+//! (`views::off_runtime`), never on an async worker.
+//!
+//! A path the blog has no page at (its `404`), and `/` with `?p=` or `?page_id=`, is looked up among
+//! the old addresses of imported posts (`db/redirects.rs`, keyed by `domain::blog::old_paths`) and
+//! answered with a `301` to the post, never cached.
 
 use std::collections::HashMap;
 use std::sync::Arc;

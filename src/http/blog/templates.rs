@@ -1,5 +1,8 @@
 //! Template models and askama templates (`assets/templates/`; every value is escaped): what
 //! a blog and its posts look like to a template.
+//!
+//! An approved reply from the fediverse (`reply_view`) reaches the post page as plain text escaped
+//! like every value, its links only when they are http(s), with `rel="nofollow ugc"`.
 
 use std::collections::{HashMap, HashSet};
 
