@@ -1,5 +1,12 @@
 //! A blog's posts: list, create, read, update, delete, search. Writes go through the write
 //! path ([`crate::blogs::Blogs`]); see docs/api.md for the shapes.
+//!
+//! A post is answered with `post_json`: the stored body is sent as raw JSON, never parsed again.
+//! An update, `PUT /api/my/blogs/7/posts/abc123` on the app host: `http::csrf::guard` checks the
+//! `CSRF-Token` header against the `csrf_token` cookie (and the `Origin` when sent), `OwnedBlog`
+//! takes the session (401) and blog 7 if the user owns it (any other blog is the same 404), the JSON
+//! body decodes (`json.rs`: a 400 naming the field), `Blogs::update_post` checks, writes, indexes
+//! and invalidates, and the handler answers.
 
 use std::collections::HashMap;
 

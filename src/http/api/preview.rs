@@ -1,5 +1,6 @@
 //! The editor's preview: a post's blocks rendered by the public pages' own renderer, before
-//! they are saved.
+//! they are saved. The blocks go through `assets/templates/blocks.html`, the same template the
+//! public post page uses, so the editor shows what readers will see.
 
 use poem::handler;
 use poem::web::{Data, Json};

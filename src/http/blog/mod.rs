@@ -1,7 +1,7 @@
 //! Public blogs at `{subdomain}.{host}`: server-rendered, cached, no script of our own.
 //!
 //! - `routes`: the request path to the page that answers it, through the cache.
-//! - `pages`: the HTML pages (index, post, search, not found).
+//! - `views`: the HTML pages (index, post, search, not found).
 //! - `preview_links`: a draft or scheduled post through its secret preview link (never cached).
 //! - `feeds`: Atom and RSS feeds, sitemap, robots.txt and the tab icon.
 //! - `responses`: a cached page as an HTTP answer (304, gzip, CSP, redirects).
