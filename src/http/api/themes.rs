@@ -20,6 +20,6 @@ pub struct Themes {
 /// Every theme a blog can choose.
 #[handler]
 pub async fn list(state: Data<&AppState>) -> Result<Json<Themes>> {
-    let themes = state.db.read(|conn| db::themes::list(conn)).await?;
+    let themes = state.db.read(db::themes::list).await?;
     Ok(Json(Themes { themes }))
 }

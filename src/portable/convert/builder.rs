@@ -45,10 +45,10 @@ impl Builder {
     /// (a lazy loader's `noscript` copy) is dropped.
     pub(crate) fn push(&mut self, block: Block) {
         self.flush_para();
-        if let (Block::Image { url, .. }, Some(Block::Image { url: last, .. })) = (&block, self.blocks.last()) {
-            if url == last {
-                return;
-            }
+        if let (Block::Image { url, .. }, Some(Block::Image { url: last, .. })) = (&block, self.blocks.last())
+            && url == last
+        {
+            return;
         }
         self.blocks.push(block);
     }

@@ -6,13 +6,16 @@ use url::Url;
 
 use crate::domain::content::blocks::markdown_url_allowed;
 
+/// Finds a relative image path among an export's own files: `Some("file:<path>")` when there.
+pub type FindFile<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// Resolves a body's relative addresses.
 #[derive(Clone, Copy, Default)]
 pub struct Base<'a> {
     /// The old site's address (or the page's own URL), against which relative URLs resolve.
     site: Option<&'a Url>,
     /// Finds a relative image path among the export's own files (`file:<path>`).
-    files: Option<&'a dyn Fn(&str) -> Option<String>>,
+    files: Option<FindFile<'a>>,
 }
 
 impl std::fmt::Debug for Base<'_> {
@@ -34,7 +37,7 @@ impl<'a> Base<'a> {
 
     /// Relative image paths are first looked up with `files` (a path inside the export,
     /// answered as `file:<path>`), then resolved against `site`.
-    pub fn with_files(site: Option<&'a Url>, files: &'a dyn Fn(&str) -> Option<String>) -> Base<'a> {
+    pub fn with_files(site: Option<&'a Url>, files: FindFile<'a>) -> Base<'a> {
         Base { site, files: Some(files) }
     }
 
@@ -57,10 +60,11 @@ impl<'a> Base<'a> {
         if src.is_empty() || has_scheme(src) && !is_http(src) {
             return None;
         }
-        if !is_http(src) && !src.starts_with("//") {
-            if let Some(found) = self.files.and_then(|files| files(src)) {
-                return Some(found);
-            }
+        if !is_http(src)
+            && !src.starts_with("//")
+            && let Some(found) = self.files.and_then(|files| files(src))
+        {
+            return Some(found);
         }
         let url = self.absolute(src)?;
         (is_http(url.as_str())

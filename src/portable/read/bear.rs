@@ -108,10 +108,10 @@ fn convert(
     let body = cell(Some(columns.content)).replace("\r\n", "\n");
     let base = Base::site(site);
     let mut converted = markdown::to_blocks(&body, &base);
-    if let Some(url) = base.image(cell(columns.image)) {
-        if !converted.blocks.iter().any(|b| matches!(b, Block::Image { url: u, .. } if *u == url)) {
-            converted.blocks.insert(0, Block::Image { url, alt: String::new(), caption: String::new() });
-        }
+    if let Some(url) = base.image(cell(columns.image))
+        && !converted.blocks.iter().any(|b| matches!(b, Block::Image { url: u, .. } if *u == url))
+    {
+        converted.blocks.insert(0, Block::Image { url, alt: String::new(), caption: String::new() });
     }
     Ok(Post {
         source_id,

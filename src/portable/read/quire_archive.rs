@@ -52,10 +52,11 @@ fn post<R: Read + Seek>(zip: &mut SafeZip<R>, name: &str) -> Result<Post, Proble
         Problem::item(&post.short_id, &post.title, format!("Its body holds a block Quire cannot read ({err})"))
     })?;
     for block in &mut blocks {
-        if let Block::Image { url, .. } = block {
-            if url.starts_with("images/") && zip.contains(url) {
-                *url = format!("file:{url}");
-            }
+        if let Block::Image { url, .. } = block
+            && url.starts_with("images/")
+            && zip.contains(url)
+        {
+            *url = format!("file:{url}");
         }
     }
     let published = post.published_at.as_deref().and_then(dates::parse);

@@ -27,13 +27,13 @@ pub(super) fn children(node: &Handle) -> Vec<Handle> {
 
 pub(super) fn tag(node: &Handle) -> Option<String> {
     match &node.data {
-        NodeData::Element { name, .. } => Some((&*name.local).to_ascii_lowercase()),
+        NodeData::Element { name, .. } => Some((*name.local).to_ascii_lowercase()),
         _ => None,
     }
 }
 
 pub(super) fn tag_is(node: &Handle, name: &str) -> bool {
-    matches!(&node.data, NodeData::Element { name: n, .. } if (&*n.local).eq_ignore_ascii_case(name))
+    matches!(&node.data, NodeData::Element { name: n, .. } if (*n.local).eq_ignore_ascii_case(name))
 }
 
 pub(super) fn attr(node: &Handle, name: &str) -> Option<String> {

@@ -124,10 +124,10 @@ impl Converter<'_> {
                     self.out.notes.add("A script was removed: Quire posts run no scripts");
                 }
             }
-            "form" | "input" | "button" | "select" | "textarea" => {
-                if tag != "input" || attr(node, "type").is_none_or(|t| !t.eq_ignore_ascii_case("hidden")) {
-                    self.out.notes.add("A form was removed: Quire posts have no forms");
-                }
+            "form" | "input" | "button" | "select" | "textarea"
+                if (tag != "input" || attr(node, "type").is_none_or(|t| !t.eq_ignore_ascii_case("hidden"))) =>
+            {
+                self.out.notes.add("A form was removed: Quire posts have no forms");
             }
             _ => {}
         }

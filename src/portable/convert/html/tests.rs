@@ -234,7 +234,7 @@ fn neighbouring_lists_stay_apart() {
 
 #[test]
 fn long_text_is_split_into_paragraph_blocks_under_the_limit() {
-    let html = "<p>word </p>".repeat(1) + &format!("<p>{}</p>", "x".repeat(15_000)).repeat(3);
+    let html = "<p>word </p>".to_string() + &format!("<p>{}</p>", "x".repeat(15_000)).repeat(3);
     let got = blocks(&html);
     assert_eq!(got.len(), 3);
     for block in got {

@@ -74,12 +74,12 @@ impl Converter<'_> {
             }
             "div" | "section" | "article" | "main" | "header" | "footer" | "aside" | "nav" | "center" | "body"
             | "html" | "hgroup" | "address" | "details" | "search" | "noscript" | "dialog" | "fieldset" => {
-                if let Some(url) = lone_url(node) {
-                    if let Some((block, note)) = embeds::lone_url(&url) {
-                        self.out.notes.extend(note.into_iter().collect());
-                        self.out.push(block);
-                        return;
-                    }
+                if let Some(url) = lone_url(node)
+                    && let Some((block, note)) = embeds::lone_url(&url)
+                {
+                    self.out.notes.extend(note.into_iter().collect());
+                    self.out.push(block);
+                    return;
                 }
                 for child in children(node) {
                     self.section_node(&child, run, depth + 1);
@@ -108,12 +108,12 @@ impl Converter<'_> {
                 (!text.is_empty()).then(|| format!("**{}**", escaped(&text)))
             }
             "p" | "div" | "dd" | "section" | "article" | "figure" => {
-                if let Some(url) = lone_url(node) {
-                    if let Some((block, note)) = embeds::lone_url(&url) {
-                        self.out.notes.extend(note.into_iter().collect());
-                        self.out.lifted.push(block);
-                        return None;
-                    }
+                if let Some(url) = lone_url(node)
+                    && let Some((block, note)) = embeds::lone_url(&url)
+                {
+                    self.out.notes.extend(note.into_iter().collect());
+                    self.out.lifted.push(block);
+                    return None;
                 }
                 if tag == "figure" {
                     return self.figure_in_flow(node, depth);
@@ -193,10 +193,10 @@ impl Converter<'_> {
         for child in children(node) {
             if tag_is(&child, "figcaption") {
                 caption = collapse(&text_of(&child));
-            } else if let Some(tag) = tag(&child) {
-                if let Some(markdown) = self.flow_block(&child, &tag, depth + 1) {
-                    push_chunk(&mut chunks, &markdown);
-                }
+            } else if let Some(tag) = tag(&child)
+                && let Some(markdown) = self.flow_block(&child, &tag, depth + 1)
+            {
+                push_chunk(&mut chunks, &markdown);
             }
         }
         let target = self.out.lifted[start..].iter_mut().rev().find_map(|block| match block {
@@ -219,7 +219,7 @@ impl Converter<'_> {
         if self.nesting == 0 {
             self.lists += 1;
         }
-        let alternate = self.nesting == 0 && self.lists % 2 == 0;
+        let alternate = self.nesting == 0 && self.lists.is_multiple_of(2);
         self.nesting += 1;
         let flat = self.nesting > MAX_NESTING;
         let mut items = Vec::new();

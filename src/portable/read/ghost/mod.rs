@@ -46,10 +46,10 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
         _ => return Err(not_ghost()),
     };
     let mut notes = Notes::default();
-    if let Some(members) = &data.members {
-        if !members.is_empty() {
-            notes.add(format!("{} not imported", count(members.len(), "member (subscriber)", "members (subscribers)")));
-        }
+    if let Some(members) = &data.members
+        && !members.is_empty()
+    {
+        notes.add(format!("{} not imported", count(members.len(), "member (subscriber)", "members (subscribers)")));
     }
     if uses_placeholder {
         notes.add(

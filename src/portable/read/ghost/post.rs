@@ -88,7 +88,7 @@ pub(super) fn convert(
             tag_names.push(name.clone());
         }
     }
-    let page = post.kind.as_deref() == Some("page") || post.page == Value::Bool(true) || post.page == Value::from(1);
+    let page = post.kind.as_deref() == Some("page") || post.page == Value::Bool(true) || post.page == 1;
     let slug = post.slug.clone().unwrap_or_default();
     let converted = out.finish();
     notes.extend(converted.notes);

@@ -131,10 +131,10 @@ impl<R> ItemsOf<R> {
             }
         }
         for (key, value) in &item.meta {
-            if key == "_wp_old_slug" {
-                if let Some(path) = link_path.as_deref().filter(|p| !slug.is_empty() && p.contains(&slug)) {
-                    add_path(path.replacen(&slug, &percent_decode(value), 1));
-                }
+            if key == "_wp_old_slug"
+                && let Some(path) = link_path.as_deref().filter(|p| !slug.is_empty() && p.contains(&slug))
+            {
+                add_path(path.replacen(&slug, &percent_decode(value), 1));
             }
         }
         let body = body(&item, &self.attachments, self.site.as_ref(), &mut notes);
@@ -179,10 +179,10 @@ pub(super) fn body(
     let featured = item.meta.iter().find(|(k, _)| k == "_thumbnail_id").and_then(|(_, v)| attachments.get(v.trim()));
     if let Some(image) = featured {
         let url = Base::site(site).image(&image.url);
-        if let Some(url) = url {
-            if !blocks.iter().any(|b| matches!(b, Block::Image { url: u, .. } if *u == url)) {
-                blocks.insert(0, Block::Image { url, alt: image.alt.clone(), caption: image.caption.clone() });
-            }
+        if let Some(url) = url
+            && !blocks.iter().any(|b| matches!(b, Block::Image { url: u, .. } if *u == url))
+        {
+            blocks.insert(0, Block::Image { url, alt: image.alt.clone(), caption: image.caption.clone() });
         }
     }
     blocks
@@ -216,12 +216,13 @@ pub(super) fn percent_decode(text: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(high), Some(low)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-                continue;
-            }
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(high), Some(low)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((high * 16 + low) as u8);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;
