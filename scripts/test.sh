@@ -63,6 +63,18 @@ read -r p2 f2 < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$logs
 [ -n "${p2:-}" ] || { p2=0; f2=1; echo "scripts/check_locks_test.sh failed to run"; }
 passed=$((passed + p + p2)); failed=$((failed + f + f2))
 
+step "formatting and lints (cargo fmt --check, cargo clippy --all-targets -D warnings; Cargo.toml names the lints allowed)"
+if cargo fmt --check && (cd fuzz && cargo fmt --check); then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "the Rust code is not formatted: run cargo fmt (and cd fuzz && cargo fmt)"
+fi
+if cargo clippy --locked --all-targets -- -D warnings; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "cargo clippy found something: fix it (or allow the lint in Cargo.toml's [lints.clippy] with its reason)"
+fi
+
 step "Rust tests (cargo test)"
 cargo test --locked --no-fail-fast 2>&1 | tee "$logs/cargo.txt"
 cargo_status=${PIPESTATUS[0]}
@@ -100,10 +112,10 @@ count_json() {
 }
 
 step "owner app: type check and component tests (vitest)"
-(cd ui && node build.mjs --check >/dev/null && npm run lint --silent && npx vitest run --reporter=default --reporter=json --outputFile="$logs/vitest.json")
+(cd ui && node build.mjs --check >/dev/null && npm run lint --silent && npx prettier --check . && npx vitest run --reporter=default --reporter=json --outputFile="$logs/vitest.json")
 vitest_status=$?
 read -r p f i < <(count_json "$logs/vitest.json")
-if [ "$vitest_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the type check, the import lint (npm run lint) or vitest failed"; fi
+if [ "$vitest_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the type check, the import lint (npm run lint), Prettier (npm run format) or vitest failed"; fi
 passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
 
 step "end-to-end tests in headless Chromium (playwright)"

@@ -1,4 +1,4 @@
-//! Writing imported posts (blogs/imports.rs): a batch of posts in one transaction, each with
+//! Writing imported posts (blogs/imports/): a batch of posts in one transaction, each with
 //! its own dates, slug, tags, page place, the `imported_items` row that remembers which
 //! export item it came from, and its old addresses (`redirects`). A batch is written whole or
 //! not at all, so a crash never leaves half a post.

@@ -7,6 +7,10 @@
 //! Read: `Follow`, `Undo` (of a Follow, Like or Announce, embedded or named by its id), `Like`,
 //! `Announce`, `Create` of a `Note`, `Delete` (of a Note, a Tombstone or the actor itself) and
 //! `Update` of the actor. Any other type is [`Inbound::Ignored`] (answered 202, nothing done).
+//!
+//! Beside `parse` (an activity into [`Inbound`]): `key_document` and `actor` read the remote key
+//! and actor documents the inbox fetches, and `ours` tells whether an id is one of our actors' or
+//! posts' URLs (on a subdomain or a verified custom domain).
 
 use serde_json::Value;
 use time::OffsetDateTime;

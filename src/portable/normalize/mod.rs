@@ -16,7 +16,7 @@
 //! - old paths become redirect keys (`domain::old_paths`);
 //! - the state follows the dates: a scheduled time already past publishes at that time.
 //!
-//! Image blocks keep their source URL: downloading them is the importer's (`blogs/imports.rs`),
+//! Image blocks keep their source URL: downloading them is the importer's (`blogs/imports/`),
 //! which then checks the whole body with `Body::parse` and the blog's rules.
 //!
 //! This file holds the entry points and the post's other fields (tags, slug, old paths,

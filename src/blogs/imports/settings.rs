@@ -1,0 +1,103 @@
+//! The settings an import carries (name, theme, icon, time zone, addons), applied through the
+//! usual setters, each change or refusal in the report.
+
+use super::messages;
+use crate::blogs::Blogs;
+use crate::db::blogs::{self, Blog};
+use crate::db::{addons, favicons, themes};
+use crate::error::{Error, Result};
+use crate::portable::model::Settings;
+use crate::portable::normalize::lowercase_first;
+use crate::portable::report::{Report, SETTINGS_ITEM};
+
+impl Blogs {
+    /// Applies the settings the export carries (a Quire archive's name, theme, icon, addons and
+    /// time zone; another platform's name at most) through the usual setters, each change in
+    /// the report; one the server refuses is reported and left.
+    pub(super) async fn apply_settings(&self, blog: &Blog, settings: &Settings, report: &mut Report) -> Result<()> {
+        let (blog_id, user_id) = (blog.id, blog.user_id);
+        // As it is now (the caller's copy may be older than an earlier import's changes).
+        let current = self.db.read(move |conn| blogs::owned(conn, blog_id, user_id)).await?;
+        let blog = &current.ok_or_else(|| Error::not_found("blog", "Blog not found"))?;
+        if let Some(name) =
+            settings.name.as_deref().map(str::trim).filter(|name| !name.is_empty() && *name != blog.name)
+        {
+            let done = self.rename(blog, name).await;
+            let applied = format!("the blog's name is now \"{name}\"");
+            let refused = format!("the name \"{name}\" was not applied");
+            settled(done, report, applied, refused)?;
+        }
+        if let Some(slug) = settings.theme.as_deref() {
+            let wanted = slug.to_owned();
+            match self.db.read(move |conn| themes::id_of_slug(conn, &wanted)).await? {
+                Some(id) if id == blog.theme.id => {}
+                Some(id) => {
+                    let applied = format!("the theme is now {slug}");
+                    let refused = format!("the theme {slug} was not applied");
+                    settled(self.set_theme(blog, id).await, report, applied, refused)?;
+                }
+                None => {
+                    report.line(SETTINGS_ITEM, format!("the theme \"{slug}\" is not one of this server's: not applied"))
+                }
+            }
+        }
+        if let Some(code) = settings.icon.as_deref() {
+            let wanted = code.to_owned();
+            match self.db.read(move |conn| favicons::id_of_code(conn, &wanted)).await? {
+                Some(id) if id == blog.favicon.id => {}
+                Some(id) => {
+                    let applied = format!("the tab icon is now {code}");
+                    let refused = format!("the tab icon {code} was not applied");
+                    settled(self.set_favicon(blog, id).await, report, applied, refused)?;
+                }
+                None => {
+                    report.line(
+                        SETTINGS_ITEM,
+                        format!("the tab icon \"{code}\" is not one of this server's: not applied"),
+                    );
+                }
+            }
+        }
+        if let Some(zone) = settings.time_zone.as_deref().filter(|zone| *zone != blog.time_zone.name()) {
+            let done = self.set_time_zone(blog, zone).await;
+            let applied = format!("dates are now shown in {zone}");
+            let refused = format!("the time zone \"{zone}\" was not applied");
+            settled(done, report, applied, refused)?;
+        }
+        if let Some(wanted) = &settings.addons {
+            let (installed, available) = self
+                .db
+                .read(move |conn| Ok((addons::list(conn, blog_id, true)?, addons::list(conn, blog_id, false)?)))
+                .await?;
+            for slug in
+                wanted.iter().filter(|slug| !installed.iter().chain(&available).any(|addon| addon.slug == **slug))
+            {
+                report.line(SETTINGS_ITEM, format!("the addon \"{slug}\" is not one of this server's: not installed"));
+            }
+            for addon in available.iter().filter(|addon| wanted.contains(&addon.slug)) {
+                let done = self.set_addon(blog, &addon.id.to_string(), true).await.map(|_| ());
+                let name = &addon.name;
+                let refused = format!("the addon {name} was not installed");
+                settled(done, report, format!("the addon {name} is installed"), refused)?;
+            }
+            for addon in installed.iter().filter(|addon| !wanted.contains(&addon.slug)) {
+                let done = self.set_addon(blog, &addon.id.to_string(), false).await.map(|_| ());
+                let name = &addon.name;
+                let refused = format!("the addon {name} was not uninstalled");
+                settled(done, report, format!("the addon {name} is uninstalled"), refused)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reports a setting applied (`done`), or refused with the setter's message (`failed`); a
+/// fault of the server stops the import.
+fn settled(result: Result<()>, report: &mut Report, done: String, failed: String) -> Result<()> {
+    match result {
+        Ok(()) => report.line(SETTINGS_ITEM, done),
+        Err(Error::Internal(err)) => return Err(Error::Internal(err)),
+        Err(refused) => report.line(SETTINGS_ITEM, format!("{failed}: {}", lowercase_first(&messages(&refused)))),
+    }
+    Ok(())
+}
