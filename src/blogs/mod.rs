@@ -26,7 +26,7 @@ pub mod index;
 pub mod jobs;
 mod pages;
 mod posts;
-mod previews;
+mod preview_links;
 pub mod schedule;
 pub mod served_names;
 mod settings;
@@ -48,7 +48,7 @@ pub use generations::PageGenerations;
 pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
 pub use posts::{PostInput, post_not_found};
-pub use previews::PreviewLink;
+pub use preview_links::PreviewLink;
 pub use served_names::{NameChange, ServedNames};
 pub use uploads::backfill_image_sizes;
 

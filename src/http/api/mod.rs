@@ -13,7 +13,7 @@ pub mod json;
 pub mod pages;
 pub mod posts;
 pub mod preview;
-pub mod previews;
+pub mod preview_links;
 pub mod sessions;
 pub mod social_accounts;
 pub mod tags;
@@ -68,7 +68,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
         .at(
             "/my/blogs/:blog_id/posts/:post_id/preview_link",
-            get(previews::show).post(previews::create).delete(previews::revoke),
+            get(preview_links::show).post(preview_links::create).delete(preview_links::revoke),
         )
         .at("/images", post(images::upload))
 }

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::http::api::{
-    addons, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview, previews,
-    sessions, social_accounts, tags, themes, time_zones,
+    addons, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview,
+    preview_links, sessions, social_accounts, tags, themes, time_zones,
 };
 use crate::http::ui::AppSettings;
 
@@ -36,8 +36,8 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     posts::OnePost::export_all(&cfg)?;
     posts::ManyPosts::export_all(&cfg)?;
     preview::PreviewJson::export_all(&cfg)?;
-    previews::CreatedPreviewLink::export_all(&cfg)?;
-    previews::PreviewLinkState::export_all(&cfg)?;
+    preview_links::CreatedPreviewLink::export_all(&cfg)?;
+    preview_links::PreviewLinkState::export_all(&cfg)?;
     images::Uploaded::export_all(&cfg)?;
     tags::Tags::export_all(&cfg)?;
     pages::Pages::export_all(&cfg)?;

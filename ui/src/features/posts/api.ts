@@ -2,7 +2,12 @@
 // search, and the image upload the editor's image blocks use.
 import type { AppConfig } from '../../config/app-config';
 import type { Block, ManyPosts, OnePost, Post as PostAnswer, PostBody, PostPreview } from '../../api-types/posts';
-import type { CreatedPreviewLink, NewPreviewLink, PreviewLinkSince, PreviewLinkState } from '../../api-types/previews';
+import type {
+  CreatedPreviewLink,
+  NewPreviewLink,
+  PreviewLinkSince,
+  PreviewLinkState,
+} from '../../api-types/preview-links';
 import { api, paging, type Paging } from '../../lib/api';
 
 // The answers' types are generated from the server's structs (ui/src/api-types/).

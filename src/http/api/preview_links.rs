@@ -16,7 +16,7 @@ use crate::http::state::AppState;
 /// `{previewLink}` with its URL, shown only right after it is made (only its hash is kept).
 #[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export_to = "previews.ts")]
+#[ts(export_to = "preview-links.ts")]
 pub struct CreatedPreviewLink {
     preview_link: NewPreviewLink,
 }
@@ -24,7 +24,7 @@ pub struct CreatedPreviewLink {
 /// A new preview link.
 #[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export_to = "previews.ts")]
+#[ts(export_to = "preview-links.ts")]
 pub struct NewPreviewLink {
     url: String,
     created_at: String,
@@ -33,7 +33,7 @@ pub struct NewPreviewLink {
 /// `{previewLink}`: since when the post has one (without its URL), or null.
 #[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export_to = "previews.ts")]
+#[ts(export_to = "preview-links.ts")]
 pub struct PreviewLinkState {
     preview_link: Option<PreviewLinkSince>,
 }
@@ -41,7 +41,7 @@ pub struct PreviewLinkState {
 /// When a post's preview link was made.
 #[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export_to = "previews.ts")]
+#[ts(export_to = "preview-links.ts")]
 pub struct PreviewLinkSince {
     created_at: String,
 }
