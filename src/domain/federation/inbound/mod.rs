@@ -11,11 +11,20 @@
 //! Beside `parse` (an activity into [`Inbound`]): `key_document` and `actor` read the remote key
 //! and actor documents the inbox fetches, and `ours` tells whether an id is one of our actors' or
 //! posts' URLs (on a subdomain or a verified custom domain).
+//!
+//! This file reads activities; `documents` reads actor and key documents, `ours` tells whose
+//! an id is.
 
 use serde_json::Value;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
+
+mod documents;
+mod ours;
+
+pub use documents::{Actor, KeyDocument, PublicKey, actor, key_document};
+pub use ours::{Ours, authority_of, host_of, ours, same_origin};
 
 /// The longest id (a URL) accepted.
 pub const MAX_ID: usize = 2048;
@@ -259,200 +268,6 @@ fn link(value: Option<&Value>) -> Option<String> {
 fn stored_time(rfc3339: &str) -> Option<String> {
     let utc = OffsetDateTime::parse(rfc3339, &Rfc3339).ok()?.to_offset(time::UtcOffset::UTC);
     utc.format(format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z")).ok()
-}
-
-/// A remote actor, from its document.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Actor {
-    /// Its id.
-    pub id: String,
-    /// Its personal inbox.
-    pub inbox: String,
-    /// Its server's shared inbox.
-    pub shared_inbox: Option<String>,
-    /// `@bob@example.social` (the host with its port, if it has one).
-    pub handle: String,
-    /// Its display name (its `preferredUsername` when it has none).
-    pub name: String,
-    /// Its profile page.
-    pub url: Option<String>,
-    /// Its keys, as (key id, PEM, owner).
-    pub keys: Vec<PublicKey>,
-}
-
-/// A public key an actor or key document publishes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PublicKey {
-    /// The key's id (the `keyId` that names it).
-    pub id: String,
-    /// Its owner (an actor id).
-    pub owner: String,
-    /// The PEM.
-    pub pem: String,
-}
-
-/// What a `keyId`'s document is: the actor itself, or a key document naming its owner (which
-/// is then fetched).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KeyDocument {
-    /// An actor with the key.
-    Actor(Actor),
-    /// A bare key.
-    Key(PublicKey),
-}
-
-/// Reads the document fetched for `key_id`: an actor with `publicKey` (an object or a list)
-/// holding that key, or the key document itself. The key's id must be `key_id`.
-pub fn key_document(doc: &Value, key_id: &str) -> Result<KeyDocument, Invalid> {
-    if doc.get("publicKey").is_some() {
-        let actor = actor(doc)?;
-        if !actor.keys.iter().any(|key| key.id == key_id) {
-            return Err(invalid("the actor does not publish the key the signature names"));
-        }
-        return Ok(KeyDocument::Actor(actor));
-    }
-    let key = public_key(doc, None)?;
-    if key.id != key_id {
-        return Err(invalid("the key document's id is not the signature's keyId"));
-    }
-    Ok(KeyDocument::Key(key))
-}
-
-/// Reads an actor document: its id, inbox, shared inbox, names, page and keys.
-pub fn actor(doc: &Value) -> Result<Actor, Invalid> {
-    if !doc.is_object() {
-        return Err(invalid("the actor document is not a JSON object"));
-    }
-    if !type_of(doc).is_some_and(|t| ACTOR_TYPES.contains(&t.as_str())) {
-        return Err(invalid("the document is not an actor"));
-    }
-    let id = id_field(doc, "id")?;
-    let inbox = id_field(doc, "inbox")?;
-    let shared_inbox = doc.get("endpoints").and_then(|e| e.get("sharedInbox")).and_then(Value::as_str);
-    let shared_inbox = shared_inbox.and_then(|s| checked_id(s, "sharedInbox").ok());
-    let username = doc.get("preferredUsername").and_then(Value::as_str).map(str::trim).filter(|u| !u.is_empty());
-    let parsed = url::Url::parse(&id).map_err(|_| invalid("the actor's id is not a URL"))?;
-    let username = username.map(str::to_owned).unwrap_or_else(|| {
-        parsed.path_segments().and_then(|mut s| s.rfind(|p| !p.is_empty())).unwrap_or("unknown").to_owned()
-    });
-    let host = match parsed.port() {
-        Some(port) => format!("{}:{port}", parsed.host_str().unwrap_or_default()),
-        None => parsed.host_str().unwrap_or_default().to_owned(),
-    };
-    let name = doc.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty());
-    let keys = match doc.get("publicKey") {
-        Some(Value::Array(keys)) => {
-            keys.iter().take(MAX_LIST_ITEMS).filter_map(|k| public_key(k, Some(&id)).ok()).collect()
-        }
-        Some(key) => public_key(key, Some(&id)).into_iter().collect(),
-        None => Vec::new(),
-    };
-    Ok(Actor {
-        handle: format!("@{}@{host}", clip(&username, 100)),
-        name: clip(name.unwrap_or(&username), 200),
-        url: link(doc.get("url")),
-        shared_inbox,
-        inbox,
-        keys,
-        id,
-    })
-}
-
-/// A key object: `id`, `owner` (the actor's id when it is inside the actor and says none), and
-/// `publicKeyPem`.
-fn public_key(key: &Value, actor_id: Option<&str>) -> Result<PublicKey, Invalid> {
-    let id = id_field(key, "id")?;
-    let owner = match (key.get("owner"), actor_id) {
-        (Some(_), _) => reference(key, "owner")?,
-        (None, Some(actor_id)) => actor_id.to_owned(),
-        (None, None) => return Err(invalid("the key document names no owner")),
-    };
-    let pem = match key.get("publicKeyPem") {
-        Some(Value::String(pem)) if pem.len() <= 16 * 1024 => pem.clone(),
-        _ => return Err(invalid("the key has no publicKeyPem")),
-    };
-    Ok(PublicKey { id, owner, pem })
-}
-
-/// The first `max` characters of `text`.
-fn clip(text: &str, max: usize) -> String {
-    text.chars().take(max).collect()
-}
-
-/// The `host[:port]` of an id, lowercase: what blocked domains and rate limits are keyed on
-/// ([`host_of`] gives it without the port).
-pub fn authority_of(id: &str) -> Option<String> {
-    let url = url::Url::parse(id).ok()?;
-    let host = url.host_str()?.to_ascii_lowercase();
-    Some(match url.port() {
-        Some(port) => format!("{host}:{port}"),
-        None => host,
-    })
-}
-
-/// The host of an id, lowercase, without port or trailing dot (what `blocked_domains` holds).
-pub fn host_of(id: &str) -> Option<String> {
-    let url = url::Url::parse(id).ok()?;
-    let host = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
-    Some(host.trim_start_matches('[').trim_end_matches(']').to_owned())
-}
-
-/// Whether two URLs have the same origin (scheme, host, port).
-pub fn same_origin(a: &str, b: &str) -> bool {
-    match (url::Url::parse(a), url::Url::parse(b)) {
-        (Ok(a), Ok(b)) => a.origin() == b.origin(),
-        _ => false,
-    }
-}
-
-/// What one of our URLs names, as the inbox matches objects (a Follow's, a Like's, a reply's
-/// `inReplyTo`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ours {
-    /// A blog's actor (`{scheme}://alice.{host}/_quire/ap/actor`).
-    Actor { subdomain: String },
-    /// A post, by its object id (`/_quire/ap/posts/{short_id}`) or its permalink
-    /// (`/{slug}-{short_id}` on the blog's subdomain or custom domain).
-    Post { subdomain: String, short_id: String },
-}
-
-/// What `id` names among our URLs: `scheme` and `app_host` (`localhost:8080`) are the
-/// server's, `custom_domain` answers the blog of a verified custom domain (lowercase name).
-pub fn ours(id: &str, scheme: &str, app_host: &str, custom_domain: impl Fn(&str) -> Option<String>) -> Option<Ours> {
-    let url = url::Url::parse(id).ok()?;
-    if url.scheme() != scheme || url.query().is_some() {
-        return None;
-    }
-    let host = url.host_str()?.to_ascii_lowercase();
-    let (app_name, app_port) = match app_host.rsplit_once(':') {
-        Some((name, port)) => (name, port.parse::<u16>().ok()),
-        None => (app_host, None),
-    };
-    if url.port() != app_port {
-        return None;
-    }
-    let subdomain = match host.strip_suffix(app_name).and_then(|rest| rest.strip_suffix('.')) {
-        Some(label) if !label.is_empty() && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') => {
-            Some(label.to_owned())
-        }
-        _ => None,
-    };
-    let path = url.path();
-    if let Some(subdomain) = &subdomain {
-        if path == crate::domain::paths::AP_ACTOR {
-            return Some(Ours::Actor { subdomain: subdomain.clone() });
-        }
-        if let Some(short_id) = path
-            .strip_prefix(crate::domain::paths::AP_POSTS_PREFIX)
-            .filter(|s| crate::domain::blog::post_address::is_short_id(s))
-        {
-            return Some(Ours::Post { subdomain: subdomain.clone(), short_id: short_id.to_owned() });
-        }
-    }
-    let subdomain = subdomain.or_else(|| custom_domain(&host))?;
-    let (_, short_id) = path.strip_prefix('/')?.rsplit_once('-')?;
-    crate::domain::blog::post_address::is_short_id(short_id)
-        .then(|| Ours::Post { subdomain, short_id: short_id.to_owned() })
 }
 
 #[cfg(test)]
