@@ -39,14 +39,7 @@ pub fn get(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Error> 
             "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys
              WHERE blog_id = ?1 AND retired_at IS NULL",
             [blog_id],
-            |row| {
-                Ok(StoredKey {
-                    blog_id: row.get(0)?,
-                    private_pkcs8: row.get(1)?,
-                    public_pem: row.get(2)?,
-                    created_at: row.get(3)?,
-                })
-            },
+            stored_key,
         )
         .optional()?)
 }
@@ -99,14 +92,7 @@ pub fn signing(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Err
         .query_row(
             "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys WHERE blog_id = ?1",
             [blog_id],
-            |row| {
-                Ok(StoredKey {
-                    blog_id: row.get(0)?,
-                    private_pkcs8: row.get(1)?,
-                    public_pem: row.get(2)?,
-                    created_at: row.get(3)?,
-                })
-            },
+            stored_key,
         )
         .optional()?)
 }
@@ -133,6 +119,11 @@ pub fn sweep_retired(conn: &Connection) -> Result<Vec<i64>, Error> {
 }
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/// A `blog_keys` row read as `blog_id, private_pkcs8, public_pem, created_at`.
+fn stored_key(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredKey> {
+    Ok(StoredKey { blog_id: row.get(0)?, private_pkcs8: row.get(1)?, public_pem: row.get(2)?, created_at: row.get(3)? })
+}
 
 #[cfg(test)]
 mod tests {
