@@ -123,7 +123,7 @@ pub fn write(
 
 /// The stored name of an upload of this server or any Quire (`.../media/<hash>.<ext>`).
 pub fn upload_name(url: &str) -> Option<&str> {
-    let (_, name) = url.rsplit_once("/media/")?;
+    let (_, name) = url.rsplit_once(crate::domain::paths::MEDIA_PREFIX)?;
     ImageType::of_stored_name(name).map(|_| name)
 }
 

@@ -20,7 +20,7 @@ impl Config {
     pub fn image_prefix(&self) -> String {
         match self.imgur_client_id {
             Some(_) => "https://i.imgur.com/".to_owned(),
-            None => format!("{}/media/", self.app_url()),
+            None => format!("{}{}", self.app_url(), paths::MEDIA_PREFIX),
         }
     }
 

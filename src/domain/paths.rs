@@ -20,6 +20,27 @@ pub const AP_POSTS_PREFIX: &str = "/_quire/ap/posts/";
 /// The instance's shared inbox, on the app host (a blog's `inbox` names it too).
 pub const AP_INBOX: &str = "/_quire/ap/inbox";
 
+/// A blog's Atom feed; a tag's is `{TAGS_PREFIX}{tag}{FEED}`.
+pub const FEED: &str = "/feed.xml";
+/// A blog's RSS feed.
+pub const RSS: &str = "/rss.xml";
+/// A blog's sitemap.
+pub const SITEMAP: &str = "/sitemap.xml";
+/// A blog's robots.txt.
+pub const ROBOTS: &str = "/robots.txt";
+/// A blog's tab icon.
+pub const FAVICON: &str = "/favicon.svg";
+/// A blog's search results (the Search box addon).
+pub const SEARCH: &str = "/search";
+/// A tag's page (`/tags/{tag}`) and feed, followed by the tag.
+pub const TAGS_PREFIX: &str = "/tags/";
+/// A draft's or scheduled post's preview link, followed by its token.
+pub const PREVIEW_PREFIX: &str = "/preview/";
+/// An uploaded image on the app host: the route's pattern.
+pub const MEDIA: &str = "/media/:name";
+/// An uploaded image on the app host: the prefix of its URL, followed by its file name.
+pub const MEDIA_PREFIX: &str = "/media/";
+
 /// WebFinger, on every host.
 pub const WEBFINGER: &str = "/.well-known/webfinger";
 /// NodeInfo's discovery document, on the app host.
@@ -42,5 +63,6 @@ mod tests {
             assert!(path.starts_with(AP_PREFIX), "{path}");
         }
         assert!(AP_POST.starts_with(AP_POSTS_PREFIX));
+        assert!(MEDIA.starts_with(MEDIA_PREFIX));
     }
 }

@@ -69,7 +69,7 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
         .at("/assets/*path", get(ui::asset))
         .at("/favicon.ico", get(ui::favicon))
         .at("/emoji/:version/:file", get(emoji::image))
-        .at("/media/:name", get(api::images::serve))
+        .at(paths::MEDIA, get(api::images::serve))
         .at("/healthz", get(healthz));
     if state.auth.local.is_some() {
         routes = routes.nest("/dev-idp", dev_idp::routes());

@@ -30,7 +30,7 @@ impl Blogs {
     /// rest is not downloaded.
     pub(super) async fn fetch_images(&self, user_id: i64, urls: Vec<String>, run: &mut Run<'_>) -> Result<()> {
         let prefix = self.rules.image_prefix.clone();
-        if !prefix.ends_with("/media/") {
+        if !prefix.ends_with(crate::domain::paths::MEDIA_PREFIX) {
             run.no_uploads = Some("this server keeps images on Imgur, where an import cannot upload".to_owned());
         }
         let mut pending = urls.into_iter();

@@ -45,7 +45,7 @@ pub async fn upload(
     }
     let bytes = image.ok_or_else(malformed)?;
     let name = state.blogs.store_image(signed_in.user.id, bytes.into()).await?;
-    let link = format!("{}/media/{name}", state.config.app_url());
+    let link = format!("{}{}{name}", state.config.app_url(), crate::domain::paths::MEDIA_PREFIX);
     Ok(Json(Uploaded { data: ImageLink { link } }))
 }
 

@@ -16,6 +16,7 @@ use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::tags;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
+use crate::domain::paths;
 use crate::domain::{content::dates, content::emoji};
 use crate::error::Error;
 use crate::http::state::AppState;
@@ -82,7 +83,7 @@ impl AtomLinks {
         AtomLinks {
             title: blog.name.clone(),
             home_url: format!("{blog_url}/"),
-            self_url: format!("{blog_url}/feed.xml"),
+            self_url: format!("{blog_url}{}", paths::FEED),
         }
     }
 
@@ -92,7 +93,7 @@ impl AtomLinks {
         AtomLinks {
             title: format!("{} · {tag}", blog.name),
             home_url: format!("{blog_url}/tags/{tag}"),
-            self_url: format!("{blog_url}/tags/{tag}/feed.xml"),
+            self_url: format!("{blog_url}{}{tag}{}", paths::TAGS_PREFIX, paths::FEED),
         }
     }
 }

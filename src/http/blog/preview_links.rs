@@ -30,7 +30,7 @@ pub async fn serve(state: &AppState, blog: &PublicBlog, token: &str, generation:
         let location = format!("/{}-{}", post.slug, post.short_id);
         return Ok(private().status(StatusCode::FOUND).header(header::LOCATION, location).finish());
     }
-    let path = format!("/preview/{token}");
+    let path = format!("{}{token}", crate::domain::paths::PREVIEW_PREFIX);
     let page = views::render_post(state, blog, post, &path, true, generation).await?;
     Ok(answer(&page))
 }

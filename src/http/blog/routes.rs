@@ -14,6 +14,7 @@
 //! the old addresses of imported posts (`db/redirects.rs`, keyed by `domain::blog::old_paths`) and
 //! answered with a `301` to the post, never cached.
 
+use crate::domain::paths;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -53,7 +54,7 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     }
     let site = &state.site;
     let path = req.uri().path();
-    if let Some(token) = path.strip_prefix("/preview/") {
+    if let Some(token) = path.strip_prefix(paths::PREVIEW_PREFIX) {
         return preview(&state, subdomain, token).await;
     }
     let query = req.uri().query();
@@ -131,11 +132,11 @@ async fn render(
             Some(Ok(number)) => views::index(state, blog, number, generation).await,
             Some(Err(())) => Ok(views::not_found(state, blog, generation)),
         },
-        "/feed.xml" | "/rss.xml" => feeds::feed(state, blog, path == "/rss.xml", generation).await,
-        "/sitemap.xml" => feeds::sitemap(state, blog, generation).await,
-        "/robots.txt" => Ok(feeds::robots(state, blog, generation)),
-        "/favicon.svg" => Ok(feeds::favicon(blog, generation)),
-        "/search" if blog.has("search-box") => views::search(state, blog, query, generation).await,
+        paths::FEED | paths::RSS => feeds::feed(state, blog, path == paths::RSS, generation).await,
+        paths::SITEMAP => feeds::sitemap(state, blog, generation).await,
+        paths::ROBOTS => Ok(feeds::robots(state, blog, generation)),
+        paths::FAVICON => Ok(feeds::favicon(blog, generation)),
+        paths::SEARCH if blog.has("search-box") => views::search(state, blog, query, generation).await,
         _ if path.starts_with("/theme-") => match state.site.themes.at_path(path) {
             Some(theme) => {
                 let mut page = Page::new(StatusCode::OK, "text/css; charset=utf-8", theme.css.clone(), generation);
@@ -144,7 +145,7 @@ async fn render(
             }
             None => Ok(views::not_found(state, blog, generation)),
         },
-        _ if path.starts_with("/tags/") => match tag_path(path) {
+        _ if path.starts_with(paths::TAGS_PREFIX) => match tag_path(path) {
             Some((tag, false)) => match page_param(query) {
                 None => views::tag(state, blog, tag, 1, generation).await,
                 Some(Ok(number)) => views::tag(state, blog, tag, number, generation).await,
@@ -160,8 +161,8 @@ async fn render(
 
 /// The tag of a `/tags/{tag}` (false) or `/tags/{tag}/feed.xml` (true) path.
 fn tag_path(path: &str) -> Option<(&str, bool)> {
-    let rest = path.strip_prefix("/tags/")?;
-    let (tag, feed) = match rest.strip_suffix("/feed.xml") {
+    let rest = path.strip_prefix(paths::TAGS_PREFIX)?;
+    let (tag, feed) = match rest.strip_suffix(paths::FEED) {
         Some(tag) => (tag, true),
         None => (rest, false),
     };
@@ -171,8 +172,8 @@ fn tag_path(path: &str) -> Option<(&str, bool)> {
 /// The cache key of a request, `None` for pages never cached (search results).
 fn cache_key(path: &str, query: Option<&str>) -> Option<String> {
     match path {
-        "/search" => None,
-        _ if path.starts_with("/tags/") && !path.ends_with("/feed.xml") => Some(match page_param(query) {
+        paths::SEARCH => None,
+        _ if path.starts_with(paths::TAGS_PREFIX) && !path.ends_with(paths::FEED) => Some(match page_param(query) {
             Some(Ok(1)) | None => path.to_owned(),
             Some(Ok(n)) => format!("{path}?page={n}"),
             Some(Err(())) => format!("{path}?page=invalid"),

@@ -21,6 +21,7 @@ use crate::db::public::{self, PublicBlog};
 use crate::db::{pages as db_pages, replies, tags};
 use crate::domain::content::image::ImageType;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
+use crate::domain::paths;
 
 /// Addons that work only with the server behind the pages; the static site goes without them.
 const SERVER_ADDONS: [&str; 2] = ["search-box", "page-views"];
@@ -43,15 +44,15 @@ impl SiteRenderer for StaticSite {
         let look = Look { config: &self.config, themes: &self.themes };
         let mut blog = public::blog(conn, subdomain)?.ok_or_else(|| anyhow!("there is no blog {subdomain}"))?;
         blog.addons.retain(|addon| !SERVER_ADDONS.contains(&addon.as_str()));
-        let mut site = Files { out, media: format!("{}/media/", self.config.app_url()) };
+        let mut site = Files { out, media: format!("{}{}", self.config.app_url(), paths::MEDIA_PREFIX) };
         let theme = self.themes.by_slug(&blog.theme);
         site.out.file(&theme.path[1..], theme.css.as_bytes())?;
         site.out.file("favicon.svg", &feeds::favicon(&blog, 0).body)?;
         let blog_url = self.config.blog_origin(&blog.address);
         let newest = public::published(conn, blog.id, 0, FEED_SIZE)?;
-        for (file, rss) in [("feed.xml", false), ("rss.xml", true)] {
+        for (file, rss) in [(paths::FEED, false), (paths::RSS, true)] {
             let (xml, _, _) = feeds::feed_xml(&blog, &blog_url, &newest, rss, AtomLinks::blog(&self.config, &blog))?;
-            site.out.file(file, xml.as_bytes())?;
+            site.out.file(file.trim_start_matches('/'), xml.as_bytes())?;
         }
 
         let count = public::count_published(conn, blog.id)?;
@@ -83,12 +84,13 @@ impl SiteRenderer for StaticSite {
             for number in 1..=tag_pages {
                 let posts = tags::published(conn, blog.id, &tag, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
                 let html = views::tag_html(look, &blog, &tag, &posts, number, tag_pages)?;
-                site.page(&static_path(&page_link(&format!("/tags/{tag}"), number)), &html)?;
+                site.page(&static_path(&page_link(&format!("{}{tag}", paths::TAGS_PREFIX), number)), &html)?;
             }
             let newest = tags::published(conn, blog.id, &tag, 0, FEED_SIZE)?;
             let (xml, _, _) =
                 feeds::feed_xml(&blog, &blog_url, &newest, false, AtomLinks::tag(&self.config, &blog, &tag))?;
-            site.out.file(&format!("tags/{tag}/feed.xml"), xml.as_bytes())?;
+            let file = format!("{}{tag}{}", paths::TAGS_PREFIX, paths::FEED);
+            site.out.file(file.trim_start_matches('/'), xml.as_bytes())?;
         }
         site.page("404.html", &views::not_found_html(look, &blog))?;
         site.out.progress(total, total)

@@ -18,6 +18,7 @@ use crate::db::{pages, replies, tags};
 use crate::domain::blog::post_address::split_permalink;
 use crate::domain::content::blocks::{Block, Body};
 use crate::domain::content::image::ImageType;
+use crate::domain::paths;
 use crate::domain::{content::dates, content::reader_view};
 use crate::error::Error;
 use crate::http::state::AppState;
@@ -324,7 +325,7 @@ pub fn tag_html(
     number: u64,
     pages: u64,
 ) -> Result<String, Error> {
-    let base = format!("/tags/{tag}");
+    let base = format!("{}{tag}", paths::TAGS_PREFIX);
     let at = |n: u64| if n == 1 { base.clone() } else { format!("{base}?page={n}") };
     let mut layout = look.layout(blog, &at(number));
     layout.title = format!("Tagged {tag} · {}", blog.name);
@@ -333,7 +334,7 @@ pub fn tag_html(
     }
     layout.description = format!("Posts tagged {tag} on {}", blog.name);
     layout.tag_feed =
-        Some(FeedLink { title: format!("{} · {tag} (Atom)", blog.name), path: format!("{base}/feed.xml") });
+        Some(FeedLink { title: format!("{} · {tag} (Atom)", blog.name), path: format!("{base}{}", paths::FEED) });
     let (newer, older) = ((number > 1).then(|| at(number - 1)), (number < pages).then(|| at(number + 1)));
     let posts = summaries(blog, posts, blog.has("reading-time"))?;
     TagPage { layout, tag: tag.to_owned(), posts, newer, older }.render().map_err(|err| Error::Internal(err.into()))
@@ -361,7 +362,7 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
         let blog = blog.clone();
         results = off_runtime(move || summaries(&blog, &posts, false)).await?;
     }
-    let mut layout = layout(state, blog, "/search");
+    let mut layout = layout(state, blog, paths::SEARCH);
     layout.title = format!("Search · {}", blog.name);
     layout.noindex = true;
     layout.query = q;
