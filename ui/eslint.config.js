@@ -30,7 +30,7 @@ export default [
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/'] },
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/**/*.test.{ts,tsx}', 'src/**/test-support.{ts,tsx}', 'src/test/**'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
     languageOptions: { parser: tsParser, parserOptions: { ecmaFeatures: { jsx: true } } },
     plugins: { boundaries },
     settings: {
