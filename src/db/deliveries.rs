@@ -1,6 +1,8 @@
 //! The delivery queue (migration 13, issue 16): an activity stored once, one row per inbox.
 //! Rows are written in the same transaction as the change they announce (blogs/, the one
-//! write path), so a committed change is always delivered, even across kill -9.
+//! write path), so a committed change is always delivered, even across kill -9. Row ids are
+//! never reused (`AUTOINCREMENT`, migration 14): the worker settles a row by its id, and a row
+//! cancelled while in flight must not lend its id to the next one queued (issue 28, finding 0).
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -328,6 +330,72 @@ mod tests {
         assert_eq!(left, vec![(1, "p2".to_owned()), (2, "p1".to_owned())]);
         assert_eq!(cancel_for_blog(&conn, 1).unwrap(), 1);
         assert_eq!(claim_due(&conn, 10, &[]).unwrap().len(), 1, "another blog's row stays");
+    }
+
+    /// Issue 28, finding 0: the Delete queued while a cancelled Update of the same post is in
+    /// flight must not take the Update's row id, or the worker skips it as in flight and the
+    /// Update's outcome settles (deletes, delays or gives up) the Delete instead.
+    #[test]
+    fn settling_a_delivery_cancelled_in_flight_leaves_the_delete_queued_after_it() {
+        type Settle = fn(&Connection, i64);
+        let settles: [(&str, Settle); 3] = [
+            ("succeed", |conn, id| succeed(conn, id).unwrap()),
+            ("fail", |conn, id| fail(conn, id, 60_000, "the server answered 500").unwrap()),
+            ("give_up", |conn, id| give_up(conn, id, "the server answered 400").unwrap()),
+        ];
+        for (name, settle) in settles {
+            let conn = migrated();
+            let inbox = inboxes(&["https://a.example/inbox"]);
+            enqueue(&conn, 1, "p1", "{\"type\":\"Update\"}", &inbox).unwrap();
+            let in_flight = claim_due(&conn, 10, &[]).unwrap().remove(0);
+            cancel_for_object(&conn, 1, "p1").unwrap();
+            enqueue(&conn, 1, "p1", "{\"type\":\"Delete\"}", &inbox).unwrap();
+            let due = claim_due(&conn, 10, &[in_flight.id]).unwrap();
+            assert_eq!(due.len(), 1, "{name}: the Delete is due while the Update is still in flight");
+            assert_eq!(due[0].json, "{\"type\":\"Delete\"}");
+            settle(&conn, in_flight.id);
+            let due = claim_due(&conn, 10, &[]).unwrap();
+            assert_eq!(
+                due.iter().map(|row| (row.json.as_str(), row.attempts)).collect::<Vec<_>>(),
+                [("{\"type\":\"Delete\"}", 0)],
+                "{name} of the cancelled Update leaves the Delete queued and due"
+            );
+        }
+    }
+
+    #[test]
+    fn migration_14_keeps_the_queue_and_its_ids_are_never_reused_after() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        crate::db::migrate::migrate_to(&mut conn, 13).unwrap();
+        enqueue(&conn, 1, "p1", "create", &inboxes(&["https://a.example/inbox", "https://b.example/inbox"])).unwrap();
+        enqueue(&conn, 1, "p2", "create", &inboxes(&["https://c.example/inbox"])).unwrap();
+        give_up(&conn, 3, "the server answered 404").unwrap();
+        crate::db::migrate::migrate(&mut conn).unwrap();
+        let rows: Vec<(i64, i64, String, String)> = {
+            let mut stmt = conn
+                .prepare("SELECT d.id, a.id, d.inbox, d.state FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id ORDER BY d.id")
+                .unwrap();
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        assert_eq!(
+            rows,
+            [
+                (1, 1, "https://a.example/inbox".to_owned(), "queued".to_owned()),
+                (2, 1, "https://b.example/inbox".to_owned(), "queued".to_owned()),
+                (3, 2, "https://c.example/inbox".to_owned(), "given_up".to_owned()),
+            ]
+        );
+        cancel_for_object(&conn, 1, "p2").unwrap();
+        conn.execute("DELETE FROM deliveries WHERE id = 3", []).unwrap();
+        conn.execute("DELETE FROM outgoing_activities WHERE id = 2", []).unwrap();
+        let activity = enqueue(&conn, 1, "p3", "create", &inboxes(&["https://a.example/inbox"])).unwrap();
+        assert_eq!(activity, Some(3), "the deleted activity's id is not reused");
+        let ids: Vec<i64> = claim_due(&conn, 10, &[]).unwrap().into_iter().map(|row| row.id).collect();
+        assert_eq!(ids, [1, 2, 4], "nor the deleted delivery's");
     }
 
     #[test]

@@ -96,6 +96,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0013_federation_activity.sql"),
         seed: None,
     },
+    Migration {
+        version: 14,
+        name: "federation queue: row ids never reused",
+        sql: include_str!("migrations/0014_federation_queue.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -128,7 +134,13 @@ pub fn pending(conn: &Connection) -> anyhow::Result<Vec<&'static Migration>> {
 
 /// Applies every pending migration, each in its own transaction; returns those applied.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<&'static Migration>> {
-    let pending = pending(conn)?;
+    migrate_to(conn, latest_version())
+}
+
+/// Applies the pending migrations up to `version` (tests build an older database with it, to
+/// check what a migration does to existing rows); returns those applied.
+pub fn migrate_to(conn: &mut Connection, version: i64) -> anyhow::Result<Vec<&'static Migration>> {
+    let pending: Vec<_> = pending(conn)?.into_iter().filter(|m| m.version <= version).collect();
     for migration in &pending {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute_batch(migration.sql)

@@ -124,7 +124,7 @@ pub(crate) async fn until(limit: Duration, what: &str, mut done: impl FnMut() ->
 }
 
 /// A server whose deliveries may reach loopback, with the backoff's minute made `retry_ms`.
-async fn spawn(retry_ms: u64) -> TestApp {
+pub(crate) async fn spawn(retry_ms: u64) -> TestApp {
     TestApp::spawn_with(|config| {
         config.fetch_allow_loopback = true;
         config.delivery_retry_unit = Duration::from_millis(retry_ms);
@@ -138,7 +138,7 @@ fn blog_host(app: &TestApp) -> String {
 }
 
 /// Seeds an accepted follower of blog 1 (or a pending one).
-fn follow(app: &TestApp, name: &str, inbox: &str, shared_inbox: Option<&str>, accepted: bool) {
+pub(crate) fn follow(app: &TestApp, name: &str, inbox: &str, shared_inbox: Option<&str>, accepted: bool) {
     app.db()
         .execute(
             "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state)
@@ -180,7 +180,7 @@ async fn actor(app: &TestApp) -> (Value, String, String) {
     (doc, key_id, pem)
 }
 
-async fn alice(app: &TestApp) -> (Browser, i64) {
+pub(crate) async fn alice(app: &TestApp) -> (Browser, i64) {
     let blog = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
     (app.browser.clone(), blog)
 }

@@ -23,6 +23,7 @@ mod emoji;
 mod exports;
 mod favicons;
 mod federation;
+mod federation_queue;
 mod fedify;
 mod fediverse;
 mod fetch;

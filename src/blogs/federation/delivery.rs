@@ -5,7 +5,9 @@
 //!   or dead server never holds up the others (nor the blog: publishing only queues).
 //! - The rows in flight are a set in memory; nothing in the database says "running", so after
 //!   a crash (kill -9) every row not deleted is simply due again. Delivery is at least once,
-//!   as in Mastodon: receivers drop a repeated activity by its id.
+//!   as in Mastodon: receivers drop a repeated activity by its id. A row id names one delivery
+//!   for ever (migration 14: never reused), so the set, and the outcome written back by row id,
+//!   never touch a row queued after the one sent was cancelled (a post's Delete after its Update).
 //! - A failure waits [`BACKOFF_MINUTES`] (1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h, 12 h:
 //!   about 45 h over 9 attempts), then the row is given up and kept for the owner. 404 and
 //!   410 give up at once (410 also removes a follower whose own inbox it was), 429 and 503
