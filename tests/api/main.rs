@@ -31,6 +31,7 @@ mod images;
 mod import_uploads;
 mod imports;
 mod inbox;
+mod inbox_limits;
 mod markdown;
 mod posts;
 mod previews;

@@ -24,7 +24,7 @@ mod documents;
 mod ours;
 
 pub use documents::{Actor, KeyDocument, PublicKey, actor, key_document};
-pub use ours::{Ours, authority_of, host_of, ours, same_origin};
+pub use ours::{Ours, authority_of, host_of, ours, registrable_domain_of, same_origin};
 
 /// The longest id (a URL) accepted.
 pub const MAX_ID: usize = 2048;

@@ -170,3 +170,21 @@ fn a_like_an_announce_or_a_note_whose_id_is_on_another_server_is_refused() {
     let announce = json!({"id": "https://peer.example/boosts/1", "type": "Announce", "actor": BOB, "object": post});
     assert!(matches!(parse(&announce).unwrap(), Inbound::Announce { .. }));
 }
+
+#[test]
+fn the_registrable_domain_of_an_id_follows_the_public_suffix_list() {
+    let domain = |id: &str| registrable_domain_of(id).unwrap();
+    assert_eq!(domain("https://a1.evil.example/users/m#main-key"), "evil.example");
+    assert_eq!(domain("https://A2.Evil.Example./users/m"), "evil.example");
+    assert_eq!(domain("https://social.example.co.uk/u"), "example.co.uk");
+    assert_eq!(
+        domain("https://alice.github.io/actor"),
+        "alice.github.io",
+        "a public suffix's own customers stay apart"
+    );
+    assert_eq!(domain("https://bob.github.io/actor"), "bob.github.io");
+    assert_eq!(domain("http://127.0.0.1:9/users/bob"), "127.0.0.1");
+    assert_eq!(domain("http://[::1]:9/users/bob"), "::1");
+    assert_eq!(domain("https://co.uk/u"), "co.uk", "a bare suffix is itself");
+    assert_eq!(registrable_domain_of("not a url"), None);
+}
