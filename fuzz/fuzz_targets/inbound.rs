@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::domain::federation::inbound::{Inbound, actor, key_document, parse};
+use quire::domain::federation::inbound::{Inbound, actor, host_of, key_document, parse};
 use quire::domain::federation::remote_html::to_text;
 
 fuzz_target!(|data: &[u8]| {
@@ -15,8 +15,15 @@ fuzz_target!(|data: &[u8]| {
         if let Some(id) = activity.actor() {
             assert!(id.starts_with("http://") || id.starts_with("https://"), "{text:?}");
         }
-        if let Inbound::Create { note, .. } = &activity {
-            let _ = to_text(&note.content, 5000);
+        // Reactions and notes are the actor's server's own (issue 28, finding 9).
+        let own = |id: &str| host_of(id) == activity.actor().and_then(host_of);
+        match &activity {
+            Inbound::Create { id, note, .. } => {
+                assert!(own(id) && own(&note.id), "{text:?}");
+                let _ = to_text(&note.content, 5000);
+            }
+            Inbound::Like { id, .. } | Inbound::Announce { id, .. } => assert!(own(id), "{text:?}"),
+            _ => {}
         }
     }
     let _ = actor(&value);

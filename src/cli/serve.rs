@@ -74,6 +74,17 @@ pub struct ServeArgs {
     #[arg(long, env = "QUIRE_ACCESS_LOG_FORMAT", default_value = "quire", value_name = "quire|combined")]
     pub access_log_format: String,
 
+    /// The inbox's sustained allowance a minute: for verified activities, per registrable domain
+    /// of the signing key's host (a1.evil.example and a2.evil.example share evil.example's); for
+    /// requests not (yet) verified, per client address.
+    #[arg(long, env = "QUIRE_INBOX_PER_MINUTE", default_value_t = 300, value_name = "N")]
+    pub inbox_per_minute: u32,
+
+    /// The inbox's burst: requests one domain or address may send at once, beyond which the
+    /// per-minute allowance refills.
+    #[arg(long, env = "QUIRE_INBOX_BURST", default_value_t = 100, value_name = "N")]
+    pub inbox_burst: u32,
+
     #[command(flatten)]
     pub tls: TlsArgs,
 

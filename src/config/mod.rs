@@ -13,6 +13,7 @@ mod tls;
 mod urls;
 
 use std::net::{Ipv4Addr, SocketAddr};
+use std::num::NonZeroU32;
 use std::path::Path;
 use std::time::Duration;
 
@@ -78,6 +79,27 @@ pub struct Config {
     pub delivery_retry_unit: Duration,
     /// Where the one line a request goes (`serve --access-log`), and in which form.
     pub access_log: AccessLogConfig,
+    /// The inbox's rate limit (`serve --inbox-per-minute`, `--inbox-burst`).
+    pub inbox_rate: InboxRate,
+}
+
+/// The inbox's allowance, per registrable domain for verified activities and per client address
+/// for the rest (docs/federation-inbox.md, step 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InboxRate {
+    /// Sustained requests a minute.
+    pub per_minute: NonZeroU32,
+    /// Requests allowed at once.
+    pub burst: NonZeroU32,
+}
+
+impl Default for InboxRate {
+    fn default() -> InboxRate {
+        InboxRate {
+            per_minute: NonZeroU32::new(300).expect("non-zero"),
+            burst: NonZeroU32::new(100).expect("non-zero"),
+        }
+    }
 }
 
 impl Config {
@@ -123,6 +145,10 @@ impl Config {
             dns_server,
             delivery_retry_unit: args.delivery_retry.given().unwrap_or(Duration::from_secs(60)),
             access_log: AccessLogConfig::parse(&args.access_log, &args.access_log_format)?,
+            inbox_rate: InboxRate {
+                per_minute: NonZeroU32::new(args.inbox_per_minute).context("--inbox-per-minute must be at least 1")?,
+                burst: NonZeroU32::new(args.inbox_burst).context("--inbox-burst must be at least 1")?,
+            },
         })
     }
 
@@ -146,6 +172,7 @@ impl Config {
             dns_server: None,
             delivery_retry_unit: Duration::from_secs(60),
             access_log: AccessLogConfig::off(),
+            inbox_rate: InboxRate::default(),
         }
     }
 

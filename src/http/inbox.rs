@@ -5,8 +5,9 @@
 //!
 //! In this order, each step before any work of the next:
 //! 1. the body is capped at [`BODY_LIMIT`] while it streams (413; `middleware::limit_body`);
-//! 2. a personal inbox's blog must exist (404);
-//! 3. the per-remote-host rate limit, keyed on the keyId's host (429 with `Retry-After`);
+//! 2. a client address whose unverified requests used up their allowance is refused (429 with
+//!    `Retry-After`; `limits.rs`);
+//! 3. a personal inbox's blog must exist (404);
 //! 4. blocked domains: the keyId's host, for the instance and the addressed blog (202, dropped:
 //!    a blocked server learns nothing and does not retry);
 //! 5. `domain::ap_signature::check_request`: a draft-cavage signature (an RFC 9421 one alone is a
@@ -16,16 +17,18 @@
 //! 7. the key, cached or fetched (`blogs::federation::remote_keys`), verifies the signature and is the
 //!    actor's (401);
 //! 8. the same signature seen in the last two hours is a replay (401);
-//! 9. `Blogs::receive` (202).
+//! 9. the verified activity counts against its key's registrable domain (429 with `Retry-After`);
+//! 10. `Blogs::receive` (202).
+//!
+//! A request that ends before step 9 counts against its client's address (step 2's allowance):
+//! only a verified signature speaks for a remote server, so nobody can use up another's.
+
+mod limits;
 
 use std::collections::HashMap;
-use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime};
 
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use poem::http::StatusCode;
 use poem::{IntoResponse, Request, Response};
 use sha2::{Digest, Sha256};
@@ -37,26 +40,21 @@ use crate::domain::federation::ap_signature::{self, DATE_WINDOW, Refusal};
 use crate::domain::federation::inbound::{self, Inbound};
 use crate::domain::paths;
 use crate::error::{Error, Messages};
+use crate::http::client::client_ip;
 use crate::http::hosts::Site;
 use crate::http::middleware::REQUEST_ID;
 use crate::http::state::AppState;
 
 /// The largest activity accepted (Mastodon's own limit is 1 MB; a Note fits well within this).
 pub const BODY_LIMIT: usize = 256 * 1024;
-/// Sustained requests per remote host and minute.
-const PER_MINUTE: u32 = 300;
-/// Requests a remote host may send in a burst.
-const BURST: u32 = 100;
-/// Remote hosts remembered by the rate limiter before stale ones are dropped.
-const MAX_TRACKED: usize = 10_000;
 /// Signatures remembered for replays before old ones are dropped.
 const MAX_SEEN: usize = 100_000;
 
-/// The inbox's state: key fetches and caches, the rate limiter, the signatures seen.
+/// The inbox's state: key fetches and caches, the rate limits, the signatures seen.
 pub struct Inbox {
     state: AppState,
     keys: InboxKeys,
-    limiter: DefaultKeyedRateLimiter<String>,
+    limits: limits::Limits,
     seen: Mutex<HashMap<[u8; 32], Instant>>,
 }
 
@@ -69,15 +67,26 @@ impl Inbox {
     /// The inbox of the server with `state`.
     pub fn new(state: AppState) -> Inbox {
         let keys = InboxKeys::new(state.db.clone(), state.fetcher.clone(), state.config.fetch_allow_loopback);
-        let quota = Quota::per_minute(NonZeroU32::new(PER_MINUTE).expect("non-zero"))
-            .allow_burst(NonZeroU32::new(BURST).expect("non-zero"));
-        Inbox { state, keys, limiter: RateLimiter::keyed(quota), seen: Mutex::new(HashMap::new()) }
+        let limits = limits::Limits::new(state.config.inbox_rate);
+        Inbox { state, keys, limits, seen: Mutex::new(HashMap::new()) }
     }
 
     /// Answers a POST to [`paths::AP_INBOX`] on `site` (the app: the shared inbox; a blog: its own).
     pub async fn answer(&self, req: Request, site: &Site) -> Response {
         let id = REQUEST_ID.try_with(|id| id.clone()).unwrap_or_default();
-        match self.receive(req, site).await {
+        let client = client_ip(&req, &self.state.config.trusted_proxies);
+        let mut verified = false;
+        let outcome = match self.limits.unverified_allowed(client) {
+            Ok(()) => {
+                let outcome = self.receive(req, site, &mut verified).await;
+                if !verified {
+                    self.limits.count_unverified(client);
+                }
+                outcome
+            }
+            Err(retry_after) => Err(limits::too_many(retry_after, "this address")),
+        };
+        match outcome {
             Ok(outcome) => {
                 tracing::info!(outcome, "inbox");
                 StatusCode::ACCEPTED.into_response()
@@ -99,7 +108,8 @@ impl Inbox {
         }
     }
 
-    async fn receive(&self, mut req: Request, site: &Site) -> Result<String, Refused> {
+    /// Steps 3 to 10; sets `verified` once the request's signature is verified and new.
+    async fn receive(&self, mut req: Request, site: &Site, verified: &mut bool) -> Result<String, Refused> {
         let blog = match site {
             Site::App | Site::Unknown => None,
             Site::Blog(subdomain) | Site::CustomDomain(subdomain) => {
@@ -116,8 +126,6 @@ impl Inbox {
             .and_then(|value| value.to_str().ok())
             .and_then(|value| ap_signature::parse_signature(value).ok())
             .map(|parsed| parsed.key_id);
-        let peer = req.remote_addr().as_socket_addr().map(|addr| addr.ip());
-        self.limit(key_id.as_deref(), peer)?;
         if let Some(host) = key_id.as_deref().and_then(inbound::host_of)
             && self.blocked(blog.as_ref(), host).await?
         {
@@ -155,6 +163,8 @@ impl Inbox {
         };
         let remote = remote.map_err(|e| unauthorized(e.to_string()))?;
         self.first_use(&checked.signature.signature)?;
+        *verified = true;
+        self.limits.count_verified(&remote.key_id).map_err(|wait| limits::too_many(wait, "this server"))?;
         let remote = match &activity {
             Inbound::UpdateActor { .. } => self.keys.refresh(&remote, signer.as_ref()).await.unwrap_or(remote),
             _ if deletes_itself => {
@@ -166,25 +176,6 @@ impl Inbox {
         let received = self.state.blogs.receive(&self.state.config, activity, json, (*remote).clone()).await?;
         let queued = if received.queued_delivery() { " (a delivery queued)" } else { "" };
         Ok(format!("{received:?} from {}{queued}", remote.actor_id))
-    }
-
-    /// Counts a request against its remote host's allowance (the keyId's host; the peer's
-    /// address for a request without a readable signature); a 429 says when to retry.
-    fn limit(&self, key_id: Option<&str>, peer: Option<IpAddr>) -> Result<(), Refused> {
-        if self.limiter.len() > MAX_TRACKED {
-            self.limiter.retain_recent();
-        }
-        let key = match key_id.and_then(inbound::authority_of) {
-            Some(host) => host,
-            None => format!("peer {}", peer.map(|ip| ip.to_string()).unwrap_or_default()),
-        };
-        self.limiter.check_key(&key).map_err(|not_until| {
-            let wait = not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1;
-            Refused {
-                error: Error::RateLimited(Messages::one("inbox", "Too many activities from this server; retry later")),
-                retry_after: Some(wait),
-            }
-        })
     }
 
     /// Whether `host` is blocked for the whole instance or for the addressed blog.

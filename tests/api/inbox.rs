@@ -17,12 +17,12 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, error_field, simple_body};
 
 /// The fake remote server: Bob's actor document and inbox.
-struct Peer {
+pub(crate) struct Peer {
     origin: String,
     fetches: Arc<AtomicUsize>,
     signed_fetches: Arc<AtomicUsize>,
     received: Arc<Mutex<Vec<Value>>>,
-    key: SigningKey,
+    pub(crate) key: SigningKey,
 }
 
 #[derive(Clone)]
@@ -85,29 +85,36 @@ impl Peer {
         Peer { origin, fetches, signed_fetches, received, key }
     }
 
-    fn bob(&self) -> String {
+    pub(crate) fn bob(&self) -> String {
         format!("{}/users/bob", self.origin)
     }
 
-    fn key_id(&self) -> String {
+    pub(crate) fn key_id(&self) -> String {
         format!("{}#main-key", self.bob())
     }
 
-    fn fetches(&self) -> usize {
+    pub(crate) fn fetches(&self) -> usize {
         self.fetches.load(Ordering::SeqCst)
     }
 }
 
+/// A client connecting from 127.0.0.2 (another address of the loopback network, so another
+/// client to the inbox's rate limit).
+pub(crate) fn client_from_another_address() -> reqwest::Client {
+    let address = std::net::IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 2));
+    reqwest::Client::builder().local_address(address).build().unwrap()
+}
+
 /// A blog `alice` with one published post on a server that may fetch from loopback.
-struct Setup {
-    app: TestApp,
-    peer: Peer,
-    post_id: String,
+pub(crate) struct Setup {
+    pub(crate) app: TestApp,
+    pub(crate) peer: Peer,
+    pub(crate) post_id: String,
     permalink: String,
 }
 
 impl Setup {
-    async fn start() -> Setup {
+    pub(crate) async fn start() -> Setup {
         let app = TestApp::spawn_with(|config| config.fetch_allow_loopback = true).await;
         let blog_id = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
         let post = app.browser.create_post(blog_id, simple_body("Hello", "World"), false).await;
@@ -123,7 +130,7 @@ impl Setup {
 
     /// Bob's activity with his key, posted to the shared inbox (`host` `localhost:{port}`) or
     /// a blog's (`alice.localhost:{port}`).
-    async fn send(&self, host: &str, activity: &Value) -> reqwest::Response {
+    pub(crate) async fn send(&self, host: &str, activity: &Value) -> reqwest::Response {
         let body = activity.to_string().into_bytes();
         self.send_signed(host, &body, &body, &self.peer.key, SystemTime::now(), &[]).await
     }
@@ -152,7 +159,7 @@ impl Setup {
         request.send().await.unwrap()
     }
 
-    fn shared(&self) -> String {
+    pub(crate) fn shared(&self) -> String {
         format!("localhost:{}", self.app.port)
     }
 
@@ -382,20 +389,13 @@ async fn requests_that_fail_a_check_are_refused_and_those_refused_before_the_key
     assert_eq!(s.app.count("reactions"), 0);
     assert_eq!(s.peer.fetches(), 1, "a forged signature refetches the key at most once every 5 minutes");
 
-    // One remote host's flood is cut off with a 429 and Retry-After.
+    // One address's flood of unverified requests is cut off with a 429 and Retry-After.
     let flood = r#"keyId="https://flood.example/actor#key",algorithm="rsa-sha256",headers="date",signature="AAAA""#;
+    let flooder = client_from_another_address();
     let mut limited = None;
     for _ in 0..150 {
-        let resp = s
-            .app
-            .client
-            .post(&inbox)
-            .header("host", s.shared())
-            .header("signature", flood)
-            .body("{}")
-            .send()
-            .await
-            .unwrap();
+        let resp =
+            flooder.post(&inbox).header("host", s.shared()).header("signature", flood).body("{}").send().await.unwrap();
         if resp.status() == 429 {
             limited = Some(resp);
             break;
@@ -404,7 +404,7 @@ async fn requests_that_fail_a_check_are_refused_and_those_refused_before_the_key
     }
     let limited = limited.expect("a 429 within 150 requests");
     assert!(limited.headers()["retry-after"].to_str().unwrap().parse::<u64>().unwrap() >= 1);
-    assert_eq!(s.send(&s.shared(), &s.follow(4)).await.status(), 202, "other hosts are not limited");
+    assert_eq!(s.send(&s.shared(), &s.follow(4)).await.status(), 202, "other addresses are not limited");
 }
 
 #[tokio::test]

@@ -32,6 +32,7 @@ mod images;
 mod import_uploads;
 mod imports;
 mod inbox;
+mod inbox_limits;
 mod markdown;
 mod posts;
 mod previews;

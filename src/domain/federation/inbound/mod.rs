@@ -24,7 +24,7 @@ mod documents;
 mod ours;
 
 pub use documents::{Actor, KeyDocument, PublicKey, actor, key_document};
-pub use ours::{Ours, authority_of, host_of, ours, same_origin};
+pub use ours::{Ours, authority_of, host_of, ours, registrable_domain_of, same_origin};
 
 /// The longest id (a URL) accepted.
 pub const MAX_ID: usize = 2048;
@@ -135,14 +135,25 @@ pub fn parse(activity: &Value) -> Result<Inbound, Invalid> {
     let object = activity.get("object").ok_or_else(|| invalid("the activity has no object"))?;
     Ok(match kind.as_str() {
         "Follow" => Inbound::Follow { id, actor, object: reference(activity, "object")? },
-        "Like" => Inbound::Like { id, actor, object: reference(activity, "object")? },
-        "Announce" => Inbound::Announce { id, actor, object: reference(activity, "object")? },
+        "Like" => {
+            Inbound::Like { id: on_actors_server(id, &actor, "Like")?, actor, object: reference(activity, "object")? }
+        }
+        "Announce" => Inbound::Announce {
+            id: on_actors_server(id, &actor, "Announce")?,
+            actor,
+            object: reference(activity, "object")?,
+        },
         "Undo" => {
             let undone = undone(object, &actor)?;
             Inbound::Undo { id, actor, undone }
         }
         "Create" => match type_of(object).as_deref() {
-            Some("Note") => Inbound::Create { id, actor, note: note(object)? },
+            Some("Note") => {
+                let id = on_actors_server(id, &actor, "Create")?;
+                let note = note(object)?;
+                on_actors_server(note.id.clone(), &actor, "Note")?;
+                Inbound::Create { id, actor, note }
+            }
             _ => Inbound::Ignored {
                 kind: format!("Create of {}", type_of(object).unwrap_or_else(|| "a link".to_owned())),
             },
@@ -157,6 +168,16 @@ pub fn parse(activity: &Value) -> Result<Inbound, Invalid> {
             }
         }
     })
+}
+
+/// `id` when it is on the host of `actor` (another port of the same host included): a server
+/// speaks only for its own Likes, Announces and Notes, so a reaction or a reply it relays with
+/// someone else's id cannot take that id's place (and be undone or deleted in its name).
+fn on_actors_server(id: String, actor: &str, what: &str) -> Result<String, Invalid> {
+    match (host_of(&id), host_of(actor)) {
+        (Some(id_host), Some(actor_host)) if id_host == actor_host => Ok(id),
+        _ => Err(invalid(format!("the {what}'s id must be on its actor's server"))),
+    }
 }
 
 /// The types an actor document may have.

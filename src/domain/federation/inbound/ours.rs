@@ -1,8 +1,8 @@
-//! Whose an id is: its host (what blocks and rate limits are keyed on), whether two URLs share
-//! an origin, and which of our actors or posts one of our URLs names.
+//! Whose an id is: its host (what blocks are keyed on), its registrable domain (what the inbox's
+//! rate limit is keyed on), whether two URLs share an origin, and which of our actors or posts one
+//! of our URLs names.
 
-/// The `host[:port]` of an id, lowercase: what blocked domains and rate limits are keyed on
-/// ([`host_of`] gives it without the port).
+/// The `host[:port]` of an id, lowercase ([`host_of`] gives it without the port).
 pub fn authority_of(id: &str) -> Option<String> {
     let url = url::Url::parse(id).ok()?;
     let host = url.host_str()?.to_ascii_lowercase();
@@ -17,6 +17,19 @@ pub fn host_of(id: &str) -> Option<String> {
     let url = url::Url::parse(id).ok()?;
     let host = url.host_str()?.trim_end_matches('.').to_ascii_lowercase();
     Some(host.trim_start_matches('[').trim_end_matches(']').to_owned())
+}
+
+/// The registrable domain of an id's host: `evil.example` for `https://a1.evil.example/...` and
+/// `example.co.uk` for `https://social.example.co.uk/...`, by the public suffix list compiled
+/// into the `psl` crate (no network). An IP address, or a name that is itself a public suffix,
+/// stands for itself. What the inbox's rate limit counts verified activities by, so that a
+/// server cannot multiply its allowance with subdomains.
+pub fn registrable_domain_of(id: &str) -> Option<String> {
+    let host = host_of(id)?;
+    if host.parse::<std::net::IpAddr>().is_ok() {
+        return Some(host);
+    }
+    Some(psl::domain_str(&host).map_or_else(|| host.clone(), str::to_owned))
 }
 
 /// Whether two URLs have the same origin (scheme, host, port).

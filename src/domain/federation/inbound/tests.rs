@@ -150,3 +150,41 @@ fn our_actor_and_posts_are_matched_by_object_id_and_permalink() {
     assert_eq!(ours("http://alice.localhost:8080/_quire/ap/posts/nope"), None);
     assert_eq!(ours("http://localhost:8080/_quire/ap/actor"), None);
 }
+
+#[test]
+fn a_like_an_announce_or_a_note_whose_id_is_on_another_server_is_refused() {
+    let post = "http://alice.localhost:8080/_quire/ap/posts/abcd1234";
+    let like = json!({"id": "https://victim.example/likes/1", "type": "Like", "actor": BOB, "object": post});
+    assert!(parse(&like).unwrap_err().0.contains("actor's server"), "{:?}", parse(&like));
+    let announce = json!({"id": "https://victim.example/boosts/1", "type": "Announce", "actor": BOB, "object": post});
+    assert!(parse(&announce).unwrap_err().0.contains("actor's server"), "{:?}", parse(&announce));
+    let create = json!({"id": "https://peer.example/n/1/activity", "type": "Create", "actor": BOB,
+        "object": {"id": "https://victim.example/n/1", "type": "Note", "attributedTo": BOB, "content": "Hi"}});
+    assert!(parse(&create).unwrap_err().0.contains("actor's server"), "{:?}", parse(&create));
+    let create = json!({"id": "https://victim.example/n/1/activity", "type": "Create", "actor": BOB,
+        "object": {"id": "https://peer.example/n/1", "type": "Note", "attributedTo": BOB, "content": "Hi"}});
+    assert!(parse(&create).unwrap_err().0.contains("actor's server"), "{:?}", parse(&create));
+    // The same on the actor's own server (another port or letter case of its host is the same host).
+    let like = json!({"id": "https://PEER.example/likes/1", "type": "Like", "actor": BOB, "object": post});
+    assert!(matches!(parse(&like).unwrap(), Inbound::Like { .. }));
+    let announce = json!({"id": "https://peer.example/boosts/1", "type": "Announce", "actor": BOB, "object": post});
+    assert!(matches!(parse(&announce).unwrap(), Inbound::Announce { .. }));
+}
+
+#[test]
+fn the_registrable_domain_of_an_id_follows_the_public_suffix_list() {
+    let domain = |id: &str| registrable_domain_of(id).unwrap();
+    assert_eq!(domain("https://a1.evil.example/users/m#main-key"), "evil.example");
+    assert_eq!(domain("https://A2.Evil.Example./users/m"), "evil.example");
+    assert_eq!(domain("https://social.example.co.uk/u"), "example.co.uk");
+    assert_eq!(
+        domain("https://alice.github.io/actor"),
+        "alice.github.io",
+        "a public suffix's own customers stay apart"
+    );
+    assert_eq!(domain("https://bob.github.io/actor"), "bob.github.io");
+    assert_eq!(domain("http://127.0.0.1:9/users/bob"), "127.0.0.1");
+    assert_eq!(domain("http://[::1]:9/users/bob"), "::1");
+    assert_eq!(domain("https://co.uk/u"), "co.uk", "a bare suffix is itself");
+    assert_eq!(registrable_domain_of("not a url"), None);
+}
