@@ -112,7 +112,11 @@ impl App {
                 let allows: NamePolicy = Arc::new(move |name: &str| names.allows(name));
                 let changes = served.changes();
                 let tls = Tls::from_config(&config, allows.clone())?.expect("config.tls is set");
-                let https = TlsAcceptor::start(tokio::net::TcpListener::from_std(listener)?, tls.certificates.clone())?;
+                let https = TlsAcceptor::start(
+                    tokio::net::TcpListener::from_std(listener)?,
+                    tls.certificates.clone(),
+                    tls_config.handshakes,
+                )?;
                 Listeners::Tls(TlsListeners {
                     https,
                     http: TcpAcceptor::from_std(http)?,

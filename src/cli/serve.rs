@@ -192,6 +192,21 @@ pub struct TlsArgs {
     /// give the local port.
     #[arg(long, env = "QUIRE_HTTP_LISTEN", default_value = "[::]:80", value_name = "ADDR:PORT")]
     pub http_listen: SocketAddr,
+
+    /// Seconds an HTTPS connection has to send its ClientHello before it is closed (it holds
+    /// nothing shared meanwhile, only a place in its address's allowance).
+    #[arg(long, env = "QUIRE_TLS_HELLO_TIMEOUT", default_value_t = 3, value_name = "SECONDS")]
+    pub tls_hello_timeout: u64,
+
+    /// TLS handshakes in progress from one address (an IPv6 /64) at once, from the connection's
+    /// accept to its finished handshake; more are closed at once.
+    #[arg(long, env = "QUIRE_TLS_HANDSHAKES_PER_ADDRESS", default_value_t = 32, value_name = "N")]
+    pub tls_handshakes_per_address: usize,
+
+    /// TLS handshakes in progress at once for everyone, counted from a ClientHello that names
+    /// a name Quire serves (a certificate being ordered is waited for outside this count).
+    #[arg(long, env = "QUIRE_TLS_MAX_HANDSHAKES", default_value_t = 256, value_name = "N")]
+    pub tls_max_handshakes: usize,
 }
 
 /// `--test-only-fetch-loopback`, of `serve` and `import`; compiled only into debug builds.

@@ -26,7 +26,7 @@ pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
 pub use host::{is_local_host, parse_host, without_default_port};
 use tls::tls_config;
-pub use tls::{AcmeConfig, TlsConfig};
+pub use tls::{AcmeConfig, HandshakeLimits, TlsConfig};
 
 /// Google's issuer, the default sign-in provider.
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";

@@ -23,6 +23,33 @@ pub struct TlsConfig {
     pub http_listen: SocketAddr,
     /// The first pause after a failed order (`tls::manager::FIRST_BACKOFF`; tests shorten it).
     pub first_backoff: Duration,
+    /// What one client may hold of the HTTPS listener's handshakes.
+    pub handshakes: HandshakeLimits,
+}
+
+/// The limits on TLS handshakes in progress (`--tls-hello-timeout`, `--tls-handshakes-per-address`,
+/// `--tls-max-handshakes`; docs/tls.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandshakeLimits {
+    /// How long a connection has to send its ClientHello.
+    pub hello_timeout: Duration,
+    /// How long the rest of the handshake may take, once a slot is given.
+    pub handshake_timeout: Duration,
+    /// Handshakes in progress from one address (an IPv6 /64), from accept to the end.
+    pub per_address: usize,
+    /// Handshakes in progress for everyone, from a ClientHello naming a served name.
+    pub shared: usize,
+}
+
+impl Default for HandshakeLimits {
+    fn default() -> HandshakeLimits {
+        HandshakeLimits {
+            hello_timeout: Duration::from_secs(3),
+            handshake_timeout: Duration::from_secs(10),
+            per_address: 32,
+            shared: 256,
+        }
+    }
 }
 
 /// The ACME CA and account.
@@ -75,6 +102,9 @@ pub(super) fn tls_config(args: &TlsArgs, raw_host: &str, listen_given: bool) -> 
              --https-listen (default [::]:443) and --http-listen (default [::]:80) instead"
         );
     }
+    if args.tls_hello_timeout == 0 || args.tls_handshakes_per_address == 0 || args.tls_max_handshakes == 0 {
+        bail!("--tls-hello-timeout, --tls-handshakes-per-address and --tls-max-handshakes must be at least 1");
+    }
     if args.https_listen == args.http_listen {
         bail!("--https-listen and --http-listen must differ, both are {}", args.https_listen);
     }
@@ -84,5 +114,11 @@ pub(super) fn tls_config(args: &TlsArgs, raw_host: &str, listen_given: bool) -> 
         https_listen: args.https_listen,
         http_listen: args.http_listen,
         first_backoff: Duration::from_secs(600),
+        handshakes: HandshakeLimits {
+            hello_timeout: Duration::from_secs(args.tls_hello_timeout),
+            per_address: args.tls_handshakes_per_address,
+            shared: args.tls_max_handshakes,
+            ..HandshakeLimits::default()
+        },
     }))
 }

@@ -168,6 +168,15 @@ impl Manager {
         (self.allows)(name)
     }
 
+    /// Whether Quire serves `name`, counting a refusal (a handshake for a name not served).
+    pub fn serves_counted(&self, name: &str) -> bool {
+        let serves = (self.allows)(name);
+        if !serves {
+            self.stats.refused_unknown.fetch_add(1, Ordering::Relaxed);
+        }
+        serves
+    }
+
     /// Makes sure `name` has a certificate in memory, ordering one first when Quire serves the
     /// name and has none (or only an expired one). Never asks the CA for a refused name.
     pub async fn ensure(self: &Arc<Self>, name: &str) -> Result<(), Refused> {

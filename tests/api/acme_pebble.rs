@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use quire::config::{AcmeConfig, TlsConfig};
+use quire::config::{AcmeConfig, HandshakeLimits, TlsConfig};
 use quire::tls::{CertificateState, Manager};
 use quire::{App, Config};
 use tempfile::TempDir;
@@ -136,6 +136,7 @@ impl Pebble {
             https_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             http_listen: SocketAddr::from(([127, 0, 0, 1], self.http_port)),
             first_backoff: Duration::from_secs(600),
+            handshakes: HandshakeLimits::default(),
         });
         config
     }

@@ -3,13 +3,13 @@
 //! a fake CA on 127.0.0.1 that counts what it is sent; and the port-80 endpoint.
 //! (tests/api/acme_pebble.rs does the real issuance against Debian's pebble.)
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use quire::config::{AcmeConfig, TlsConfig};
+use quire::config::{AcmeConfig, HandshakeLimits, TlsConfig};
 use quire::tls::acme::AcmeSettings;
 use quire::tls::{CertificateState, Certificates, Manager, ManagerSettings, NamePolicy, TlsAcceptor};
 use quire::{App, Config};
@@ -56,6 +56,12 @@ impl TestCa {
 /// Connects to 127.0.0.1:`port` with SNI `name` (none when it is an IP), trusting only
 /// `root_pem`; `Ok` when the chain and name check out and the handshake finishes.
 pub async fn handshake(port: u16, name: &str, root_pem: &str) -> Result<(), String> {
+    handshake_from(Ipv4Addr::LOCALHOST, port, name, root_pem).await
+}
+
+/// [`handshake`] from the local address `from`: Linux routes all of 127.0.0.0/8 to loopback, so
+/// a test can be two clients.
+pub async fn handshake_from(from: Ipv4Addr, port: u16, name: &str, root_pem: &str) -> Result<(), String> {
     use rustls::pki_types::pem::PemObject;
     let mut roots = rustls::RootCertStore::empty();
     for cert in rustls::pki_types::CertificateDer::pem_slice_iter(root_pem.as_bytes()) {
@@ -67,7 +73,9 @@ pub async fn handshake(port: u16, name: &str, root_pem: &str) -> Result<(), Stri
         .with_root_certificates(roots)
         .with_no_client_auth();
     let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.map_err(|e| e.to_string())?;
+    let socket = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+    socket.bind(SocketAddr::from((from, 0))).map_err(|e| e.to_string())?;
+    let tcp = socket.connect(SocketAddr::from(([127, 0, 0, 1], port))).await.map_err(|e| e.to_string())?;
     let server_name = ServerName::try_from(name.to_owned()).map_err(|e| e.to_string())?;
     let connect = connector.connect(server_name, tcp);
     match tokio::time::timeout(Duration::from_secs(40), connect).await {
@@ -183,7 +191,7 @@ async fn acceptor(manager: &Arc<Manager>) -> (u16, Arc<quire::tls::acceptor::Han
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let certificates = Certificates { fixed: None, acme: Some(manager.clone()), default_name: "quire.test".to_owned() };
-    let acceptor = TlsAcceptor::start(listener, certificates).unwrap();
+    let acceptor = TlsAcceptor::start(listener, certificates, HandshakeLimits::default()).unwrap();
     let stats = acceptor.stats.clone();
     // poem's side: take finished streams and drop them (only the handshakes matter here).
     tokio::spawn(async move {
@@ -316,6 +324,7 @@ async fn static_app(data: &Path, ca: &TestCa) -> (App, u16, u16) {
         https_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         http_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         first_backoff: Duration::from_secs(600),
+        handshakes: HandshakeLimits::default(),
     });
     let app = App::build(config).await.expect("app builds");
     let (https, http) = (app.port(), app.http_port().expect("a port-80 listener"));
@@ -391,4 +400,59 @@ async fn a_certificate_the_admin_brings_is_read_again_when_its_files_change_and_
     assert_eq!(fixed.names(), ["example.org", "*.example.org"]);
     let err = quire::tls::StaticCert::load(cert, key).err().expect("a mismatched pair is refused at start");
     assert!(format!("{err:#}").contains("does not match"), "{err:#}");
+}
+
+/// How many of `streams` the server has closed (a read at once sees the end, or a reset).
+fn closed(streams: &[tokio::net::TcpStream]) -> usize {
+    let mut buf = [0u8; 16];
+    streams
+        .iter()
+        .filter(|stream| match stream.try_read(&mut buf) {
+            Ok(_) => true,
+            Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn idle_connections_from_one_address_do_not_hold_up_another_visitors_handshake() {
+    let data = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    let (app, https, _) = static_app(data.path(), &ca).await;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(app.run(async {
+        let _ = rx.await;
+    }));
+    // One client opens 300 connections and sends nothing on them.
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        idle.push(tokio::net::TcpStream::connect(("127.0.0.1", https)).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // Another client, from another address, gets its certificate at once.
+    let started = Instant::now();
+    let visitor = tokio::time::timeout(
+        Duration::from_secs(2),
+        handshake_from(Ipv4Addr::new(127, 0, 0, 2), https, "quire.localhost", &ca.pem),
+    )
+    .await;
+    assert!(matches!(visitor, Ok(Ok(()))), "the visitor's handshake: {visitor:?} after {:?}", started.elapsed());
+    let limits = HandshakeLimits::default();
+    assert!(
+        closed(&idle) >= 300 - limits.per_address,
+        "past its address's {} handshakes in progress, the idle client's connections are closed at once: {} of 300",
+        limits.per_address,
+        closed(&idle)
+    );
+    // The rest are closed at the ClientHello deadline, and the address may connect again.
+    let deadline = Instant::now() + limits.hello_timeout + Duration::from_secs(2);
+    while closed(&idle) < idle.len() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(closed(&idle), idle.len(), "every idle connection closed by the ClientHello deadline");
+    drop(idle);
+    handshake(https, "quire.localhost", &ca.pem).await.expect("the first address is served again");
+    let _ = tx.send(());
+    running.await.unwrap().expect("the servers stop cleanly");
 }
