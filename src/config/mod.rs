@@ -20,6 +20,7 @@ use anyhow::{Context, anyhow, bail};
 
 use crate::cli::{AddressArgs, ServeArgs};
 use crate::data_dir::DataDir;
+use crate::domain::federation::remote_limits::RemoteLimits;
 use crate::domain::net::proxies::TrustedProxies;
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
@@ -78,6 +79,8 @@ pub struct Config {
     pub delivery_retry_unit: Duration,
     /// Where the one line a request goes (`serve --access-log`), and in which form.
     pub access_log: AccessLogConfig,
+    /// What other fediverse servers may make a blog store (`serve --max-held-replies-per-host`...).
+    pub remote_limits: RemoteLimits,
 }
 
 impl Config {
@@ -123,6 +126,7 @@ impl Config {
             dns_server,
             delivery_retry_unit: args.delivery_retry.given().unwrap_or(Duration::from_secs(60)),
             access_log: AccessLogConfig::parse(&args.access_log, &args.access_log_format)?,
+            remote_limits: args.federation_limits.limits(),
         })
     }
 
@@ -146,6 +150,7 @@ impl Config {
             dns_server: None,
             delivery_retry_unit: Duration::from_secs(60),
             access_log: AccessLogConfig::off(),
+            remote_limits: RemoteLimits::default(),
         }
     }
 

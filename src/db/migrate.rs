@@ -96,6 +96,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0013_federation_activity.sql"),
         seed: None,
     },
+    Migration {
+        version: 15,
+        name: "limits on what remote servers store",
+        sql: include_str!("migrations/0015_federation_caps.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

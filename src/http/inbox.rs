@@ -68,7 +68,12 @@ pub fn is_inbox(req: &Request) -> bool {
 impl Inbox {
     /// The inbox of the server with `state`.
     pub fn new(state: AppState) -> Inbox {
-        let keys = InboxKeys::new(state.db.clone(), state.fetcher.clone(), state.config.fetch_allow_loopback);
+        let keys = InboxKeys::new(
+            state.db.clone(),
+            state.fetcher.clone(),
+            state.config.fetch_allow_loopback,
+            state.config.remote_limits.remote_actors_per_host,
+        );
         let quota = Quota::per_minute(NonZeroU32::new(PER_MINUTE).expect("non-zero"))
             .allow_burst(NonZeroU32::new(BURST).expect("non-zero"));
         Inbox { state, keys, limiter: RateLimiter::keyed(quota), seen: Mutex::new(HashMap::new()) }
