@@ -16,7 +16,8 @@
 //! 7. the key, cached or fetched (`blogs::federation::remote_keys`), verifies the signature and is the
 //!    actor's (401);
 //! 8. the same signature seen in the last two hours is a replay (401);
-//! 9. `Blogs::receive` (202).
+//! 9. `Blogs::receive` (202; also for what is past the blog's caps on remote servers, dropped and
+//!    counted there).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
