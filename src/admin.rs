@@ -6,7 +6,7 @@ use anyhow::bail;
 
 use crate::cli::FederationAction;
 use crate::data_dir::DataDir;
-use crate::db::{self, blocked_domains, followers, migrate};
+use crate::db::{self, blocked_domains, migrate};
 use crate::domain::federation::domain_blocklist::blockable;
 
 /// Runs `action` on the data directory's database.
@@ -26,15 +26,17 @@ pub fn run_command(data_dir: &DataDir, action: &FederationAction) -> anyhow::Res
             let domain = domain_of(&args.domain, "block")?;
             let tx = conn.transaction()?;
             let added = blocked_domains::add(&tx, None, &domain)?;
-            let removed = followers::remove_on_domain(&tx, None, &domain)?;
+            let purged = blocked_domains::purge(&tx, None, &domain)?;
             tx.commit()?;
-            match (added, removed) {
-                (false, _) => println!("{domain} was already blocked for every blog."),
-                (true, 0) => println!("Blocked {domain} and its subdomains for every blog."),
-                (true, n) => {
-                    println!("Blocked {domain} and its subdomains for every blog; removed {n} of its followers.")
-                }
-            }
+            let blocked = match added {
+                false => format!("{domain} was already blocked for every blog"),
+                true => format!("Blocked {domain} and its subdomains for every blog"),
+            };
+            println!(
+                "{blocked}; removed {} followers, {} replies, {} likes and boosts, {} cached actors and {} \
+                 deliveries of theirs.",
+                purged.followers, purged.replies, purged.reactions, purged.actors, purged.deliveries
+            );
         }
         FederationAction::Unblock(args) => {
             let domain = domain_of(&args.domain, "unblock")?;

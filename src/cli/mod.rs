@@ -1,15 +1,18 @@
 //! The command line. The doc comments here are the `--help` text.
 //!
 //! This file holds the command and its subcommands; `serve` the flags of `quire serve` (TLS,
-//! the test-only flags), `commands` the flags of the other subcommands.
+//! the test-only flags), `federation_limits` its limits on remote servers, `commands` the flags
+//! of the other subcommands.
 
 mod commands;
+mod federation_limits;
 mod serve;
 
 pub use commands::{
     AddressArgs, BackupArgs, DomainArgs, ExportArgs, FederationAction, FederationArgs, ImportArgs, MigrateArgs,
     RestoreArgs,
 };
+pub use federation_limits::FederationLimitsArgs;
 pub use serve::{DeliveryRetryArg, DnsServerArg, FetchLoopbackArg, LETS_ENCRYPT, ServeArgs, TlsArgs};
 
 use std::path::PathBuf;

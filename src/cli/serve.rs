@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::DataDirArg;
+use super::{DataDirArg, FederationLimitsArgs};
 
 /// Flags of `quire serve`.
 #[derive(Debug, Clone, Args)]
@@ -96,6 +96,9 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub delivery_retry: DeliveryRetryArg,
+
+    #[command(flatten)]
+    pub federation_limits: FederationLimitsArgs,
 }
 
 /// `--test-only-delivery-retry-ms`, of `serve`; compiled only into debug builds.

@@ -21,6 +21,7 @@ use anyhow::{Context, anyhow, bail};
 
 use crate::cli::{AddressArgs, ServeArgs};
 use crate::data_dir::DataDir;
+use crate::domain::federation::remote_limits::RemoteLimits;
 use crate::domain::net::proxies::TrustedProxies;
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
@@ -81,6 +82,8 @@ pub struct Config {
     pub access_log: AccessLogConfig,
     /// The inbox's rate limit (`serve --inbox-per-minute`, `--inbox-burst`).
     pub inbox_rate: InboxRate,
+    /// What other fediverse servers may make a blog store (`serve --max-held-replies-per-host`...).
+    pub remote_limits: RemoteLimits,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -149,6 +152,7 @@ impl Config {
                 per_minute: NonZeroU32::new(args.inbox_per_minute).context("--inbox-per-minute must be at least 1")?,
                 burst: NonZeroU32::new(args.inbox_burst).context("--inbox-burst must be at least 1")?,
             },
+            remote_limits: args.federation_limits.limits(),
         })
     }
 
@@ -173,6 +177,7 @@ impl Config {
             delivery_retry_unit: Duration::from_secs(60),
             access_log: AccessLogConfig::off(),
             inbox_rate: InboxRate::default(),
+            remote_limits: RemoteLimits::default(),
         }
     }
 

@@ -1,9 +1,12 @@
 //! Blocked domains (migration 13, issue 16): the whole instance's (`quire federation block`)
 //! and each blog's (Settings → Fediverse). A blocked domain's requests are dropped before any
-//! work; blocking `example.social` blocks `a.example.social` too.
+//! work; blocking `example.social` blocks `a.example.social` too. Blocking removes everything
+//! the domain sent ([`purge`]).
 
 use rusqlite::{Connection, params};
 
+use crate::db::followers::{self, WITHIN_DOMAIN};
+use crate::db::{deliveries, remote_actors};
 use crate::error::Error;
 
 /// Blocks `domain` (already normalized: lowercase A-label) for the blog, or for the whole
@@ -47,6 +50,52 @@ pub fn is_blocked(conn: &Connection, blog_id: Option<i64>, host: &str) -> Result
     Ok(false)
 }
 
+/// What blocking a domain removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Purged {
+    /// Followers.
+    pub followers: usize,
+    /// Replies, held or shown.
+    pub replies: usize,
+    /// Likes and boosts.
+    pub reactions: usize,
+    /// Cached remote actors.
+    pub actors: usize,
+    /// Deliveries to its inboxes, queued or given up.
+    pub deliveries: usize,
+    /// The subdomains of the blogs whose public pages showed a removed reply or reaction.
+    pub shown_on: Vec<String>,
+}
+
+/// Removes everything `domain` and its subdomains sent to the blog, or with `None` to every
+/// blog: its followers, replies and reactions, the deliveries queued to it, and its cached
+/// actors (with `None` all of them, else those nothing else refers to).
+pub fn purge(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<Purged, Error> {
+    let of_blog = "(?1 IS NULL OR post_id IN (SELECT id FROM posts WHERE blog_id = ?1))";
+    let shown_on = {
+        let mut stmt = conn.prepare(&format!(
+            "SELECT DISTINCT b.subdomain FROM blogs b JOIN posts p ON p.blog_id = b.id WHERE p.id IN (
+                 SELECT post_id FROM replies WHERE state = 'approved' AND {of_blog} AND {WITHIN_DOMAIN}
+                 UNION SELECT post_id FROM reactions WHERE {of_blog} AND {WITHIN_DOMAIN})
+             ORDER BY b.subdomain"
+        ))?;
+        stmt.query_map(params![blog_id, domain], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?
+    };
+    let removing = |table: &str| {
+        conn.execute(&format!("DELETE FROM {table} WHERE {of_blog} AND {WITHIN_DOMAIN}"), params![blog_id, domain])
+    };
+    let mut purged = Purged {
+        followers: followers::remove_on_domain(conn, blog_id, domain)?,
+        replies: removing("replies")?,
+        reactions: removing("reactions")?,
+        actors: 0,
+        deliveries: deliveries::remove_to_domain(conn, blog_id, domain)?,
+        shown_on,
+    };
+    purged.actors = remote_actors::remove_on_domain(conn, domain, blog_id.is_none())?;
+    Ok(purged)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +122,56 @@ mod tests {
         assert!(!remove(&conn, None, "rude.example").unwrap(), "not blocked for the instance");
         assert!(remove(&conn, Some(7), "rude.example").unwrap());
         assert!(!is_blocked(&conn, Some(7), "rude.example").unwrap());
+    }
+
+    #[test]
+    fn purging_a_domain_removes_what_it_and_its_subdomains_sent_to_one_blog_or_to_all() {
+        let conn = crate::db::test_support::with_blogs(&["alice", "bob"]);
+        conn.execute_batch(
+            "INSERT INTO posts (id, blog_id, short_id, slug, title, body) VALUES
+                 (10, 1, 'p1', 'a', 'A', '{}'), (20, 2, 'p2', 'b', 'B', '{}');",
+        )
+        .unwrap();
+        for (post, actor, state) in [
+            (10, "https://a.spam.example/u/x", "approved"),
+            (10, "https://notspam.example/u/y", "held"),
+            (20, "https://spam.example/u/z", "held"),
+        ] {
+            let note = format!("{actor}/note/{post}");
+            let reply = crate::db::replies::NewReply {
+                note_id: &note,
+                post_id: post,
+                actor_id: actor,
+                author_name: "x",
+                author_handle: "@x@x",
+                author_url: actor,
+                url: None,
+                text: "hi",
+                published_at: "2026-11-24T10:00:00.000Z",
+            };
+            crate::db::replies::insert_held(&conn, &reply).unwrap();
+            conn.execute("UPDATE replies SET state = ?2 WHERE note_id = ?1", params![note, state]).unwrap();
+            crate::db::reactions::add(
+                &conn,
+                &format!("{actor}/like/{post}"),
+                post,
+                actor,
+                crate::db::reactions::Kind::Like,
+            )
+            .unwrap();
+        }
+        let purged = purge(&conn, Some(1), "spam.example").unwrap();
+        assert_eq!(
+            (purged.replies, purged.reactions, purged.shown_on.as_slice()),
+            (1, 1, &["alice".to_owned()][..]),
+            "alice's from a.spam.example; notspam.example is another domain, bob's blog is not alice's"
+        );
+        let left = |table: &str| -> i64 {
+            conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |row| row.get(0)).unwrap()
+        };
+        assert_eq!((left("replies"), left("reactions")), (2, 2));
+        let purged = purge(&conn, None, "spam.example").unwrap();
+        assert_eq!((purged.replies, purged.reactions, purged.shown_on.as_slice()), (1, 1, &["bob".to_owned()][..]));
+        assert_eq!((left("replies"), left("reactions")), (1, 1));
     }
 }

@@ -227,6 +227,28 @@ pub fn cancel_for_blog(conn: &Connection, blog_id: i64) -> Result<usize, Error> 
     Ok(cancelled)
 }
 
+/// Removes the deliveries (queued or given up) to inboxes on `domain` or under it (blocked), of
+/// the blog's activities or with `None` of every blog's, and the activities left with none.
+/// Answers how many deliveries went.
+pub fn remove_to_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<usize, Error> {
+    let rows: Vec<(i64, i64, String)> = {
+        let mut stmt = conn.prepare(
+            "SELECT d.id, d.activity_id, d.inbox FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
+             WHERE ?1 IS NULL OR a.blog_id = ?1",
+        )?;
+        stmt.query_map([blog_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?
+    };
+    let mut removed = 0;
+    for (id, activity, inbox) in rows {
+        let host = crate::domain::federation::inbound::host_of(&inbox);
+        if host.is_some_and(|host| crate::domain::net::dns_name::is_within(&host, domain)) {
+            removed += conn.execute("DELETE FROM deliveries WHERE id = ?1", [id])?;
+            drop_finished_activity(conn, activity)?;
+        }
+    }
+    Ok(removed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

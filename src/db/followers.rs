@@ -2,6 +2,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::domain::federation::inbound::host_of;
+use crate::domain::federation::remote_limits::Held;
 use crate::error::Error;
 
 /// A follower as stored.
@@ -74,8 +76,9 @@ pub fn upsert(conn: &Connection, new: &NewFollower<'_>) -> Result<Follower, Erro
     let state = if new.accepted { "accepted" } else { "pending" };
     Ok(conn.query_row(
         &format!(
-            "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state,
+                 actor_host)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
              ON CONFLICT (blog_id, actor_id) DO UPDATE SET inbox = excluded.inbox,
                  shared_inbox = excluded.shared_inbox, handle = excluded.handle, follow_id = excluded.follow_id,
                  follow_json = excluded.follow_json,
@@ -90,7 +93,8 @@ pub fn upsert(conn: &Connection, new: &NewFollower<'_>) -> Result<Follower, Erro
             new.handle,
             new.follow_id,
             new.follow_json,
-            state
+            state,
+            host_of(new.actor_id).unwrap_or_default()
         ],
         from_row,
     )?)
@@ -145,11 +149,27 @@ pub fn approve_followers(conn: &Connection, blog_id: i64) -> Result<bool, Error>
         .unwrap_or(false))
 }
 
-/// The blog's followers, oldest first.
-pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Follower>, Error> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id"))?;
-    let rows = stmt.query_map([blog_id], from_row)?.collect::<rusqlite::Result<_>>()?;
+/// One page (`limit` after `offset`) of the blog's followers, pending ones too, oldest first.
+pub fn list(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<Vec<Follower>, Error> {
+    let mut stmt =
+        conn.prepare(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"))?;
+    let rows = stmt.query_map(params![blog_id, limit, offset as i64], from_row)?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+/// How many followers the blog has, pending ones too.
+pub fn count_all(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
+    Ok(conn.query_row("SELECT count(*) FROM followers WHERE blog_id = ?1", [blog_id], |row| row.get(0))?)
+}
+
+/// The followers waiting for the blog owner's approval: from `host`, and from every host.
+pub fn pending_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM followers
+         WHERE blog_id = ?1 AND state = 'pending'",
+        params![blog_id, host],
+        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
+    )?)
 }
 
 /// How many accepted followers the blog has.
@@ -176,18 +196,14 @@ pub fn remove_by_id(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<F
 /// Removes the followers whose actor is on `domain` or under it (blocked), the blog's or with
 /// `None` every blog's; answers how many went.
 pub fn remove_on_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<usize, Error> {
-    let mut stmt = conn.prepare("SELECT id, actor_id FROM followers WHERE ?1 IS NULL OR blog_id = ?1")?;
-    let followers: Vec<(i64, String)> =
-        stmt.query_map([blog_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-    let mut removed = 0;
-    for (id, actor_id) in followers {
-        let host = crate::domain::federation::inbound::host_of(&actor_id);
-        if host.is_some_and(|host| crate::domain::net::dns_name::is_within(&host, domain)) {
-            removed += conn.execute("DELETE FROM followers WHERE id = ?1", [id])?;
-        }
-    }
-    Ok(removed)
+    Ok(conn.execute(
+        &format!("DELETE FROM followers WHERE (?1 IS NULL OR blog_id = ?1) AND {WITHIN_DOMAIN}"),
+        params![blog_id, domain],
+    )?)
 }
+
+/// SQL: `actor_host` is the domain `?2` or under it.
+pub const WITHIN_DOMAIN: &str = "(actor_host = ?2 OR substr(actor_host, -length(?2) - 1) = '.' || ?2)";
 
 /// Turns the blog's follower approval on or off (pending followers stay pending).
 pub fn set_approve_followers(conn: &Connection, blog_id: i64, required: bool) -> Result<(), Error> {

@@ -102,6 +102,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0014_federation_queue.sql"),
         seed: None,
     },
+    Migration {
+        version: 15,
+        name: "limits on what remote servers store",
+        sql: include_str!("migrations/0015_federation_caps.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -30,6 +30,7 @@ pub mod public;
 pub mod reactions;
 pub mod redirects;
 pub mod remote_actors;
+pub mod remote_refusals;
 pub mod replies;
 pub mod schedule;
 pub mod sessions;

@@ -2,6 +2,8 @@
 
 use rusqlite::{Connection, params};
 
+use crate::domain::federation::inbound::host_of;
+use crate::domain::federation::remote_limits::Held;
 use crate::error::Error;
 
 /// What a reaction is.
@@ -27,9 +29,30 @@ impl Kind {
 /// added.
 pub fn add(conn: &Connection, activity_id: &str, post_id: i64, actor_id: &str, kind: Kind) -> Result<bool, Error> {
     Ok(conn.execute(
-        "INSERT OR IGNORE INTO reactions (activity_id, post_id, actor_id, kind) VALUES (?1, ?2, ?3, ?4)",
-        params![activity_id, post_id, actor_id, kind.stored()],
+        "INSERT OR IGNORE INTO reactions (activity_id, post_id, actor_id, kind, actor_host) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![activity_id, post_id, actor_id, kind.stored(), host_of(actor_id).unwrap_or_default()],
     )? == 1)
+}
+
+/// Whether [`add`] would change nothing: the activity, or the actor's reaction of that kind to
+/// the post, is stored already.
+pub fn exists(conn: &Connection, activity_id: &str, post_id: i64, actor_id: &str, kind: Kind) -> Result<bool, Error> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM reactions WHERE activity_id = ?1)
+             OR EXISTS (SELECT 1 FROM reactions WHERE post_id = ?2 AND actor_id = ?3 AND kind = ?4)",
+        params![activity_id, post_id, actor_id, kind.stored()],
+        |row| row.get(0),
+    )?)
+}
+
+/// The likes and boosts of the blog's posts: from `host`, and from every host.
+pub fn held_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM reactions
+         WHERE post_id IN (SELECT id FROM posts WHERE blog_id = ?1)",
+        params![blog_id, host],
+        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
+    )?)
 }
 
 /// Removes the reaction `activity_id` if `actor_id` made it (an Undo); false when there was none.

@@ -4,6 +4,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::db::followers::WITHIN_DOMAIN;
+use crate::domain::federation::inbound::host_of;
 use crate::error::Error;
 
 /// A remote actor as cached.
@@ -63,12 +65,31 @@ pub fn get(conn: &Connection, actor_id: &str) -> Result<Option<RemoteActor>, Err
         .optional()?)
 }
 
-/// Stores a freshly fetched actor (its `fetched_at` becomes now) and answers it as stored.
-pub fn upsert(conn: &Connection, actor: &RemoteActor) -> Result<RemoteActor, Error> {
+/// SQL: the remote actor `a` is referred to by nothing stored (no follow, reply or reaction).
+const UNREFERENCED: &str = "NOT EXISTS (SELECT 1 FROM followers f WHERE f.actor_id = a.actor_id)
+     AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.actor_id = a.actor_id)
+     AND NOT EXISTS (SELECT 1 FROM reactions x WHERE x.actor_id = a.actor_id)";
+
+/// Stores a freshly fetched actor (its `fetched_at` becomes now) and answers it as stored. A new
+/// actor of a host that has `per_host` cached already makes room: the host's least recently
+/// fetched actors that nothing refers to go (so outsiders cannot grow the cache without bound).
+pub fn upsert(conn: &Connection, actor: &RemoteActor, per_host: u64) -> Result<RemoteActor, Error> {
+    let host = host_of(&actor.actor_id).unwrap_or_default();
+    if get(conn, &actor.actor_id)?.is_none() {
+        conn.execute(
+            &format!(
+                "DELETE FROM remote_actors WHERE actor_id IN (
+                     SELECT actor_id FROM remote_actors a WHERE actor_host = ?1 AND {UNREFERENCED}
+                     ORDER BY fetched_at LIMIT max(0, (SELECT count(*) FROM remote_actors WHERE actor_host = ?1) - ?2 + 1))"
+            ),
+            params![host, per_host.min(i64::MAX as u64) as i64],
+        )?;
+    }
     Ok(conn.query_row(
         &format!(
-            "INSERT INTO remote_actors (actor_id, key_id, public_pem, inbox, shared_inbox, handle, name, url, fetched_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+            "INSERT INTO remote_actors (actor_id, key_id, public_pem, inbox, shared_inbox, handle, name, url, fetched_at,
+                 actor_host)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?9)
              ON CONFLICT (actor_id) DO UPDATE SET key_id = excluded.key_id, public_pem = excluded.public_pem,
                  inbox = excluded.inbox, shared_inbox = excluded.shared_inbox, handle = excluded.handle,
                  name = excluded.name, url = excluded.url, fetched_at = excluded.fetched_at
@@ -82,9 +103,30 @@ pub fn upsert(conn: &Connection, actor: &RemoteActor) -> Result<RemoteActor, Err
             actor.shared_inbox,
             actor.handle,
             actor.name,
-            actor.url
+            actor.url,
+            host
         ],
         from_row,
+    )?)
+}
+
+/// Deletes the cached actors not fetched for `days` that nothing refers to; answers how many.
+pub fn expire_unreferenced(conn: &Connection, days: u32) -> Result<usize, Error> {
+    Ok(conn.execute(
+        &format!(
+            "DELETE FROM remote_actors AS a WHERE {UNREFERENCED}
+                 AND fetched_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%d days', ?1))"
+        ),
+        [days],
+    )?)
+}
+
+/// Deletes the cached actors on `domain` or under it (blocked): all of them with `all`, else
+/// those nothing refers to any more. Answers how many.
+pub fn remove_on_domain(conn: &Connection, domain: &str, all: bool) -> Result<usize, Error> {
+    Ok(conn.execute(
+        &format!("DELETE FROM remote_actors AS a WHERE (?1 OR ({UNREFERENCED})) AND {WITHIN_DOMAIN}"),
+        params![all, domain],
     )?)
 }
 
@@ -194,6 +236,10 @@ mod tests {
         conn
     }
 
+    fn upsert_one(conn: &Connection, actor: &RemoteActor) -> Result<RemoteActor, Error> {
+        upsert(conn, actor, 10)
+    }
+
     fn bob(key_id: &str) -> RemoteActor {
         RemoteActor {
             actor_id: "https://peer.example/users/bob".into(),
@@ -211,10 +257,10 @@ mod tests {
     #[test]
     fn an_actor_is_found_by_its_key_or_id_and_a_refetch_replaces_it() {
         let conn = migrated();
-        let stored = upsert(&conn, &bob("https://peer.example/users/bob#main-key")).unwrap();
+        let stored = upsert_one(&conn, &bob("https://peer.example/users/bob#main-key")).unwrap();
         assert!(stored.fetched_at.ends_with('Z'));
         assert_eq!(by_key(&conn, "https://peer.example/users/bob#main-key").unwrap(), Some(stored.clone()));
-        upsert(&conn, &bob("https://peer.example/users/bob#new-key")).unwrap();
+        upsert_one(&conn, &bob("https://peer.example/users/bob#new-key")).unwrap();
         assert_eq!(by_key(&conn, "https://peer.example/users/bob#main-key").unwrap(), None);
         assert_eq!(get(&conn, &stored.actor_id).unwrap().unwrap().key_id, "https://peer.example/users/bob#new-key");
     }
@@ -223,7 +269,7 @@ mod tests {
     fn forgetting_an_actor_removes_its_follows_reactions_and_replies_and_names_the_pages_that_showed_one() {
         let conn = migrated();
         let actor = "https://peer.example/users/bob";
-        upsert(&conn, &bob("https://peer.example/users/bob#main-key")).unwrap();
+        upsert_one(&conn, &bob("https://peer.example/users/bob#main-key")).unwrap();
         let follower = NewFollower {
             blog_id: 1,
             actor_id: actor,
@@ -257,6 +303,49 @@ mod tests {
         assert_eq!(forgotten, Forgotten { followers: 1, reactions: 1, replies: 1, shown_on: vec!["alice".into()] });
         assert_eq!(get(&conn, actor).unwrap(), None);
         assert_eq!(forget(&conn, actor).unwrap(), Forgotten::default());
+    }
+
+    #[test]
+    fn a_host_past_its_bound_drops_its_oldest_unreferenced_actors_and_unused_ones_expire() {
+        let conn = migrated();
+        let actor = |n: u32| RemoteActor {
+            actor_id: format!("https://flood.example/u/{n}"),
+            key_id: format!("https://flood.example/u/{n}#key"),
+            ..bob("k")
+        };
+        for n in 0..3 {
+            upsert(&conn, &actor(n), 3).unwrap();
+            conn.execute(
+                "UPDATE remote_actors SET fetched_at = ?2 WHERE actor_id = ?1",
+                params![actor(n).actor_id, format!("2026-01-0{}T00:00:00.000Z", n + 1)],
+            )
+            .unwrap();
+        }
+        upsert(&conn, &bob("https://peer.example/users/bob#main-key"), 3).unwrap();
+        // The oldest, u/0, is a follower: it stays, and u/1 goes for u/3.
+        conn.execute(
+            "INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, follow_json, state, actor_host)
+             VALUES (1, 'https://flood.example/u/0', 'i', 'h', 'f', '{}', 'accepted', 'flood.example')",
+            [],
+        )
+        .unwrap();
+        upsert(&conn, &actor(3), 3).unwrap();
+        upsert(&conn, &actor(2), 3).unwrap();
+        let mut stmt = conn.prepare("SELECT actor_id FROM remote_actors ORDER BY actor_id").unwrap();
+        let kept: Vec<String> = stmt.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect();
+        assert_eq!(
+            kept,
+            [
+                "https://flood.example/u/0",
+                "https://flood.example/u/2",
+                "https://flood.example/u/3",
+                "https://peer.example/users/bob"
+            ],
+            "another host's actors are not counted; a refetch of a cached actor drops nothing"
+        );
+        conn.execute("UPDATE remote_actors SET fetched_at = '2020-01-01T00:00:00.000Z'", []).unwrap();
+        assert_eq!(expire_unreferenced(&conn, 30).unwrap(), 3, "all but the follower");
+        assert_eq!(get(&conn, "https://flood.example/u/0").unwrap().unwrap().key_id, "https://flood.example/u/0#key");
     }
 
     #[test]

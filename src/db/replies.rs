@@ -3,6 +3,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::domain::federation::inbound::host_of;
+use crate::domain::federation::remote_limits::Held;
 use crate::error::Error;
 
 /// A reply as stored.
@@ -83,8 +85,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Reply> {
 pub fn insert_held(conn: &Connection, new: &NewReply<'_>) -> Result<bool, Error> {
     Ok(conn.execute(
         "INSERT OR IGNORE INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, url, text,
-             published_at, state)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'held')",
+             published_at, state, actor_host)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'held', ?10)",
         params![
             new.note_id,
             new.post_id,
@@ -94,9 +96,34 @@ pub fn insert_held(conn: &Connection, new: &NewReply<'_>) -> Result<bool, Error>
             new.author_url,
             new.url,
             new.text,
-            new.published_at
+            new.published_at,
+            host_of(new.actor_id).unwrap_or_default()
         ],
     )? == 1)
+}
+
+/// Whether the Note `note_id` is stored already (a retried delivery adds nothing).
+pub fn exists(conn: &Connection, note_id: &str) -> Result<bool, Error> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM replies WHERE note_id = ?1)", [note_id], |row| row.get(0))?)
+}
+
+/// The replies held for the blog's owner: from `host`, and from every host.
+pub fn held_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FILTER (WHERE r.actor_host = ?2), count(*) FROM replies r
+         WHERE r.state = 'held' AND r.post_id IN (SELECT id FROM posts WHERE blog_id = ?1)",
+        params![blog_id, host],
+        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
+    )?)
+}
+
+/// Deletes the replies held longer than `days` (never approved); answers how many went.
+pub fn expire_held(conn: &Connection, days: u32) -> Result<usize, Error> {
+    Ok(conn.execute(
+        "DELETE FROM replies WHERE state = 'held'
+             AND received_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%d days', ?1))",
+        [days],
+    )?)
 }
 
 /// The reply `id` of one of the blog's posts.
@@ -112,16 +139,36 @@ pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Reply>, Er
         .optional()?)
 }
 
-/// The blog's replies, held or approved, newest first, with the short id and title of the post
-/// each answers.
-pub fn list(conn: &Connection, blog_id: i64, approved: bool) -> Result<Vec<(Reply, String, String)>, Error> {
+fn state_of(approved: bool) -> &'static str {
+    if approved { "approved" } else { "held" }
+}
+
+/// How many replies, held or approved, the blog has.
+pub fn count_in(conn: &Connection, blog_id: i64, approved: bool) -> Result<u64, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.state = ?2",
+        params![blog_id, state_of(approved)],
+        |row| row.get(0),
+    )?)
+}
+
+/// One page (`limit` after `offset`) of the blog's replies, held or approved, newest first, with
+/// the short id and title of the post each answers.
+pub fn list(
+    conn: &Connection,
+    blog_id: i64,
+    approved: bool,
+    offset: u64,
+    limit: u32,
+) -> Result<Vec<(Reply, String, String)>, Error> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS}, p.short_id, p.title FROM replies r JOIN posts p ON p.id = r.post_id
-         WHERE p.blog_id = ?1 AND r.state = ?2 ORDER BY r.received_at DESC, r.id DESC"
+         WHERE p.blog_id = ?1 AND r.state = ?2 ORDER BY r.received_at DESC, r.id DESC LIMIT ?3 OFFSET ?4"
     ))?;
-    let state = if approved { "approved" } else { "held" };
     let rows = stmt
-        .query_map(params![blog_id, state], |row| Ok((from_row(row)?, row.get(12)?, row.get(13)?)))?
+        .query_map(params![blog_id, state_of(approved), limit, offset as i64], |row| {
+            Ok((from_row(row)?, row.get(12)?, row.get(13)?))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
@@ -239,8 +286,13 @@ mod tests {
         assert!(!insert_held(&conn, &reply("https://peer.example/n/1", "https://peer.example/u/carol")).unwrap());
         assert!(insert_held(&conn, &reply("https://peer.example/n/2", "https://peer.example/u/carol")).unwrap());
         assert!(approved_for_post(&conn, 10).unwrap().is_empty(), "held replies are not shown");
-        let held = list(&conn, 1, false).unwrap();
+        let held = list(&conn, 1, false, 0, 10).unwrap();
         assert_eq!(held.len(), 2);
+        assert_eq!(count_in(&conn, 1, false).unwrap(), 2);
+        assert_eq!(list(&conn, 1, false, 1, 10).unwrap(), held[1..], "the second page of one");
+        assert_eq!(held_in(&conn, 1, "peer.example").unwrap(), Held { from_host: 2, in_blog: 2 });
+        assert_eq!(held_in(&conn, 1, "other.example").unwrap(), Held { from_host: 0, in_blog: 2 });
+        assert!(exists(&conn, "https://peer.example/n/1").unwrap());
         assert_eq!((held[0].1.as_str(), held[0].2.as_str()), ("p1", "Hi"));
         let first = held.iter().find(|(r, ..)| r.note_id.ends_with("/1")).unwrap().0.id;
         assert_eq!(approve(&conn, 2, first).unwrap(), None, "another blog's owner cannot approve it");

@@ -18,7 +18,8 @@
 //!    actor's (401);
 //! 8. the same signature seen in the last two hours is a replay (401);
 //! 9. the verified activity counts against its key's registrable domain (429 with `Retry-After`);
-//! 10. `Blogs::receive` (202).
+//! 10. `Blogs::receive` (202; also for what is past the blog's caps on remote servers, dropped and
+//!     counted there).
 //!
 //! A request that ends before step 9 counts against its client's address (step 2's allowance):
 //! only a verified signature speaks for a remote server, so nobody can use up another's.
@@ -66,7 +67,12 @@ pub fn is_inbox(req: &Request) -> bool {
 impl Inbox {
     /// The inbox of the server with `state`.
     pub fn new(state: AppState) -> Inbox {
-        let keys = InboxKeys::new(state.db.clone(), state.fetcher.clone(), state.config.fetch_allow_loopback);
+        let keys = InboxKeys::new(
+            state.db.clone(),
+            state.fetcher.clone(),
+            state.config.fetch_allow_loopback,
+            state.config.remote_limits.remote_actors_per_host,
+        );
         let limits = limits::Limits::new(state.config.inbox_rate);
         Inbox { state, keys, limits, seen: Mutex::new(HashMap::new()) }
     }

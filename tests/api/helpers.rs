@@ -416,3 +416,16 @@ impl Browser {
         body["posts"].as_array().unwrap().iter().map(|p| p["title"].as_str().unwrap().to_owned()).collect()
     }
 }
+
+/// Serves `app` (a fake remote server) on 127.0.0.1:`port` and waits, at most two seconds, until
+/// it accepts connections.
+pub async fn serve_peer(app: impl poem::Endpoint + 'static, port: u16) {
+    let server = poem::Server::new(poem::listener::TcpListener::bind(format!("127.0.0.1:{port}")));
+    tokio::spawn(server.run(app));
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}

@@ -14,7 +14,7 @@ use poem::{EndpointExt, Route, get, handler, post};
 use quire::fetch::signed::{SigningKey, generate_key};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, error_field, simple_body};
+use crate::helpers::{TestApp, error_field, serve_peer, simple_body};
 
 /// The fake remote server: Bob's actor document and inbox.
 pub(crate) struct Peer {
@@ -74,14 +74,7 @@ impl Peer {
             received: received.clone(),
         };
         let app = Route::new().at("/users/bob", get(actor)).at("/users/bob/inbox", post(peer_inbox)).data(state);
-        let server = poem::Server::new(poem::listener::TcpListener::bind(format!("127.0.0.1:{port}")));
-        tokio::spawn(server.run(app));
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        serve_peer(app, port).await;
         Peer { origin, fetches, signed_fetches, received, key }
     }
 

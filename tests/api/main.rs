@@ -38,6 +38,7 @@ mod posts;
 mod previews;
 mod quire_import;
 mod remote_issuer;
+mod remote_limits;
 mod round_trip;
 mod schedule;
 mod search;

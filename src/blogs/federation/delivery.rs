@@ -74,6 +74,9 @@ pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher, retry_unit: Duration) {
             if let Err(err) = blogs.sweep_keys().await {
                 tracing::error!(error = format!("{err:#}"), "deleting retired federation keys failed");
             }
+            if let Err(err) = blogs.expire_remote().await {
+                tracing::error!(error = format!("{err:#}"), "expiring what remote servers sent failed");
+            }
             next_sweep = Instant::now() + SWEEP_EVERY;
         }
         if in_flight.len() < MAX_AT_ONCE {

@@ -16,10 +16,12 @@ use crate::blogs::Blogs;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::followers::{self, Follower};
+use crate::db::remote_refusals::{self, Refusals};
 use crate::db::replies::{self, Reply};
 use crate::db::{blocked_domains, deliveries};
 use crate::domain::federation::activity;
 use crate::domain::federation::domain_blocklist::blockable;
+use crate::domain::paging::{Page, PageRequest};
 use crate::error::{Error, Result};
 
 /// A blog's Fediverse settings as stored.
@@ -29,12 +31,14 @@ pub struct FediverseState {
     pub approve_followers: bool,
     /// Accepted followers.
     pub follower_count: i64,
-    /// Every follower, pending ones too, oldest first.
-    pub followers: Vec<Follower>,
+    /// Followers waiting for the owner's approval (the list is paged: [`Blogs::followers`]).
+    pub pending_count: u64,
     /// The blog's blocked domains, sorted.
     pub blocked_domains: Vec<String>,
     /// Given-up deliveries: inbox host, how many, the last error.
     pub given_up: Vec<(String, i64, Option<String>)>,
+    /// What the caps on remote servers refused, by kind.
+    pub refused: Vec<Refusals>,
 }
 
 /// A reply with the short id and title of the post it answers.
@@ -60,9 +64,10 @@ fn state_of(conn: &rusqlite::Connection, blog_id: i64) -> Result<FediverseState>
     Ok(FediverseState {
         approve_followers: followers::approve_followers(conn, blog_id)?,
         follower_count: followers::count(conn, blog_id)?,
-        followers: followers::list(conn, blog_id)?,
+        pending_count: followers::pending_in(conn, blog_id, "")?.in_blog,
         blocked_domains: blocked_domains::list(conn, Some(blog_id))?,
         given_up: deliveries::given_up_by_host(conn, blog_id)?,
+        refused: remote_refusals::list(conn, blog_id)?,
     })
 }
 
@@ -126,19 +131,37 @@ impl Blogs {
         .await
     }
 
-    /// Blocks `raw_domain` (and its subdomains) for the blog: their requests are dropped and
-    /// their followers removed. A bad name is a 422 on `domain`.
+    /// Blocks `raw_domain` (and its subdomains) for the blog: their requests are dropped, and
+    /// everything they sent it removed (`blocked_domains::purge`: followers, replies, reactions,
+    /// queued deliveries, cached actors nothing else refers to). A bad name is a 422 on `domain`.
     pub async fn block_domain(&self, blog: &Blog, raw_domain: &str) -> Result<FediverseState> {
         let domain = blockable(raw_domain).map_err(|message| Error::invalid("domain", message))?;
         let id = blog.id;
-        self.commit(move |conn, _| {
-            changing(conn, id, |tx| {
+        self.commit(move |conn, effects| {
+            let mut shown_on = Vec::new();
+            let state = changing(conn, id, |tx| {
                 blocked_domains::add(tx, Some(id), &domain)?;
-                followers::remove_on_domain(tx, Some(id), &domain)?;
+                shown_on = blocked_domains::purge(tx, Some(id), &domain)?.shown_on;
                 Ok(())
-            })
+            })?;
+            for subdomain in &shown_on {
+                effects.invalidate(subdomain);
+            }
+            Ok(state)
         })
         .await
+    }
+
+    /// One page of the blog's followers, pending ones too, oldest first; a page past the
+    /// end is a 400 on `page`.
+    pub async fn followers(&self, blog: &Blog, request: PageRequest) -> Result<(Page, Vec<Follower>)> {
+        let id = blog.id;
+        self.db
+            .read(move |conn| {
+                let page = request.within(followers::count_all(conn, id)?).map_err(Error::BadRequest)?;
+                Ok((page, followers::list(conn, id, request.offset(), request.page_size)?))
+            })
+            .await
     }
 
     /// Unblocks `raw_domain` for the blog; a domain it has not blocked is a 404.
@@ -155,10 +178,16 @@ impl Blogs {
         .await
     }
 
-    /// The blog's held or approved replies, newest first.
-    pub async fn replies(&self, blog: &Blog, approved: bool) -> Result<Vec<ReplyOfPost>> {
+    /// One page of the blog's held or approved replies, newest first; a page past the end is a
+    /// 400 on `page`.
+    pub async fn replies(&self, blog: &Blog, approved: bool, request: PageRequest) -> Result<(Page, Vec<ReplyOfPost>)> {
         let id = blog.id;
-        self.db.read(move |conn| replies::list(conn, id, approved)).await
+        self.db
+            .read(move |conn| {
+                let page = request.within(replies::count_in(conn, id, approved)?).map_err(Error::BadRequest)?;
+                Ok((page, replies::list(conn, id, approved, request.offset(), request.page_size)?))
+            })
+            .await
     }
 
     /// Approves the reply `reply_id`: it shows under its post from now on.

@@ -9,6 +9,14 @@
 //! Delete removes only that actor's rows. A blog's own blocked domains are checked here, once
 //! the activity says which blog it concerns (the inbox checked the instance's, and the
 //! personal inbox's blog's, before any work).
+//!
+//! What would pass a cap on remote servers (`domain::federation::remote_limits`: held replies,
+//! followers waiting for approval, reactions, per remote host and per blog) is dropped and
+//! counted (`db::remote_refusals`, and a line in the log); the inbox still answers 202, since a
+//! sender retries a 429 for days and the cap lasts until the owner makes room. Everything that
+//! parses (the ids an activity names, the reply's HTML) is done before the writer is taken.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -18,8 +26,9 @@ use crate::blogs::Blogs;
 use crate::blogs::effects::Effects;
 use crate::config::Config;
 use crate::db::remote_actors::{self, InboxBlog, RemoteActor};
-use crate::db::{blocked_domains, deliveries, followers, reactions, replies};
+use crate::db::{blocked_domains, deliveries, followers, reactions, remote_refusals, replies};
 use crate::domain::federation::inbound::{self, Inbound, Note, Ours, Undone, UndoneKind};
+use crate::domain::federation::remote_limits::{Capped, Held, RemoteLimits};
 use crate::domain::{federation::activity, federation::remote_html};
 use crate::error::{Error, Messages, Result};
 
@@ -34,6 +43,8 @@ pub enum Received {
 
 /// What a Follow that queued its Accept did.
 const ACCEPT_QUEUED: &str = "followed, Accept queued";
+/// What an activity refused by a cap on remote servers did.
+const PAST_THE_CAP: &str = "refused: past the blog's cap on what remote servers may store (counted)";
 
 impl Received {
     /// Whether an activity (an Accept) was queued for delivery.
@@ -57,19 +68,35 @@ impl Blogs {
     ) -> Result<Received> {
         let scheme = config.scheme();
         let served = self.served.clone();
-        let app_host = config.host.clone();
-        let ours = move |id: &str| inbound::ours(id, scheme, &app_host, |name| served.blog_of_domain(name));
+        let ours = |id: &str| inbound::ours(id, scheme, &config.host, |name| served.blog_of_domain(name));
+        // Parsed here, before the writer is taken: the ids the activity names, and a reply's text.
+        let named = match &inbound {
+            Inbound::Follow { object, .. } | Inbound::Like { object, .. } | Inbound::Announce { object, .. } => {
+                Some(object.as_str())
+            }
+            Inbound::Undo { undone, .. } => undone.object.as_deref(),
+            Inbound::Create { note, .. } => note.in_reply_to.as_deref(),
+            _ => None,
+        };
+        let targets: HashMap<String, Ours> =
+            named.and_then(|id| Some((id.to_owned(), ours(id)?))).into_iter().collect();
+        let reply_text = match &inbound {
+            Inbound::Create { note, .. } => remote_html::to_text(&note.content, remote_html::MAX_CHARS),
+            _ => String::new(),
+        };
         let actor_host = inbound::host_of(&actor.actor_id).unwrap_or_default();
+        let limits = self.remote_limits;
         let config = config.clone();
         self.commit(move |conn, effects| {
             let tx = conn.transaction()?;
-            let from = Incoming { tx: &tx, actor: &actor, actor_host: &actor_host, ours: &ours };
+            let ours = |id: &str| targets.get(id).cloned();
+            let from = Incoming { tx: &tx, actor: &actor, actor_host: &actor_host, ours: &ours, limits };
             let received = match inbound {
                 Inbound::Follow { id, object, .. } => follow(&from, &config, &id, &object, &json)?,
                 Inbound::Undo { undone, .. } => undo(&from, &undone)?,
                 Inbound::Like { id, object, .. } => react(&from, &id, &object, reactions::Kind::Like)?,
                 Inbound::Announce { id, object, .. } => react(&from, &id, &object, reactions::Kind::Announce)?,
-                Inbound::Create { note, .. } => reply(&from, &note)?,
+                Inbound::Create { note, .. } => reply(&from, &note, &reply_text)?,
                 Inbound::Delete { object, .. } if object == actor.actor_id => delete_actor(&from, effects)?,
                 Inbound::Delete { object, .. } => delete_reply(&from, &object, effects)?,
                 Inbound::UpdateActor { .. } => update_actor(&from)?,
@@ -92,8 +119,10 @@ struct Incoming<'a> {
     actor: &'a RemoteActor,
     /// Its host, matched against the blog's blocked domains.
     actor_host: &'a str,
-    /// Which of our actors or posts an id names, if any.
+    /// Which of our actors or posts an id names, if any (resolved before the writer was taken).
     ours: &'a dyn Fn(&str) -> Option<Ours>,
+    /// The caps on what remote servers may store.
+    limits: RemoteLimits,
 }
 
 impl Incoming<'_> {
@@ -111,12 +140,32 @@ impl Incoming<'_> {
         Ok(Some((blog, found)))
     }
 
-    /// The row id of the published post of ours `id` names.
-    fn post_of(&self, id: &str) -> Result<Option<i64>> {
+    /// The blog and row id of the published post of ours `id` names.
+    fn post_of(&self, id: &str) -> Result<Option<(i64, i64)>> {
         match self.target(id)? {
-            Some((blog, Ours::Post { short_id, .. })) => remote_actors::published_post(self.tx, blog.id, &short_id),
+            Some((blog, Ours::Post { short_id, .. })) => {
+                Ok(remote_actors::published_post(self.tx, blog.id, &short_id)?.map(|post_id| (blog.id, post_id)))
+            }
             _ => Ok(None),
         }
+    }
+
+    /// Whether one more `kind` from the actor's host fits in the blog beside those `held`;
+    /// when not, the refusal is counted and logged.
+    fn admits(&self, blog_id: i64, kind: Capped, held: Held) -> Result<bool> {
+        if self.limits.admits(kind, held) {
+            return Ok(true);
+        }
+        remote_refusals::record(self.tx, blog_id, kind, self.actor_host)?;
+        tracing::warn!(
+            blog_id,
+            host = self.actor_host,
+            kind = kind.name(),
+            from_host = held.from_host,
+            in_blog = held.in_blog,
+            "refused past the cap on remote servers"
+        );
+        Ok(false)
     }
 }
 
@@ -127,6 +176,13 @@ fn follow(from: &Incoming<'_>, config: &Config, id: &str, object: &str, json: &V
         return Ok(Received::Dropped("the Follow is not of one of our actors"));
     };
     let (tx, actor) = (from.tx, from.actor);
+    let approving = followers::approve_followers(tx, blog.id)?;
+    if approving
+        && followers::by_actor(tx, blog.id, &actor.actor_id)?.is_none()
+        && !from.admits(blog.id, Capped::PendingFollower, followers::pending_in(tx, blog.id, from.actor_host)?)?
+    {
+        return Ok(Received::Dropped(PAST_THE_CAP));
+    }
     let follower = followers::upsert(
         tx,
         &followers::NewFollower {
@@ -137,7 +193,7 @@ fn follow(from: &Incoming<'_>, config: &Config, id: &str, object: &str, json: &V
             handle: &actor.handle,
             follow_id: id,
             follow_json: &json.to_string(),
-            accepted: !followers::approve_followers(tx, blog.id)?,
+            accepted: !approving,
         },
     )?;
     if !follower.accepted {
@@ -168,15 +224,22 @@ fn undo(from: &Incoming<'_>, undone: &Undone) -> Result<Received> {
 
 /// A Like or Announce (`kind`, its id `id`) of our post `object`, counted.
 fn react(from: &Incoming<'_>, id: &str, object: &str, kind: reactions::Kind) -> Result<Received> {
-    let Some(post_id) = from.post_of(object)? else {
+    let Some((blog_id, post_id)) = from.post_of(object)? else {
         return Ok(Received::Dropped("not one of our published posts"));
     };
-    reactions::add(from.tx, id, post_id, &from.actor.actor_id, kind)?;
+    let (tx, actor_id) = (from.tx, &from.actor.actor_id);
+    if !reactions::exists(tx, id, post_id, actor_id, kind)?
+        && !from.admits(blog_id, Capped::Reaction, reactions::held_in(tx, blog_id, from.actor_host)?)?
+    {
+        return Ok(Received::Dropped(PAST_THE_CAP));
+    }
+    reactions::add(tx, id, post_id, actor_id, kind)?;
     Ok(Received::Done("reaction counted"))
 }
 
-/// A Create of the actor's own Note: a reply to one of our posts is held for the owner.
-fn reply(from: &Incoming<'_>, note: &Note) -> Result<Received> {
+/// A Create of the actor's own Note (its content made plain `text`): a reply to one of our
+/// posts is held for the owner.
+fn reply(from: &Incoming<'_>, note: &Note, text: &str) -> Result<Received> {
     let actor = from.actor;
     if note.attributed_to != actor.actor_id {
         return Err(Error::Unauthorized(Messages::one(
@@ -184,10 +247,14 @@ fn reply(from: &Incoming<'_>, note: &Note) -> Result<Received> {
             "the Note is not the signing actor's (attributedTo)",
         )));
     }
-    let Some(post_id) = note.in_reply_to.as_deref().map(|id| from.post_of(id)).transpose()?.flatten() else {
+    let Some((blog_id, post_id)) = note.in_reply_to.as_deref().map(|id| from.post_of(id)).transpose()?.flatten() else {
         return Ok(Received::Dropped("the Note does not reply to one of our posts"));
     };
-    let text = remote_html::to_text(&note.content, remote_html::MAX_CHARS);
+    if !replies::exists(from.tx, &note.id)?
+        && !from.admits(blog_id, Capped::Reply, replies::held_in(from.tx, blog_id, from.actor_host)?)?
+    {
+        return Ok(Received::Dropped(PAST_THE_CAP));
+    }
     let published = note.published.clone().unwrap_or_else(now_stored);
     replies::insert_held(
         from.tx,
@@ -199,7 +266,7 @@ fn reply(from: &Incoming<'_>, note: &Note) -> Result<Received> {
             author_handle: &actor.handle,
             author_url: actor.url.as_deref().unwrap_or(&actor.actor_id),
             url: note.url.as_deref(),
-            text: &text,
+            text,
             published_at: &published,
         },
     )?;

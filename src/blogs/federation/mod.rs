@@ -8,6 +8,7 @@
 //!   requests with, fetched and cached;
 //! - `inbox.rs`: [`Blogs::receive`](crate::blogs::Blogs::receive), what a verified activity
 //!   changes, one function per activity;
+//! - `expiry.rs`: what other servers sent that expires (held replies, unused cached actors);
 //! - `fediverse.rs`: the owner's side (Settings → Fediverse): followers, blocked domains and
 //!   replies as the owner manages them.
 //!
@@ -17,12 +18,14 @@
 //! or fetched) writes through `Db::write` directly.
 
 pub mod delivery;
+mod expiry;
 mod fediverse;
 mod inbox;
 mod outbound;
 pub mod remote_keys;
 mod signing_keys;
 
+pub use expiry::{Expired, UNUSED_ACTOR_DAYS};
 pub use fediverse::{FediverseState, ReplyOfPost, follower_not_found, reply_not_found};
 pub use inbox::Received;
 pub(super) use outbound::Outbound;

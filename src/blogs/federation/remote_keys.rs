@@ -71,13 +71,16 @@ pub struct InboxKeys {
     keys: quick_cache::sync::Cache<String, Arc<RemoteActor>>,
     fetched: quick_cache::sync::Cache<String, Instant>,
     fetching: quick_cache::sync::Cache<String, Arc<tokio::sync::Mutex<()>>>,
+    /// Remote actors cached per host in `remote_actors` (`--max-remote-actors-per-host`).
+    actors_per_host: u64,
 }
 
 impl InboxKeys {
-    /// Keys fetched by `fetcher`, cached in `db`; `allow_http` (test mode only, with the
-    /// fetcher's loopback allowance) accepts http keyIds.
-    pub fn new(db: Db, fetcher: Fetcher, allow_http: bool) -> InboxKeys {
+    /// Keys fetched by `fetcher`, cached in `db` (at most `actors_per_host` actors a host);
+    /// `allow_http` (test mode only, with the fetcher's loopback allowance) accepts http keyIds.
+    pub fn new(db: Db, fetcher: Fetcher, allow_http: bool, actors_per_host: u64) -> InboxKeys {
         InboxKeys {
+            actors_per_host,
             db,
             fetcher,
             allow_http,
@@ -231,9 +234,10 @@ impl InboxKeys {
             url: actor.url,
             fetched_at: String::new(),
         };
+        let per_host = self.actors_per_host;
         let stored = self
             .db
-            .write(move |conn| remote_actors::upsert(conn, &remote))
+            .write(move |conn| remote_actors::upsert(conn, &remote, per_host))
             .await
             .map_err(|e| KeyRefusal::Fetch(format!("it could not be stored ({e})")))?;
         let stored = Arc::new(stored);
@@ -308,7 +312,7 @@ mod tests {
         let mut config = Config::local(data_dir.root(), "127.0.0.1:0".parse().unwrap(), "localhost");
         config.fetch_allow_loopback = allow_loopback;
         let db = Db::open_and_migrate(&data_dir).unwrap();
-        let keys = InboxKeys::new(db, Fetcher::new(&config).unwrap(), allow_loopback);
+        let keys = InboxKeys::new(db, Fetcher::new(&config).unwrap(), allow_loopback, 10);
         (dir, keys)
     }
 
@@ -343,7 +347,7 @@ mod tests {
             url: None,
             fetched_at: String::new(),
         };
-        keys.db.write(move |conn| remote_actors::upsert(conn, &bob)).await.unwrap();
+        keys.db.write(move |conn| remote_actors::upsert(conn, &bob, 10)).await.unwrap();
         let url = url::Url::parse("http://localhost/_quire/ap/inbox").unwrap();
         let body = b"{}";
         let now = SystemTime::now();

@@ -1,20 +1,21 @@
-//! A blog's Fediverse settings and the replies it received: see them, approve or remove
-//! followers, block domains, approve or delete replies (docs/api.md, docs/federation.md).
-//! Writes go through the write path ([`crate::blogs::Blogs`]).
+//! A blog's Fediverse settings: see them, page through the followers, approve or remove
+//! followers, block domains (docs/api.md, docs/federation.md); the replies it received are
+//! `replies.rs`'s. Writes go through the write path ([`crate::blogs::Blogs`]).
 
-use poem::http::StatusCode;
 use poem::web::{Data, Json, Path};
-use poem::{IntoResponse, Request, Response, handler};
+use poem::{Request, Response, handler};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::blogs::{FediverseState, ReplyOfPost, follower_not_found, reply_not_found};
+use crate::blogs::{FediverseState, follower_not_found};
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::followers::Follower;
-use crate::domain::messages::Messages;
+use crate::db::remote_refusals::Refusals;
+use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
 use crate::http::api::json::JsonBody;
+use crate::http::api::paged;
 use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 
@@ -31,8 +32,13 @@ pub struct BlockDomain {
     domain: String,
 }
 
+/// Followers on a page when none is asked for.
+pub const DEFAULT_PAGE_SIZE: u32 = 50;
+/// Most followers on a page.
+pub const MAX_PAGE_SIZE: u32 = 200;
+
 /// A row id from the path; anything else names nothing (404).
-fn row_id(raw: &str, not_found: fn() -> Error) -> Result<i64> {
+pub fn row_id(raw: &str, not_found: fn() -> Error) -> Result<i64> {
     raw.parse().map_err(|_| not_found())
 }
 
@@ -51,6 +57,14 @@ pub async fn update(
 ) -> Result<Json<FediverseAnswer>> {
     let fediverse = state.blogs.set_approve_followers(&blog, body.approve_followers).await?;
     Ok(fediverse_json(&state.config, &blog, &fediverse))
+}
+
+/// One page of the blog's followers (`?page=&page_size=`), pending ones too, oldest first.
+#[handler]
+pub async fn followers(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
+    let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
+    let (page, followers) = state.blogs.followers(&blog, request).await?;
+    Ok(paged(Json(Followers { followers: followers.iter().map(follower_json).collect() }), page))
 }
 
 /// Accepts a pending follower.
@@ -98,41 +112,6 @@ pub async fn unblock_domain(
     Ok(fediverse_json(&state.config, &blog, &fediverse))
 }
 
-/// The blog's held (`?state=held`, the default) or approved replies, newest first.
-#[handler]
-pub async fn replies(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
-    let params: Vec<(String, String)> = serde_urlencoded::from_str(req.uri().query().unwrap_or("")).unwrap_or_default();
-    let approved = match params.iter().find(|(key, _)| key == "state").map(|(_, value)| value.as_str()) {
-        None | Some("held") => false,
-        Some("approved") => true,
-        Some(_) => return Err(Error::BadRequest(Messages::one("state", "Should be held or approved"))),
-    };
-    let replies = state.blogs.replies(&blog, approved).await?;
-    Ok(Json(Replies { replies: replies.iter().map(reply_json).collect() }).into_response())
-}
-
-/// Approves a held reply: it shows under its post.
-#[handler]
-pub async fn approve_reply(
-    OwnedBlog { blog, .. }: OwnedBlog,
-    state: Data<&AppState>,
-    Path((_, reply_id)): Path<(String, String)>,
-) -> Result<Response> {
-    let reply = state.blogs.approve_reply(&blog, row_id(&reply_id, reply_not_found)?).await?;
-    Ok(Json(OneReply { reply: reply_json(&reply) }).into_response())
-}
-
-/// Deletes a reply, held or shown.
-#[handler]
-pub async fn delete_reply(
-    OwnedBlog { blog, .. }: OwnedBlog,
-    state: Data<&AppState>,
-    Path((_, reply_id)): Path<(String, String)>,
-) -> Result<Response> {
-    state.blogs.delete_reply(&blog, row_id(&reply_id, reply_not_found)?).await?;
-    Ok(StatusCode::NO_CONTENT.into_response())
-}
-
 /// `{fediverse}`: every call of the Fediverse settings answers the settings as they are after it.
 #[derive(Serialize, TS)]
 #[ts(export_to = "fediverse.ts")]
@@ -151,10 +130,35 @@ pub struct FediverseJson {
     /// Whether new followers wait for the owner's approval.
     approve_followers: bool,
     follower_count: i64,
-    followers: Vec<FollowerJson>,
+    /// Followers waiting for the owner's approval (`GET .../fediverse/followers` pages them all).
+    pending_count: u64,
     blocked_domains: Vec<String>,
     /// Inboxes Quire stopped delivering to.
     given_up: Vec<GivenUp>,
+    /// What the limits on remote servers refused, by kind.
+    refused: Vec<RefusedJson>,
+}
+
+/// `{followers}`: one page of them.
+#[derive(Serialize, TS)]
+#[ts(export_to = "fediverse.ts")]
+pub struct Followers {
+    followers: Vec<FollowerJson>,
+}
+
+/// What the limits on remote servers refused of one kind (`reply`, `follower`, `reaction`).
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "fediverse.ts", rename = "Refused")]
+pub struct RefusedJson {
+    /// `reply`, `follower` or `reaction`.
+    kind: &'static str,
+    /// How many were refused.
+    count: i64,
+    /// The host the last one came from.
+    last_host: String,
+    /// When the last one came.
+    last_at: String,
 }
 
 /// Whether a follower was accepted or waits for the owner's approval.
@@ -192,13 +196,22 @@ pub struct GivenUp {
     last_error: Option<String>,
 }
 
-fn fediverse_json(config: &Config, blog: &Blog, state: &FediverseState) -> Json<FediverseAnswer> {
-    let follower = |f: &Follower| FollowerJson {
+fn follower_json(f: &Follower) -> FollowerJson {
+    FollowerJson {
         id: f.id,
         handle: f.handle.clone(),
         actor_url: f.actor_id.clone(),
         state: if f.accepted { FollowerState::Accepted } else { FollowerState::Pending },
         since: f.created_at.clone(),
+    }
+}
+
+fn fediverse_json(config: &Config, blog: &Blog, state: &FediverseState) -> Json<FediverseAnswer> {
+    let refused = |r: &Refusals| RefusedJson {
+        kind: r.kind.name(),
+        count: r.count,
+        last_host: r.last_host.clone(),
+        last_at: r.last_at.clone(),
     };
     let given_up = |(host, count, error): &(String, i64, Option<String>)| GivenUp {
         inbox_host: host.clone(),
@@ -211,73 +224,10 @@ fn fediverse_json(config: &Config, blog: &Blog, state: &FediverseState) -> Json<
             actor_url: config.actor_id(&blog.subdomain),
             approve_followers: state.approve_followers,
             follower_count: state.follower_count,
-            followers: state.followers.iter().map(follower).collect(),
+            pending_count: state.pending_count,
             blocked_domains: state.blocked_domains.clone(),
             given_up: state.given_up.iter().map(given_up).collect(),
+            refused: state.refused.iter().map(refused).collect(),
         },
     })
-}
-
-/// Held for the owner's approval, or shown under the post.
-#[derive(Serialize, TS)]
-#[serde(rename_all = "lowercase")]
-#[ts(export_to = "replies.ts")]
-pub enum ReplyState {
-    /// Waits for the owner's approval.
-    Held,
-    /// Shown under its post.
-    Approved,
-}
-
-/// A reply from the fediverse to one of the blog's posts, `<reply>` of docs/api.md.
-#[derive(Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "replies.ts", rename = "Reply")]
-pub struct ReplyJson<'a> {
-    id: i64,
-    /// The short id of the post it answers.
-    post_id: &'a str,
-    post_title: &'a str,
-    author_name: &'a str,
-    /// `@bob@peer.example`.
-    author_handle: &'a str,
-    /// The author's profile page.
-    author_url: &'a str,
-    /// The reply's own page, or null.
-    url: &'a Option<String>,
-    /// Plain text, paragraphs separated by a blank line.
-    text: &'a str,
-    published_at: &'a str,
-    received_at: &'a str,
-    state: ReplyState,
-}
-
-/// `{replies}`, newest first.
-#[derive(Serialize, TS)]
-#[ts(export_to = "replies.ts")]
-pub struct Replies<'a> {
-    replies: Vec<ReplyJson<'a>>,
-}
-
-/// `{reply}`.
-#[derive(Serialize, TS)]
-#[ts(export_to = "replies.ts")]
-pub struct OneReply<'a> {
-    reply: ReplyJson<'a>,
-}
-
-fn reply_json((reply, short_id, title): &ReplyOfPost) -> ReplyJson<'_> {
-    ReplyJson {
-        id: reply.id,
-        post_id: short_id,
-        post_title: title,
-        author_name: &reply.author_name,
-        author_handle: &reply.author_handle,
-        author_url: &reply.author_url,
-        url: &reply.url,
-        text: &reply.text,
-        published_at: &reply.published_at,
-        received_at: &reply.received_at,
-        state: if reply.approved { ReplyState::Approved } else { ReplyState::Held },
-    }
 }

@@ -14,6 +14,7 @@ pub mod pages;
 pub mod posts;
 pub mod preview;
 pub mod preview_links;
+pub mod replies;
 pub mod sessions;
 pub mod social_accounts;
 pub mod tags;
@@ -44,13 +45,14 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/domain", get(domains::show).put(domains::set).delete(domains::remove))
         .at("/my/blogs/:blog_id/domain/check", post(domains::check))
         .at("/my/blogs/:blog_id/fediverse", get(fediverse::show).put(fediverse::update))
+        .at("/my/blogs/:blog_id/fediverse/followers", get(fediverse::followers))
         .at("/my/blogs/:blog_id/fediverse/followers/:follower_id", delete(fediverse::remove_follower))
         .at("/my/blogs/:blog_id/fediverse/followers/:follower_id/approve", post(fediverse::approve_follower))
         .at("/my/blogs/:blog_id/fediverse/blocked_domains", post(fediverse::block_domain))
         .at("/my/blogs/:blog_id/fediverse/blocked_domains/:domain", delete(fediverse::unblock_domain))
-        .at("/my/blogs/:blog_id/replies", get(fediverse::replies))
-        .at("/my/blogs/:blog_id/replies/:reply_id", delete(fediverse::delete_reply))
-        .at("/my/blogs/:blog_id/replies/:reply_id/approve", post(fediverse::approve_reply))
+        .at("/my/blogs/:blog_id/replies", get(replies::list))
+        .at("/my/blogs/:blog_id/replies/:reply_id", delete(replies::delete))
+        .at("/my/blogs/:blog_id/replies/:reply_id/approve", post(replies::approve))
         .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
         .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
         .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))

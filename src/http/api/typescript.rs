@@ -17,7 +17,7 @@ use ts_rs::{Config, TS};
 
 use crate::http::api::{
     addons, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview,
-    preview_links, sessions, social_accounts, tags, themes, time_zones,
+    preview_links, replies, sessions, social_accounts, tags, themes, time_zones,
 };
 use crate::http::ui::AppSettings;
 
@@ -58,8 +58,9 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     imports::OneImport::export_all(&cfg)?;
     imports::Imports::export_all(&cfg)?;
     fediverse::FediverseAnswer::export_all(&cfg)?;
-    fediverse::Replies::export_all(&cfg)?;
-    fediverse::OneReply::export_all(&cfg)?;
+    fediverse::Followers::export_all(&cfg)?;
+    replies::Replies::export_all(&cfg)?;
+    replies::OneReply::export_all(&cfg)?;
     AppSettings::export_all(&cfg)?;
     Ok(())
 }

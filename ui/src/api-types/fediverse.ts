@@ -12,11 +12,19 @@ handle: string, actorUrl: string,
 /**
  * Whether new followers wait for the owner's approval.
  */
-approveFollowers: boolean, followerCount: number, followers: Array<Follower>, blockedDomains: Array<string>, 
+approveFollowers: boolean, followerCount: number, 
+/**
+ * Followers waiting for the owner's approval (`GET .../fediverse/followers` pages them all).
+ */
+pendingCount: number, blockedDomains: Array<string>, 
 /**
  * Inboxes Quire stopped delivering to.
  */
-givenUp: Array<GivenUp>, };
+givenUp: Array<GivenUp>, 
+/**
+ * What the limits on remote servers refused, by kind.
+ */
+refused: Array<Refused>, };
 
 /**
  * `{fediverse}`: every call of the Fediverse settings answers the settings as they are after it.
@@ -42,6 +50,32 @@ since: string, };
 export type FollowerState = "accepted" | "pending";
 
 /**
+ * `{followers}`: one page of them.
+ */
+export type Followers = { followers: Array<Follower>, };
+
+/**
  * An inbox host deliveries were given up for, how many and the last error.
  */
 export type GivenUp = { inboxHost: string, count: number, lastError: string | null, };
+
+/**
+ * What the limits on remote servers refused of one kind (`reply`, `follower`, `reaction`).
+ */
+export type Refused = { 
+/**
+ * `reply`, `follower` or `reaction`.
+ */
+kind: string, 
+/**
+ * How many were refused.
+ */
+count: number, 
+/**
+ * The host the last one came from.
+ */
+lastHost: string, 
+/**
+ * When the last one came.
+ */
+lastAt: string, };

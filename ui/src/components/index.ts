@@ -11,6 +11,7 @@ export type { FileInputProps } from './file-input';
 export { Logo } from './logo';
 export { Modal } from './modal';
 export type { ModalProps } from './modal';
+export { Pager } from './pager';
 export { Panel } from './panel';
 export type { PanelProps } from './panel';
 export { SaveButton } from './save-button';

@@ -24,6 +24,21 @@ export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
+/** One page of a paged list, with the server's paging headers (`total`, `totalPages`, ...). */
+export function paged(body: unknown, page: number, perPage: number, total: number): Response {
+  const totalPages = Math.ceil(total / perPage);
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/json',
+      total: String(total),
+      totalPages: String(totalPages),
+      pageNumber: String(page),
+      perPage: String(perPage),
+    },
+  });
+}
+
 /** The server's error shape: `{"errors": [{field: message}, ...]}`. */
 export function errors(status: number, ...entries: Record<string, string>[]): Response {
   return json({ errors: entries }, status);

@@ -2,7 +2,7 @@
 // read, create, update, delete, search, and the built-in image host. Good enough for screens;
 // the real rules are tested against the real server end to end.
 import type { Block, Post } from '../features/posts/api';
-import { alice, errors, json, signedIn, type Handler, type SentRequest } from './fake-api';
+import { alice, errors, json, paged, signedIn, type Handler, type SentRequest } from './fake-api';
 
 /** A post as the server would answer it; `n` makes the ids and dates distinct. */
 export function samplePost(n: number, overrides: Partial<Post> = {}): Post {
@@ -22,20 +22,6 @@ export function samplePost(n: number, overrides: Partial<Post> = {}): Post {
     page: false,
     ...overrides,
   };
-}
-
-function paged(body: unknown, page: number, perPage: number, total: number): Response {
-  const totalPages = Math.ceil(total / perPage);
-  return new Response(JSON.stringify(body), {
-    status: 200,
-    headers: {
-      'Content-Type': 'application/json',
-      total: String(total),
-      totalPages: String(totalPages),
-      pageNumber: String(page),
-      perPage: String(perPage),
-    },
-  });
 }
 
 const titleOf = (children: Block[]) => {

@@ -8,7 +8,7 @@ import type { Fediverse } from '../features/fediverse/api';
 import type { BlogExport } from '../features/import-export/api';
 import { SettingsScreen } from '../features/settings';
 import { useRefreshKey } from '../lib/refresh';
-import { alice, errors, fakeApi, json, type Handler } from './fake-api';
+import { alice, errors, fakeApi, json, paged, type Handler } from './fake-api';
 import { renderRoutes } from './render-route';
 
 export const themes = [
@@ -68,9 +68,10 @@ export function aFediverse(overrides: Partial<Fediverse> = {}): Fediverse {
     actorUrl: 'http://alice.localhost:8080/_quire/ap/actor',
     approveFollowers: false,
     followerCount: 0,
-    followers: [],
+    pendingCount: 0,
     blockedDomains: [],
     givenUp: [],
+    refused: [],
     ...overrides,
   };
 }
@@ -116,6 +117,7 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
     [`GET ${path}/imports`]: () => json({ imports: [] }),
     [`GET ${path}/domain`]: () => json({ domain: null }),
     [`GET ${path}/fediverse`]: () => json({ fediverse: aFediverse() }),
+    [`GET ${path}/fediverse/followers`]: () => paged({ followers: [] }, 1, 50, 0),
     ...overrides,
   });
   return { ...server, state };

@@ -1,10 +1,10 @@
-// The calls behind the Fediverse panel (docs/api.md, 'The fediverse'): the handle, followers,
-// approving new ones, and blocked domains.
-import type { Fediverse, FediverseAnswer } from '../../api-types/fediverse';
-import { api } from '../../lib/api';
+// The calls behind the Fediverse panel (docs/api.md, 'The fediverse'): the handle, followers a page
+// at a time, approving new ones, and blocked domains.
+import type { Fediverse, FediverseAnswer, Follower, Followers } from '../../api-types/fediverse';
+import { api, paging, type Paging } from '../../lib/api';
 
 // The answers' types are generated from the server's structs (ui/src/api-types/).
-export type { Fediverse, Follower, GivenUp as GivenUpDeliveries } from '../../api-types/fediverse';
+export type { Fediverse, Follower, GivenUp as GivenUpDeliveries, Refused } from '../../api-types/fediverse';
 
 const fediversePath = (blogId: number) => `/api/my/blogs/${blogId}/fediverse`;
 
@@ -12,6 +12,24 @@ const fediversePath = (blogId: number) => `/api/my/blogs/${blogId}/fediverse`;
 export async function fetchFediverse(blogId: number, signal?: AbortSignal): Promise<Fediverse> {
   const { data } = await api.get<FediverseAnswer>(fediversePath(blogId), signal ? { signal } : {});
   return data.fediverse;
+}
+
+/** Followers on one page of the list. */
+export const FOLLOWERS_PAGE_SIZE = 50;
+
+/** One page of the followers, and where it is in the whole. */
+export interface FollowersPage {
+  followers: Follower[];
+  paging: Paging;
+}
+
+/** One page of the blog's followers, pending ones too, oldest first. */
+export async function fetchFollowers(blogId: number, page: number, signal?: AbortSignal): Promise<FollowersPage> {
+  const { data, headers } = await api.get<Followers>(`${fediversePath(blogId)}/followers`, {
+    query: { page, pageSize: FOLLOWERS_PAGE_SIZE },
+    ...(signal ? { signal } : {}),
+  });
+  return { followers: data.followers, paging: paging(headers) };
 }
 
 /** Turns the approval of new followers on or off. */

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { alice, errors, json } from '../../test/fake-api';
+import { alice, errors, json, paged } from '../../test/fake-api';
 import type { Fediverse, Follower } from './api';
-import { removeFollowerQuestion } from './fediverse-panel';
+import { removeFollowerQuestion, waitingText } from './fediverse-panel';
 import { aFediverse, renderSettings, settingsServer } from '../../test/fake-settings';
 
 const path = `/api/my/blogs/${alice.blog.id}/fediverse`;
@@ -23,47 +23,59 @@ const carol: Follower = {
   since: '2026-11-24T09:00:00.000Z',
 };
 
-/** A fake quire keeping the Fediverse settings the way the server does. */
-function fediverseServer(start: Fediverse) {
-  const state = { fediverse: start };
-  const answer = (next: Fediverse) => {
-    state.fediverse = next;
-    return json({ fediverse: next });
+/** A fake quire keeping the Fediverse settings and the followers (paged by 50) the way the server does. */
+function fediverseServer(start: Fediverse, initialFollowers: Follower[] = []) {
+  const state = { fediverse: start, followers: initialFollowers };
+  const settings = (): Fediverse => ({
+    ...state.fediverse,
+    followerCount: state.followers.filter((f) => f.state === 'accepted').length,
+    pendingCount: state.followers.filter((f) => f.state === 'pending').length,
+  });
+  const answer = (next: Partial<Fediverse> = {}) => {
+    state.fediverse = { ...state.fediverse, ...next };
+    return json({ fediverse: settings() });
   };
-  const count = (followers: Follower[]) => followers.filter((f) => f.state === 'accepted').length;
   const without = (id: number) => {
-    const followers = state.fediverse.followers.filter((f) => f.id !== id);
-    return answer({ ...state.fediverse, followers, followerCount: count(followers) });
+    state.followers = state.followers.filter((f) => f.id !== id);
+    return answer();
   };
   const server = settingsServer({
-    [`GET ${path}`]: () => json({ fediverse: state.fediverse }),
+    [`GET ${path}`]: () => answer(),
+    [`GET ${path}/followers`]: (request) => {
+      const page = Number(new URL(request.path, 'http://x').searchParams.get('page') ?? '1');
+      const all = state.followers;
+      if (page > Math.max(1, Math.ceil(all.length / 50))) return errors(400, { page: 'Should be from 1 to 1' });
+      return paged({ followers: all.slice((page - 1) * 50, page * 50) }, page, 50, all.length);
+    },
     [`PUT ${path}`]: (request) =>
-      answer({
-        ...state.fediverse,
-        approveFollowers: (request.body as { approve_followers: boolean }).approve_followers,
-      }),
+      answer({ approveFollowers: (request.body as { approve_followers: boolean }).approve_followers }),
     [`POST ${path}/followers/6/approve`]: () => {
-      const followers = state.fediverse.followers.map((f) => (f.id === 6 ? { ...f, state: 'accepted' as const } : f));
-      return answer({ ...state.fediverse, followers, followerCount: count(followers) });
+      state.followers = state.followers.map((f) => (f.id === 6 ? { ...f, state: 'accepted' as const } : f));
+      return answer();
     },
     [`DELETE ${path}/followers/5`]: () => without(5),
     [`DELETE ${path}/followers/6`]: () => without(6),
+    [`DELETE ${path}/followers/100`]: () => without(100),
     [`POST ${path}/blocked_domains`]: (request) => {
       const domain = (request.body as { domain: string }).domain;
       if (/^[\d.]+$/.test(domain)) return errors(422, { domain: BAD_DOMAIN });
-      return answer({
-        ...state.fediverse,
-        blockedDomains: [...state.fediverse.blockedDomains, domain.toLowerCase()].sort(),
-      });
+      state.followers = state.followers.filter((f) => !f.handle.endsWith(`@${domain.trim().toLowerCase()}`));
+      return answer({ blockedDomains: [...state.fediverse.blockedDomains, domain.toLowerCase()].sort() });
     },
     [`DELETE ${path}/blocked_domains/spam.example`]: () =>
-      answer({
-        ...state.fediverse,
-        blockedDomains: state.fediverse.blockedDomains.filter((d) => d !== 'spam.example'),
-      }),
+      answer({ blockedDomains: state.fediverse.blockedDomains.filter((d) => d !== 'spam.example') }),
   });
   return { ...server, state };
 }
+
+/** Follower `n` of many, accepted, on `host`. */
+const many = (n: number, host = 'many.example'): Follower => ({
+  id: n,
+  handle: `@f${n}@${host}`,
+  actorUrl: `https://${host}/u/f${n}`,
+  state: 'accepted',
+  since: '2026-11-24T08:00:00.000Z',
+});
 
 const panel = () => screen.getByRole('region', { name: 'Fediverse' });
 
@@ -84,10 +96,10 @@ describe('settings: fediverse', () => {
   });
 
   it('lists the followers, approves or rejects a pending one and removes an accepted one once confirmed', async () => {
-    const server = fediverseServer(aFediverse({ approveFollowers: true, followerCount: 1, followers: [bob, carol] }));
+    const server = fediverseServer(aFediverse({ approveFollowers: true }), [bob, carol]);
     const { user } = renderSettings();
     const list = await within(panel()).findByRole('list', { name: 'Followers' });
-    expect(within(panel()).getByText('1 follower')).toBeInTheDocument();
+    expect(within(panel()).getByText(`1 follower · ${waitingText(1)!}`)).toBeInTheDocument();
     expect(within(list).getByRole('link', { name: '@bob@peer.example' })).toHaveAttribute('href', bob.actorUrl);
     expect(within(list).getByText('Waiting for approval')).toBeInTheDocument();
     expect(within(list).queryByRole('button', { name: 'Approve @bob@peer.example' })).toBeNull();
@@ -107,7 +119,7 @@ describe('settings: fediverse', () => {
   });
 
   it('rejects a pending follower without asking', async () => {
-    const server = fediverseServer(aFediverse({ approveFollowers: true, followers: [carol] }));
+    const server = fediverseServer(aFediverse({ approveFollowers: true }), [carol]);
     const { user } = renderSettings();
     const list = await within(panel()).findByRole('list', { name: 'Followers' });
     const confirm = vi.spyOn(window, 'confirm');
@@ -149,6 +161,58 @@ describe('settings: fediverse', () => {
 
     await user.click(within(list).getByRole('button', { name: 'Unblock spam.example' }));
     await waitFor(() => expect(within(list).queryByText('spam.example')).toBeNull());
+  });
+
+  it('pages through the followers fifty at a time and says how many wait', async () => {
+    const followers = [...Array.from({ length: 60 }, (_, i) => many(100 + i)), carol];
+    const server = fediverseServer(aFediverse({ approveFollowers: true }), followers);
+    const { user } = renderSettings();
+    const list = await within(panel()).findByRole('list', { name: 'Followers' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(50);
+    expect(within(panel()).getByText(`60 followers · ${waitingText(1)!}`)).toBeInTheDocument();
+    expect(server.sent('GET', `${path}/followers?page=1&page_size=50`)).toHaveLength(1);
+    const pages = within(panel()).getByRole('navigation', { name: 'Pages' });
+    expect(within(pages).getByText('Page 1 of 2')).toBeInTheDocument();
+    await user.click(within(pages).getByRole('button', { name: 'Next' }));
+    expect(await within(panel()).findByRole('link', { name: '@carol@other.example' })).toBeInTheDocument();
+    expect(within(within(panel()).getByRole('list', { name: 'Followers' })).getAllByRole('listitem')).toHaveLength(11);
+  });
+
+  it('goes back a page when a change leaves the page empty, and reloads the page after a block', async () => {
+    const server = fediverseServer(
+      aFediverse(),
+      Array.from({ length: 51 }, (_, i) => many(50 + i)),
+    );
+    const { user } = renderSettings();
+    await within(panel()).findByRole('list', { name: 'Followers' });
+    const pages = within(panel()).getByRole('navigation', { name: 'Pages' });
+    await user.click(within(pages).getByRole('button', { name: 'Last' }));
+    expect(await within(panel()).findByRole('link', { name: '@f100@many.example' })).toBeInTheDocument();
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    await user.click(within(panel()).getByRole('button', { name: 'Remove @f100@many.example' }));
+    expect(await within(panel()).findByRole('link', { name: '@f50@many.example' })).toBeInTheDocument();
+    expect(within(panel()).queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    expect(server.sent('GET', `${path}/followers?page=1&page_size=50`).length).toBeGreaterThan(1);
+
+    await user.type(within(panel()).getByRole('textbox', { name: 'Domain to block' }), 'many.example');
+    await user.click(within(panel()).getByRole('button', { name: 'Block' }));
+    await waitFor(() => expect(within(panel()).queryByRole('list', { name: 'Followers' })).toBeNull());
+    expect(within(panel()).getByText('No followers yet.')).toBeInTheDocument();
+  });
+
+  it('says what the limits on remote servers refused', async () => {
+    fediverseServer(
+      aFediverse({
+        refused: [
+          { kind: 'reaction', count: 1, lastHost: 'a.example', lastAt: '2026-11-24T10:00:00.000Z' },
+          { kind: 'reply', count: 12, lastHost: 'spam.example', lastAt: '2026-11-24T10:00:00.000Z' },
+        ],
+      }),
+    );
+    renderSettings();
+    const list = await within(panel()).findByRole('list', { name: 'Refused by the limits' });
+    expect(within(list).getByText('1 like or boost refused, the last from a.example')).toBeInTheDocument();
+    expect(within(list).getByText('12 replies refused, the last from spam.example')).toBeInTheDocument();
   });
 
   it('sums up the deliveries given up, by server', async () => {

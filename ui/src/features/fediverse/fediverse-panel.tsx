@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import { Button, Checkbox, ErrorLine, Panel, Spinner, TextInput } from '../../components';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button, Checkbox, ErrorLine, Pager, Panel, Spinner, TextInput } from '../../components';
+import { ApiError } from '../../lib/api';
 import { copyFailedText, useCopy } from '../../lib/use-copy';
 import { useLoad } from '../../lib/use-load';
 import { failureText, useSaveAction } from '../../lib/use-save-action';
@@ -7,11 +8,13 @@ import {
   approveFollower,
   blockDomain,
   fetchFediverse,
+  fetchFollowers,
   removeFollower,
   setApproveFollowers,
   unblockDomain,
   type Fediverse,
   type Follower,
+  type Refused,
 } from './api';
 import './fediverse.css';
 
@@ -21,14 +24,19 @@ export const removeFollowerQuestion = (handle: string) =>
 
 /**
  * The 'Fediverse' panel: the handle people on Mastodon and other fediverse servers follow the blog
- * by (with a Copy button), the followers (pending ones to approve or reject, accepted ones to
- * remove), the 'Approve new followers' switch, the blog's blocked domains, and the servers Quire
- * gave up delivering to.
+ * by (with a Copy button), the followers a page at a time (pending ones to approve or reject,
+ * accepted ones to remove), the 'Approve new followers' switch, the blog's blocked domains, the
+ * servers Quire gave up delivering to, and what the limits on remote servers refused.
  */
 export function FediversePanel({ blogId }: { blogId: number }) {
   const load = useLoad((signal) => fetchFediverse(blogId, signal), [blogId]);
   const fediverse = load.lastData;
-  const show = (next: Fediverse) => load.setData(() => next);
+  // Each change the server answered counts: the followers' page is loaded again after it.
+  const [changes, setChanges] = useState(0);
+  const show = (next: Fediverse) => {
+    load.setData(() => next);
+    setChanges((n) => n + 1);
+  };
 
   return (
     <Panel title="Fediverse">
@@ -39,9 +47,10 @@ export function FediversePanel({ blogId }: { blogId: number }) {
           <>
             <Handle handle={fediverse.handle} />
             <ApprovalSwitch blogId={blogId} fediverse={fediverse} onChange={show} />
-            <Followers blogId={blogId} fediverse={fediverse} onChange={show} />
+            <Followers blogId={blogId} fediverse={fediverse} changes={changes} onChange={show} />
             <BlockedDomains blogId={blogId} domains={fediverse.blockedDomains} onChange={show} />
             <GivenUp fediverse={fediverse} />
+            <RefusedByLimits refused={fediverse.refused} />
           </>
         )}
       </div>
@@ -85,7 +94,7 @@ function ApprovalSwitch({
   onChange: (next: Fediverse) => void;
 }) {
   const save = useSaveAction();
-  const pending = fediverse.followers.some((follower) => follower.state === 'pending');
+  const pending = fediverse.pendingCount > 0;
   return (
     <div className="q-settings__stack">
       <Checkbox
@@ -104,19 +113,41 @@ function ApprovalSwitch({
   );
 }
 
-/** The follower count and list; pending followers first get Approve and Reject. */
+/** What the count of followers waiting says, if any wait. */
+export const waitingText = (count: number) =>
+  count === 0 ? null : count === 1 ? '1 waiting for approval' : `${count} waiting for approval`;
+
+/**
+ * The follower count and one page of the list (oldest first, with a pager past one page); pending
+ * followers get Approve and Reject. The page is loaded again after every change (`changes`); a page
+ * left empty by one goes back a page.
+ */
 function Followers({
   blogId,
   fediverse,
+  changes,
   onChange,
 }: {
   blogId: number;
   fediverse: Fediverse;
+  changes: number;
   onChange: (next: Fediverse) => void;
 }) {
   const action = useSaveAction();
   const [busy, setBusy] = useState<number | null>(null);
+  const [page, setPage] = useState(1);
+  const list = useLoad((signal) => fetchFollowers(blogId, page, signal), [blogId, page, changes]);
+  const shown = list.lastData;
   const count = fediverse.followerCount;
+  const waiting = waitingText(fediverse.pendingCount);
+  // A change that emptied the last page leaves it past the end (the server's 400 on `page`).
+  const pastTheEnd =
+    page > 1 &&
+    ((list.status === 'ready' && list.data.followers.length === 0) ||
+      (list.status === 'failed' && list.error instanceof ApiError && 'page' in list.error.fields));
+  useEffect(() => {
+    if (pastTheEnd) setPage((current) => current - 1);
+  }, [pastTheEnd]);
 
   const act = (follower: Follower, work: () => Promise<Fediverse>) => {
     setBusy(follower.id);
@@ -132,10 +163,14 @@ function Followers({
   return (
     <div className="q-settings__stack">
       <h3 className="q-fediverse__heading">Followers</h3>
-      <p>{count === 0 ? 'No followers yet.' : count === 1 ? '1 follower' : `${count} followers`}</p>
-      {fediverse.followers.length > 0 && (
+      <p>
+        {count === 0 ? 'No followers yet.' : count === 1 ? '1 follower' : `${count} followers`}
+        {waiting && ` · ${waiting}`}
+      </p>
+      {list.status === 'failed' && !pastTheEnd && <ErrorLine message={failureText(list.error)} />}
+      {shown && shown.followers.length > 0 && (
         <ul className="q-fediverse__list" aria-label="Followers">
-          {fediverse.followers.map((follower) => (
+          {shown.followers.map((follower) => (
             <li key={follower.id} className="q-fediverse__item">
               <a
                 href={follower.actorUrl}
@@ -185,6 +220,7 @@ function Followers({
           ))}
         </ul>
       )}
+      {shown && <Pager page={shown.paging.pageNumber || page} totalPages={shown.paging.totalPages} onGo={setPage} />}
       <ErrorLine message={failureText(action.failure)} />
     </div>
   );
@@ -216,7 +252,8 @@ function BlockedDomains({
     <div className="q-settings__stack">
       <h3 className="q-fediverse__heading">Blocked domains</h3>
       <p className="q-settings__muted">
-        Nothing from a blocked domain or its subdomains reaches your blog, and its followers are removed.
+        Nothing from a blocked domain or its subdomains reaches your blog, and everything it sent is removed: its
+        followers, replies, likes and boosts.
       </p>
       {domains.length > 0 && (
         <ul className="q-fediverse__list" aria-label="Blocked domains">
@@ -276,6 +313,39 @@ function GivenUp({ fediverse }: { fediverse: Fediverse }) {
             {host.lastError && <span className="q-settings__muted">Last error: {host.lastError}</span>}
           </li>
         ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What a kind of refusal is called, one and many. */
+const REFUSED_NAMES: Record<string, [string, string]> = {
+  reply: ['reply', 'replies'],
+  follower: ['follower', 'followers'],
+  reaction: ['like or boost', 'likes and boosts'],
+};
+
+/** What the limits on remote servers refused, if anything: how many of each kind, and from where last. */
+function RefusedByLimits({ refused }: { refused: Refused[] }) {
+  if (refused.length === 0) return null;
+  return (
+    <div className="q-settings__stack">
+      <h3 className="q-fediverse__heading">Refused by the limits</h3>
+      <p className="q-settings__muted">
+        Each fediverse server may send only so many held replies, waiting followers, likes and boosts; approve or delete
+        some to make room.
+      </p>
+      <ul className="q-fediverse__list" aria-label="Refused by the limits">
+        {refused.map((r) => {
+          const [one, many] = REFUSED_NAMES[r.kind] ?? [r.kind, r.kind];
+          return (
+            <li key={r.kind} className="q-fediverse__item q-fediverse__given-up">
+              <span>
+                {r.count === 1 ? `1 ${one}` : `${r.count} ${many}`} refused, the last from {r.lastHost}
+              </span>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, injectConfig } from '../../test/fake-api';
 import { postsServer, samplePost } from '../../test/fake-posts';
 import { renderRoute } from '../../test/render-route';
-import { pageFromParam } from './post-list';
+import { pageFromParam } from '../../lib/page-param';
 import { formatPublished } from './post-card';
 
 beforeAll(() => injectConfig({ host: 'localhost:8080', providerName: 'Local' }));

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Button, ButtonLink, Select, Spinner } from '../../components';
+import { Button, ButtonLink, Pager, Select, Spinner } from '../../components';
 import { paths, postsPage } from '../../config/paths';
 import { errorMessage } from '../../lib/error-message';
+import { pageFromParam } from '../../lib/page-param';
 import { useLoad } from '../../lib/use-load';
 import { fetchPosts } from './api';
 import { PostCards } from './post-card';
@@ -14,13 +15,6 @@ export function listPath(page: number, tag: string | null): string {
   const query = new URLSearchParams({ tag });
   if (page > 1) query.set('p', String(page));
   return `${paths.posts}?${query.toString()}`;
-}
-
-/** The page number in `?p=`: a whole number from 1; anything else means page 1. */
-export function pageFromParam(raw: string | null): number {
-  if (raw === null || !/^\d+$/.test(raw.trim())) return 1;
-  const page = Number(raw.trim());
-  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
 }
 
 /**
@@ -107,43 +101,5 @@ export function PostList({ blogId }: { blogId: number }) {
         </>
       )}
     </div>
-  );
-}
-
-/** A pager button's face: the word, or on a phone just the arrow (the word stays its accessible name). */
-function PagerLabel({ icon, label }: { icon: string; label: string }) {
-  return (
-    <>
-      <span className="q-pager__icon" aria-hidden="true">
-        {icon}
-      </span>
-      <span className="q-pager__label">{label}</span>
-    </>
-  );
-}
-
-/** First, previous, next and last; only when there is more than one page. */
-export function Pager({ page, totalPages, onGo }: { page: number; totalPages: number; onGo: (page: number) => void }) {
-  if (totalPages <= 1) return null;
-  const first = page <= 1;
-  const last = page >= totalPages;
-  return (
-    <nav className="q-pager" aria-label="Pages">
-      <Button variant="secondary" disabled={first} onClick={() => onGo(1)}>
-        <PagerLabel icon="«" label="First" />
-      </Button>
-      <Button variant="secondary" disabled={first} onClick={() => onGo(page - 1)}>
-        <PagerLabel icon="‹" label="Previous" />
-      </Button>
-      <span className="q-pager__position">
-        Page {page} of {totalPages}
-      </span>
-      <Button variant="secondary" disabled={last} onClick={() => onGo(page + 1)}>
-        <PagerLabel icon="›" label="Next" />
-      </Button>
-      <Button variant="secondary" disabled={last} onClick={() => onGo(totalPages)}>
-        <PagerLabel icon="»" label="Last" />
-      </Button>
-    </nav>
   );
 }

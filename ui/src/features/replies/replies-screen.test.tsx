@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { alice, errors, fakeApi, injectConfig, json, signedIn } from '../../test/fake-api';
+import { alice, errors, fakeApi, injectConfig, json, paged, signedIn } from '../../test/fake-api';
 import { renderRoute } from '../../test/render-route';
 import type { Reply } from './api';
-import { DELETE_REPLY_QUESTION, stateFromParam } from './replies-screen';
+import { DELETE_REPLY_QUESTION, repliesQuery, stateFromParam } from './replies-screen';
 
 beforeAll(() => injectConfig({ host: 'localhost:8080', providerName: 'Local' }));
 
@@ -27,14 +27,18 @@ function aReply(id: number, overrides: Partial<Reply> = {}): Reply {
   };
 }
 
-/** A fake quire with `held` and `approved` replies, approving and deleting them as the server does. */
+/** A fake quire with `held` and `approved` replies, paging, approving and deleting them as the server does. */
 function repliesServer(held: Reply[], approved: Reply[] = []) {
   const state = { held, approved };
   return fakeApi({
     ...signedIn(),
     [`GET ${path}`]: (request) => {
-      const which = new URL(request.path, 'http://x').searchParams.get('state');
-      return json({ replies: which === 'approved' ? state.approved : state.held });
+      const query = new URL(request.path, 'http://x').searchParams;
+      const all = query.get('state') === 'approved' ? state.approved : state.held;
+      const page = Number(query.get('page') ?? '1');
+      const size = Number(query.get('page_size') ?? '20');
+      if (page > Math.max(1, Math.ceil(all.length / size))) return errors(400, { page: 'Should be from 1 to 1' });
+      return paged({ replies: all.slice((page - 1) * size, page * size) }, page, size, all.length);
     },
     [`POST ${path}/1/approve`]: () => {
       const reply = { ...state.held.find((r) => r.id === 1)!, state: 'approved' as const };
@@ -117,6 +121,50 @@ describe('replies', () => {
     await user.click(within(approved).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.getByText('No approved replies yet.')).toBeInTheDocument());
     expect(server.sent('DELETE', `${path}/3`)).toHaveLength(1);
+  });
+
+  it('pages through the held replies twenty at a time, the page in ?p=', async () => {
+    const many = Array.from({ length: 45 }, (_, i) => aReply(100 + i));
+    const server = repliesServer(many);
+    const { user, history } = renderRoute('/d/replies');
+    const held = await list('Held replies');
+    expect(within(held).getAllByRole('article')).toHaveLength(20);
+    expect(server.sent('GET', `${path}?state=held&page=1&page_size=20`)).toHaveLength(1);
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(within(pages).getByText('Page 1 of 3')).toBeInTheDocument();
+    await user.click(within(pages).getByRole('button', { name: 'Last' }));
+    expect(history.location.search).toBe('?p=3');
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Held replies' })).getAllByRole('article')).toHaveLength(5),
+    );
+    expect(screen.getByText('Reply 140')).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Approved' }));
+    expect(history.location.search).toBe('?state=approved');
+  });
+
+  it('goes back a page once the last reply of a later page is approved', async () => {
+    repliesServer(Array.from({ length: 21 }, (_, i) => aReply(21 - i)));
+    const { user, history } = renderRoute('/d/replies?p=2');
+    const held = await list('Held replies');
+    expect(within(held).getAllByRole('article')).toHaveLength(1);
+    await user.click(within(held).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(history.location.search).toBe(''));
+    expect(await screen.findByText('Reply 20')).toBeInTheDocument();
+  });
+
+  it('offers the first page when a page past the end is asked for', async () => {
+    repliesServer([aReply(1)]);
+    const { user, history } = renderRoute('/d/replies?p=7');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Should be from 1 to 1');
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    expect(history.location.search).toBe('');
+    expect(await list('Held replies')).toBeInTheDocument();
+  });
+
+  it('keeps the list and the page in the query', () => {
+    expect(repliesQuery('held', 1)).toEqual({});
+    expect(repliesQuery('approved', 1)).toEqual({ state: 'approved' });
+    expect(repliesQuery('held', 3)).toEqual({ p: '3' });
   });
 
   it('reads ?state leniently: anything but approved is the held list', () => {

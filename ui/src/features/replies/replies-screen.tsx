@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Button, Spinner } from '../../components';
+import { Button, Pager, Spinner } from '../../components';
 import { paths } from '../../config/paths';
 import { cx } from '../../lib/cx';
 import { errorMessage } from '../../lib/error-message';
+import { pageFromParam } from '../../lib/page-param';
 import { useLoad } from '../../lib/use-load';
 import { approveReply, deleteReply, fetchReplies, type Reply, type ReplyState } from './api';
 
@@ -28,17 +29,34 @@ function localDateTime(iso: string): string {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** The address's query for the list `state` at `page` (the held list and page 1 leave theirs out). */
+export function repliesQuery(state: ReplyState, page: number): Record<string, string> {
+  return { ...(state === 'held' ? {} : { state }), ...(page > 1 ? { p: String(page) } : {}) };
+}
+
 /**
  * The Replies screen: replies from the fediverse to the blog's posts, the held ones (waiting for the
- * owner's approval before the post's page shows them) or the approved ones, newest first, each
- * with Approve (held ones) and Delete. Which list shows lives in `?state=`.
+ * owner's approval before the post's page shows them) or the approved ones, newest first, a page at
+ * a time, each with Approve (held ones) and Delete. Which list shows lives in `?state=`, the page in
+ * `?p=`. Once the last reply of a page goes, the page is loaded again (or the one before it).
  */
 export function RepliesScreen({ blogId }: { blogId: number }) {
   const [params, setParams] = useSearchParams();
   const state = stateFromParam(params.get('state'));
-  const list = useLoad((signal) => fetchReplies(blogId, state, signal), [blogId, state]);
+  const page = pageFromParam(params.get('p'));
+  const list = useLoad((signal) => fetchReplies(blogId, state, page, signal), [blogId, state, page]);
   const tab = TABS.find((t) => t.state === state) ?? TABS[0]!;
-  const drop = (id: number) => list.setData((replies) => replies.filter((reply) => reply.id !== id));
+  const goTo = (target: number) => setParams(repliesQuery(state, target));
+  const drop = (id: number) => {
+    const left = list.lastData?.replies.filter((reply) => reply.id !== id) ?? [];
+    if (left.length > 0) {
+      list.setData((shown) => ({ ...shown, replies: left }));
+    } else if (page > 1) {
+      goTo(page - 1);
+    } else {
+      void list.reload();
+    }
+  };
 
   return (
     <div className="q-replies">
@@ -56,7 +74,7 @@ export function RepliesScreen({ blogId }: { blogId: number }) {
             aria-selected={t.state === state}
             aria-controls="q-replies-panel"
             className={cx('q-replies__tab', t.state === state && 'q-replies__tab--current')}
-            onClick={() => setParams(t.state === 'held' ? {} : { state: t.state })}
+            onClick={() => setParams(repliesQuery(t.state, 1))}
           >
             {t.label}
           </button>
@@ -67,20 +85,30 @@ export function RepliesScreen({ blogId }: { blogId: number }) {
         {list.status === 'failed' && (
           <>
             <p role="alert">{errorMessage(list.error)}</p>
+            {page > 1 && (
+              <>
+                <Button variant="secondary" onClick={() => goTo(1)}>
+                  First page
+                </Button>{' '}
+              </>
+            )}
             <Button variant="secondary" onClick={() => void list.reload()}>
               Try again
             </Button>
           </>
         )}
-        {list.status === 'ready' && list.data.length === 0 && <p className="q-replies__empty">{tab.empty}</p>}
-        {list.status === 'ready' && list.data.length > 0 && (
-          <ul className="q-replies__list" aria-label={`${tab.label} replies`}>
-            {list.data.map((reply) => (
-              <li key={reply.id}>
-                <ReplyCard blogId={blogId} reply={reply} onGone={() => drop(reply.id)} />
-              </li>
-            ))}
-          </ul>
+        {list.status === 'ready' && list.data.replies.length === 0 && <p className="q-replies__empty">{tab.empty}</p>}
+        {list.status === 'ready' && list.data.replies.length > 0 && (
+          <>
+            <ul className="q-replies__list" aria-label={`${tab.label} replies`}>
+              {list.data.replies.map((reply) => (
+                <li key={reply.id}>
+                  <ReplyCard blogId={blogId} reply={reply} onGone={() => drop(reply.id)} />
+                </li>
+              ))}
+            </ul>
+            <Pager page={list.data.paging.pageNumber || page} totalPages={list.data.paging.totalPages} onGo={goTo} />
+          </>
         )}
       </div>
     </div>
