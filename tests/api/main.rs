@@ -23,6 +23,7 @@ mod emoji;
 mod exports;
 mod favicons;
 mod federation;
+mod federation_keys;
 mod fedify;
 mod fediverse;
 mod fetch;
