@@ -11,7 +11,8 @@
 //!    holds the writer connection, so index commits happen in database order and a later change
 //!    never lands under an earlier one; see [`index`](super::index) for a failed update.
 //! 2. After the writer is released, only if the write succeeded: files of the change removed (a
-//!    deleted job's, an account's exports), a deleted blog's signing key forgotten.
+//!    deleted job's, an account's exports), a deleted blog's signing key forgotten, a new blog's
+//!    made in the background (`federation::OwnKeys`, off SQLite's threads).
 //! 3. **The names served** ([`ServedNames`](super::ServedNames)): a blog created or deleted, a
 //!    custom domain verified or not any more. Before the pages, which carry the blog's origin.
 //! 4. **The blog's cached pages** invalidated ([`PageGenerations`](super::PageGenerations)).
@@ -48,6 +49,8 @@ pub(super) struct Effects {
     job_files: Vec<String>,
     /// Blogs whose signing key is retired (a deleted account).
     retired_keys: Vec<i64>,
+    /// New blogs whose signing key is made in the background.
+    wanted_keys: Vec<i64>,
     /// Changes of the names the server answers on.
     served: Vec<ServedChange>,
     /// The subdomains whose cached pages are stale, each once.
@@ -93,6 +96,7 @@ impl Effects {
             index: Vec::new(),
             job_files: Vec::new(),
             retired_keys: Vec::new(),
+            wanted_keys: Vec::new(),
             served: Vec::new(),
             invalidate: Vec::new(),
             schedule_moved: false,
@@ -147,6 +151,12 @@ impl Effects {
     /// Forgets the blog's parsed signing key after the commit: its key was retired.
     pub(super) fn key_retired(&mut self, blog_id: i64) {
         self.retired_keys.push(blog_id);
+    }
+
+    /// Makes the new blog's signing key in the background after the commit, so that its actor's
+    /// first fetches find it (and never make one each).
+    pub(super) fn key_wanted(&mut self, blog_id: i64) {
+        self.wanted_keys.push(blog_id);
     }
 
     /// The server answers on the new blog's subdomain from the commit on.
@@ -241,7 +251,10 @@ impl Blogs {
             self.remove_job_file(file);
         }
         for blog_id in &effects.retired_keys {
-            self.keys.remove(blog_id);
+            self.keys.forget(*blog_id);
+        }
+        for blog_id in &effects.wanted_keys {
+            self.keys.make_in_background(*blog_id);
         }
         for change in &effects.served {
             match change {

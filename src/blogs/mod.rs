@@ -69,8 +69,8 @@ pub struct Blogs {
     served: Arc<ServedNames>,
     /// Custom domains: the owners' last "Check now", and the recheck task's wake-up.
     domain_checks: domains::Checks,
-    /// Blogs' federation keys, parsed ([`Blogs::signing_key`]).
-    keys: quick_cache::sync::Cache<i64, Arc<crate::fetch::signed::SigningKey>>,
+    /// Quire's own federation keys, parsed, and their making ([`Blogs::signing_key`]).
+    keys: federation::OwnKeys,
     /// Builds the activities post and account writes queue (blogs/federation/outbound.rs).
     outbound: federation::Outbound,
     /// Woken when a delivery is queued, so the delivery worker sends it at once.
@@ -95,6 +95,7 @@ impl Blogs {
         let remote_limits = config.remote_limits;
         let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
+            keys: federation::OwnKeys::new(db.clone()),
             db,
             search,
             pages,
@@ -105,7 +106,6 @@ impl Blogs {
             uploading: Default::default(),
             served,
             domain_checks: Default::default(),
-            keys: quick_cache::sync::Cache::new(federation::CACHED_KEYS),
             outbound,
             deliveries_changed: Notify::new(),
             remote_limits,

@@ -22,6 +22,7 @@ impl Blogs {
                 }
             };
             effects.blog_created(&blog.subdomain);
+            effects.key_wanted(blog.id);
             effects.invalidate(&blog.subdomain);
             Ok(blog)
         })

@@ -1,5 +1,5 @@
-//! A blog's federation key pair (migration 12, issue 16): made on first use, kept with the
-//! blog's data so that backups carry it and a restore keeps the blog's identity.
+//! A blog's federation key pair (migration 12, issue 16), and the instance actor's (migration 16,
+//! issue 28): kept with the data so that backups carry them and a restore keeps the identities.
 //!
 //! The key is generated outside any transaction (it takes a while), then [`insert_or_keep`]
 //! inserts it only if the blog has no live key yet and answers the row that is there after,
@@ -116,6 +116,30 @@ pub fn sweep_retired(conn: &Connection) -> Result<Vec<i64>, Error> {
     )?;
     let swept = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
     Ok(swept)
+}
+
+/// The instance actor's key (migration 16), if it was made: `blog_id` is 0.
+pub fn instance(conn: &Connection) -> Result<Option<StoredKey>, Error> {
+    Ok(conn
+        .query_row("SELECT 0, private_pkcs8, public_pem, created_at FROM instance_key WHERE id = 1", [], stored_key)
+        .optional()?)
+}
+
+/// Stores `private_pkcs8`/`public_pem` as the instance actor's key unless it has one, and
+/// answers the one there after (the first stored wins a race, as [`insert_or_keep`]).
+pub fn instance_insert_or_keep(
+    conn: &mut Connection,
+    private_pkcs8: &[u8],
+    public_pem: &str,
+) -> Result<StoredKey, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute(
+        "INSERT INTO instance_key (id, private_pkcs8, public_pem) VALUES (1, ?1, ?2) ON CONFLICT (id) DO NOTHING",
+        params![private_pkcs8, public_pem],
+    )?;
+    let key = instance(&tx)?.ok_or_else(|| Error::Internal(anyhow::anyhow!("the instance key was not stored")))?;
+    tx.commit()?;
+    Ok(key)
 }
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";

@@ -108,6 +108,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0015_federation_caps.sql"),
         seed: None,
     },
+    Migration {
+        version: 16,
+        name: "the instance actor's key",
+        sql: include_str!("migrations/0016_instance_key.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

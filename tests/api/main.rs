@@ -24,6 +24,7 @@ mod exports;
 mod favicons;
 mod federation;
 mod federation_queue;
+mod federation_keys;
 mod fedify;
 mod fediverse;
 mod fetch;

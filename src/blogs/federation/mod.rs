@@ -3,7 +3,8 @@
 //! - `outbound.rs`: the activities a change calls for (Create, Update, Delete of a post, Delete
 //!   of a deleted account's actor), queued in the change's own transaction; a post's Article;
 //! - `delivery.rs`: the worker that signs and sends the queued activities;
-//! - `signing_keys.rs`: a blog's own key, made on first use, and the retired keys' sweep;
+//! - `signing_keys.rs`: Quire's own keys (a blog's, made when it is created; the instance
+//!   actor's), made once each off SQLite's threads, and the retired keys' sweep;
 //! - `remote_keys.rs`: [`InboxKeys`], the keys of other servers' actors the inbox verifies
 //!   requests with, fetched and cached;
 //! - `inbox.rs`: [`Blogs::receive`](crate::blogs::Blogs::receive), what a verified activity
@@ -31,4 +32,4 @@ pub use inbox::Received;
 pub(super) use outbound::Outbound;
 pub use outbound::article_of;
 pub use remote_keys::{InboxKeys, KeyRefusal, Signer};
-pub(super) use signing_keys::CACHED_KEYS;
+pub(super) use signing_keys::OwnKeys;
