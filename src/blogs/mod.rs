@@ -75,6 +75,8 @@ pub struct Blogs {
     outbound: federation::Outbound,
     /// Woken when a delivery is queued, so the delivery worker sends it at once.
     deliveries_changed: Notify,
+    /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
+    import_limits: crate::domain::limits::ImportLimits,
 }
 
 impl Blogs {
@@ -90,6 +92,7 @@ impl Blogs {
         served: Arc<ServedNames>,
         config: Arc<Config>,
     ) -> Blogs {
+        let import_limits = config.import_limits;
         let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
             db,
@@ -105,6 +108,7 @@ impl Blogs {
             keys: quick_cache::sync::Cache::new(federation::CACHED_KEYS),
             outbound,
             deliveries_changed: Notify::new(),
+            import_limits,
         }
     }
 

@@ -20,6 +20,7 @@ use anyhow::{Context, anyhow, bail};
 
 use crate::cli::{AddressArgs, ServeArgs};
 use crate::data_dir::DataDir;
+use crate::domain::limits::ImportLimits;
 use crate::domain::net::proxies::TrustedProxies;
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
@@ -78,6 +79,8 @@ pub struct Config {
     pub delivery_retry_unit: Duration,
     /// Where the one line a request goes (`serve --access-log`), and in which form.
     pub access_log: AccessLogConfig,
+    /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
+    pub import_limits: ImportLimits,
 }
 
 impl Config {
@@ -123,6 +126,7 @@ impl Config {
             dns_server,
             delivery_retry_unit: args.delivery_retry.given().unwrap_or(Duration::from_secs(60)),
             access_log: AccessLogConfig::parse(&args.access_log, &args.access_log_format)?,
+            import_limits: import_limits(args)?,
         })
     }
 
@@ -146,6 +150,7 @@ impl Config {
             dns_server: None,
             delivery_retry_unit: Duration::from_secs(60),
             access_log: AccessLogConfig::off(),
+            import_limits: ImportLimits::default(),
         }
     }
 
@@ -158,6 +163,17 @@ impl Config {
         config.https = address.https;
         Ok(config)
     }
+}
+
+/// `--import-max-items` and `--import-max-item-mb`, refusing 0.
+fn import_limits(args: &ServeArgs) -> anyhow::Result<ImportLimits> {
+    let (items, mb) = (args.imports.import_max_items, args.imports.import_max_item_mb);
+    if items == 0 || mb == 0 {
+        bail!("--import-max-items and --import-max-item-mb must be at least 1, got {items} and {mb}");
+    }
+    let max_item_bytes =
+        mb.checked_mul(1024 * 1024).ok_or_else(|| anyhow!("--import-max-item-mb {mb} is too large"))?;
+    Ok(ImportLimits { max_items: items, max_item_bytes })
 }
 
 /// The sign-in provider's client id and name, refusing the local sign-in wherever other machines
