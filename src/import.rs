@@ -69,7 +69,12 @@ pub fn run_command(
             anyhow!("there is no blog {subdomain:?} in {}; nothing was imported", data_dir.root().display())
         })?
     };
-    let options = Options { site_url, time_zone: Some(blog.settings.time_zone.clone()) };
+    let options = Options {
+        site_url,
+        time_zone: Some(blog.settings.time_zone.clone()),
+        limits: config.import_limits,
+        work_dir: Some(data_dir.exports()),
+    };
     let (export, files) =
         portable::read::open_with_files(file, &options).map_err(|err| anyhow!("{}: {err}", file.display()))?;
     let format = export.read.format;

@@ -108,10 +108,7 @@ impl Blogs {
         receive(body, &upload.path).await?;
 
         // Found and opened as the job will open it, so a file Quire cannot read is refused now.
-        let (path, options) = (
-            upload.path.clone(),
-            Options { site_url: site_url.clone(), time_zone: Some(blog.time_zone.name().to_owned()) },
-        );
+        let (path, options) = (upload.path.clone(), self.read_options(blog, site_url.clone()));
         let format = tokio::task::spawn_blocking(move || {
             portable::read::open_with_files(&path, &options).map(|(export, _)| export.read.format)
         })
@@ -151,6 +148,17 @@ impl Blogs {
             return Err(busy());
         }
         Ok(slot)
+    }
+
+    /// How the readers read an import of `blog`: under the server's import limits, unpacking
+    /// what they must into the data directory.
+    fn read_options(&self, blog: &Blog, site_url: Option<url::Url>) -> Options {
+        Options {
+            site_url,
+            time_zone: Some(blog.time_zone.name().to_owned()),
+            limits: self.import_limits,
+            work_dir: Some(self.data_dir.exports()),
+        }
     }
 
     /// Runs the import `job` to its end and records the outcome.
@@ -201,7 +209,7 @@ impl Blogs {
             return Err(gone());
         }
         let site_url = job.site_url.as_deref().and_then(|url| url::Url::parse(url).ok());
-        let options = Options { site_url, time_zone: Some(blog.time_zone.name().to_owned()) };
+        let options = self.read_options(&blog, site_url);
         let (export, files) =
             tokio::task::spawn_blocking(move || portable::read::open_with_files(&path, &options)).await??;
         let (id, attempt) = (job.id, job.attempt);

@@ -77,6 +77,8 @@ pub struct Blogs {
     deliveries_changed: Notify,
     /// What other fediverse servers may make a blog store (`quire serve`'s flags).
     remote_limits: crate::domain::federation::remote_limits::RemoteLimits,
+    /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
+    import_limits: crate::domain::limits::ImportLimits,
 }
 
 impl Blogs {
@@ -93,6 +95,7 @@ impl Blogs {
         config: Arc<Config>,
     ) -> Blogs {
         let remote_limits = config.remote_limits;
+        let import_limits = config.import_limits;
         let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
             keys: federation::OwnKeys::new(db.clone()),
@@ -109,6 +112,7 @@ impl Blogs {
             outbound,
             deliveries_changed: Notify::new(),
             remote_limits,
+            import_limits,
         }
     }
 

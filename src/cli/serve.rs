@@ -1,5 +1,5 @@
 //! The flags of `quire serve`: where it listens, how people sign in, HTTPS served by Quire itself,
-//! the access log, and the test-only flags that exist only in debug builds.
+//! the access log, what one import may take in, and the test-only flags that exist only in debug builds.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{DataDirArg, FederationLimitsArgs};
+use crate::domain::limits::{DEFAULT_IMPORT_MAX_ITEM_MB, DEFAULT_IMPORT_MAX_ITEMS};
 
 /// Flags of `quire serve`.
 #[derive(Debug, Clone, Args)]
@@ -86,6 +87,9 @@ pub struct ServeArgs {
     pub inbox_burst: u32,
 
     #[command(flatten)]
+    pub imports: ImportArgs,
+
+    #[command(flatten)]
     pub tls: TlsArgs,
 
     #[command(flatten)]
@@ -99,6 +103,21 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub federation_limits: FederationLimitsArgs,
+}
+
+/// What one import may take in, of `serve` (docs/import.md, "Limits").
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// Most posts and pages one export may hold: a larger one is refused when it is uploaded.
+    /// Each other table read from it (a Ghost export's tags, their links to posts, posts'
+    /// metadata) may hold four times as many rows.
+    #[arg(long, env = "QUIRE_IMPORT_MAX_ITEMS", default_value_t = DEFAULT_IMPORT_MAX_ITEMS, value_name = "N")]
+    pub import_max_items: u64,
+
+    /// Largest post or page of a Ghost export, in MB, as the file writes it: a larger one is
+    /// skipped and reported, and a tag or other row that large refuses the file.
+    #[arg(long, env = "QUIRE_IMPORT_MAX_ITEM_MB", default_value_t = DEFAULT_IMPORT_MAX_ITEM_MB, value_name = "MB")]
+    pub import_max_item_mb: u64,
 }
 
 /// `--test-only-delivery-retry-ms`, of `serve`; compiled only into debug builds.

@@ -22,6 +22,7 @@ use anyhow::{Context, anyhow, bail};
 use crate::cli::{AddressArgs, ServeArgs};
 use crate::data_dir::DataDir;
 use crate::domain::federation::remote_limits::RemoteLimits;
+use crate::domain::limits::ImportLimits;
 use crate::domain::net::proxies::TrustedProxies;
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
@@ -84,6 +85,8 @@ pub struct Config {
     pub inbox_rate: InboxRate,
     /// What other fediverse servers may make a blog store (`serve --max-held-replies-per-host`...).
     pub remote_limits: RemoteLimits,
+    /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
+    pub import_limits: ImportLimits,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -153,6 +156,7 @@ impl Config {
                 burst: NonZeroU32::new(args.inbox_burst).context("--inbox-burst must be at least 1")?,
             },
             remote_limits: args.federation_limits.limits(),
+            import_limits: import_limits(args)?,
         })
     }
 
@@ -178,6 +182,7 @@ impl Config {
             access_log: AccessLogConfig::off(),
             inbox_rate: InboxRate::default(),
             remote_limits: RemoteLimits::default(),
+            import_limits: ImportLimits::default(),
         }
     }
 
@@ -190,6 +195,17 @@ impl Config {
         config.https = address.https;
         Ok(config)
     }
+}
+
+/// `--import-max-items` and `--import-max-item-mb`, refusing 0.
+fn import_limits(args: &ServeArgs) -> anyhow::Result<ImportLimits> {
+    let (items, mb) = (args.imports.import_max_items, args.imports.import_max_item_mb);
+    if items == 0 || mb == 0 {
+        bail!("--import-max-items and --import-max-item-mb must be at least 1, got {items} and {mb}");
+    }
+    let max_item_bytes =
+        mb.checked_mul(1024 * 1024).ok_or_else(|| anyhow!("--import-max-item-mb {mb} is too large"))?;
+    Ok(ImportLimits { max_items: items, max_item_bytes })
 }
 
 /// The sign-in provider's client id and name, refusing the local sign-in wherever other machines

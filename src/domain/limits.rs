@@ -20,3 +20,50 @@ pub fn too_many_posts() -> String {
 pub fn too_many_uploads() -> String {
     format!("An account can upload at most {MAX_UPLOAD_MB_PER_USER} MB of images")
 }
+
+/// `quire serve --import-max-items`'s default.
+pub const DEFAULT_IMPORT_MAX_ITEMS: u64 = 50_000;
+
+/// `quire serve --import-max-item-mb`'s default.
+pub const DEFAULT_IMPORT_MAX_ITEM_MB: u64 = 16;
+
+/// Rows of each other table of an export a reader keeps (a Ghost export's tags, their links to
+/// posts, posts' metadata, settings), as a multiple of [`ImportLimits::max_items`].
+pub const IMPORT_ROWS_PER_ITEM: u64 = 4;
+
+/// How much of one export an import takes in, so that one upload's memory stays bounded
+/// (`quire serve --import-max-items`, `--import-max-item-mb`; docs/import.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportLimits {
+    /// Most posts and pages one export may hold; more refuses the file.
+    pub max_items: u64,
+    /// Most bytes one item (one post or page as the export writes it) may take; a larger one
+    /// is skipped and reported.
+    pub max_item_bytes: u64,
+}
+
+impl ImportLimits {
+    /// Most rows of each other table of an export a reader keeps.
+    pub fn max_rows(&self) -> u64 {
+        self.max_items.saturating_mul(IMPORT_ROWS_PER_ITEM)
+    }
+
+    /// The message of an export refused for holding more than [`ImportLimits::max_items`].
+    pub fn too_many_items(&self, what: &str) -> String {
+        format!(
+            "{what} holds more than {} posts and pages: Quire imports at most {} at once (the server's --import-max-items)",
+            self.max_items, self.max_items
+        )
+    }
+
+    /// [`ImportLimits::max_item_bytes`] in whole megabytes, for messages.
+    pub fn max_item_mb(&self) -> u64 {
+        self.max_item_bytes.div_ceil(1024 * 1024)
+    }
+}
+
+impl Default for ImportLimits {
+    fn default() -> ImportLimits {
+        ImportLimits { max_items: DEFAULT_IMPORT_MAX_ITEMS, max_item_bytes: DEFAULT_IMPORT_MAX_ITEM_MB * 1024 * 1024 }
+    }
+}

@@ -21,8 +21,9 @@
 //! A reader answers the export's header ([`model::Read`]) and an iterator of its items
 //! ([`Items`]). Readers stream: a WordPress file is read with an XML pull parser, a zip one entry
 //! at a time, so a large export never sits in memory whole; JSON and CSV exports are parsed
-//! whole, under a byte cap. docs/import.md lists what each source element becomes and what is
-//! reported.
+//! whole, under a byte cap, except Ghost's, which is walked as a stream one post at a time.
+//! Every export's items are counted against [`Options::limits`]. docs/import.md lists what each
+//! source element becomes and what is reported.
 
 pub mod convert;
 pub mod model;
@@ -115,4 +116,11 @@ pub struct Options {
     /// The IANA zone of times written without an offset (an Obsidian note's `date`), when the
     /// file's own settings (a Jekyll or Hugo site's) don't name one. UTC when neither does.
     pub time_zone: Option<String>,
+    /// How much of the export may be taken in (`quire serve --import-max-items`,
+    /// `--import-max-item-mb`).
+    pub limits: crate::domain::limits::ImportLimits,
+    /// Where a reader unpacks what it must read from a file of its own (a WordPress export inside
+    /// a zip): the data directory's `exports/` folder, never the system's temporary folder (RAM
+    /// on many systems). `None` only in tests, for the system's temporary folder.
+    pub work_dir: Option<std::path::PathBuf>,
 }

@@ -332,31 +332,50 @@ pub struct ServeProcess {
 impl ServeProcess {
     /// Starts the server and waits until it prints the URL to open.
     pub fn start() -> ServeProcess {
+        ServeProcess::start_with_env(&[])
+    }
+
+    /// Starts the server with settings given in its environment (`QUIRE_...`).
+    pub fn start_with_env(env: &[(&str, &str)]) -> ServeProcess {
         let dir = tempfile::tempdir().expect("temp dir");
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = serve_on(dir.path(), port, &[]);
+        let child = serve_on_with_env(dir.path(), port, &[], env);
         ServeProcess { child, port, url: format!("http://localhost:{port}"), _dir: dir }
     }
 
     /// The process's resident memory now, in bytes (from `/proc`, so Linux only).
     pub fn resident_bytes(&self) -> u64 {
+        self.status_kib("VmRSS:") * 1024
+    }
+
+    /// The most resident memory the process has had since it started, in bytes.
+    pub fn peak_resident_bytes(&self) -> u64 {
+        self.status_kib("VmHWM:") * 1024
+    }
+
+    fn status_kib(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("/proc status");
-        let kib = status
+        status
             .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .find_map(|line| line.strip_prefix(field))
             .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            .expect("VmRSS in /proc status");
-        kib * 1024
+            .unwrap_or_else(|| panic!("{field} in /proc status"))
     }
 }
 
 /// Starts `quire serve` on `dir` at 127.0.0.1:`port` with `extra` flags, and waits until it
 /// prints the URL to open.
 pub fn serve_on(dir: &Path, port: u16, extra: &[&str]) -> Child {
+    serve_on_with_env(dir, port, extra, &[])
+}
+
+/// [`serve_on`], with `env` set in the server's environment.
+pub fn serve_on_with_env(dir: &Path, port: u16, extra: &[&str], env: &[(&str, &str)]) -> Child {
     let mut child =
         quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}"), "--host", &format!("localhost:{port}")])
             .args(["--data-dir", s(dir)])
             .args(extra)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -19,7 +19,7 @@ fn fixture(path: &str) -> PathBuf {
 }
 
 /// The WordPress fixture's export, its images named on `origin` instead of the old site.
-fn wordpress_export(origin: &Origin) -> Vec<u8> {
+pub(crate) fn wordpress_export(origin: &Origin) -> Vec<u8> {
     let xml = std::fs::read_to_string(fixture("wordpress/export.xml")).unwrap();
     xml.replace("http://127.0.0.1:8089", origin.url("").trim_end_matches('/')).into_bytes()
 }
@@ -40,7 +40,7 @@ async fn old_wordpress_site() -> Origin {
 }
 
 /// Uploads `bytes` as an import of `blog` named `name`, with the CSRF header.
-async fn upload(browser: &Browser, blog: i64, query: &str, bytes: Vec<u8>) -> reqwest::Response {
+pub(crate) async fn upload(browser: &Browser, blog: i64, query: &str, bytes: Vec<u8>) -> reqwest::Response {
     browser.open_app().await;
     let csrf = browser.cookie("csrf_token").unwrap();
     browser
@@ -54,7 +54,7 @@ async fn upload(browser: &Browser, blog: i64, query: &str, bytes: Vec<u8>) -> re
 }
 
 /// Polls the import until it has ended.
-async fn finished(browser: &Browser, blog: i64, id: i64) -> Value {
+pub(crate) async fn finished(browser: &Browser, blog: i64, id: i64) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let resp = browser.get(&format!("/api/my/blogs/{blog}/imports/{id}")).await;
@@ -241,7 +241,7 @@ async fn files_quire_cannot_read_are_refused_at_once_and_nothing_is_kept() {
 }
 
 /// A zip of these entries (deflated).
-fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+pub(crate) fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, bytes) in entries {
         writer.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();

@@ -30,6 +30,7 @@ mod fediverse;
 mod fetch;
 mod http;
 mod images;
+mod import_limits;
 mod import_uploads;
 mod imports;
 mod inbox;

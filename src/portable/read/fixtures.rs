@@ -26,6 +26,7 @@ fn read(system: &str, export: &str) -> (Value, Vec<Post>, Vec<String>) {
         &Options {
             site_url,
             time_zone: expected["timezone"].as_str().and_then(|z| z.split_whitespace().next()).map(str::to_owned),
+            ..Options::default()
         },
     )
     .unwrap_or_else(|err| panic!("{system}: {err}"));

@@ -31,13 +31,18 @@ use std::path::Path;
 use super::{Export, Options, Unreadable, model};
 
 /// Reads the export at `path`, whatever its format: sniffs it ([`detect::detect`]) and opens
-/// it with its reader. The file is then read lazily, through [`Export::items`]; a WordPress
-/// export inside a zip (as WordPress.com gives it) is first unpacked to a temporary file.
+/// it with its reader, refusing an export of more items than `options.limits` allows. The file
+/// is then read lazily, through [`Export::items`]; a WordPress export inside a zip (as
+/// WordPress.com gives it) is first unpacked to a file in `options.work_dir`.
 pub fn open(path: &Path, options: &Options) -> Result<Export, Unreadable> {
     let mut file = File::open(path).map_err(|err| Unreadable::new(format!("The file could not be opened: {err}")))?;
     let format = detect::detect(&mut file)?;
     file.seek(SeekFrom::Start(0)).map_err(io_error)?;
-    read_as(format, file, options)
+    let export = read_as(format, file, options)?;
+    if export.read.expected_items.is_some_and(|items| items > options.limits.max_items) {
+        return Err(Unreadable::new(options.limits.too_many_items("This export")));
+    }
+    Ok(export)
 }
 
 /// Opens the export at `path` as [`open`] does, with the files inside it
@@ -60,7 +65,7 @@ pub fn read_as(format: model::Format, mut file: File, options: &Options) -> Resu
             let zipped = file.read_exact(&mut magic).is_ok() && magic == *b"PK\x03\x04";
             file.seek(SeekFrom::Start(0)).map_err(io_error)?;
             if zipped {
-                return wordpress::read(BufReader::new(unzip_wxr(file)?), options);
+                return wordpress::read(BufReader::new(unzip_wxr(file, options.work_dir.as_deref())?), options);
             }
             wordpress::read(BufReader::new(file), options)
         }
@@ -72,8 +77,13 @@ pub fn read_as(format: model::Format, mut file: File, options: &Options) -> Resu
     }
 }
 
-/// The one WordPress export inside a zip, unpacked to a temporary file (deleted on close).
-fn unzip_wxr(file: File) -> Result<File, Unreadable> {
+/// The largest WordPress export unpacked from a zip: as large as an uploaded file may be.
+pub const MAX_UNPACKED_BYTES: u64 = 512 * 1024 * 1024;
+
+/// The one WordPress export inside a zip, unpacked (at most [`MAX_UNPACKED_BYTES`], through the
+/// zip reader's caps) to a file without a name in `work_dir` (the data directory's, not the
+/// system's temporary folder, which is RAM on many systems), gone when it is closed.
+fn unzip_wxr(file: File, work_dir: Option<&Path>) -> Result<File, Unreadable> {
     let mut zip = safe_zip::SafeZip::open(file)?;
     let xml: Vec<String> = zip.names().iter().filter(|n| n.to_ascii_lowercase().ends_with(".xml")).cloned().collect();
     if xml.len() > 1 {
@@ -83,8 +93,12 @@ fn unzip_wxr(file: File) -> Result<File, Unreadable> {
         )));
     }
     let name = xml.first().ok_or_else(|| Unreadable::new("This zip holds no WordPress export (.xml) file"))?;
-    let mut out = tempfile::tempfile().map_err(io_error)?;
-    zip.copy(name, &mut out, safe_zip::MAX_TOTAL_BYTES)?;
+    let mut out = match work_dir {
+        Some(dir) => tempfile::tempfile_in(dir),
+        None => tempfile::tempfile(),
+    }
+    .map_err(io_error)?;
+    zip.copy(name, &mut out, MAX_UNPACKED_BYTES)?;
     out.seek(SeekFrom::Start(0)).map_err(io_error)?;
     Ok(out)
 }

@@ -1,5 +1,6 @@
 //! Ghost's JSON export (Settings → Labs → Export; `{"db": [{"meta", "data"}]}` or a bare
-//! `{"meta", "data"}`), parsed whole under [`MAX_JSON_BYTES`]. Bodies are read from
+//! `{"meta", "data"}`), read as a stream in two passes under [`MAX_JSON_BYTES`] and the
+//! import's caps (one post at a time: memory stays bounded whatever the file holds). Bodies are read from
 //! `lexical` (Ghost 5 and 6), else `mobiledoc` (Ghost 1–4), else `html` or `markdown`
 //! (Ghost 0.x): their text nodes and sections are written as HTML and converted by
 //! [`crate::portable::convert::html`], their cards become blocks (image, gallery, embed, bookmark, code, html,
@@ -11,19 +12,23 @@
 //! note. Tags keep Ghost's order; internal `#tags` are noted, not kept. `__GHOST_URL__` in
 //! addresses is the old site's address given by the person importing ([`Options::site_url`]).
 //!
-//! This file reads the export; `types.rs` is its JSON, `post.rs` one post or page, `body.rs`
-//! its lexical or mobiledoc body and cards.
+//! This file reads the export; `stream.rs` walks its JSON, `items.rs` yields its posts,
+//! `types.rs` is the JSON of its rows, `post.rs` one post or page, `body.rs` its lexical or
+//! mobiledoc body and cards.
 
 mod body;
+mod items;
 mod post;
+mod stream;
 mod types;
 
 use std::collections::HashMap;
+use std::io::{Seek, SeekFrom};
 
 use serde_json::Value;
 
-use self::post::convert;
-use self::types::{File, Tag};
+use self::items::{Pending, Posts};
+use self::stream::Walk;
 use super::dates;
 use crate::portable::convert::notes::{Notes, count};
 use crate::portable::model::{Format, Read, Settings};
@@ -33,34 +38,56 @@ use crate::portable::{Export, Options, Unreadable};
 pub const MAX_JSON_BYTES: u64 = 512 * 1024 * 1024;
 /// Ghost's placeholder for the site's own address.
 const GHOST_URL: &str = "__GHOST_URL__";
+/// The export, as messages name it.
+const WHAT: &str = "This Ghost export";
 
-/// Reads a Ghost export. Refuses JSON that is not one.
-pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unreadable> {
-    let bytes = super::read_capped(input, MAX_JSON_BYTES, "This Ghost export")?;
-    let file: File = super::json_of(&bytes, "This Ghost export")?;
-    let uses_placeholder = options.site_url.is_none() && memchr_find(&bytes, GHOST_URL.as_bytes());
-    drop(bytes);
-    let data = match file {
-        File { db: Some(mut dbs), .. } if !dbs.is_empty() => dbs.swap_remove(0).data,
-        File { meta: Some(_), data: Some(data), .. } => data,
-        _ => return Err(not_ghost()),
-    };
+/// Reads a Ghost export in two passes, each a stream ([`stream`]): the first checks the whole
+/// file and keeps its small tables, refusing a file that is not a Ghost export, is cut off or
+/// is over the caps of `options.limits`, before any item is yielded; the second reads the
+/// posts one at a time as the items are asked for.
+pub fn read<R: std::io::Read + Seek + Send + 'static>(mut input: R, options: &Options) -> Result<Export, Unreadable> {
+    let limits = options.limits;
+    let tables = Walk::scan(input.by_ref(), limits)?;
+    input.seek(SeekFrom::Start(0)).map_err(super::io_error)?;
     let mut notes = Notes::default();
-    if let Some(members) = &data.members
-        && !members.is_empty()
-    {
-        notes.add(format!("{} not imported", count(members.len(), "member (subscriber)", "members (subscribers)")));
+    if let Some(members) = tables.members.filter(|n| *n > 0) {
+        notes.add(format!("{} not imported", count(members as usize, "member (subscriber)", "members (subscribers)")));
     }
-    if uses_placeholder {
+    if options.site_url.is_none() && tables.uses_placeholder {
         notes.add(
             "Ghost names its images and links relative to its site: give the old site's address to import its images",
         );
     }
     let setting =
-        |key: &str| data.settings.iter().find(|s| s.key == key).and_then(|s| s.value.as_str()).map(str::to_owned);
-    let tags: HashMap<String, &Tag> = data.tags.iter().map(|t| (id(&t.id), t)).collect();
+        |key: &str| tables.settings.iter().find(|s| s.key == key).and_then(|s| s.value.as_str()).map(str::to_owned);
+    let read = Read {
+        format: Format::Ghost,
+        settings: Settings {
+            name: setting("title"),
+            time_zone: setting("timezone"),
+            site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()),
+            ..Settings::default()
+        },
+        expected_items: Some(tables.posts),
+        notes: notes.into_lines(),
+    };
+    let (tags, meta) = links(tables.tags, tables.posts_tags, tables.posts_meta);
+    let pending =
+        Pending { input: Box::new(input), limits, too_big: tables.too_big, tags, meta, site: options.site_url.clone() };
+    Ok(Export { read, items: Box::new(Posts::new(pending)) })
+}
+
+/// Each post's tags (their order, name, and whether internal) and feature image's alt text and
+/// caption, by the post's id.
+#[allow(clippy::type_complexity)]
+fn links(
+    tags: Vec<types::Tag>,
+    posts_tags: Vec<types::PostTag>,
+    posts_meta: Vec<types::PostMeta>,
+) -> (HashMap<String, Vec<(i64, String, bool)>>, HashMap<String, (String, String)>) {
+    let tags: HashMap<String, types::Tag> = tags.into_iter().map(|t| (id(&t.id), t)).collect();
     let mut post_tags: HashMap<String, Vec<(i64, String, bool)>> = HashMap::new();
-    for link in &data.posts_tags {
+    for link in posts_tags {
         if let Some(tag) = tags.get(&id(&link.tag_id)) {
             let internal = tag.visibility.as_deref() == Some("internal") || tag.name.starts_with('#');
             post_tags.entry(id(&link.post_id)).or_default().push((
@@ -73,35 +100,17 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
     for list in post_tags.values_mut() {
         list.sort_by_key(|(order, _, _)| *order);
     }
-    let meta: HashMap<String, (String, String)> = data
-        .posts_meta
+    let meta = posts_meta
         .into_iter()
         .map(|m| {
             (id(&m.post_id), (m.feature_image_alt.unwrap_or_default(), m.feature_image_caption.unwrap_or_default()))
         })
         .collect();
-    let read = Read {
-        format: Format::Ghost,
-        settings: Settings {
-            name: setting("title"),
-            time_zone: setting("timezone"),
-            site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()),
-            ..Settings::default()
-        },
-        expected_items: Some(data.posts.len() as u64),
-        notes: notes.into_lines(),
-    };
-    let site = options.site_url.clone();
-    let items = data.posts.into_iter().map(move |post| convert(post, &post_tags, &meta, site.as_ref()));
-    Ok(Export { read, items: Box::new(items) })
+    (post_tags, meta)
 }
 
 fn not_ghost() -> Unreadable {
     Unreadable::new("This JSON file is not a Ghost export: in Ghost, use Settings → Labs → Export your content")
-}
-
-fn memchr_find(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 /// Ghost's ids: strings (ObjectIds) since 1.0, numbers before.

@@ -4,6 +4,7 @@ use url::Url;
 
 use super::*;
 use crate::domain::content::blocks::Block;
+use crate::domain::limits::ImportLimits;
 use crate::portable::Problem;
 use crate::portable::model::{Kind, Post, State};
 
@@ -52,7 +53,7 @@ fn post(id: &str, status: &str, body: Value) -> Value {
 }
 
 fn read_all(bytes: Vec<u8>, site: Option<&str>) -> (Read, Vec<Post>) {
-    let options = Options { site_url: site.map(|s| Url::parse(s).unwrap()), time_zone: None };
+    let options = Options { site_url: site.map(|s| Url::parse(s).unwrap()), ..Options::default() };
     let export = read(std::io::Cursor::new(bytes), &options).unwrap();
     (export.read, export.items.map(Result::unwrap).collect())
 }
@@ -174,4 +175,62 @@ fn without_the_sites_address_relative_images_are_reported() {
     assert!(read.notes.iter().any(|n| n.starts_with("Ghost names its images")), "{:?}", read.notes);
     assert_eq!(posts[0].blocks, [Block::Paragraph { text: "x".into() }]);
     assert_eq!(posts[0].notes[0], "An image at /content/images/a.jpg could not be located");
+}
+
+fn read_with(bytes: Vec<u8>, limits: ImportLimits) -> Result<Export, Unreadable> {
+    read(std::io::Cursor::new(bytes), &Options { limits, ..Options::default() })
+}
+
+#[test]
+fn a_post_over_the_item_cap_is_skipped_and_reported_and_the_others_are_read() {
+    let big = "x".repeat(3000);
+    let limits = ImportLimits { max_items: 10, max_item_bytes: 2000 };
+    let export = read_with(
+        export(json!([
+            post("p1", "published", json!({})),
+            post("p2", "published", json!({ "html": big })),
+            post("p3", "published", json!({})),
+        ])),
+        limits,
+    )
+    .unwrap();
+    assert_eq!(export.read.expected_items, Some(3));
+    let items: Vec<_> = export.items.collect();
+    assert_eq!(items.len(), 3);
+    assert!(items[0].is_ok() && items[2].is_ok());
+    assert_eq!(
+        items[1].as_ref().unwrap_err().to_string(),
+        "The post or page at position 2 is larger than 1 MB: not imported"
+    );
+}
+
+#[test]
+fn an_export_past_the_item_count_or_a_table_row_past_the_item_cap_is_refused() {
+    let limits = ImportLimits { max_items: 2, max_item_bytes: 2000 };
+    let three =
+        export(json!([post("p1", "draft", json!({})), post("p2", "draft", json!({})), post("p3", "draft", json!({}))]));
+    let err = read_with(three, limits).err().unwrap();
+    assert_eq!(err.0, limits.too_many_items("This Ghost export"));
+    let mut file: Value = serde_json::from_slice(&export(json!([]))).unwrap();
+    file["db"][0]["data"]["tags"][0]["name"] = Value::String("t".repeat(5000));
+    let err = read_with(file.to_string().into_bytes(), limits).err().unwrap();
+    assert_eq!(err.0, "A tag in this Ghost export is larger than 1 MB: Quire does not read it");
+    file["db"][0]["data"]["tags"] = json!((0..9).map(|i| json!({ "id": i, "name": "t" })).collect::<Vec<_>>());
+    let err = read_with(file.to_string().into_bytes(), limits).err().unwrap();
+    assert!(err.0.starts_with("This Ghost export holds more than 8 rows of tags"), "{err}");
+}
+
+#[test]
+fn a_post_that_is_not_shaped_like_a_ghost_post_is_reported_alone() {
+    let export = read_with(
+        export(json!([post("p1", "published", json!({ "title": 5 })), post("p2", "published", json!({}))])),
+        ImportLimits::default(),
+    )
+    .unwrap();
+    let items: Vec<_> = export.items.collect();
+    let message = items[0].as_ref().unwrap_err().to_string();
+    assert!(message.starts_with("p1: The post or page at position 1 is not shaped like a Ghost post"), "{message}");
+    assert!(items[1].is_ok());
+    let err = read_with(br#"{"db":[{"data":{"posts":[1]}}]}"#.to_vec(), ImportLimits::default()).err().unwrap();
+    assert!(err.0.starts_with("This file is not valid JSON (invalid type: integer"), "{err}");
 }

@@ -1,32 +1,9 @@
-//! The JSON of a Ghost export as serde reads it: `{"db": [{"meta", "data"}]}` or a bare
-//! `{"meta", "data"}`, with the posts, tags, their links, posts' meta and the settings
-//! Quire reads; every other field is ignored.
+//! The rows of a Ghost export's tables as serde reads them (`stream.rs` walks the file to
+//! them): the posts, tags, their links, posts' meta and the settings Quire reads; every other
+//! field is ignored.
 
 use serde::Deserialize;
 use serde_json::Value;
-
-#[derive(Deserialize)]
-pub(super) struct File {
-    pub(super) db: Option<Vec<Db>>,
-    pub(super) meta: Option<Value>,
-    pub(super) data: Option<Data>,
-}
-
-#[derive(Deserialize)]
-pub(super) struct Db {
-    pub(super) data: Data,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub(super) struct Data {
-    pub(super) posts: Vec<GhostPost>,
-    pub(super) tags: Vec<Tag>,
-    pub(super) posts_tags: Vec<PostTag>,
-    pub(super) posts_meta: Vec<PostMeta>,
-    pub(super) settings: Vec<Setting>,
-    pub(super) members: Option<Vec<serde::de::IgnoredAny>>,
-}
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
