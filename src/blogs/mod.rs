@@ -69,6 +69,8 @@ pub struct Blogs {
     served: Arc<ServedNames>,
     /// Custom domains: the owners' last "Check now", and the recheck task's wake-up.
     domain_checks: domains::Checks,
+    /// What one blog may do with custom domains (`--custom-domain-*`).
+    domain_limits: crate::config::DomainLimits,
     /// Blogs' federation keys, parsed ([`Blogs::signing_key`]).
     keys: quick_cache::sync::Cache<i64, Arc<crate::fetch::signed::SigningKey>>,
     /// Builds the activities post and account writes queue (blogs/federation/outbound.rs).
@@ -90,6 +92,7 @@ impl Blogs {
         served: Arc<ServedNames>,
         config: Arc<Config>,
     ) -> Blogs {
+        let domain_limits = config.domains;
         let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
             db,
@@ -102,6 +105,7 @@ impl Blogs {
             uploading: Default::default(),
             served,
             domain_checks: Default::default(),
+            domain_limits,
             keys: quick_cache::sync::Cache::new(federation::CACHED_KEYS),
             outbound,
             deliveries_changed: Notify::new(),

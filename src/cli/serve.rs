@@ -74,6 +74,11 @@ pub struct ServeArgs {
     #[arg(long, env = "QUIRE_ACCESS_LOG_FORMAT", default_value = "quire", value_name = "quire|combined")]
     pub access_log_format: String,
 
+    /// Days a custom domain may stay unverified (no TXT record proving it) before the claim is
+    /// dropped. Until then other blogs may claim the name too: the first to prove it takes it.
+    #[arg(long, env = "QUIRE_CUSTOM_DOMAIN_CLAIM_DAYS", default_value_t = 7, value_name = "DAYS")]
+    pub custom_domain_claim_days: u64,
+
     #[command(flatten)]
     pub tls: TlsArgs,
 

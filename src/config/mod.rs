@@ -78,6 +78,22 @@ pub struct Config {
     pub delivery_retry_unit: Duration,
     /// Where the one line a request goes (`serve --access-log`), and in which form.
     pub access_log: AccessLogConfig,
+    /// What one blog may do with custom domains.
+    pub domains: DomainLimits,
+}
+
+/// The limits on custom domains (docs/custom-domains.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DomainLimits {
+    /// How long a claim may stay unverified before it is dropped (`--custom-domain-claim-days`),
+    /// counted from the start of its wait.
+    pub claim_expiry: Duration,
+}
+
+impl Default for DomainLimits {
+    fn default() -> DomainLimits {
+        DomainLimits { claim_expiry: Duration::from_secs(7 * 86400) }
+    }
 }
 
 impl Config {
@@ -123,6 +139,7 @@ impl Config {
             dns_server,
             delivery_retry_unit: args.delivery_retry.given().unwrap_or(Duration::from_secs(60)),
             access_log: AccessLogConfig::parse(&args.access_log, &args.access_log_format)?,
+            domains: domain_limits(args)?,
         })
     }
 
@@ -146,6 +163,7 @@ impl Config {
             dns_server: None,
             delivery_retry_unit: Duration::from_secs(60),
             access_log: AccessLogConfig::off(),
+            domains: DomainLimits::default(),
         }
     }
 
@@ -158,6 +176,14 @@ impl Config {
         config.https = address.https;
         Ok(config)
     }
+}
+
+/// The custom domain limits of `serve`'s flags.
+fn domain_limits(args: &ServeArgs) -> anyhow::Result<DomainLimits> {
+    if args.custom_domain_claim_days == 0 {
+        bail!("--custom-domain-claim-days must be at least 1");
+    }
+    Ok(DomainLimits { claim_expiry: Duration::from_secs(args.custom_domain_claim_days * 86400) })
 }
 
 /// The sign-in provider's client id and name, refusing the local sign-in wherever other machines

@@ -96,6 +96,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0013_federation_activity.sql"),
         seed: None,
     },
+    Migration {
+        version: 17,
+        name: "custom domain claims expire and the first proof wins",
+        sql: include_str!("migrations/0017_tls_hardening.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.
