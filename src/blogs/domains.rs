@@ -1,6 +1,10 @@
-//! A blog's custom domain on the write path: setting it (the name rules, one blog per name),
-//! removing it, checking its TXT record now ("Check now", once per 10 s per blog) and the task
-//! that rechecks on a schedule (`domain::blog::domain_verification::after_check`). A change of the names a
+//! A blog's custom domain on the write path: setting it (the name rules; a name another blog
+//! has verified is refused), removing it, checking its TXT record now ("Check now", once per
+//! 10 s per blog) and the task that rechecks on a schedule
+//! (`domain::blog::domain_verification::after_check`) and drops unverified claims past
+//! `--custom-domain-claim-days`. Several blogs may claim one name; the first whose TXT record
+//! proves it takes it, and the other claims are dropped, so a claim never blocks the name's
+//! real owner. A change of the names a
 //! blog answers on updates [`ServedNames`](super::ServedNames) and invalidates the blog's
 //! cached pages (they carry its origin), after the commit (`Blogs::commit`).
 //!
@@ -116,29 +120,42 @@ impl Blogs {
     ) -> Result<Option<DomainRow>> {
         let now = OffsetDateTime::now_utc();
         let before = row.before();
-        let after = rules::after_check(&row.domain(), &before, lookup, now, by_owner);
-        let changes_serving = after.changes_serving(&before);
-        let verified = (after.state == DomainState::Verified).then(|| row.name.clone());
-        let (id, subdomain, token, written) = (row.blog_id, blog.subdomain.clone(), row.token.clone(), after.clone());
+        let found = rules::after_check(&row.domain(), &before, lookup, now, by_owner);
+        let (id, subdomain, token, domain) = (row.blog_id, blog.subdomain.clone(), row.token.clone(), row.domain());
         let updated = self
             .commit(move |conn, effects| {
-                let updated = custom_domains::record_check(conn, id, &token, &written, now)?;
+                // A name another blog has proved stays with it; a mere claim of it is dropped.
+                let after = if found.state == DomainState::Verified
+                    && custom_domains::verified_by_another(conn, id, domain.as_str())?
+                {
+                    rules::held_by_another(&domain, found, now)
+                } else {
+                    found
+                };
+                let changes_serving = after.changes_serving(&before);
+                let updated = custom_domains::record_check(conn, id, &token, &after, now)?;
                 if updated.is_some() && changes_serving {
+                    let verified = (after.state == DomainState::Verified).then(|| domain.as_str().to_owned());
                     effects.domain_served(&subdomain, verified.as_deref());
                     effects.invalidate(&subdomain);
                 }
-                Ok(updated)
+                Ok(updated.map(|row| (row, changes_serving)))
             })
             .await?;
-        if updated.is_some() && changes_serving {
-            tracing::info!(blog = %blog.subdomain, domain = %row.name, state = after.state.as_str(), "custom domain changed");
+        if let Some((row, true)) = &updated {
+            tracing::info!(blog = %blog.subdomain, domain = %row.name, state = row.state.as_str(), "custom domain changed");
         }
-        Ok(updated)
+        Ok(updated.map(|(row, _)| row))
     }
 
     /// Checks every domain whose automatic check is due; returns when the next one is.
     async fn check_due_domains(&self, fetcher: &Fetcher) -> Result<Option<OffsetDateTime>> {
         let now = OffsetDateTime::now_utc();
+        let claim_expiry = self.domain_limits.claim_expiry;
+        let expired = self.commit(move |conn, _| custom_domains::expire_claims(conn, now - claim_expiry)).await?;
+        for row in expired {
+            tracing::info!(blog_id = row.blog_id, domain = %row.name, "unverified custom domain claim expired");
+        }
         let due = self.db.read(move |conn| custom_domains::due(conn, now)).await?;
         for row in due {
             let id = row.blog_id;
@@ -146,8 +163,11 @@ impl Blogs {
             let lookup = look_up(fetcher, &row).await;
             self.record_check(&blog, &row, &lookup, false).await?;
         }
-        let next = self.db.read(custom_domains::next_due).await?;
-        Ok(next.as_deref().and_then(crate::domain::content::schedule::parse_stored))
+        let (next, oldest_claim) =
+            self.db.read(|conn| Ok((custom_domains::next_due(conn)?, custom_domains::oldest_claim(conn)?))).await?;
+        let parse = |at: Option<String>| at.as_deref().and_then(crate::domain::content::schedule::parse_stored);
+        let expiry = parse(oldest_claim).map(|since| since + claim_expiry);
+        Ok(parse(next).into_iter().chain(expiry).min())
     }
 }
 

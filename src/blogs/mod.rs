@@ -71,6 +71,8 @@ pub struct Blogs {
     domain_checks: domains::Checks,
     /// Quire's own federation keys, parsed, and their making ([`Blogs::signing_key`]).
     keys: federation::OwnKeys,
+    /// What one blog may do with custom domains (`--custom-domain-*`).
+    domain_limits: crate::config::DomainLimits,
     /// Builds the activities post and account writes queue (blogs/federation/outbound.rs).
     outbound: federation::Outbound,
     /// Woken when a delivery is queued, so the delivery worker sends it at once.
@@ -96,6 +98,7 @@ impl Blogs {
     ) -> Blogs {
         let remote_limits = config.remote_limits;
         let import_limits = config.import_limits;
+        let domain_limits = config.domains;
         let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
             keys: federation::OwnKeys::new(db.clone()),
@@ -109,6 +112,7 @@ impl Blogs {
             uploading: Default::default(),
             served,
             domain_checks: Default::default(),
+            domain_limits,
             outbound,
             deliveries_changed: Notify::new(),
             remote_limits,

@@ -88,6 +88,10 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub imports: ImportArgs,
+    /// Days a custom domain may stay unverified (no TXT record proving it) before the claim is
+    /// dropped. Until then other blogs may claim the name too: the first to prove it takes it.
+    #[arg(long, env = "QUIRE_CUSTOM_DOMAIN_CLAIM_DAYS", default_value_t = 7, value_name = "DAYS")]
+    pub custom_domain_claim_days: u64,
 
     #[command(flatten)]
     pub tls: TlsArgs,

@@ -87,6 +87,8 @@ pub struct Config {
     pub remote_limits: RemoteLimits,
     /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
     pub import_limits: ImportLimits,
+    /// What one blog may do with custom domains.
+    pub domains: DomainLimits,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -105,6 +107,20 @@ impl Default for InboxRate {
             per_minute: NonZeroU32::new(300).expect("non-zero"),
             burst: NonZeroU32::new(100).expect("non-zero"),
         }
+    }
+}
+
+/// The limits on custom domains (docs/custom-domains.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DomainLimits {
+    /// How long a claim may stay unverified before it is dropped (`--custom-domain-claim-days`),
+    /// counted from the start of its wait.
+    pub claim_expiry: Duration,
+}
+
+impl Default for DomainLimits {
+    fn default() -> DomainLimits {
+        DomainLimits { claim_expiry: Duration::from_secs(7 * 86400) }
     }
 }
 
@@ -157,6 +173,7 @@ impl Config {
             },
             remote_limits: args.federation_limits.limits(),
             import_limits: import_limits(args)?,
+            domains: domain_limits(args)?,
         })
     }
 
@@ -183,6 +200,7 @@ impl Config {
             inbox_rate: InboxRate::default(),
             remote_limits: RemoteLimits::default(),
             import_limits: ImportLimits::default(),
+            domains: DomainLimits::default(),
         }
     }
 
@@ -206,6 +224,14 @@ fn import_limits(args: &ServeArgs) -> anyhow::Result<ImportLimits> {
     let max_item_bytes =
         mb.checked_mul(1024 * 1024).ok_or_else(|| anyhow!("--import-max-item-mb {mb} is too large"))?;
     Ok(ImportLimits { max_items: items, max_item_bytes })
+}
+
+/// The custom domain limits of `serve`'s flags.
+fn domain_limits(args: &ServeArgs) -> anyhow::Result<DomainLimits> {
+    if args.custom_domain_claim_days == 0 {
+        bail!("--custom-domain-claim-days must be at least 1");
+    }
+    Ok(DomainLimits { claim_expiry: Duration::from_secs(args.custom_domain_claim_days * 86400) })
 }
 
 /// The sign-in provider's client id and name, refusing the local sign-in wherever other machines

@@ -1,4 +1,5 @@
-//! Custom domains (migration 11): at most one per blog, and a name belongs to one blog only.
+//! Custom domains (migrations 11 and 17): at most one per blog. Several blogs may claim a name,
+//! but only one has it verified: the first to prove it, whose proof drops the others' claims.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -85,26 +86,22 @@ pub enum Set {
         /// The name it replaced, if it had another.
         replaced: Option<DomainRow>,
     },
-    /// Another blog has the name.
+    /// Another blog has the name verified.
     Taken,
 }
 
 /// Gives the blog the name `name` with a new token, waiting for DNS from now (replacing its
-/// earlier name). Setting the name it already has changes nothing.
+/// earlier name), unless another blog has it verified. Setting the name it already has changes
+/// nothing.
 pub fn set(conn: &mut Connection, blog_id: i64, name: &CustomDomain, token: &str) -> Result<Set, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let owner: Option<i64> =
-        tx.query_row("SELECT blog_id FROM custom_domains WHERE name = ?1", [name.as_str()], |r| r.get(0)).optional()?;
-    match owner {
-        Some(other) if other != blog_id => return Ok(Set::Taken),
-        Some(_) => {
-            let row =
-                get(&tx, blog_id)?.ok_or_else(|| anyhow::anyhow!("the domain row vanished in its transaction"))?;
-            return Ok(Set::Domain { row, replaced: None });
-        }
-        None => {}
+    if verified_by_another(&tx, blog_id, name.as_str())? {
+        return Ok(Set::Taken);
     }
     let replaced = get(&tx, blog_id)?;
+    if let Some(same) = replaced.as_ref().filter(|row| row.name == name.as_str()) {
+        return Ok(Set::Domain { row: same.clone(), replaced: None });
+    }
     tx.execute("DELETE FROM custom_domains WHERE blog_id = ?1", [blog_id])?;
     tx.execute(
         "INSERT INTO custom_domains (blog_id, name, token, next_check_at) VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
@@ -128,8 +125,22 @@ pub fn remove(conn: &mut Connection, blog_id: i64) -> Result<Option<DomainRow>, 
     Ok(removed)
 }
 
+/// Whether a blog other than `blog_id` has `name` verified.
+pub fn verified_by_another(conn: &Connection, blog_id: i64, name: &str) -> Result<bool, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM custom_domains WHERE name = ?1 AND blog_id <> ?2 AND state = 'verified'",
+            params![name, blog_id],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
 /// Records a check of the name with token `token` at `now`; `None` (and no write) when the
-/// blog's domain changed meanwhile (removed, or replaced with a new token).
+/// blog's domain changed meanwhile (removed, or replaced with a new token). A check that
+/// verifies the name drops the other blogs' unverified claims of it (the caller has made sure
+/// no other blog has it verified: [`verified_by_another`]).
 pub fn record_check(
     conn: &Connection,
     blog_id: i64,
@@ -158,6 +169,13 @@ pub fn record_check(
     if changed == 0 {
         return Ok(None);
     }
+    if after.state == DomainState::Verified {
+        conn.execute(
+            "DELETE FROM custom_domains WHERE blog_id <> ?1 AND state <> 'verified'
+               AND name = (SELECT name FROM custom_domains WHERE blog_id = ?1)",
+            [blog_id],
+        )?;
+    }
     if was_verified != (after.state == DomainState::Verified) {
         super::blogs::touch(conn, blog_id)?; // its pages' origin changes, and their validators with it
     }
@@ -170,6 +188,23 @@ pub fn due(conn: &Connection, now: time::OffsetDateTime) -> Result<Vec<DomainRow
         "SELECT {COLUMNS} FROM custom_domains WHERE next_check_at IS NOT NULL AND next_check_at <= ?1 ORDER BY next_check_at"
     ))?;
     Ok(stmt.query_map([stored(now)], from_row)?.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Drops the unverified claims whose wait began before `cutoff`; returns them.
+pub fn expire_claims(conn: &Connection, cutoff: time::OffsetDateTime) -> Result<Vec<DomainRow>, Error> {
+    let mut stmt = conn.prepare(&format!(
+        "DELETE FROM custom_domains WHERE state <> 'verified' AND waiting_since < ?1 RETURNING {COLUMNS}"
+    ))?;
+    let expired: Vec<DomainRow> = stmt.query_map([stored(cutoff)], from_row)?.collect::<rusqlite::Result<_>>()?;
+    for row in &expired {
+        super::blogs::touch(conn, row.blog_id)?;
+    }
+    Ok(expired)
+}
+
+/// When the oldest unverified claim's wait began, if there is one.
+pub fn oldest_claim(conn: &Connection) -> Result<Option<String>, Error> {
+    Ok(conn.query_row("SELECT min(waiting_since) FROM custom_domains WHERE state <> 'verified'", [], |r| r.get(0))?)
 }
 
 /// The earliest automatic check, if any is planned.

@@ -114,6 +114,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0016_instance_key.sql"),
         seed: None,
     },
+    Migration {
+        version: 17,
+        name: "custom domain claims expire and the first proof wins",
+        sql: include_str!("migrations/0017_tls_hardening.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -155,6 +155,8 @@ pub fn after_check(
             if now - since >= UNVERIFY_AFTER {
                 after.state = DomainState::Error;
                 after.verified_at = None;
+                // An unverified claim expires counted from here (`--custom-domain-claim-days`).
+                after.waiting_since = now;
                 after.error = Some(format!(
                     "The TXT record {txt} has been missing for 7 days, so the blog no longer answers on {}: \
                      add the record again, then check again",
@@ -185,6 +187,24 @@ pub fn after_check(
         }
     }
     after
+}
+
+/// What a check that found the record becomes when another blog has the name verified: the
+/// name is not taken from a blog that proved it; the claim keeps waiting (until that blog lets
+/// the name go, or the claim expires).
+pub fn held_by_another(name: &CustomDomain, found: After, now: OffsetDateTime) -> After {
+    let waited = now - found.waiting_since;
+    After {
+        state: DomainState::WaitingForDns,
+        error: Some(format!(
+            "{} is verified by another blog: it must remove the domain before this blog can have it",
+            name.display_name()
+        )),
+        next_check_at: Some(now + recheck_interval(waited).max(Duration::hours(1))),
+        verified_at: None,
+        missing_since: None,
+        ..found
+    }
 }
 
 #[cfg(test)]
@@ -240,6 +260,19 @@ mod tests {
     }
 
     #[test]
+    fn a_found_record_does_not_take_a_name_another_blog_verified() {
+        let name = CustomDomain::parse("blog.example.org", HOST).unwrap();
+        let start = time::macros::datetime!(2026-11-24 08:00 UTC);
+        let now = start + Duration::minutes(5);
+        let found = after_check(&name, &waiting(start), &Lookup::Found, now, false);
+        let held = held_by_another(&name, found, now);
+        assert_eq!((held.state, held.verified_at, held.waiting_since), (DomainState::WaitingForDns, None, start));
+        assert!(held.error.as_deref().unwrap().contains("verified by another blog"));
+        assert_eq!(held.next_check_at, Some(now + Duration::hours(1)));
+        assert!(!held.changes_serving(&waiting(start)));
+    }
+
+    #[test]
     fn a_verified_name_is_unverified_only_after_its_record_is_missing_for_7_days() {
         let name = CustomDomain::parse("blog.example.org", HOST).unwrap();
         let start = time::macros::datetime!(2026-11-24 08:00 UTC);
@@ -252,6 +285,7 @@ mod tests {
         let still = Before { missing_since: missing.missing_since, ..verified.clone() };
         let gone = after_check(&name, &still, &Lookup::Missing, start + Duration::days(8), false);
         assert_eq!((gone.state, gone.verified_at, gone.next_check_at), (DomainState::Error, None, None));
+        assert_eq!(gone.waiting_since, start + Duration::days(8), "its claim's expiry counts from here");
         assert!(gone.changes_serving(&still));
         let back = after_check(&name, &still, &Lookup::Found, start + Duration::days(3), false);
         assert_eq!((back.state, back.missing_since, back.verified_at), (DomainState::Verified, None, Some(start)));

@@ -1,0 +1,29 @@
+-- Issue 28 (docs/custom-domains.md, docs/tls.md).
+--
+-- A custom domain's name is unique among verified names only: several blogs may claim a name
+-- while none has proved it, the first to prove its TXT record takes it and the other claims are
+-- dropped (blogs/domains.rs), and an unverified claim expires (`--custom-domain-claim-days`,
+-- counted from `waiting_since`). SQLite cannot drop a UNIQUE constraint, so the table is rebuilt.
+CREATE TABLE custom_domains_new (
+    blog_id        INTEGER NOT NULL UNIQUE REFERENCES blogs(id) ON DELETE CASCADE,
+    name           TEXT NOT NULL,
+    token          TEXT NOT NULL,
+    state          TEXT NOT NULL DEFAULT 'waiting_for_dns' CHECK (state IN ('waiting_for_dns', 'verified', 'error')),
+    error          TEXT,
+    checked_at     TEXT,
+    next_check_at  TEXT,
+    verified_at    TEXT,
+    waiting_since  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    missing_since  TEXT,
+    created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+INSERT INTO custom_domains_new
+    SELECT blog_id, name, token, state, error, checked_at, next_check_at, verified_at, waiting_since, missing_since,
+           created_at
+    FROM custom_domains;
+DROP TABLE custom_domains;
+ALTER TABLE custom_domains_new RENAME TO custom_domains;
+CREATE INDEX custom_domains_next_check ON custom_domains(next_check_at) WHERE next_check_at IS NOT NULL;
+CREATE UNIQUE INDEX custom_domains_verified_name ON custom_domains(name) WHERE state = 'verified';
+CREATE INDEX custom_domains_name ON custom_domains(name);
+CREATE INDEX custom_domains_claims ON custom_domains(waiting_since) WHERE state <> 'verified';
