@@ -231,7 +231,6 @@ mod tests {
             shared_inbox: None,
             handle: "@bob@peer.example",
             follow_id: "https://peer.example/f/1",
-            follow_json: "{}",
             accepted: true,
         };
         followers::upsert(&conn, &follower).unwrap();
