@@ -111,7 +111,7 @@ pub fn sweep_retired(conn: &Connection) -> Result<Vec<i64>, Error> {
     let mut stmt = conn.prepare(
         "DELETE FROM blog_keys WHERE retired_at IS NOT NULL AND NOT EXISTS (
              SELECT 1 FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
-             WHERE a.blog_id = blog_keys.blog_id AND d.state = 'queued')
+             WHERE a.blog_id = blog_keys.blog_id)
          RETURNING blog_id",
     )?;
     let swept = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;

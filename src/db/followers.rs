@@ -21,10 +21,8 @@ pub struct Follower {
     pub shared_inbox: Option<String>,
     /// `@bob@example.social`.
     pub handle: String,
-    /// The Follow's id.
+    /// The Follow's id (an Accept or Reject names it; nothing else of the Follow is kept).
     pub follow_id: String,
-    /// The Follow as received (the Accept repeats it).
-    pub follow_json: String,
     /// Accepted, or waiting for the owner's approval.
     pub accepted: bool,
     /// When it followed.
@@ -46,13 +44,11 @@ pub struct NewFollower<'a> {
     pub handle: &'a str,
     /// The Follow's id.
     pub follow_id: &'a str,
-    /// The Follow as received.
-    pub follow_json: &'a str,
     /// Accepted at once (the blog does not ask for approval).
     pub accepted: bool,
 }
 
-const COLUMNS: &str = "id, blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state, created_at";
+const COLUMNS: &str = "id, blog_id, actor_id, inbox, shared_inbox, handle, follow_id, state, created_at";
 
 fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Follower> {
     Ok(Follower {
@@ -63,25 +59,22 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Follower> {
         shared_inbox: row.get(4)?,
         handle: row.get(5)?,
         follow_id: row.get(6)?,
-        follow_json: row.get(7)?,
-        accepted: row.get::<_, String>(8)? == "accepted",
-        created_at: row.get(9)?,
+        accepted: row.get::<_, String>(7)? == "accepted",
+        created_at: row.get(8)?,
     })
 }
 
-/// Records a Follow; a second Follow from the same actor replaces the first's id, inboxes and
-/// JSON (a server that lost our Accept follows again) but never turns an accepted follower back
+/// Records a Follow; a second Follow from the same actor replaces the first's id and inboxes
+/// (a server that lost our Accept follows again) but never turns an accepted follower back
 /// into a pending one. Answers the row after.
 pub fn upsert(conn: &Connection, new: &NewFollower<'_>) -> Result<Follower, Error> {
     let state = if new.accepted { "accepted" } else { "pending" };
     Ok(conn.query_row(
         &format!(
-            "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state,
-                 actor_host)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, state, actor_host)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
              ON CONFLICT (blog_id, actor_id) DO UPDATE SET inbox = excluded.inbox,
                  shared_inbox = excluded.shared_inbox, handle = excluded.handle, follow_id = excluded.follow_id,
-                 follow_json = excluded.follow_json,
                  state = CASE WHEN followers.state = 'accepted' THEN 'accepted' ELSE excluded.state END
              RETURNING {COLUMNS}"
         ),
@@ -92,7 +85,6 @@ pub fn upsert(conn: &Connection, new: &NewFollower<'_>) -> Result<Follower, Erro
             new.shared_inbox,
             new.handle,
             new.follow_id,
-            new.follow_json,
             state,
             host_of(new.actor_id).unwrap_or_default()
         ],
@@ -116,6 +108,19 @@ pub fn by_actor(conn: &Connection, blog_id: i64, actor_id: &str) -> Result<Optio
             from_row,
         )
         .optional()?)
+}
+
+/// Notes that an Accept of the follower `id` is queued now, unless one was queued less than
+/// `again_after_minutes` ago; answers whether it was noted (and so whether to queue it).
+pub fn note_accept_queued(conn: &Connection, id: i64, again_after_minutes: u32) -> Result<bool, Error> {
+    Ok(conn.execute(
+        &format!(
+            "UPDATE followers SET accept_queued_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ?1 AND (accept_queued_at IS NULL
+                 OR accept_queued_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{again_after_minutes} minutes'))"
+        ),
+        [id],
+    )? == 1)
 }
 
 /// Marks a pending follower accepted; false when there was no such pending follower.
@@ -220,4 +225,36 @@ pub fn delivery_inboxes(conn: &Connection, blog_id: i64) -> Result<Vec<String>, 
     )?;
     let rows = stmt.query_map([blog_id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::test_support::with_blogs;
+
+    #[test]
+    fn an_accept_is_noted_once_then_again_only_after_the_interval() {
+        let conn = with_blogs(&["alice"]);
+        let follower = upsert(
+            &conn,
+            &NewFollower {
+                blog_id: 1,
+                actor_id: "https://p.example/u/bob",
+                inbox: "https://p.example/u/bob/inbox",
+                shared_inbox: None,
+                handle: "@bob@p.example",
+                follow_id: "https://p.example/f/1",
+                accepted: true,
+            },
+        )
+        .unwrap();
+        assert!(note_accept_queued(&conn, follower.id, 60).unwrap(), "the first Accept");
+        assert!(!note_accept_queued(&conn, follower.id, 60).unwrap(), "not again within the hour");
+        conn.execute(
+            "UPDATE followers SET accept_queued_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-61 minutes')",
+            [],
+        )
+        .unwrap();
+        assert!(note_accept_queued(&conn, follower.id, 60).unwrap(), "again after it");
+    }
 }

@@ -98,9 +98,9 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 14,
-        name: "federation queue: row ids never reused",
+        name: "federation queue: ids never reused, given-up rows summed by host, Follows kept small",
         sql: include_str!("migrations/0014_federation_queue.sql"),
-        seed: None,
+        seed: Some(super::deliveries::migrate_queue),
     },
     Migration {
         version: 15,

@@ -277,7 +277,6 @@ mod tests {
             shared_inbox: None,
             handle: "@bob@peer.example",
             follow_id: "https://peer.example/f/1",
-            follow_json: "{}",
             accepted: true,
         };
         followers::upsert(&conn, &follower).unwrap();
@@ -324,8 +323,8 @@ mod tests {
         upsert(&conn, &bob("https://peer.example/users/bob#main-key"), 3).unwrap();
         // The oldest, u/0, is a follower: it stays, and u/1 goes for u/3.
         conn.execute(
-            "INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, follow_json, state, actor_host)
-             VALUES (1, 'https://flood.example/u/0', 'i', 'h', 'f', '{}', 'accepted', 'flood.example')",
+            "INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, state, actor_host)
+             VALUES (1, 'https://flood.example/u/0', 'i', 'h', 'f', 'accepted', 'flood.example')",
             [],
         )
         .unwrap();

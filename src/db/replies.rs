@@ -327,7 +327,6 @@ mod tests {
             shared_inbox: shared,
             handle: "@x@p.example",
             follow_id: "f",
-            follow_json: "{}",
             accepted,
         };
         let shared = Some("https://p.example/inbox");

@@ -179,7 +179,7 @@ impl Inbox {
             }
             _ => remote,
         };
-        let received = self.state.blogs.receive(&self.state.config, activity, json, (*remote).clone()).await?;
+        let received = self.state.blogs.receive(&self.state.config, activity, (*remote).clone()).await?;
         let queued = if received.queued_delivery() { " (a delivery queued)" } else { "" };
         Ok(format!("{received:?} from {}{queued}", remote.actor_id))
     }

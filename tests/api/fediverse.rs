@@ -14,16 +14,14 @@ fn seed_follower(app: &TestApp, blog_id: i64, actor_id: &str, handle: &str, acce
         "object": format!("http://alice.localhost:{}/_quire/ap/actor", app.port)});
     let conn = app.db();
     conn.execute(
-        "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state,
-             actor_host)
-         VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, state, actor_host)
+         VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7)",
         rusqlite::params![
             blog_id,
             actor_id,
             format!("{actor_id}/inbox"),
             handle,
             follow["id"].as_str().unwrap(),
-            follow.to_string(),
             if accepted { "accepted" } else { "pending" },
             url::Url::parse(actor_id).unwrap().host_str().unwrap()
         ],
@@ -217,15 +215,23 @@ async fn given_up_deliveries_are_summed_by_inbox_host() {
     let blog = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
     let conn = app.db();
     conn.execute_batch(&format!(
-        "INSERT INTO outgoing_activities (id, blog_id, object_id, json) VALUES (1, {blog}, 'x', '{{}}'), (2, {blog}, 'y', '{{}}');
-         INSERT INTO deliveries (activity_id, inbox, state, last_error) VALUES
-             (1, 'https://dead.example/inbox', 'given_up', 'connection refused'),
-             (2, 'https://dead.example/users/a/inbox', 'given_up', 'timed out'),
-             (2, 'https://live.example/inbox', 'queued', NULL);"
+        "INSERT INTO outgoing_activities (id, blog_id, object_id, json) VALUES (1, {blog}, 'y', '{{}}');
+         INSERT INTO deliveries (activity_id, inbox, host, last_error) VALUES
+             (1, 'https://live.example/inbox', 'live.example', 'timed out');
+         INSERT INTO given_up_hosts (blog_id, host, deliveries, last_error) VALUES
+             ({blog}, 'dead.example', 2, 'timed out'), ({blog}, 'gone.example', 1, 'the server answered 410'),
+             ({blog} + 1, 'other.example', 1, 'timed out');"
     ))
     .unwrap();
     let given_up = &fediverse(&app, blog).await["givenUp"];
-    assert_eq!(*given_up, json!([{ "inboxHost": "dead.example", "count": 2, "lastError": "timed out" }]));
+    assert_eq!(
+        *given_up,
+        json!([
+            { "inboxHost": "dead.example", "count": 2, "lastError": "timed out" },
+            { "inboxHost": "gone.example", "count": 1, "lastError": "the server answered 410" },
+        ]),
+        "a delivery still being retried is not given up; another blog's are its own"
+    );
 }
 
 #[tokio::test]

@@ -9,9 +9,10 @@
 //!   for ever (migration 14: never reused), so the set, and the outcome written back by row id,
 //!   never touch a row queued after the one sent was cancelled (a post's Delete after its Update).
 //! - A failure waits [`BACKOFF_MINUTES`] (1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 12 h, 12 h:
-//!   about 45 h over 9 attempts), then the row is given up and kept for the owner. 404 and
-//!   410 give up at once (410 also removes a follower whose own inbox it was), 429 and 503
-//!   wait as long as `Retry-After` says, other 4xx give up, 5xx and network errors retry.
+//!   about 45 h over 9 attempts), then the row is given up: deleted, and counted for the owner
+//!   by inbox host. 404 and 410 give up at once (410 also removes a follower whose own inbox it
+//!   was), 429 and 503 wait as long as `Retry-After` says, other 4xx give up, 5xx and network
+//!   errors retry.
 //! - A circuit breaker: after [`BREAKER_FAILURES`] failures in a row from one host, all its
 //!   queued rows move back by the next backoff step, so dead hosts cannot fill the slots.
 //!
@@ -33,7 +34,7 @@ use tokio::time::Instant;
 use crate::blogs::Blogs;
 use crate::db::deliveries::{self, Due};
 use crate::db::followers;
-use crate::domain::{federation::activity, federation::inbound};
+use crate::domain::federation::activity;
 use crate::error::Result;
 use crate::fetch::{DeliveryError, Fetcher};
 
@@ -87,7 +88,7 @@ pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher, retry_unit: Duration) {
                         if in_flight.len() >= MAX_AT_ONCE {
                             break;
                         }
-                        let host = inbound::authority_of(&row.inbox).unwrap_or_default();
+                        let host = row.host.clone();
                         let count = per_host.entry(host.clone()).or_default();
                         if *count >= PER_HOST {
                             continue;

@@ -54,10 +54,29 @@ pub fn reply_not_found() -> Error {
     Error::not_found("reply", "Reply not found")
 }
 
-/// The Follow as received (what an Accept or Reject repeats), or its id alone if the stored
-/// JSON cannot be read back.
-fn follow_of(follower: &Follower) -> Value {
-    serde_json::from_str(&follower.follow_json).unwrap_or_else(|_| Value::String(follower.follow_id.clone()))
+/// How long after an Accept of a follower is queued a repeated Follow of the same actor may queue
+/// another (a server that lost our Accept follows again); until then, and while one is queued,
+/// a repeated Follow queues nothing.
+pub const ACCEPT_AGAIN_AFTER_MINUTES: u32 = 60;
+
+/// The follower's Follow of our actor `actor_id`, as an Accept or Reject names it.
+fn follow_of(actor_id: &str, follower: &Follower) -> Value {
+    activity::follow_named(&follower.follow_id, &follower.actor_id, actor_id)
+}
+
+/// Queues the Accept by `actor_id` (ours) of the accepted `follower`'s Follow to its inbox,
+/// unless one is still queued or one was queued less than [`ACCEPT_AGAIN_AFTER_MINUTES`] ago: a
+/// flood of Follows from one actor queues one small Accept. Answers whether it queued one.
+pub(super) fn queue_accept(tx: &rusqlite::Connection, actor_id: &str, follower: &Follower) -> Result<bool> {
+    let object_id = activity::accept_id(actor_id, follower.id);
+    if deliveries::is_queued(tx, follower.blog_id, &object_id)?
+        || !followers::note_accept_queued(tx, follower.id, ACCEPT_AGAIN_AFTER_MINUTES)?
+    {
+        return Ok(false);
+    }
+    let accept = activity::accept(actor_id, &follow_of(actor_id, follower), follower.id);
+    deliveries::enqueue(tx, follower.blog_id, &object_id, &accept.to_string(), std::slice::from_ref(&follower.inbox))?;
+    Ok(true)
 }
 
 fn state_of(conn: &rusqlite::Connection, blog_id: i64) -> Result<FediverseState> {
@@ -106,8 +125,7 @@ impl Blogs {
                 let follower =
                     followers::get(tx, id, follower_id)?.filter(|f| !f.accepted).ok_or_else(follower_not_found)?;
                 followers::accept(tx, id, follower.id)?;
-                let accept = activity::accept(&actor_id, &follow_of(&follower), follower.id);
-                deliveries::enqueue(tx, id, &actor_id, &accept.to_string(), std::slice::from_ref(&follower.inbox))?;
+                queue_accept(tx, &actor_id, &follower)?;
                 Ok(())
             })
         })
@@ -123,7 +141,7 @@ impl Blogs {
         self.commit(move |conn, _| {
             changing(conn, id, |tx| {
                 let follower = followers::remove_by_id(tx, id, follower_id)?.ok_or_else(follower_not_found)?;
-                let reject = activity::reject(&actor_id, &follow_of(&follower), follower.id, at_ms);
+                let reject = activity::reject(&actor_id, &follow_of(&actor_id, &follower), follower.id, at_ms);
                 deliveries::enqueue(tx, id, &actor_id, &reject.to_string(), std::slice::from_ref(&follower.inbox))?;
                 Ok(())
             })

@@ -18,18 +18,17 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use rusqlite::Transaction;
 
 use crate::blogs::Blogs;
 use crate::blogs::effects::Effects;
+use crate::blogs::federation::fediverse::queue_accept;
 use crate::config::Config;
 use crate::db::remote_actors::{self, InboxBlog, RemoteActor};
-use crate::db::{blocked_domains, deliveries, followers, reactions, remote_refusals, replies};
+use crate::db::{blocked_domains, followers, reactions, remote_refusals, replies};
 use crate::domain::federation::inbound::{self, Inbound, Note, Ours, Undone, UndoneKind};
+use crate::domain::federation::remote_html;
 use crate::domain::federation::remote_limits::{Capped, Held, RemoteLimits};
-use crate::domain::{federation::activity, federation::remote_html};
 use crate::error::{Error, Messages, Result};
 
 /// What an activity did, for the log line.
@@ -54,18 +53,12 @@ impl Received {
 }
 
 impl Blogs {
-    /// Applies an activity `inbound` (read from `json`) from the verified `actor`: a Follow of
+    /// Applies an activity `inbound` from the verified `actor`: a Follow of
     /// one of our actors records the follower and, unless the blog approves followers, queues
     /// the Accept to its inbox; an Undo takes back a Follow, Like or Announce; a Like or
     /// Announce of one of our posts is counted; a Note replying to one of our posts is held for
     /// the owner; a Delete removes a reply, or everything of an actor that deleted itself.
-    pub async fn receive(
-        &self,
-        config: &Config,
-        inbound: Inbound,
-        json: Value,
-        actor: RemoteActor,
-    ) -> Result<Received> {
+    pub async fn receive(&self, config: &Config, inbound: Inbound, actor: RemoteActor) -> Result<Received> {
         let scheme = config.scheme();
         let served = self.served.clone();
         let ours = |id: &str| inbound::ours(id, scheme, &config.host, |name| served.blog_of_domain(name));
@@ -92,7 +85,7 @@ impl Blogs {
             let ours = |id: &str| targets.get(id).cloned();
             let from = Incoming { tx: &tx, actor: &actor, actor_host: &actor_host, ours: &ours, limits };
             let received = match inbound {
-                Inbound::Follow { id, object, .. } => follow(&from, &config, &id, &object, &json)?,
+                Inbound::Follow { id, object, .. } => follow(&from, &config, &id, &object)?,
                 Inbound::Undo { undone, .. } => undo(&from, &undone)?,
                 Inbound::Like { id, object, .. } => react(&from, &id, &object, reactions::Kind::Like)?,
                 Inbound::Announce { id, object, .. } => react(&from, &id, &object, reactions::Kind::Announce)?,
@@ -169,9 +162,10 @@ impl Incoming<'_> {
     }
 }
 
-/// A Follow (`json`, its id `id`) of our actor `object`: the follower recorded, accepted with
-/// its Accept queued unless the blog approves followers.
-fn follow(from: &Incoming<'_>, config: &Config, id: &str, object: &str, json: &Value) -> Result<Received> {
+/// A Follow (its id `id`) of our actor `object`: the follower recorded (of the Follow, only its
+/// id), accepted with its Accept queued unless the blog approves followers or an Accept of it is
+/// queued or was queued lately (`fediverse::queue_accept`).
+fn follow(from: &Incoming<'_>, config: &Config, id: &str, object: &str) -> Result<Received> {
     let Some((blog, Ours::Actor { subdomain })) = from.target(object)? else {
         return Ok(Received::Dropped("the Follow is not of one of our actors"));
     };
@@ -192,17 +186,15 @@ fn follow(from: &Incoming<'_>, config: &Config, id: &str, object: &str, json: &V
             shared_inbox: actor.shared_inbox.as_deref(),
             handle: &actor.handle,
             follow_id: id,
-            follow_json: &json.to_string(),
             accepted: !approving,
         },
     )?;
     if !follower.accepted {
         return Ok(Received::Done("follow held for the owner's approval"));
     }
-    let our_actor = config.actor_id(&subdomain);
-    let accept = activity::accept(&our_actor, json, follower.id);
-    let to = std::slice::from_ref(&actor.inbox);
-    deliveries::enqueue(tx, blog.id, &our_actor, &accept.to_string(), to)?;
+    if !queue_accept(tx, &config.actor_id(&subdomain), &follower)? {
+        return Ok(Received::Done("followed again, its Accept queued or sent lately"));
+    }
     Ok(Received::Done(ACCEPT_QUEUED))
 }
 

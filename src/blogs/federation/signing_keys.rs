@@ -167,7 +167,8 @@ impl Blogs {
     }
 
     /// Deletes the retired keys of deleted accounts whose actor's Delete is delivered or given up,
-    /// and forgets deliveries given up over [`deliveries::GIVEN_UP_KEPT_DAYS`] ago.
+    /// and forgets the inbox hosts whose last delivery was given up over
+    /// [`deliveries::GIVEN_UP_KEPT_DAYS`] ago.
     pub async fn sweep_keys(&self) -> Result<usize> {
         let swept = self
             .db

@@ -317,12 +317,25 @@ pub fn nodeinfo(version: &str, users: u64, posts: u64, open_registrations: bool)
     })
 }
 
-/// The `Accept` of a Follow by `actor_id` (ours), repeating the whole Follow as received (Mastodon
-/// and Fedify match it by its id). `follower_row` makes the Accept's id unique.
+/// A Follow as an Accept or Reject names it: its `id`, type, the `follower` and the `followed`
+/// actor, and nothing else of the body received (which may be up to 256 KiB, and is not kept).
+/// Mastodon and Fedify match an Accept to their Follow by this id.
+pub fn follow_named(id: &str, follower: &str, followed: &str) -> Value {
+    json!({"id": id, "type": "Follow", "actor": follower, "object": followed})
+}
+
+/// The id of the Accepts of the follower row `follower_row` of `actor_id` (ours), and what they
+/// are queued about (`outgoing_activities.object_id`): at most one is queued at a time.
+pub fn accept_id(actor_id: &str, follower_row: i64) -> String {
+    format!("{actor_id}#accepts/{follower_row}")
+}
+
+/// The `Accept` by `actor_id` (ours) of `follow` ([`follow_named`]). `follower_row` makes the
+/// Accept's id unique ([`accept_id`]).
 pub fn accept(actor_id: &str, follow: &Value, follower_row: i64) -> Value {
     json!({
         "@context": AS_CONTEXT,
-        "id": format!("{actor_id}#accepts/{follower_row}"),
+        "id": accept_id(actor_id, follower_row),
         "type": "Accept",
         "actor": actor_id,
         "object": follow,

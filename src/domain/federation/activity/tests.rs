@@ -5,9 +5,12 @@ use super::*;
 const ACTOR: &str = "http://alice.localhost/_quire/ap/actor";
 
 #[test]
-fn an_accept_repeats_the_follow_whole() {
-    let follow = json!({"id": "https://b.example/f/1", "type": "Follow", "actor": "https://b.example/u/bob",
-        "object": "http://alice.localhost/_quire/ap/actor"});
+fn an_accept_names_the_follow_by_its_id_type_and_actors_only() {
+    let follow = follow_named("https://b.example/f/1", "https://b.example/u/bob", ACTOR);
+    assert_eq!(
+        follow,
+        json!({"id": "https://b.example/f/1", "type": "Follow", "actor": "https://b.example/u/bob", "object": ACTOR})
+    );
     let accept = accept("http://alice.localhost/_quire/ap/actor", &follow, 3);
     assert_eq!(accept["type"], "Accept");
     assert_eq!(accept["id"], "http://alice.localhost/_quire/ap/actor#accepts/3");
