@@ -25,6 +25,14 @@ pub struct FederationLimitsArgs {
     #[arg(long, env = "QUIRE_MAX_PENDING_FOLLOWERS_PER_BLOG", default_value_t = DEFAULTS.pending_followers_per_blog, value_name = "N")]
     pub max_pending_followers_per_blog: u64,
 
+    /// Followers of a blog from one remote host, accepted or waiting for approval.
+    #[arg(long, env = "QUIRE_MAX_FOLLOWERS_PER_HOST", default_value_t = DEFAULTS.followers_per_host, value_name = "N")]
+    pub max_followers_per_host: u64,
+
+    /// Followers of a blog, accepted or waiting, from every host together.
+    #[arg(long, env = "QUIRE_MAX_FOLLOWERS_PER_BLOG", default_value_t = DEFAULTS.followers_per_blog, value_name = "N")]
+    pub max_followers_per_blog: u64,
+
     /// Likes and boosts of a blog's posts from one remote host.
     #[arg(long, env = "QUIRE_MAX_REACTIONS_PER_HOST", default_value_t = DEFAULTS.reactions_per_host, value_name = "N")]
     pub max_reactions_per_host: u64,
@@ -51,6 +59,8 @@ impl FederationLimitsArgs {
             held_replies_per_blog: self.max_held_replies_per_blog,
             pending_followers_per_host: self.max_pending_followers_per_host,
             pending_followers_per_blog: self.max_pending_followers_per_blog,
+            followers_per_host: self.max_followers_per_host,
+            followers_per_blog: self.max_followers_per_blog,
             reactions_per_host: self.max_reactions_per_host,
             reactions_per_blog: self.max_reactions_per_blog,
             remote_actors_per_host: self.max_remote_actors_per_host,

@@ -167,6 +167,15 @@ pub fn count_all(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
     Ok(conn.query_row("SELECT count(*) FROM followers WHERE blog_id = ?1", [blog_id], |row| row.get(0))?)
 }
 
+/// The blog's followers, accepted or waiting: from `host`, and from every host.
+pub fn held_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
+    Ok(conn.query_row(
+        "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM followers WHERE blog_id = ?1",
+        params![blog_id, host],
+        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
+    )?)
+}
+
 /// The followers waiting for the blog owner's approval: from `host`, and from every host.
 pub fn pending_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
     Ok(conn.query_row(

@@ -142,6 +142,7 @@ async fn one_server_past_its_caps_is_dropped_and_counted_and_its_rows_stay_at_th
     let s = Setup::start("127.0.0.1", |config| {
         config.remote_limits.held_replies_per_host = 3;
         config.remote_limits.pending_followers_per_host = 3;
+        config.remote_limits.followers_per_host = 4;
         config.remote_limits.reactions_per_host = 3;
     })
     .await;
@@ -161,6 +162,12 @@ async fn one_server_past_its_caps_is_dropped_and_counted_and_its_rows_stay_at_th
     assert_eq!(s.app.count("followers WHERE state = 'pending'"), 3, "pending followers stop at the cap");
     assert_eq!(s.app.count("reactions"), 3, "reactions stop at the cap");
     assert_eq!(s.app.count("deliveries"), 0, "nothing is sent to a dropped follower");
+    // Without approval, followers are accepted at once, up to the host's cap on all its followers.
+    s.app.db().execute("UPDATE blogs SET approve_followers = 0", []).unwrap();
+    assert_eq!(s.send("a6", &s.follow("a6")).await, 202);
+    assert_eq!(s.send("a7", &s.follow("a7")).await, 202);
+    assert_eq!(s.app.count("followers"), 4, "all followers stop at the host's cap");
+    assert_eq!(s.app.count("deliveries"), 1, "one Accept, for a6");
 
     // The owner sees what was refused, by kind, with the host.
     let refused = s.fediverse().await["refused"].clone();
@@ -170,7 +177,13 @@ async fn one_server_past_its_caps_is_dropped_and_counted_and_its_rows_stay_at_th
         .iter()
         .map(|r| (r["kind"].as_str().unwrap(), r["count"].as_i64().unwrap(), r["lastHost"].as_str().unwrap()))
         .collect();
-    assert_eq!(counts, [("follower", 2, "127.0.0.1"), ("reaction", 2, "127.0.0.1"), ("reply", 2, "127.0.0.1")]);
+    let expected = [
+        ("follower", 1, "127.0.0.1"),
+        ("pending_follower", 2, "127.0.0.1"),
+        ("reaction", 2, "127.0.0.1"),
+        ("reply", 2, "127.0.0.1"),
+    ];
+    assert_eq!(counts, expected);
 
     // Deleting a held reply makes room for one more.
     let held = s.app.get(&format!("/api/my/blogs/{}/replies", s.blog)).await.json::<Value>().await.unwrap();

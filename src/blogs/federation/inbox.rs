@@ -171,11 +171,14 @@ fn follow(from: &Incoming<'_>, config: &Config, id: &str, object: &str) -> Resul
     };
     let (tx, actor) = (from.tx, from.actor);
     let approving = followers::approve_followers(tx, blog.id)?;
-    if approving
-        && followers::by_actor(tx, blog.id, &actor.actor_id)?.is_none()
-        && !from.admits(blog.id, Capped::PendingFollower, followers::pending_in(tx, blog.id, from.actor_host)?)?
-    {
-        return Ok(Received::Dropped(PAST_THE_CAP));
+    if followers::by_actor(tx, blog.id, &actor.actor_id)?.is_none() {
+        let host = from.actor_host;
+        let fits = (!approving
+            || from.admits(blog.id, Capped::PendingFollower, followers::pending_in(tx, blog.id, host)?)?)
+            && from.admits(blog.id, Capped::Follower, followers::held_in(tx, blog.id, host)?)?;
+        if !fits {
+            return Ok(Received::Dropped(PAST_THE_CAP));
+        }
     }
     let follower = followers::upsert(
         tx,

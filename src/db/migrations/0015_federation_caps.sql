@@ -35,11 +35,12 @@ CREATE INDEX reactions_host ON reactions(actor_host);
 CREATE INDEX followers_host ON followers(blog_id, state, actor_host);
 CREATE INDEX remote_actors_host ON remote_actors(actor_host, fetched_at);
 
--- What the caps refused, per blog and kind (`reply`, `follower`, `reaction`): how many, and the
+-- What the caps refused, per blog and kind (`reply`, `pending_follower`, `follower`, `reaction`):
+-- how many, and the
 -- last host refused and when. The owner's Fediverse settings show it; the log names each one.
 CREATE TABLE remote_refusals (
     blog_id    INTEGER NOT NULL REFERENCES blogs(id) ON DELETE CASCADE,
-    kind       TEXT NOT NULL CHECK (kind IN ('reply', 'follower', 'reaction')),
+    kind       TEXT NOT NULL CHECK (kind IN ('reply', 'pending_follower', 'follower', 'reaction')),
     count      INTEGER NOT NULL DEFAULT 0,
     last_host  TEXT NOT NULL,
     last_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),

@@ -1,6 +1,6 @@
 //! What other fediverse servers may make a blog store (issue 28, finding 1; docs/federation.md,
 //! "Limits on remote servers"): caps per remote host and per blog on replies held for the
-//! owner, followers waiting for approval and reactions, a bound on the remote actors cached per
+//! owner, followers (all, and those waiting for approval) and reactions, a bound on the remote actors cached per
 //! host, and how long a held reply waits. `quire serve` sets each (`cli/federation_limits.rs`);
 //! the inbox's write path (`blogs/federation/inbox.rs`) refuses what would pass a cap.
 
@@ -15,6 +15,10 @@ pub struct RemoteLimits {
     pub pending_followers_per_host: u64,
     /// Followers waiting for the owner's approval, per blog.
     pub pending_followers_per_blog: u64,
+    /// Followers from one remote host, accepted or waiting, per blog.
+    pub followers_per_host: u64,
+    /// Followers, accepted or waiting, per blog.
+    pub followers_per_blog: u64,
     /// Likes and boosts from one remote host, per blog.
     pub reactions_per_host: u64,
     /// Likes and boosts, per blog.
@@ -31,6 +35,8 @@ pub const DEFAULTS: RemoteLimits = RemoteLimits {
     held_replies_per_blog: 1_000,
     pending_followers_per_host: 100,
     pending_followers_per_blog: 1_000,
+    followers_per_host: 10_000,
+    followers_per_blog: 100_000,
     reactions_per_host: 10_000,
     reactions_per_blog: 100_000,
     remote_actors_per_host: 10_000,
@@ -50,6 +56,8 @@ pub enum Capped {
     Reply,
     /// A follower waiting for approval.
     PendingFollower,
+    /// A follower, accepted or waiting.
+    Follower,
     /// A like or boost.
     Reaction,
 }
@@ -59,16 +67,20 @@ impl Capped {
     pub fn name(self) -> &'static str {
         match self {
             Capped::Reply => "reply",
-            Capped::PendingFollower => "follower",
+            Capped::PendingFollower => "pending_follower",
+            Capped::Follower => "follower",
             Capped::Reaction => "reaction",
         }
     }
 
     /// The kind with the stored name `name`.
     pub fn parse(name: &str) -> Option<Capped> {
-        [Capped::Reply, Capped::PendingFollower, Capped::Reaction].into_iter().find(|kind| kind.name() == name)
+        ALL.into_iter().find(|kind| kind.name() == name)
     }
 }
+
+/// Every kind of cap.
+const ALL: [Capped; 4] = [Capped::Reply, Capped::PendingFollower, Capped::Follower, Capped::Reaction];
 
 /// How many of a kind a blog holds: from the sending host, and from every host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +97,7 @@ impl RemoteLimits {
         match kind {
             Capped::Reply => (self.held_replies_per_host, self.held_replies_per_blog),
             Capped::PendingFollower => (self.pending_followers_per_host, self.pending_followers_per_blog),
+            Capped::Follower => (self.followers_per_host, self.followers_per_blog),
             Capped::Reaction => (self.reactions_per_host, self.reactions_per_blog),
         }
     }
@@ -110,7 +123,7 @@ mod tests {
             !RemoteLimits { reactions_per_host: 0, ..limits }
                 .admits(Capped::Reaction, Held { from_host: 0, in_blog: 0 })
         );
-        for kind in [Capped::Reply, Capped::PendingFollower, Capped::Reaction] {
+        for kind in ALL {
             assert_eq!(Capped::parse(kind.name()), Some(kind));
         }
     }

@@ -146,12 +146,13 @@ pub struct Followers {
     followers: Vec<FollowerJson>,
 }
 
-/// What the limits on remote servers refused of one kind (`reply`, `follower`, `reaction`).
+/// What the limits on remote servers refused of one kind (`reply`, `pending_follower`, `follower`,
+/// `reaction`).
 #[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "fediverse.ts", rename = "Refused")]
 pub struct RefusedJson {
-    /// `reply`, `follower` or `reaction`.
+    /// `reply`, `pending_follower`, `follower` or `reaction`.
     kind: &'static str,
     /// How many were refused.
     count: i64,

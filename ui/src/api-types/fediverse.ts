@@ -60,11 +60,12 @@ export type Followers = { followers: Array<Follower>, };
 export type GivenUp = { inboxHost: string, count: number, lastError: string | null, };
 
 /**
- * What the limits on remote servers refused of one kind (`reply`, `follower`, `reaction`).
+ * What the limits on remote servers refused of one kind (`reply`, `pending_follower`, `follower`,
+ * `reaction`).
  */
 export type Refused = { 
 /**
- * `reply`, `follower` or `reaction`.
+ * `reply`, `pending_follower`, `follower` or `reaction`.
  */
 kind: string, 
 /**

@@ -204,6 +204,7 @@ describe('settings: fediverse', () => {
     fediverseServer(
       aFediverse({
         refused: [
+          { kind: 'pending_follower', count: 3, lastHost: 'b.example', lastAt: '2026-11-24T10:00:00.000Z' },
           { kind: 'reaction', count: 1, lastHost: 'a.example', lastAt: '2026-11-24T10:00:00.000Z' },
           { kind: 'reply', count: 12, lastHost: 'spam.example', lastAt: '2026-11-24T10:00:00.000Z' },
         ],
@@ -213,6 +214,9 @@ describe('settings: fediverse', () => {
     const list = await within(panel()).findByRole('list', { name: 'Refused by the limits' });
     expect(within(list).getByText('1 like or boost refused, the last from a.example')).toBeInTheDocument();
     expect(within(list).getByText('12 replies refused, the last from spam.example')).toBeInTheDocument();
+    expect(
+      within(list).getByText('3 followers waiting for approval refused, the last from b.example'),
+    ).toBeInTheDocument();
   });
 
   it('sums up the deliveries given up, by server', async () => {

@@ -321,6 +321,7 @@ function GivenUp({ fediverse }: { fediverse: Fediverse }) {
 /** What a kind of refusal is called, one and many. */
 const REFUSED_NAMES: Record<string, [string, string]> = {
   reply: ['reply', 'replies'],
+  pending_follower: ['follower waiting for approval', 'followers waiting for approval'],
   follower: ['follower', 'followers'],
   reaction: ['like or boost', 'likes and boosts'],
 };
@@ -332,7 +333,7 @@ function RefusedByLimits({ refused }: { refused: Refused[] }) {
     <div className="q-settings__stack">
       <h3 className="q-fediverse__heading">Refused by the limits</h3>
       <p className="q-settings__muted">
-        Each fediverse server may send only so many held replies, waiting followers, likes and boosts; approve or delete
+        Each fediverse server may send only so many held replies, followers, likes and boosts; approve, refuse or delete
         some to make room.
       </p>
       <ul className="q-fediverse__list" aria-label="Refused by the limits">
