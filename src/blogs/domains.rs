@@ -2,7 +2,8 @@
 //! has verified is refused), removing it, checking its TXT record now ("Check now", once per
 //! 10 s per blog) and the task that rechecks on a schedule
 //! (`domain::blog::domain_verification::after_check`) and drops unverified claims past
-//! `--custom-domain-claim-days`. Several blogs may claim one name; the first whose TXT record
+//! `--custom-domain-claim-days`. A blog sets at most `--custom-domain-changes-per-day` new names
+//! in 24 hours (each verified one costs a certificate). Several blogs may claim one name; the first whose TXT record
 //! proves it takes it, and the other claims are dropped, so a claim never blocks the name's
 //! real owner. A change of the names a
 //! blog answers on updates [`ServedNames`](super::ServedNames) and invalidates the blog's
@@ -61,9 +62,21 @@ impl Blogs {
         let name = CustomDomain::parse(raw_name, self.served.app_name())
             .map_err(|err| Error::invalid("name", err.message()))?;
         let (id, subdomain, token) = (blog.id, blog.subdomain.clone(), rules::new_token());
+        let per_day = self.domain_limits.changes_per_day;
         self.commit(move |conn, effects| {
-            let Set::Domain { row, replaced } = custom_domains::set(conn, id, &name, &token)? else {
-                return Err(Error::invalid("name", "This domain is already used by another blog"));
+            let now = OffsetDateTime::now_utc();
+            let (row, replaced) = match custom_domains::set(conn, id, &name, &token, per_day, now)? {
+                Set::Domain { row, replaced } => (row, replaced),
+                Set::Taken => return Err(Error::invalid("name", "This domain is already used by another blog")),
+                Set::TooManyChanges { next } => {
+                    return Err(Error::RateLimited(Messages::one(
+                        "name",
+                        format!(
+                            "This blog's custom domain was changed {per_day} times in the last 24 hours: \
+                             try again after {next}"
+                        ),
+                    )));
+                }
             };
             if replaced.is_some_and(|old| old.state == DomainState::Verified) {
                 effects.domain_served(&subdomain, None);

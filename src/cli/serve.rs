@@ -93,6 +93,11 @@ pub struct ServeArgs {
     #[arg(long, env = "QUIRE_CUSTOM_DOMAIN_CLAIM_DAYS", default_value_t = 7, value_name = "DAYS")]
     pub custom_domain_claim_days: u64,
 
+    /// New custom domains one blog may set in 24 hours (each verified one costs a certificate,
+    /// and the CA limits those); the next is refused with a 429 saying when it may be.
+    #[arg(long, env = "QUIRE_CUSTOM_DOMAIN_CHANGES_PER_DAY", default_value_t = 6, value_name = "N")]
+    pub custom_domain_changes_per_day: u32,
+
     #[command(flatten)]
     pub tls: TlsArgs,
 

@@ -116,11 +116,13 @@ pub struct DomainLimits {
     /// How long a claim may stay unverified before it is dropped (`--custom-domain-claim-days`),
     /// counted from the start of its wait.
     pub claim_expiry: Duration,
+    /// New names a blog may set in 24 hours (`--custom-domain-changes-per-day`).
+    pub changes_per_day: u32,
 }
 
 impl Default for DomainLimits {
     fn default() -> DomainLimits {
-        DomainLimits { claim_expiry: Duration::from_secs(7 * 86400) }
+        DomainLimits { claim_expiry: Duration::from_secs(7 * 86400), changes_per_day: 6 }
     }
 }
 
@@ -228,10 +230,13 @@ fn import_limits(args: &ServeArgs) -> anyhow::Result<ImportLimits> {
 
 /// The custom domain limits of `serve`'s flags.
 fn domain_limits(args: &ServeArgs) -> anyhow::Result<DomainLimits> {
-    if args.custom_domain_claim_days == 0 {
-        bail!("--custom-domain-claim-days must be at least 1");
+    if args.custom_domain_claim_days == 0 || args.custom_domain_changes_per_day == 0 {
+        bail!("--custom-domain-claim-days and --custom-domain-changes-per-day must be at least 1");
     }
-    Ok(DomainLimits { claim_expiry: Duration::from_secs(args.custom_domain_claim_days * 86400) })
+    Ok(DomainLimits {
+        claim_expiry: Duration::from_secs(args.custom_domain_claim_days * 86400),
+        changes_per_day: args.custom_domain_changes_per_day,
+    })
 }
 
 /// The sign-in provider's client id and name, refusing the local sign-in wherever other machines

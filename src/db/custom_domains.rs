@@ -88,12 +88,24 @@ pub enum Set {
     },
     /// Another blog has the name verified.
     Taken,
+    /// The blog set `limit` new names in the day before; the next may be set at `next`.
+    TooManyChanges {
+        /// When the oldest of those changes is a day old (stored form).
+        next: String,
+    },
 }
 
 /// Gives the blog the name `name` with a new token, waiting for DNS from now (replacing its
 /// earlier name), unless another blog has it verified. Setting the name it already has changes
-/// nothing.
-pub fn set(conn: &mut Connection, blog_id: i64, name: &CustomDomain, token: &str) -> Result<Set, Error> {
+/// nothing. At most `per_day` new names in the 24 hours before `now`.
+pub fn set(
+    conn: &mut Connection,
+    blog_id: i64,
+    name: &CustomDomain,
+    token: &str,
+    per_day: u32,
+    now: time::OffsetDateTime,
+) -> Result<Set, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if verified_by_another(&tx, blog_id, name.as_str())? {
         return Ok(Set::Taken);
@@ -102,6 +114,21 @@ pub fn set(conn: &mut Connection, blog_id: i64, name: &CustomDomain, token: &str
     if let Some(same) = replaced.as_ref().filter(|row| row.name == name.as_str()) {
         return Ok(Set::Domain { row: same.clone(), replaced: None });
     }
+    let day_ago = stored(now - time::Duration::days(1));
+    tx.execute("DELETE FROM custom_domain_changes WHERE changed_at < ?1", [&day_ago])?;
+    let (changes, oldest): (u32, Option<String>) = tx.query_row(
+        "SELECT count(*), min(changed_at) FROM custom_domain_changes WHERE blog_id = ?1",
+        [blog_id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if changes >= per_day {
+        let next = oldest.as_deref().and_then(parse_stored).map_or(now, |at| at + time::Duration::days(1));
+        return Ok(Set::TooManyChanges { next: stored(next) });
+    }
+    tx.execute(
+        "INSERT INTO custom_domain_changes (blog_id, changed_at) VALUES (?1, ?2)",
+        params![blog_id, stored(now)],
+    )?;
     tx.execute("DELETE FROM custom_domains WHERE blog_id = ?1", [blog_id])?;
     tx.execute(
         "INSERT INTO custom_domains (blog_id, name, token, next_check_at) VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",

@@ -548,3 +548,30 @@ async fn a_blog_that_proves_the_txt_record_takes_the_name_from_another_blogs_cla
     let (field, message) = error_field(again, 422).await;
     assert_eq!((field.as_str(), message.as_str()), ("name", "This domain is already used by another blog"));
 }
+
+#[tokio::test]
+async fn the_seventh_custom_domain_change_of_a_blog_in_a_day_is_refused_with_a_clear_error() {
+    let dns = DnsResponder::start().await;
+    let app = app_with(&dns).await;
+    let blog = app.browser.sign_up_with_blog("alice@example.com", "alice").await;
+    for n in 1..=6 {
+        let name = format!("blog{n}.example.org");
+        assert_eq!(app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": name })).await.status(), 200);
+    }
+    let same = app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog6.example.org" })).await;
+    assert_eq!(same.status(), 200, "the name the blog has already is no change");
+    let seventh = app.browser.send(Method::PUT, &domain_path(blog), json!({ "name": "blog7.example.org" })).await;
+    let (field, message) = error_field(seventh, 429).await;
+    assert_eq!(field, "name");
+    assert!(
+        message.starts_with("This blog's custom domain was changed 6 times in the last 24 hours: try again after "),
+        "{message}"
+    );
+    assert_eq!(domain_of(&app.browser, blog).await["name"], "blog6.example.org", "nothing changed");
+    let removed = app.browser.send(Method::DELETE, &domain_path(blog), json!({})).await;
+    assert_eq!(removed.status(), 204, "removing is always allowed");
+    let bob = app.new_browser();
+    let bobs = bob.sign_up_with_blog("bob@example.com", "bobblog").await;
+    let other = bob.send(Method::PUT, &domain_path(bobs), json!({ "name": "blog7.example.org" })).await;
+    assert_eq!(other.status(), 200, "the limit is the blog's");
+}

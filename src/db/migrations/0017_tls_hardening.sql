@@ -27,3 +27,12 @@ CREATE INDEX custom_domains_next_check ON custom_domains(next_check_at) WHERE ne
 CREATE UNIQUE INDEX custom_domains_verified_name ON custom_domains(name) WHERE state = 'verified';
 CREATE INDEX custom_domains_name ON custom_domains(name);
 CREATE INDEX custom_domains_claims ON custom_domains(waiting_since) WHERE state <> 'verified';
+
+-- Each new name a blog sets (docs/custom-domains.md): at most `--custom-domain-changes-per-day`
+-- in 24 hours, since each verified name costs a certificate. Rows older than a day are deleted
+-- as new ones come.
+CREATE TABLE custom_domain_changes (
+    blog_id     INTEGER NOT NULL REFERENCES blogs(id) ON DELETE CASCADE,
+    changed_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX custom_domain_changes_blog ON custom_domain_changes(blog_id, changed_at);
