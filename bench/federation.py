@@ -81,8 +81,8 @@ def main():
         for n in range(args.followers):
             port = args.inbox_base + n % args.inboxes
             db.execute(
-                "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, follow_json, state)"
-                " VALUES (?, ?, ?, ?, ?, ?, '{}', 'accepted')",
+                "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'accepted')",
                 (blog, f"http://127.0.0.1:{port}/users/u{n}", f"http://127.0.0.1:{port}/users/u{n}/inbox",
                  f"http://127.0.0.1:{port}/inbox", f"@u{n}@127.0.0.1:{port}", f"http://127.0.0.1:{port}/follows/{n}"),
             )
