@@ -64,21 +64,12 @@ async function publishPost(
 
 /** What the inbox would have stored: two followers (one pending), two likes and a held reply. */
 function seedFromTheFediverse(blogId: string, shortId: string): void {
-  const follow = (actor: string) =>
-    text(
-      JSON.stringify({
-        id: `${actor}/follows/1`,
-        type: 'Follow',
-        actor,
-        object: `http://${SUBDOMAIN}.localhost/_quire/ap/actor`,
-      }),
-    );
   sql(`
-    INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, follow_json, state) VALUES
+    INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, state) VALUES
       (${blogId}, 'https://peer.example/users/bob', 'https://peer.example/users/bob/inbox', '@bob@peer.example',
-       'https://peer.example/users/bob/follows/1', ${follow('https://peer.example/users/bob')}, 'accepted'),
+       'https://peer.example/users/bob/follows/1', 'accepted'),
       (${blogId}, 'https://other.example/u/carol', 'https://other.example/u/carol/inbox', '@carol@other.example',
-       'https://other.example/u/carol/follows/1', ${follow('https://other.example/u/carol')}, 'pending');
+       'https://other.example/u/carol/follows/1', 'pending');
     INSERT INTO reactions (activity_id, post_id, actor_id, kind)
       SELECT 'https://peer.example/likes/' || n, p.id, 'https://peer.example/users/' || n, 'like'
       FROM posts p, (SELECT 1 AS n UNION ALL SELECT 2) WHERE p.short_id = ${text(shortId)};
