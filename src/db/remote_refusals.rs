@@ -44,3 +44,61 @@ pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Refusals>, Error> {
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use super::*;
+    use crate::db::migrate::{self, MIGRATIONS};
+
+    #[test]
+    fn migration_15_gives_stored_rows_their_actor_host_and_counts_refusals_per_blog_and_kind() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for m in MIGRATIONS.iter().filter(|m| m.version < 15) {
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(m.sql).unwrap();
+            if let Some(seed) = m.seed {
+                seed(&tx).unwrap();
+            }
+            tx.pragma_update(None, "user_version", m.version).unwrap();
+            tx.commit().unwrap();
+        }
+        conn.pragma_update(None, "foreign_keys", false).unwrap(); // replies without their post
+        for (note, actor) in [
+            ("n1", "https://Mastodon.Social./users/bob"),
+            ("n2", "http://127.0.0.1:8080/users/x"),
+            ("n3", "https://[::1]:443/u"),
+            ("n4", "https://a.b.example"),
+        ] {
+            conn.execute(
+                "INSERT INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, text,
+                     published_at, state) VALUES (?1, 1, ?2, 'b', 'b', 'b', 't', 'x', 'held')",
+                [note, actor],
+            )
+            .unwrap();
+        }
+        migrate::migrate(&mut conn).unwrap();
+        let mut stmt = conn.prepare("SELECT actor_id, actor_host FROM replies ORDER BY note_id").unwrap();
+        let hosts: Vec<(String, String)> =
+            stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).unwrap().map(Result::unwrap).collect();
+        for (actor, host) in &hosts {
+            let expected = crate::domain::federation::inbound::host_of(actor).unwrap();
+            assert_eq!(*host, expected, "the same host as the inbox stores for {actor}");
+        }
+
+        conn.execute_batch("INSERT INTO users (id, email) VALUES (1, 'a@example.com');").unwrap();
+        conn.execute(
+            "INSERT INTO blogs (id, user_id, subdomain, name, theme_id, favicon_id, time_zone)
+             VALUES (1, 1, 'alice', 'alice', (SELECT min(id) FROM themes), (SELECT min(id) FROM favicons), 'UTC')",
+            [],
+        )
+        .unwrap();
+        record(&conn, 1, Capped::Reply, "a.example").unwrap();
+        record(&conn, 1, Capped::Reply, "b.example").unwrap();
+        record(&conn, 1, Capped::Reaction, "a.example").unwrap();
+        let listed = list(&conn, 1).unwrap();
+        let counts: Vec<(Capped, i64, &str)> = listed.iter().map(|r| (r.kind, r.count, r.last_host.as_str())).collect();
+        assert_eq!(counts, [(Capped::Reaction, 1, "a.example"), (Capped::Reply, 2, "b.example")]);
+    }
+}

@@ -24,6 +24,14 @@ UPDATE followers SET actor_host = substr(actor_host, 1, instr(actor_host, ':') -
     WHERE instr(actor_host, ':') > 0 AND actor_host NOT LIKE '[%';
 UPDATE remote_actors SET actor_host = substr(actor_host, 1, instr(actor_host, ':') - 1)
     WHERE instr(actor_host, ':') > 0 AND actor_host NOT LIKE '[%';
+UPDATE replies SET actor_host = substr(actor_host, 2, instr(actor_host, ']') - 2)
+    WHERE actor_host LIKE '[%' AND instr(actor_host, ']') > 0;
+UPDATE reactions SET actor_host = substr(actor_host, 2, instr(actor_host, ']') - 2)
+    WHERE actor_host LIKE '[%' AND instr(actor_host, ']') > 0;
+UPDATE followers SET actor_host = substr(actor_host, 2, instr(actor_host, ']') - 2)
+    WHERE actor_host LIKE '[%' AND instr(actor_host, ']') > 0;
+UPDATE remote_actors SET actor_host = substr(actor_host, 2, instr(actor_host, ']') - 2)
+    WHERE actor_host LIKE '[%' AND instr(actor_host, ']') > 0;
 UPDATE replies SET actor_host = lower(rtrim(actor_host, '.'));
 UPDATE reactions SET actor_host = lower(rtrim(actor_host, '.'));
 UPDATE followers SET actor_host = lower(rtrim(actor_host, '.'));
