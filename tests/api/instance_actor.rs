@@ -6,8 +6,9 @@
 //! it fetches from Quire.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
+use poem::listener::{Acceptor, Listener};
 use poem::web::Data;
 use poem::{EndpointExt, Request, Response, Route, get, handler};
 use quire::domain::federation::ap_signature;
@@ -47,12 +48,10 @@ async fn strict_actor(req: &Request, peer: Data<&StrictPeer>) -> Response {
 }
 
 async fn start_strict_peer(quire: reqwest::Client) -> (String, SigningKey, StrictPeer) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
-    let origin = format!("http://127.0.0.1:{port}");
+    let acceptor = poem::listener::TcpListener::bind("127.0.0.1:0").into_acceptor().await.unwrap();
+    let address = acceptor.local_addr().remove(0);
+    let bob = format!("http://{}/users/bob", address.as_socket_addr().unwrap());
     let key = tokio::task::spawn_blocking(generate_key).await.unwrap().unwrap();
-    let bob = format!("{origin}/users/bob");
     let actor = json!({
         "@context": ["https://www.w3.org/ns/activitystreams", "https://w3id.org/security/v1"],
         "id": bob, "type": "Person", "preferredUsername": "bob", "inbox": format!("{bob}/inbox"),
@@ -60,13 +59,8 @@ async fn start_strict_peer(quire: reqwest::Client) -> (String, SigningKey, Stric
     });
     let peer = StrictPeer { actor: Arc::new(actor), quire, fetches: Arc::default() };
     let app = Route::new().at("/users/bob", get(strict_actor)).data(peer.clone());
-    tokio::spawn(poem::Server::new(poem::listener::TcpListener::bind(format!("127.0.0.1:{port}"))).run(app));
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // Listening already: the acceptor is bound.
+    tokio::spawn(poem::Server::new_with_acceptor(acceptor).run(app));
     (bob, key, peer)
 }
 
