@@ -37,6 +37,11 @@ impl Config {
         format!("{}://{subdomain}.{}{}{short_id}", self.scheme(), self.host, paths::AP_POSTS_PREFIX)
     }
 
+    /// The instance actor's id, on the app host (`http://localhost:8080/_quire/ap/instance`).
+    pub fn instance_actor_id(&self) -> String {
+        format!("{}{}", self.app_url(), paths::AP_INSTANCE)
+    }
+
     /// The instance's shared inbox, on the app host.
     pub fn shared_inbox(&self) -> String {
         format!("{}{}", self.app_url(), paths::AP_INBOX)

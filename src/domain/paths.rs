@@ -19,6 +19,8 @@ pub const AP_POST: &str = "/_quire/ap/posts/:short_id";
 pub const AP_POSTS_PREFIX: &str = "/_quire/ap/posts/";
 /// The instance's shared inbox, on the app host (a blog's `inbox` names it too).
 pub const AP_INBOX: &str = "/_quire/ap/inbox";
+/// The instance actor, on the app host: its key signs the key fetches no blog makes.
+pub const AP_INSTANCE: &str = "/_quire/ap/instance";
 
 /// A blog's Atom feed; a tag's is `{TAGS_PREFIX}{tag}{FEED}`.
 pub const FEED: &str = "/feed.xml";
@@ -59,7 +61,7 @@ mod tests {
 
     #[test]
     fn the_prefixed_paths_are_under_their_prefix() {
-        for path in [AP_ACTOR, AP_OUTBOX, AP_FOLLOWERS, AP_POST, AP_POSTS_PREFIX, AP_INBOX] {
+        for path in [AP_ACTOR, AP_OUTBOX, AP_FOLLOWERS, AP_POST, AP_POSTS_PREFIX, AP_INBOX, AP_INSTANCE] {
             assert!(path.starts_with(AP_PREFIX), "{path}");
         }
         assert!(AP_POST.starts_with(AP_POSTS_PREFIX));

@@ -39,6 +39,7 @@ pub fn app_routes(routes: Route) -> Route {
         .at(paths::WEBFINGER, get(webfinger))
         .at(paths::NODEINFO_LINKS, get(nodeinfo_links))
         .at(paths::NODEINFO, get(nodeinfo))
+        .at(paths::AP_INSTANCE, get(instance_actor))
 }
 
 /// A blog host's routes (the request carries its [`BlogHost`]).
@@ -179,6 +180,21 @@ async fn actor(req: &Request, state: Data<&AppState>) -> Result<Response> {
         public_pem: key.public_pem(),
         approve_followers: approve,
     });
+    Ok(activity_json(&doc))
+}
+
+/// `GET /_quire/ap/instance` (app host): the instance actor, with its public key.
+#[handler]
+async fn instance_actor(state: Data<&AppState>) -> Result<Response> {
+    let key = state.blogs.instance_key().await?;
+    let config = &state.config;
+    let doc = activity::instance_actor(
+        &config.instance_actor_id(),
+        &config.host,
+        &config.app_url(),
+        &config.shared_inbox(),
+        key.public_pem(),
+    );
     Ok(activity_json(&doc))
 }
 

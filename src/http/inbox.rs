@@ -37,6 +37,7 @@ use sha2::{Digest, Sha256};
 use crate::blogs::federation::{InboxKeys, Signer};
 use crate::db::blocked_domains;
 use crate::db::remote_actors::{self, InboxBlog};
+use crate::domain::federation::activity;
 use crate::domain::federation::ap_signature::{self, DATE_WINDOW, Refusal};
 use crate::domain::federation::inbound::{self, Inbound};
 use crate::domain::paths;
@@ -155,24 +156,28 @@ impl Inbox {
             // with it, and nothing of it is here.
             return Ok("dropped: the Delete of an actor never seen".to_owned());
         }
+        // Key fetches are always signed: as the addressed blog, else as the instance actor.
         let signer = match &blog {
-            Some(blog) => Some(Signer {
+            Some(blog) => Signer {
                 key: self.state.blogs.signing_key(blog.id).await?,
-                key_id: format!("{}#main-key", self.state.config.actor_id(&blog.subdomain)),
-            }),
-            None => None,
+                key_id: activity::key_id(&self.state.config.actor_id(&blog.subdomain)),
+            },
+            None => Signer {
+                key: self.state.blogs.instance_key().await?,
+                key_id: activity::key_id(&self.state.config.instance_actor_id()),
+            },
         };
         let remote = if deletes_itself {
             self.keys.verify_cached(&checked, &actor).await
         } else {
-            self.keys.verify(&checked, &actor, signer.as_ref()).await
+            self.keys.verify(&checked, &actor, &signer).await
         };
         let remote = remote.map_err(|e| unauthorized(e.to_string()))?;
         self.first_use(&checked.signature.signature)?;
         *verified = true;
         self.limits.count_verified(&remote.key_id).map_err(|wait| limits::too_many(wait, "this server"))?;
         let remote = match &activity {
-            Inbound::UpdateActor { .. } => self.keys.refresh(&remote, signer.as_ref()).await.unwrap_or(remote),
+            Inbound::UpdateActor { .. } => self.keys.refresh(&remote, &signer).await.unwrap_or(remote),
             _ if deletes_itself => {
                 self.keys.forget(&remote.key_id);
                 remote

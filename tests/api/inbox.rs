@@ -234,8 +234,8 @@ async fn a_follow_reactions_a_reply_and_their_undoing_change_the_blog_with_one_k
     );
     assert_eq!(
         (s.peer.fetches(), s.peer.signed_fetches.load(Ordering::SeqCst)),
-        (1, 0),
-        "the shared inbox fetched unsigned"
+        (1, 1),
+        "the shared inbox's fetch is signed too, as the instance actor (issue 28, finding 8)"
     );
     // The delivery worker, woken by the queued Accept, delivers it to Bob's inbox.
     let delivered = async {

@@ -35,6 +35,7 @@ mod import_uploads;
 mod imports;
 mod inbox;
 mod inbox_limits;
+mod instance_actor;
 mod markdown;
 mod posts;
 mod previews;

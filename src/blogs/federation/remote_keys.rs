@@ -5,8 +5,9 @@
 //!
 //! - The fetch is a GET of the keyId without its fragment, through the guarded `Fetcher`
 //!   (private addresses refused after DNS resolution; http and loopback only in test mode),
-//!   signed with the addressed blog's key when the inbox knows the blog (Mastodon's secure
-//!   mode wants signed fetches), unsigned for the shared inbox. The answer must come from the
+//!   always signed (Mastodon's secure mode and GoToSocial answer only signed fetches): with the
+//!   addressed blog's key when the inbox knows the blog, else with the instance actor's
+//!   (`/_quire/ap/instance`). The answer must come from the
 //!   keyId's origin (after redirects), be an actor publishing that key or a key document (its
 //!   owner is then fetched too), and the key's owner must be the activity's actor.
 //! - A cached key is used for [`FRESH_FOR`]; a signature that does not verify with it fetches the
@@ -55,11 +56,11 @@ pub enum KeyRefusal {
     NotTheActor,
 }
 
-/// Whose key signs the inbox's fetches: the addressed blog's.
+/// Whose key signs the inbox's fetches: the addressed blog's, or the instance actor's.
 pub struct Signer {
     /// The blog's key.
     pub key: Arc<SigningKey>,
-    /// Its id (`{actor id}#main-key`).
+    /// Its id (`{actor id}#main-key`, the blog's or the instance actor's).
     pub key_id: String,
 }
 
@@ -96,7 +97,7 @@ impl InboxKeys {
         &self,
         checked: &Checked,
         actor: &str,
-        signer: Option<&Signer>,
+        signer: &Signer,
     ) -> Result<Arc<RemoteActor>, KeyRefusal> {
         let key_id = checked.signature.key_id.as_str();
         self.check_scheme(key_id)?;
@@ -158,7 +159,7 @@ impl InboxKeys {
     }
 
     /// Fetches an actor's document again (its `Update`), keeping its key.
-    pub async fn refresh(&self, remote: &RemoteActor, signer: Option<&Signer>) -> Result<Arc<RemoteActor>, KeyRefusal> {
+    pub async fn refresh(&self, remote: &RemoteActor, signer: &Signer) -> Result<Arc<RemoteActor>, KeyRefusal> {
         self.fetch(&remote.key_id, signer).await
     }
 
@@ -194,7 +195,7 @@ impl InboxKeys {
     }
 
     /// Fetches the key `key_id` and its owner, stores and caches them.
-    async fn fetch(&self, key_id: &str, signer: Option<&Signer>) -> Result<Arc<RemoteActor>, KeyRefusal> {
+    async fn fetch(&self, key_id: &str, signer: &Signer) -> Result<Arc<RemoteActor>, KeyRefusal> {
         self.fetched.insert(key_id.to_owned(), Instant::now());
         let doc = self.document(key_id, signer).await?;
         let bad = |e: inbound::Invalid| KeyRefusal::Document(e.0);
@@ -246,7 +247,7 @@ impl InboxKeys {
     }
 
     /// GETs the JSON document at `url` (its fragment dropped), from `url`'s origin only.
-    async fn document(&self, url: &str, signer: Option<&Signer>) -> Result<Value, KeyRefusal> {
+    async fn document(&self, url: &str, signer: &Signer) -> Result<Value, KeyRefusal> {
         self.check_scheme(url)?;
         let mut target = url::Url::parse(url).map_err(|_| KeyRefusal::NotHttps)?;
         target.set_fragment(None);
@@ -254,18 +255,16 @@ impl InboxKeys {
             r#"application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams""#;
         let mut request = Request::get(target.as_str()).header(ACCEPT, HeaderValue::from_static(accept));
         request = request.accept(&ACTIVITY_JSON);
-        if let Some(signer) = signer {
-            let headers = signer
-                .key
-                .sign(&signer.key_id, "GET", &target, None, SystemTime::now())
-                .map_err(|e| KeyRefusal::Fetch(e.to_string()))?;
-            for (name, value) in headers {
-                // reqwest writes Host itself, with the same value.
-                if name != "host"
-                    && let Ok(value) = HeaderValue::from_str(&value)
-                {
-                    request = request.header(HeaderName::from_static(name), value);
-                }
+        let headers = signer
+            .key
+            .sign(&signer.key_id, "GET", &target, None, SystemTime::now())
+            .map_err(|e| KeyRefusal::Fetch(e.to_string()))?;
+        for (name, value) in headers {
+            // reqwest writes Host itself, with the same value.
+            if name != "host"
+                && let Ok(value) = HeaderValue::from_str(&value)
+            {
+                request = request.header(HeaderName::from_static(name), value);
             }
         }
         let response = self.fetcher.request(request).await.map_err(|e| KeyRefusal::Fetch(e.to_string()))?;
@@ -291,6 +290,12 @@ mod tests {
     use crate::config::Config;
     use crate::data_dir::DataDir;
     use crate::domain::federation::ap_signature::{SignatureHeader, check_request};
+
+    /// The instance actor's signer, as the shared inbox signs its fetches.
+    static SIGNER: std::sync::LazyLock<Signer> = std::sync::LazyLock::new(|| Signer {
+        key: Arc::new(signed::generate_key().unwrap()),
+        key_id: "http://localhost/_quire/ap/instance#main-key".to_owned(),
+    });
 
     fn checked(key_id: &str) -> Checked {
         Checked {
@@ -320,13 +325,13 @@ mod tests {
     async fn outside_test_mode_http_key_ids_and_private_addresses_are_refused_before_any_connection() {
         let (_dir, keys) = keys(false);
         let refusal =
-            keys.verify(&checked("http://127.0.0.1:9/actor#main-key"), "http://127.0.0.1:9/actor", None).await;
+            keys.verify(&checked("http://127.0.0.1:9/actor#main-key"), "http://127.0.0.1:9/actor", &SIGNER).await;
         assert_eq!(refusal.unwrap_err(), KeyRefusal::NotHttps);
         let refusal =
-            keys.verify(&checked("https://127.0.0.1:9/actor#main-key"), "https://127.0.0.1:9/actor", None).await;
+            keys.verify(&checked("https://127.0.0.1:9/actor#main-key"), "https://127.0.0.1:9/actor", &SIGNER).await;
         let KeyRefusal::Fetch(why) = refusal.unwrap_err() else { panic!("a fetch refusal") };
         assert!(why.contains("loopback"), "{why}");
-        let refusal = keys.verify(&checked("https://10.1.2.3/actor#main-key"), "https://10.1.2.3/actor", None).await;
+        let refusal = keys.verify(&checked("https://10.1.2.3/actor#main-key"), "https://10.1.2.3/actor", &SIGNER).await;
         let KeyRefusal::Fetch(why) = refusal.unwrap_err() else { panic!("a fetch refusal") };
         assert!(why.contains("private"), "{why}");
     }
@@ -356,10 +361,10 @@ mod tests {
             headers.insert(name, value.parse().unwrap());
         }
         let checked = check_request("POST", "/_quire/ap/inbox", &headers, body, now).unwrap();
-        let remote = keys.verify(&checked, "http://127.0.0.1:9/users/bob", None).await.unwrap();
+        let remote = keys.verify(&checked, "http://127.0.0.1:9/users/bob", &SIGNER).await.unwrap();
         assert_eq!(remote.handle, "@bob@127.0.0.1:9");
         assert_eq!(
-            keys.verify(&checked, "http://127.0.0.1:9/users/eve", None).await.unwrap_err(),
+            keys.verify(&checked, "http://127.0.0.1:9/users/eve", &SIGNER).await.unwrap_err(),
             KeyRefusal::NotTheActor
         );
 
@@ -368,7 +373,7 @@ mod tests {
         let a_year_ago = "UPDATE remote_actors SET fetched_at = '2020-01-01T00:00:00.000Z'";
         keys.db.write(move |conn| Ok(conn.execute(a_year_ago, [])?)).await.unwrap();
         keys.keys.clear();
-        let refused = keys.verify(&checked, "http://127.0.0.1:9/users/bob", None).await.unwrap_err();
+        let refused = keys.verify(&checked, "http://127.0.0.1:9/users/bob", &SIGNER).await.unwrap_err();
         assert!(matches!(refused, KeyRefusal::Fetch(_)), "{refused:?}");
         assert_eq!(
             keys.verify_cached(&checked, "http://127.0.0.1:9/users/bob").await.unwrap().handle,

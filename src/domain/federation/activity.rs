@@ -86,6 +86,25 @@ pub fn actor(facts: &ActorFacts<'_>) -> Value {
     })
 }
 
+/// The instance actor (`Config::instance_actor_id`), as Mastodon publishes its own: an
+/// `Application` named after the host, whose key signs the fetches no blog makes (the shared
+/// inbox's key fetches, for servers that answer only signed fetches). Nobody can follow it.
+pub fn instance_actor(actor_id: &str, host: &str, app_url: &str, shared_inbox: &str, public_pem: &str) -> Value {
+    json!({
+        "@context": [AS_CONTEXT, SECURITY_CONTEXT],
+        "id": actor_id,
+        "type": "Application",
+        "preferredUsername": host,
+        "name": host,
+        "url": format!("{app_url}/"),
+        "inbox": shared_inbox,
+        "outbox": shared_inbox,
+        "endpoints": {"sharedInbox": shared_inbox},
+        "manuallyApprovesFollowers": true,
+        "publicKey": {"id": key_id(actor_id), "owner": actor_id, "publicKeyPem": public_pem},
+    })
+}
+
 /// What a post's Article says.
 #[derive(Debug, Clone)]
 pub struct ArticleFacts<'a> {
