@@ -1,7 +1,8 @@
 //! Storing uploaded images (the built-in image host, used when no Imgur client ID is set).
 //!
 //! Files live in `uploads/`, named by the SHA-256 of their bytes; `images` rows record who uploaded
-//! which, so deleting an account removes the files no one else uses, and each file's width and
+//! which, so deleting an account removes the files no one else uses (from the writer, which
+//! records an upload's reference and then checks its file: the two never interleave), and each file's width and
 //! height, read from its header at upload (files from before migration 4 are read once at start:
 //! [`backfill_image_sizes`]).
 
@@ -41,13 +42,19 @@ impl Blogs {
             }
         };
         self.db.read(within.clone()).await?;
-        tokio::task::spawn_blocking(move || write_once(&path, &bytes))
+        let written = (path.clone(), bytes.clone());
+        tokio::task::spawn_blocking(move || write_once(&written.0, &written.1))
             .await
             .map_err(|err| Error::Internal(err.into()))??;
         // No effect: an image shows only once a post that uses it is written.
         self.commit(move |conn, _| {
             within(conn)?;
-            images::record(conn, user_id, &hash, kind.mime(), size, pixels)
+            images::record(conn, user_id, &hash, kind.mime(), size, pixels)?;
+            // The file may have been removed since it was written (or found already there):
+            // the deletion of its last other owner's account removes it from the writer, after
+            // its transaction. Here, from the writer too, after this upload's reference is
+            // recorded, the file is there or written again, so the two cannot interleave.
+            write_once(&path, &bytes).map_err(Error::Internal)
         })
         .await?;
         Ok(name)
