@@ -9,7 +9,10 @@
 //! 1. **The search index**, still inside the writer's closure, after the transaction committed,
 //!    with the sequence the write reached ([`Effects::index_post`] and its siblings). The closure
 //!    holds the writer connection, so index commits happen in database order and a later change
-//!    never lands under an earlier one; see [`index`](super::index) for a failed update.
+//!    never lands under an earlier one; see [`index`](super::index) for a failed update. Then,
+//!    still holding the writer, **upload files no one references any more** are removed
+//!    ([`Effects::remove_uploads`]): an upload records its reference and checks its file from the
+//!    writer too, so a file is never removed under a reference recorded meanwhile.
 //! 2. After the writer is released, only if the write succeeded: files of the change removed (a
 //!    deleted job's, an account's exports), a deleted blog's signing key forgotten, a new blog's
 //!    made in the background (`federation::OwnKeys`, off SQLite's threads).
@@ -33,6 +36,7 @@ use rusqlite::Connection;
 
 use super::federation::Outbound;
 use super::{Blogs, index};
+use crate::data_dir::DataDir;
 use crate::db::posts::Post;
 use crate::domain::content::blocks::Body;
 use crate::error::Result;
@@ -47,6 +51,8 @@ pub(super) struct Effects {
     index: Vec<(i64, IndexChange)>,
     /// Files of the exports folder the change leaves unused.
     job_files: Vec<String>,
+    /// Upload files (`<hash>.<ext>`) the change left without any reference.
+    orphaned_uploads: Vec<String>,
     /// Blogs whose signing key is retired (a deleted account).
     retired_keys: Vec<i64>,
     /// New blogs whose signing key is made in the background.
@@ -95,6 +101,7 @@ impl Effects {
             outbound,
             index: Vec::new(),
             job_files: Vec::new(),
+            orphaned_uploads: Vec::new(),
             retired_keys: Vec::new(),
             wanted_keys: Vec::new(),
             served: Vec::new(),
@@ -141,6 +148,12 @@ impl Effects {
     /// Removes every post of a deleted blog from the index, at the database's new sequence.
     pub(super) fn unindex_blog(&mut self, seq: i64, blog_id: i64) {
         self.index.push((seq, IndexChange::RemovedBlog(blog_id)));
+    }
+
+    /// Removes these upload files, which the committed change left without any reference,
+    /// before the writer is released.
+    pub(super) fn remove_uploads(&mut self, files: impl IntoIterator<Item = String>) {
+        self.orphaned_uploads.extend(files);
     }
 
     /// Removes these files of the exports folder after the commit (a missing one is no error).
@@ -202,8 +215,8 @@ impl Effects {
     }
 
     /// The effects that must follow database order, applied while the writer connection is
-    /// still held: the index commits.
-    fn apply_in_writer(&mut self, search: &SearchIndex) {
+    /// still held: the index commits, then the removal of unreferenced upload files.
+    fn apply_in_writer(&mut self, search: &SearchIndex, data_dir: &DataDir) {
         for (seq, change) in self.index.drain(..) {
             let done = match change {
                 IndexChange::Post(doc) => search.upsert(&doc, seq),
@@ -214,6 +227,11 @@ impl Effects {
             };
             if let Err(err) = done {
                 index::log_failure(&err);
+            }
+        }
+        for file in self.orphaned_uploads.drain(..) {
+            if let Err(err) = std::fs::remove_file(data_dir.upload(&file)) {
+                tracing::warn!(%file, error = %err, "could not remove an upload no one references");
             }
         }
     }
@@ -228,7 +246,7 @@ impl Blogs {
         T: Send + 'static,
         F: FnOnce(&mut Connection, &mut Effects) -> Result<T> + Send + 'static,
     {
-        let (search, outbound) = (self.search.clone(), self.outbound.clone());
+        let (search, outbound, data_dir) = (self.search.clone(), self.outbound.clone(), self.data_dir.clone());
         let (value, effects) = self
             .db
             .write(move |conn| {
@@ -237,7 +255,7 @@ impl Blogs {
                 // Inside the writer's closure, so index commits happen in database order: each
                 // records the sequence it reached, and a later write never lands under an
                 // earlier one.
-                effects.apply_in_writer(&search);
+                effects.apply_in_writer(&search, &data_dir);
                 Ok((value, effects))
             })
             .await?;

@@ -107,18 +107,14 @@ impl Blogs {
             // The actor's Delete is signed with the blog's key: it must exist before it retires.
             self.signing_key(blog_id).await?;
         }
-        let (data_dir, doomed) = (self.data_dir.clone(), blog.clone());
+        let doomed = blog.clone();
         self.commit(move |conn, effects| {
             let exports = jobs::files_of_blog(conn, doomed.id)?;
             let outbound = effects.outbound();
             let federate = |tx: &_| outbound.account_deleted(tx, doomed.id, &doomed.subdomain);
             let deleted = blogs::delete_account(conn, &doomed, federate)?;
             effects.unindex_blog(deleted.seq, doomed.id);
-            for file in deleted.orphaned_files {
-                if let Err(err) = std::fs::remove_file(data_dir.upload(&file)) {
-                    tracing::warn!(%file, error = %err, "could not remove an upload of a deleted account");
-                }
-            }
+            effects.remove_uploads(deleted.orphaned_files);
             // A job still running notices that its row is gone and removes its own file.
             effects.remove_job_files(exports);
             effects.key_retired(doomed.id);

@@ -1,9 +1,12 @@
 //! Storing uploaded images (the built-in image host, used when no Imgur client ID is set).
 //!
 //! Files live in `uploads/`, named by the SHA-256 of their bytes; `images` rows record who uploaded
-//! which, so deleting an account removes the files no one else uses, and each file's width and
+//! which, so deleting an account removes the files no one else uses (from the writer, which
+//! records an upload's reference and then checks its file: the two never interleave), and each file's width and
 //! height, read from its header at upload (files from before migration 4 are read once at start:
 //! [`backfill_image_sizes`]).
+
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
@@ -41,13 +44,24 @@ impl Blogs {
             }
         };
         self.db.read(within.clone()).await?;
-        tokio::task::spawn_blocking(move || write_once(&path, &bytes))
+        // Written beside its place, outside the writer; it takes its name only once its
+        // reference is recorded, and is deleted when it is not (a refused or failed upload, an
+        // account gone meanwhile), so nothing is ever left on disk that no row names.
+        let staging = (path.clone(), bytes.clone());
+        let staged = tokio::task::spawn_blocking(move || stage(&staging.0, &staging.1))
             .await
             .map_err(|err| Error::Internal(err.into()))??;
         // No effect: an image shows only once a post that uses it is written.
         self.commit(move |conn, _| {
             within(conn)?;
-            images::record(conn, user_id, &hash, kind.mime(), size, pixels)
+            if !images::record(conn, user_id, &hash, kind.mime(), size, pixels)? {
+                return Err(Error::invalid("image", ACCOUNT_GONE));
+            }
+            // The file may have been removed since it was staged or found already there: the
+            // deletion of its last other owner's account removes it from the writer, after its
+            // transaction. Here, from the writer too, after this upload's reference is recorded,
+            // the file is put in place (or written again), so the two cannot interleave.
+            place(&path, staged, &bytes).map_err(Error::Internal)
         })
         .await?;
         Ok(name)
@@ -77,15 +91,32 @@ pub fn backfill_image_sizes(conn: &rusqlite::Connection, data_dir: &crate::data_
     Ok(missing.len())
 }
 
-/// Writes the file once (same bytes, same name), through a temporary file and a rename.
-fn write_once(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+/// The message of an upload whose account was deleted meanwhile (by an import still running).
+pub(super) const ACCOUNT_GONE: &str = "The account this image was for no longer exists";
+
+/// The file's bytes in a temporary file beside `path`, on disk, unless the file is there
+/// already (same bytes, same name); the temporary file is deleted if it is dropped.
+fn stage(path: &Path, bytes: &[u8]) -> anyhow::Result<Option<tempfile::NamedTempFile>> {
     if path.exists() {
-        return Ok(());
+        return Ok(None);
     }
     let dir = path.parent().expect("an upload's path has the uploads folder as parent");
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     std::io::Write::write_all(&mut tmp, bytes)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path)?;
+    Ok(Some(tmp))
+}
+
+/// Puts the file at `path`: the staged file renamed there, or, if it was found there before and
+/// removed since, written again; nothing when it is there.
+fn place(path: &Path, staged: Option<tempfile::NamedTempFile>, bytes: &[u8]) -> anyhow::Result<()> {
+    if path.exists() {
+        return Ok(());
+    }
+    let staged = match staged {
+        Some(staged) => staged,
+        None => stage(path, bytes)?.expect("the file is not there"),
+    };
+    staged.persist(path)?;
     Ok(())
 }

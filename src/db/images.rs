@@ -7,7 +7,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::error::Error;
 
 /// Records that `user_id` uploaded the file with this hash (once per user and file), and its
-/// width and height in pixels (`None`: unreadable).
+/// width and height in pixels (`None`: unreadable). False, with nothing recorded, when the user
+/// is gone (an account deleted while its import stored images).
 pub fn record(
     conn: &Connection,
     user_id: i64,
@@ -15,13 +16,17 @@ pub fn record(
     mime: &str,
     size: usize,
     pixels: Option<(u32, u32)>,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
+    let exists: bool = conn.query_row("SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)", [user_id], |r| r.get(0))?;
+    if !exists {
+        return Ok(false);
+    }
     let (width, height) = pixels.unwrap_or((0, 0));
     conn.execute(
         "INSERT OR IGNORE INTO images (user_id, hash, mime, size, width, height) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![user_id, hash, mime, size as i64, width, height],
     )?;
-    Ok(())
+    Ok(true)
 }
 
 /// The width and height of the files with these hashes, where known.

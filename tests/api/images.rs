@@ -164,3 +164,35 @@ async fn an_account_stores_at_most_its_upload_limit_and_the_next_image_is_refuse
     let stored = std::fs::read_dir(app.dir.path().join("uploads")).map_or(0, |dir| dir.count());
     assert_eq!(stored, 0, "nothing written to disk");
 }
+
+/// Images are files named by their content, shared by every account that uploads the same
+/// bytes. Deleting an account removes the files no one else uses; another user's upload of the
+/// same image at that very moment must not be left pointing at a removed file. The race is run
+/// round after round (8: each is a sign-up, which the sign-in limit counts), each with a new
+/// image and a new account.
+#[tokio::test]
+async fn an_image_uploaded_while_its_only_other_owner_deletes_their_account_stays_served() {
+    const ROUNDS: usize = 8;
+    let app = TestApp::spawn().await;
+    let bob = app.new_browser();
+    bob.sign_up("bob@example.com").await;
+    for round in 0..ROUNDS {
+        let alice = app.new_browser();
+        let blog = alice.sign_up_with_blog(&format!("alice{round}@example.com"), &format!("alice{round}")).await;
+        let mut image = PNG.to_vec();
+        image.extend(format!("round {round}").bytes());
+        assert_eq!(upload(&alice, &app.url, image.clone(), "a.png").await.status(), 200);
+
+        let path = format!("/api/my/blogs/{blog}");
+        let (bobs, deleted) = tokio::join!(
+            upload(&bob, &app.url, image.clone(), "b.png"),
+            alice.send(reqwest::Method::DELETE, &path, Value::Null)
+        );
+        assert_eq!(deleted.status(), 200);
+        assert_eq!(bobs.status(), 200);
+        let link = bobs.json::<Value>().await.unwrap()["data"]["link"].as_str().unwrap().to_owned();
+        let served = app.client.get(&link).send().await.unwrap();
+        assert_eq!(served.status(), 200, "round {round}: Bob's image {link} was removed with Alice's account");
+        assert_eq!(served.bytes().await.unwrap(), image);
+    }
+}

@@ -2,7 +2,8 @@
 //! one post at a time, so a file of millions of empty posts grows the real binary's memory by a
 //! bounded amount, during the upload and while the import runs; an export past
 //! `--import-max-items` is refused with a message; a WordPress zip is unpacked in the data
-//! directory, never in the system's temporary folder.
+//! directory, never in the system's temporary folder; an import whose account is deleted meanwhile
+//! leaves no file behind.
 
 use std::time::{Duration, Instant};
 
@@ -105,4 +106,58 @@ async fn a_wordpress_zip_is_unpacked_in_the_data_directory_not_the_temporary_fol
     let import = finished(&alice, blog, id).await;
     assert_eq!(import["state"], "done", "{import}");
     assert_eq!((import["report"]["posts"].as_u64(), import["report"]["pages"].as_u64()), (Some(9), Some(2)));
+}
+
+/// An import stores its images as the account's uploads; when the account is deleted while the
+/// import runs, nothing of it stays on disk: no image file (each staged file takes its name only
+/// once its row is recorded, which a gone account refuses), no export file.
+#[tokio::test]
+async fn an_import_whose_account_is_deleted_meanwhile_leaves_no_file_behind() {
+    const POSTS: usize = 300;
+    let site = crate::fetch::Origin::start(|path| {
+        let mut image = crate::fetch::PNG.to_vec();
+        image.extend(path.bytes());
+        crate::fetch::Reply::Body("image/png", image)
+    })
+    .await;
+    let app = crate::helpers::TestApp::spawn_with(|config| config.fetch_allow_loopback = true).await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let posts: Vec<Value> = (0..POSTS)
+        .map(|i| {
+            let html = format!("<p>Post {i}</p><img src=\"{}\">", site.url(&format!("/img/{i}.png")));
+            serde_json::json!({ "id": format!("p{i}"), "title": format!("Post {i}"), "html": html, "status": "published" })
+        })
+        .collect();
+    let export = serde_json::json!({ "db": [{ "meta": {}, "data": { "posts": posts } }] }).to_string();
+
+    let resp = upload(&alice, blog, "fileName=ghost.json", export.into_bytes()).await;
+    assert_eq!(resp.status(), 202);
+    // Deleted once the import has stored some of its images.
+    let uploads = app.dir.path().join("uploads");
+    let files = |dir: &std::path::Path| std::fs::read_dir(dir).map_or(0, Iterator::count);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while files(&uploads) < 5 {
+        assert!(Instant::now() < deadline, "the import stores images");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let deleted = alice.send(reqwest::Method::DELETE, &format!("/api/my/blogs/{blog}"), Value::Null).await;
+    assert_eq!(deleted.status(), 200);
+
+    // The import goes on to the end of its batch, then stops: wait until no request has come
+    // for a second (at most 30 s), then look.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut seen = site.connections();
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let now = site.connections();
+        if now == seen || Instant::now() > deadline {
+            break;
+        }
+        seen = now;
+    }
+    assert_eq!(app.count("images"), 0);
+    let left: Vec<_> = std::fs::read_dir(&uploads).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "{} files left in uploads/, among them {:?}", left.len(), left.first());
+    assert_eq!(files(&app.dir.path().join("exports")), 0, "the uploaded export is removed");
 }

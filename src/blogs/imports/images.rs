@@ -9,6 +9,7 @@ use tokio::task::JoinSet;
 
 use super::{IMAGE_DOWNLOADS, Run, Stored, internal, messages};
 use crate::blogs::Blogs;
+use crate::blogs::uploads::ACCOUNT_GONE;
 use crate::db::exports;
 use crate::domain::content::blocks::Block;
 use crate::domain::content::image::MAX_IMAGE_BYTES;
@@ -52,12 +53,14 @@ impl Blogs {
                         Ok(format!("{prefix}{name}"))
                     }
                     Err(err) => {
-                        let full = err
-                            .messages()
-                            .is_some_and(|m| m.0.iter().any(|(_, said)| *said == limits::too_many_uploads()));
+                        let full = err.messages().is_some_and(|m| {
+                            m.0.iter().any(|(_, said)| *said == limits::too_many_uploads() || said == ACCOUNT_GONE)
+                        });
                         let reason = reason(err);
                         if full {
-                            // No later image can be stored: they are not downloaded for nothing.
+                            // No later image can be stored (the account's upload limit is
+                            // reached, or the account was deleted): they are not downloaded for
+                            // nothing.
                             run.no_uploads = Some(reason.clone());
                         }
                         Err(reason)
