@@ -111,7 +111,7 @@ impl App {
                 let names = served.clone();
                 let allows: NamePolicy = Arc::new(move |name: &str| names.allows(name));
                 let changes = served.changes();
-                let tls = Tls::from_config(&config, allows.clone())?.expect("config.tls is set");
+                let tls = Tls::from_config(&config, allows.clone(), &db)?.expect("config.tls is set");
                 let https = TlsAcceptor::start(
                     tokio::net::TcpListener::from_std(listener)?,
                     tls.certificates.clone(),

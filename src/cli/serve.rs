@@ -203,6 +203,12 @@ pub struct TlsArgs {
     #[arg(long, env = "QUIRE_ACME_CA_ROOT", value_name = "PEM")]
     pub acme_ca_root: Option<PathBuf>,
 
+    /// New certificates (not renewals) Quire orders in 24 hours at most, for the whole
+    /// instance; past it a new name waits (renewals never do). Let's Encrypt allows 50 a week
+    /// per registered domain: every blog's subdomain counts against the app host's.
+    #[arg(long, env = "QUIRE_ACME_NEW_CERTIFICATES_PER_DAY", default_value_t = 20, value_name = "N")]
+    pub acme_new_certificates_per_day: usize,
+
     /// Serve HTTPS with this certificate chain (PEM, leaf first), read again when the files
     /// change (checked every minute, for certbot renewals). With --acme-email as well, the names
     /// it covers (a wildcard for the blogs, say) are served with it and ACME is used only for

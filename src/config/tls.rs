@@ -61,6 +61,8 @@ pub struct AcmeConfig {
     pub directory: String,
     /// A root to trust for the directory's HTTPS.
     pub ca_root: Option<PathBuf>,
+    /// New certificates (not renewals) ordered in 24 hours at most.
+    pub new_certificates_per_day: usize,
 }
 
 /// The TLS settings of `serve`'s flags, refusing combinations that cannot work; `None` without
@@ -90,7 +92,15 @@ pub(super) fn tls_config(args: &TlsArgs, raw_host: &str, listen_given: bool) -> 
                      here), not {name:?}"
                 );
             }
-            Some(AcmeConfig { email: email.to_owned(), directory, ca_root: args.acme_ca_root.clone() })
+            if args.acme_new_certificates_per_day == 0 {
+                bail!("--acme-new-certificates-per-day must be at least 1");
+            }
+            Some(AcmeConfig {
+                email: email.to_owned(),
+                directory,
+                ca_root: args.acme_ca_root.clone(),
+                new_certificates_per_day: args.acme_new_certificates_per_day,
+            })
         }
     };
     if acme.is_none() && cert.is_none() {

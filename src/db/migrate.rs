@@ -116,7 +116,7 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 17,
-        name: "custom domain claims expire and the first proof wins",
+        name: "custom domain claims expire, the first proof wins; certificate order pauses per registered domain",
         sql: include_str!("migrations/0017_tls_hardening.sql"),
         seed: None,
     },

@@ -9,6 +9,7 @@
 //! `application_id` marking the file as Quire's. Its schema is `migrations/*.sql`, applied in order
 //! by `migrate.rs`. The search index, the page cache and the names served are all rebuilt from it.
 
+pub mod acme_backoffs;
 pub mod addons;
 pub mod blocked_domains;
 pub mod blogs;

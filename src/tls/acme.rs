@@ -49,11 +49,17 @@ impl Challenges {
     }
 }
 
-/// What the CA has told us about talking to it: a pause it asked for, and how many requests
-/// we sent.
+tokio::task_local! {
+    /// The name whose order the current task runs, so a 429 can be told to name its domain.
+    pub static ORDERING: String;
+}
+
+/// What the CA has told us about talking to it: a pause it asked for (of every new order, or of
+/// one registered domain's), and how many requests we sent.
 #[derive(Debug, Default)]
 pub struct CaState {
     paused: Mutex<Option<(SystemTime, String)>>,
+    paused_domains: Mutex<HashMap<String, SystemTime>>,
     /// Requests sent to the CA, for tests and the log.
     pub requests: AtomicU64,
 }
@@ -67,6 +73,18 @@ impl CaState {
     /// The end of the pause and why, for people.
     pub fn pause_reason(&self) -> Option<(SystemTime, String)> {
         self.paused.lock().expect("pause lock").clone().filter(|(until, _)| SystemTime::now() < *until)
+    }
+
+    /// The pause a 429 naming `registered_domain` asked for, taken (the manager stores it).
+    pub fn take_domain_pause(&self, registered_domain: &str) -> Option<SystemTime> {
+        self.paused_domains.lock().expect("pause lock").remove(registered_domain)
+    }
+
+    fn pause_domain(&self, registered_domain: String, for_: Duration) {
+        let until = SystemTime::now() + for_;
+        let mut paused = self.paused_domains.lock().expect("pause lock");
+        let entry = paused.entry(registered_domain).or_insert(until);
+        *entry = (*entry).max(until);
     }
 
     fn pause(&self, for_: Duration, why: String) {
@@ -230,17 +248,32 @@ impl HttpClient for CaClient {
                 }
             };
             let status = rsp.status();
+            let (version, headers) = (rsp.version(), rsp.headers().clone());
+            let bytes = rsp.bytes().await.map_err(|e| other(Box::new(e)))?;
             if status == http::StatusCode::TOO_MANY_REQUESTS || status == http::StatusCode::SERVICE_UNAVAILABLE {
-                let retry_after = rsp.headers().get(http::header::RETRY_AFTER).and_then(|v| v.to_str().ok());
+                let retry_after = headers.get(http::header::RETRY_AFTER).and_then(|v| v.to_str().ok());
                 let pause = pause_for(retry_after, SystemTime::now());
-                tracing::warn!(%status, pause_s = pause.as_secs(), "the certificate authority asks us to wait");
-                ca.pause(pause, format!("The certificate authority asked Quire to wait (HTTP {})", status.as_u16()));
+                // A rate limit whose problem names the domain being ordered (Let's Encrypt's
+                // certificates per registered domain, duplicate certificates, failed
+                // validations) holds back that registered domain only.
+                let named =
+                    ORDERING.try_with(|name| super::new_orders::registered_domain(name)).ok().filter(|domain| {
+                        status == http::StatusCode::TOO_MANY_REQUESTS
+                            && String::from_utf8_lossy(&bytes).to_ascii_lowercase().contains(domain.as_str())
+                    });
+                tracing::warn!(%status, pause_s = pause.as_secs(), domain = ?named, "the certificate authority asks us to wait");
+                match named {
+                    Some(domain) => ca.pause_domain(domain, pause),
+                    None => ca.pause(
+                        pause,
+                        format!("The certificate authority asked Quire to wait (HTTP {})", status.as_u16()),
+                    ),
+                }
             }
-            let mut builder = http::Response::builder().status(status).version(rsp.version());
-            for (name, value) in rsp.headers() {
+            let mut builder = http::Response::builder().status(status).version(version);
+            for (name, value) in &headers {
                 builder = builder.header(name, value);
             }
-            let bytes = rsp.bytes().await.map_err(|e| other(Box::new(e)))?;
             let rsp = builder.body(Full::new(bytes)).map_err(|e| other(Box::new(e)))?;
             Ok(BytesResponse::from(rsp))
         })

@@ -5,9 +5,13 @@
 //!   refuses never causes a CA request (and a name no longer served is not renewed).
 //! - One order per name at a time: handshakes for a name being issued wait for that order.
 //! - After a failed order the name backs off: 10 minutes, doubling up to 24 hours, during
-//!   which its handshakes are refused without asking the CA.
-//! - A 429/503 from the CA pauses every order until its `Retry-After` ([`super::acme`]).
-//! - At most two orders run at once.
+//!   which its handshakes are refused without asking the CA. A failed *new* order (the name has
+//!   no certificate) pauses its whole registered domain, in the database, so forgetting the
+//!   name does not clear it ([`super::new_orders`]), and new orders are limited per day.
+//! - A 429 from the CA that names the domain being ordered pauses that registered domain only;
+//!   any other 429/503 pauses every new order until its `Retry-After` ([`super::acme`]).
+//! - Renewals of certificates Quire has are never held back by new orders' pauses, and one of
+//!   the two order slots is always theirs: at most two orders run at once, one of them new.
 //! - Renewal at `notAfter - min(30 days, lifetime / 3)`, checked at start and hourly; the old
 //!   certificate is served until the new one is stored.
 //!
@@ -26,9 +30,11 @@ use std::time::{Duration, Instant, SystemTime};
 use instant_acme::Account;
 use tokio::sync::{OnceCell, Semaphore, watch};
 
-use super::acme::{AcmeSettings, CaState, Challenges, ca_http_client, load_or_create_account, order};
+use super::acme::{AcmeSettings, CaState, Challenges, ORDERING, ca_http_client, load_or_create_account, order};
+use super::new_orders::{NewOrders, registered_domain};
 use super::store::{CertDir, Certs, unix_seconds};
 use super::{CertificateState, CertificateStates};
+use crate::db::Db;
 
 /// The name check the server gives the manager: whether Quire serves a name (lowercase, no
 /// trailing dot, no port).
@@ -56,6 +62,8 @@ pub struct ManagerSettings {
     pub first_backoff: Duration,
     /// [`HANDSHAKE_WAIT`].
     pub handshake_wait: Duration,
+    /// New certificates (not renewals) ordered in 24 hours at most (`--acme-new-certificates-per-day`).
+    pub new_per_day: usize,
 }
 
 /// The pause after `failures` failed orders in a row (1 or more).
@@ -121,13 +129,18 @@ pub struct Manager {
     allows: NamePolicy,
     ca: Arc<CaState>,
     orders: Semaphore,
+    /// The one of the `orders` slots new orders may take, so renewals always have one.
+    new_orders_slot: Semaphore,
+    new_orders: NewOrders,
     /// Counters for tests and the log.
     pub stats: Stats,
 }
 
 impl Manager {
-    /// A manager with the stored certificates loaded (nothing is sent to the CA yet).
-    pub fn new(settings: ManagerSettings, allows: NamePolicy) -> anyhow::Result<Arc<Manager>> {
+    /// A manager with the stored certificates and new orders' pauses (from `db`) loaded
+    /// (nothing is sent to the CA yet).
+    pub fn new(settings: ManagerSettings, allows: NamePolicy, db: Option<Db>) -> anyhow::Result<Arc<Manager>> {
+        let new_orders = NewOrders::load(db, settings.new_per_day)?;
         let http = ca_http_client(settings.acme.ca_root.as_deref())?;
         let certs = Arc::new(Certs::default());
         let store = CertDir(settings.certs_dir.clone());
@@ -144,6 +157,8 @@ impl Manager {
             allows,
             ca: Arc::default(),
             orders: Semaphore::new(MAX_ORDERS),
+            new_orders_slot: Semaphore::new(1),
+            new_orders,
             stats: Stats::default(),
         }))
     }
@@ -220,7 +235,8 @@ impl Manager {
     }
 
     /// Forgets `name` (Quire stopped serving it): its certificate leaves memory and the data
-    /// directory, and its backoff is cleared. Nothing is revoked.
+    /// directory, and its own backoff is cleared, not its registered domain's pause of new
+    /// orders. Nothing is revoked.
     pub fn forget(&self, name: &str) {
         self.certs.remove(name);
         self.flights.lock().expect("flights lock").remove(name);
@@ -246,43 +262,62 @@ impl Manager {
         if let Some(Flight::Failed { until, error, .. }) = self.flights.lock().expect("flights lock").get(name) {
             return CertificateState::Failed { error: error.clone(), retry_at: unix_seconds(*until) };
         }
-        if let Some((until, error)) = self.ca.pause_reason() {
-            return CertificateState::Failed { error, retry_at: unix_seconds(until) };
+        if self.certs.get(name).is_none() {
+            let refusal = self.ca.pause_reason().or_else(|| self.new_orders.refusal(name, now));
+            if let Some((until, error)) = refusal {
+                return CertificateState::Failed { error, retry_at: unix_seconds(until) };
+            }
         }
         CertificateState::Pending
     }
 
-    /// Joins the order running for `name`, or starts one unless the name is backing off.
+    /// Joins the order running for `name`, or starts one unless the name is backing off (or,
+    /// for a new certificate, its registered domain or every new order is).
     fn start_or_join(self: &Arc<Self>, name: &str) -> Result<watch::Receiver<Outcome>, Refused> {
         let mut flights = self.flights.lock().expect("flights lock");
+        let now = SystemTime::now();
         let failures = match flights.get(name) {
             Some(Flight::Running(rx)) => return Ok(rx.clone()),
-            Some(Flight::Failed { until, error, .. }) if SystemTime::now() < *until => {
+            Some(Flight::Failed { until, error, .. }) if now < *until => {
                 self.stats.refused_backing_off.fetch_add(1, Ordering::Relaxed);
                 return Err(Refused::BackingOff(error.clone()));
             }
             Some(Flight::Failed { failures, .. }) => *failures,
             None => 0,
         };
+        let renewal = self.certs.get(name).is_some();
+        if !renewal {
+            if let Some((_, why)) = self.ca.pause_reason().or_else(|| self.new_orders.refusal(name, now)) {
+                self.stats.refused_backing_off.fetch_add(1, Ordering::Relaxed);
+                return Err(Refused::BackingOff(why));
+            }
+            self.new_orders.start(name, now);
+        }
         let (tx, rx) = watch::channel(None);
         flights.insert(name.to_owned(), Flight::Running(rx.clone()));
         let this = self.clone();
         let name = name.to_owned();
         tokio::spawn(async move {
-            let result = this.issue(&name).await.map_err(|e| format!("{e:#}"));
+            let result = ORDERING.scope(name.clone(), this.issue(&name, renewal)).await.map_err(|e| format!("{e:#}"));
+            let domain_pause = this.ca.take_domain_pause(&registered_domain(&name));
             let mut flights = this.flights.lock().expect("flights lock");
             match &result {
                 Ok(()) => {
                     this.stats.issued.fetch_add(1, Ordering::Relaxed);
                     flights.remove(&name);
+                    if !renewal {
+                        this.new_orders.succeeded(&name);
+                    }
                 }
                 Err(error) => {
                     this.stats.failed.fetch_add(1, Ordering::Relaxed);
-                    let pause = backoff(this.settings.first_backoff, failures + 1);
-                    tracing::warn!(name, error, retry_in_s = pause.as_secs(), "certificate not issued");
-                    // Not before the end of a pause the CA asked for.
-                    let until =
-                        (SystemTime::now() + pause).max(this.ca.paused_until().unwrap_or(SystemTime::UNIX_EPOCH));
+                    let mut until = SystemTime::now() + backoff(this.settings.first_backoff, failures + 1);
+                    if !renewal {
+                        let first = this.settings.first_backoff;
+                        until = until.max(this.new_orders.failed(&name, first, domain_pause, error));
+                    }
+                    let retry_in_s = until.duration_since(SystemTime::now()).unwrap_or_default().as_secs();
+                    tracing::warn!(name, error, renewal, retry_in_s, "certificate not issued");
                     flights
                         .insert(name.clone(), Flight::Failed { until, failures: failures + 1, error: error.clone() });
                 }
@@ -313,8 +348,11 @@ impl Manager {
         }
     }
 
-    async fn issue(&self, name: &str) -> anyhow::Result<()> {
-        if let Some((until, why)) = self.ca.pause_reason() {
+    /// Orders `name`'s certificate; a new one waits for the new orders' slot first, so a
+    /// renewal always has a slot of its own.
+    async fn issue(&self, name: &str, renewal: bool) -> anyhow::Result<()> {
+        let _new_slot = if renewal { None } else { Some(self.new_orders_slot.acquire().await?) };
+        if !renewal && let Some((until, why)) = self.ca.pause_reason() {
             let left = until.duration_since(SystemTime::now()).unwrap_or_default();
             anyhow::bail!("{why}; no new order for {} s", left.as_secs());
         }

@@ -9,6 +9,7 @@ pub mod acceptor;
 pub mod acme;
 mod certificate_states;
 pub mod manager;
+pub mod new_orders;
 pub mod static_cert;
 pub mod store;
 
@@ -21,6 +22,7 @@ pub use manager::{Manager, ManagerSettings, NamePolicy, Refused};
 pub use static_cert::StaticCert;
 
 use crate::config::Config;
+use crate::db::Db;
 
 /// An SNI normalized (lowercase, no trailing dot), `None` for what is not a DNS name: the one
 /// rule the custom domains and Caddy's ask endpoint use too.
@@ -35,7 +37,8 @@ pub struct Tls {
 impl Tls {
     /// Loads the admin's certificate and the stored ACME certificates, as `config.tls` says.
     /// `None` when the server does not serve TLS itself.
-    pub fn from_config(config: &Config, allows: NamePolicy) -> anyhow::Result<Option<Tls>> {
+    /// `db` keeps the pauses of new orders across restarts.
+    pub fn from_config(config: &Config, allows: NamePolicy, db: &Db) -> anyhow::Result<Option<Tls>> {
         let Some(tls) = &config.tls else { return Ok(None) };
         let fixed = match &tls.cert {
             Some((cert, key)) => Some(Arc::new(StaticCert::load(cert.clone(), key.clone())?)),
@@ -53,8 +56,10 @@ impl Tls {
                     certs_dir: config.data_dir.certs(),
                     first_backoff: tls.first_backoff,
                     handshake_wait: manager::HANDSHAKE_WAIT,
+                    new_per_day: acme.new_certificates_per_day,
                 },
                 allows,
+                Some(db.clone()),
             )?),
             None => None,
         };

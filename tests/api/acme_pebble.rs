@@ -131,6 +131,7 @@ impl Pebble {
                 email: "admin@quire.test".to_owned(),
                 directory: self.directory.clone(),
                 ca_root: Some(self.dir.path().join("wfe-ca.pem")),
+                new_certificates_per_day: 20,
             }),
             cert: None,
             https_listen: SocketAddr::from(([127, 0, 0, 1], 0)),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use quire::config::{AcmeConfig, HandshakeLimits, TlsConfig};
 use quire::tls::acme::AcmeSettings;
-use quire::tls::{CertificateState, Certificates, Manager, ManagerSettings, NamePolicy, TlsAcceptor};
+use quire::tls::{CertificateState, Certificates, Manager, ManagerSettings, NamePolicy, Refused, TlsAcceptor};
 use quire::{App, Config};
 use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
 use rustls::pki_types::ServerName;
@@ -99,7 +99,7 @@ pub fn https_client(root_pem: &str, names: &[&str], port: u16) -> reqwest::Clien
 }
 
 /// A fake ACME CA over https on 127.0.0.1 that answers every request with `status` (and a
-/// `Retry-After: 120` on a 429) and counts the requests.
+/// `Retry-After: 120`) and a problem document `body`, and counts the requests.
 struct FakeCa {
     port: u16,
     requests: Arc<AtomicU64>,
@@ -108,6 +108,10 @@ struct FakeCa {
 
 impl FakeCa {
     async fn start(status: &'static str) -> FakeCa {
+        FakeCa::start_with(status, "{}").await
+    }
+
+    async fn start_with(status: &'static str, body: &'static str) -> FakeCa {
         let ca = TestCa::new();
         let (chain, key) = ca.leaf(&["127.0.0.1"], 1, 30);
         use rustls::pki_types::pem::PemObject;
@@ -140,7 +144,8 @@ impl FakeCa {
                     counted.fetch_add(1, Ordering::SeqCst);
                     let answer = format!(
                         "HTTP/1.1 {status}\r\nRetry-After: 120\r\nContent-Type: application/problem+json\r\n\
-                         Content-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+                         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
                     );
                     let _ = tls.write_all(answer.as_bytes()).await;
                     let _ = tls.shutdown().await;
@@ -170,6 +175,18 @@ fn manager(
     names: &[&str],
     first_backoff: Duration,
 ) -> Arc<Manager> {
+    manager_with(data, directory, ca_root, names, first_backoff, None)
+}
+
+/// [`manager`], keeping new orders' pauses in `db`.
+fn manager_with(
+    data: &Path,
+    directory: String,
+    ca_root: Option<&Path>,
+    names: &[&str],
+    first_backoff: Duration,
+    db: Option<quire::db::Db>,
+) -> Arc<Manager> {
     let served: std::collections::HashSet<String> = names.iter().map(|n| n.to_string()).collect();
     let allows: NamePolicy = Arc::new(move |name: &str| served.contains(name));
     let settings = ManagerSettings {
@@ -182,8 +199,9 @@ fn manager(
         certs_dir: data.join("certs"),
         first_backoff,
         handshake_wait: Duration::from_secs(30),
+        new_per_day: 100,
     };
-    Manager::new(settings, allows).unwrap()
+    Manager::new(settings, allows, db).unwrap()
 }
 
 /// The acceptor in front of `manager`, on a free port; returns the port.
@@ -455,4 +473,69 @@ async fn idle_connections_from_one_address_do_not_hold_up_another_visitors_hands
     handshake(https, "quire.localhost", &ca.pem).await.expect("the first address is served again");
     let _ = tx.send(());
     running.await.unwrap().expect("the servers stop cleanly");
+}
+
+#[tokio::test]
+async fn a_failed_new_order_pauses_its_registered_domain_even_after_forget_and_a_restart() {
+    let fake = FakeCa::start("400 Bad Request").await;
+    let data = tempfile::tempdir().unwrap();
+    let db = quire::db::Db::open_and_migrate(&quire::data_dir::DataDir::new(data.path())).unwrap();
+    let names = ["a.example.com", "b.example.com", "c.example.net"];
+    let root = Some(fake.root_file.path());
+    let first = manager_with(data.path(), fake.directory(), root, &names, Duration::from_secs(600), Some(db.clone()));
+    assert!(matches!(first.ensure("a.example.com").await, Err(Refused::Failed(_))));
+    let sent = fake.requests.load(Ordering::SeqCst);
+    assert!(sent >= 1, "the order reached the CA");
+    // The owner removes the custom domain and adds it again.
+    first.forget("a.example.com");
+    let again = first.ensure("a.example.com").await;
+    assert!(matches!(again, Err(Refused::BackingOff(_))), "forgetting the name keeps its domain's pause: {again:?}");
+    let sibling = first.ensure("b.example.com").await;
+    assert!(matches!(sibling, Err(Refused::BackingOff(_))), "a name under the same domain waits too: {sibling:?}");
+    assert_eq!(fake.requests.load(Ordering::SeqCst), sent, "nothing more reached the CA");
+    assert!(matches!(first.ensure("c.example.net").await, Err(Refused::Failed(_))), "another domain orders");
+    let sent = fake.requests.load(Ordering::SeqCst);
+    // The pauses are in the database: a restart keeps them.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let stored = || {
+        let conn = rusqlite::Connection::open(db.path()).unwrap();
+        conn.query_row("SELECT count(*) FROM acme_backoffs", [], |r| r.get::<_, i64>(0)).unwrap()
+    };
+    while stored() < 2 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let restarted = manager_with(data.path(), fake.directory(), root, &names, Duration::from_secs(600), Some(db));
+    assert!(matches!(restarted.ensure("a.example.com").await, Err(Refused::BackingOff(_))));
+    assert!(matches!(restarted.certificate_state("b.example.com"), CertificateState::Failed { .. }));
+    assert_eq!(fake.requests.load(Ordering::SeqCst), sent, "nothing reached the CA after the restart");
+}
+
+#[tokio::test]
+async fn a_rate_limit_naming_one_domain_pauses_neither_another_domains_order_nor_a_renewal() {
+    let fake = FakeCa::start_with(
+        "429 Too Many Requests",
+        r#"{"type":"urn:ietf:params:acme:error:rateLimited","detail":"too many certificates (50) already issued for \"evil.example\" in the last 168h0m0s"}"#,
+    )
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    ca.plant(&data.path().join("certs"), "c.good.example", 80, 10);
+    let names = ["a.evil.example", "b.good.example", "c.good.example"];
+    let manager = manager(data.path(), fake.directory(), Some(fake.root_file.path()), &names, Duration::from_secs(600));
+    assert!(manager.ensure("a.evil.example").await.is_err());
+    let after_evil = fake.requests.load(Ordering::SeqCst);
+    assert!(after_evil >= 1);
+    assert_eq!(manager.certificate_state("b.good.example"), CertificateState::Pending, "another domain is not paused");
+    assert!(manager.ensure("b.good.example").await.is_err());
+    let after_good = fake.requests.load(Ordering::SeqCst);
+    assert!(after_good > after_evil, "another domain's new order went to the CA");
+    // That 429 did not name good.example, so every new order now waits; a renewal does not.
+    assert!(matches!(manager.certificate_state("d.good.example"), CertificateState::Failed { .. }));
+    let failed = manager.stats.failed.load(Ordering::SeqCst);
+    manager.renew_due();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while manager.stats.failed.load(Ordering::SeqCst) == failed && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(fake.requests.load(Ordering::SeqCst) > after_good, "the renewal went to the CA");
 }

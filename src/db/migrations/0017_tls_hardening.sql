@@ -36,3 +36,20 @@ CREATE TABLE custom_domain_changes (
     changed_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 CREATE INDEX custom_domain_changes_blog ON custom_domain_changes(blog_id, changed_at);
+
+-- The pause of new certificate orders per registered domain (public suffix list: every name
+-- under example.co.uk shares one), after failed orders or a CA's 429 naming the domain
+-- (tls/new_orders.rs, docs/tls.md). Kept when a name is no longer served, so removing and
+-- adding a name again does not clear it. `retry_at` is unix seconds.
+CREATE TABLE acme_backoffs (
+    registered_domain  TEXT PRIMARY KEY,
+    failures           INTEGER NOT NULL,
+    retry_at           INTEGER NOT NULL,
+    error              TEXT NOT NULL
+);
+-- New certificate orders (not renewals), for `--acme-new-certificates-per-day`; rows older than
+-- a day are deleted as new ones come. `started_at` is unix seconds.
+CREATE TABLE acme_new_orders (
+    name        TEXT NOT NULL,
+    started_at  INTEGER NOT NULL
+);
