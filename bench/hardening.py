@@ -1,6 +1,6 @@
 """Issue 28's three outside measurements (bench/hardening.sh runs them; bench/README.md has the figures).
 
-  inbox      50 signed Follows of 200 KB each from one actor, then 1,000 replies of 5,000 characters
+  inbox      50 signed Follows of 200 KB each from one actor, then 3,000 replies of 5,000 characters
              from 20 servers (127.0.0.2-21): how much the database file and its WAL grow, how many Accepts the
              actor gets and how big they are. Needs a binary with --test-only-fetch-loopback (a
              build with debug assertions), because the actor is on 127.0.0.1.
@@ -21,6 +21,7 @@ import http.server
 import json
 import os
 import socket
+import sqlite3
 import ssl
 import sys
 import threading
@@ -158,6 +159,10 @@ def inbox(args):
     print(f"replies: {args.replies} of 5,000 characters from {args.servers} servers, answers {statuses}")
     print(f"database + WAL: {before / 1e6:.1f} MB before, {after / 1e6:.1f} MB after "
           f"({settled(after - before)} grown)")
+    db = sqlite3.connect(f"file:{os.path.join(args.data_dir, 'quire.db')}?mode=ro", uri=True, timeout=10)
+    counts = {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in ("followers", "replies")}
+    db.close()
+    print(f"rows kept: {counts['followers']} follower(s), {counts['replies']} replies")
     print(f"accepts delivered: {len(accepts)} ({len(ids)} distinct ids), "
           f"largest {sizes[-1] if sizes else 0} bytes, total {sum(sizes) / 1e6:.2f} MB")
 
@@ -245,7 +250,7 @@ def main():
     parser.add_argument("--actor-port", type=int, default=18871)
     parser.add_argument("--follows", type=int, default=50)
     parser.add_argument("--follow-bytes", type=int, default=200_000)
-    parser.add_argument("--replies", type=int, default=1000)
+    parser.add_argument("--replies", type=int, default=3000)
     parser.add_argument("--servers", type=int, default=20)
     parser.add_argument("--settle", type=float, default=5)
     parser.add_argument("--posts", type=int, default=2_000_000)
