@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{DataDirArg, FederationLimitsArgs};
-use crate::domain::limits::{DEFAULT_IMPORT_MAX_ITEM_MB, DEFAULT_IMPORT_MAX_ITEMS};
+use crate::domain::limits::{DEFAULT_IMPORT_MAX_IMAGE_DOWNLOADS, DEFAULT_IMPORT_MAX_ITEM_MB, DEFAULT_IMPORT_MAX_ITEMS};
 
 /// Flags of `quire serve`.
 #[derive(Debug, Clone, Args)]
@@ -127,6 +127,17 @@ pub struct ImportArgs {
     /// skipped and reported, and a tag or other row that large refuses the file.
     #[arg(long, env = "QUIRE_IMPORT_MAX_ITEM_MB", default_value_t = DEFAULT_IMPORT_MAX_ITEM_MB, value_name = "MB")]
     pub import_max_item_mb: u64,
+
+    /// Most images one import downloads from other servers, failed downloads counted too; the
+    /// rest are not fetched and the report says so (images inside an uploaded export or archive
+    /// are not downloads and are not counted).
+    #[arg(
+        long,
+        env = "QUIRE_IMPORT_MAX_IMAGE_DOWNLOADS",
+        default_value_t = DEFAULT_IMPORT_MAX_IMAGE_DOWNLOADS,
+        value_name = "N"
+    )]
+    pub import_max_image_downloads: u64,
 }
 
 /// `--test-only-delivery-retry-ms`, of `serve`; compiled only into debug builds.

@@ -225,7 +225,7 @@ fn import_limits(args: &ServeArgs) -> anyhow::Result<ImportLimits> {
     }
     let max_item_bytes =
         mb.checked_mul(1024 * 1024).ok_or_else(|| anyhow!("--import-max-item-mb {mb} is too large"))?;
-    Ok(ImportLimits { max_items: items, max_item_bytes })
+    Ok(ImportLimits { max_items: items, max_item_bytes, max_image_downloads: args.imports.import_max_image_downloads })
 }
 
 /// The custom domain limits of `serve`'s flags.

@@ -27,6 +27,9 @@ pub const DEFAULT_IMPORT_MAX_ITEMS: u64 = 50_000;
 /// `quire serve --import-max-item-mb`'s default.
 pub const DEFAULT_IMPORT_MAX_ITEM_MB: u64 = 16;
 
+/// Default of `--import-max-image-downloads`.
+pub const DEFAULT_IMPORT_MAX_IMAGE_DOWNLOADS: u64 = 10_000;
+
 /// Rows of each other table of an export a reader keeps (a Ghost export's tags, their links to
 /// posts, posts' metadata, settings), as a multiple of [`ImportLimits::max_items`].
 pub const IMPORT_ROWS_PER_ITEM: u64 = 4;
@@ -40,6 +43,9 @@ pub struct ImportLimits {
     /// Most bytes one item (one post or page as the export writes it) may take; a larger one
     /// is skipped and reported.
     pub max_item_bytes: u64,
+    /// Most images one import downloads from other servers, each attempt counted whether it
+    /// succeeds or fails; the rest are not fetched and are reported.
+    pub max_image_downloads: u64,
 }
 
 impl ImportLimits {
@@ -64,6 +70,10 @@ impl ImportLimits {
 
 impl Default for ImportLimits {
     fn default() -> ImportLimits {
-        ImportLimits { max_items: DEFAULT_IMPORT_MAX_ITEMS, max_item_bytes: DEFAULT_IMPORT_MAX_ITEM_MB * 1024 * 1024 }
+        ImportLimits {
+            max_items: DEFAULT_IMPORT_MAX_ITEMS,
+            max_item_bytes: DEFAULT_IMPORT_MAX_ITEM_MB * 1024 * 1024,
+            max_image_downloads: DEFAULT_IMPORT_MAX_IMAGE_DOWNLOADS,
+        }
     }
 }

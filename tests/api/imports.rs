@@ -354,6 +354,32 @@ async fn past_the_accounts_upload_limit_images_are_kept_as_links_and_no_longer_d
     assert_eq!(origin.connections(), 2, "an import downloads until it meets the limit, then no more");
 }
 
+#[tokio::test]
+async fn failed_image_downloads_count_against_the_imports_download_limit() {
+    let origin = image_origin().await;
+    let blog = Importing::start(|config| {
+        config.fetch_allow_loopback = true;
+        config.import_limits.max_image_downloads = 3;
+    })
+    .await;
+    let posts: Vec<_> = (1..=6)
+        .map(|n| {
+            let mut post = item(&n.to_string(), &format!("Dead link {n}"));
+            post.blocks.push(image(&origin.url(&format!("/gone-{n}.png")), ""));
+            post
+        })
+        .collect();
+    let report = blog.import(posts).await;
+    assert_eq!((report.posts, report.images), (6, 0));
+    assert_eq!(origin.connections(), 3, "three failed downloads use up the import's three");
+    let limit = "this import already downloaded 3 images, the most one import may (the server's \
+                 --import-max-image-downloads)";
+    assert_eq!(
+        messages_of(&report, "Dead link 6"),
+        vec![format!("image {} kept as a link: {limit}", origin.url("/gone-6.png"))]
+    );
+}
+
 /// The files of a zip export, in memory.
 struct Zip(HashMap<String, Vec<u8>>);
 

@@ -28,7 +28,9 @@ impl Blogs {
     /// Fetches each of `urls` (at most [`IMAGE_DOWNLOADS`] at once) and stores what it gets
     /// through the upload path (same bytes, one file; the account's upload limit holds),
     /// recording in `run` the stored URL or why there is none. Once nothing can be stored, the
-    /// rest is not downloaded.
+    /// rest is not downloaded; nor is anything past the import's download limit
+    /// (`--import-max-image-downloads`), which counts every attempt, failed ones too, so an
+    /// export naming a million dead links cannot keep the fetcher busy for days.
     pub(super) async fn fetch_images(&self, user_id: i64, urls: Vec<String>, run: &mut Run<'_>) -> Result<()> {
         let prefix = self.rules.image_prefix.clone();
         if !prefix.ends_with(crate::domain::paths::MEDIA_PREFIX) {
@@ -39,9 +41,21 @@ impl Blogs {
         loop {
             while running.len() < IMAGE_DOWNLOADS {
                 let Some(url) = pending.next() else { break };
+                let max_downloads = self.import_limits.max_image_downloads;
+                let is_download = !url.starts_with(FILE_PREFIX);
                 match &run.no_uploads {
                     Some(reason) => drop(run.images.insert(url, Err(reason.clone()))),
-                    None => drop(running.spawn(download(run.fetcher.clone(), run.files.clone(), url))),
+                    None if is_download && run.downloads >= max_downloads => {
+                        let reason = format!(
+                            "this import already downloaded {max_downloads} images, the most one import may \
+                             (the server's --import-max-image-downloads)"
+                        );
+                        drop(run.images.insert(url, Err(reason)))
+                    }
+                    None => {
+                        run.downloads += u64::from(is_download);
+                        drop(running.spawn(download(run.fetcher.clone(), run.files.clone(), url)))
+                    }
                 }
             }
             let Some(finished) = running.join_next().await else { break };

@@ -111,6 +111,8 @@ struct Run<'a> {
     /// Why no image can be stored any more (the account's upload limit reached, or images kept
     /// on Imgur): later images are not downloaded.
     no_uploads: Option<String>,
+    /// Images downloaded from other servers so far, failed attempts included.
+    downloads: u64,
 }
 
 impl Blogs {
@@ -139,7 +141,8 @@ impl Blogs {
         self.apply_settings(blog, &read.settings, &mut report).await?;
         let (total, format, read) = (read.expected_items, read.format, Arc::new(read));
         let (images, tags) = (HashMap::new(), HashSet::new());
-        let mut run = Run { fetcher, files, format, report, images, tags, over_limit: 0, no_uploads: None };
+        let mut run =
+            Run { fetcher, files, format, report, images, tags, over_limit: 0, no_uploads: None, downloads: 0 };
         let (mut done, mut stopped) = (0, false);
         let mut posts = Some(posts);
         loop {

@@ -184,7 +184,7 @@ fn read_with(bytes: Vec<u8>, limits: ImportLimits) -> Result<Export, Unreadable>
 #[test]
 fn a_post_over_the_item_cap_is_skipped_and_reported_and_the_others_are_read() {
     let big = "x".repeat(3000);
-    let limits = ImportLimits { max_items: 10, max_item_bytes: 2000 };
+    let limits = ImportLimits { max_items: 10, max_item_bytes: 2000, ..ImportLimits::default() };
     let export = read_with(
         export(json!([
             post("p1", "published", json!({})),
@@ -206,7 +206,7 @@ fn a_post_over_the_item_cap_is_skipped_and_reported_and_the_others_are_read() {
 
 #[test]
 fn an_export_past_the_item_count_or_a_table_row_past_the_item_cap_is_refused() {
-    let limits = ImportLimits { max_items: 2, max_item_bytes: 2000 };
+    let limits = ImportLimits { max_items: 2, max_item_bytes: 2000, ..ImportLimits::default() };
     let three =
         export(json!([post("p1", "draft", json!({})), post("p2", "draft", json!({})), post("p3", "draft", json!({}))]));
     let err = read_with(three, limits).err().unwrap();
