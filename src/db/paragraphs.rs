@@ -38,25 +38,14 @@ pub fn escape_old_paragraphs(tx: &Transaction) -> rusqlite::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use rusqlite::Connection;
     use serde_json::json;
 
-    use crate::db::migrate::{self, MIGRATIONS};
+    use crate::db::{migrate, test_support};
     use crate::domain::content::markdown;
 
     #[test]
     fn migration_4_escapes_old_paragraphs_so_they_render_as_before() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        for m in MIGRATIONS.iter().filter(|m| m.version < 4) {
-            let tx = conn.transaction().unwrap();
-            tx.execute_batch(m.sql).unwrap();
-            if let Some(seed) = m.seed {
-                seed(&tx).unwrap();
-            }
-            tx.pragma_update(None, "user_version", m.version).unwrap();
-            tx.commit().unwrap();
-        }
-        conn.pragma_update(None, "foreign_keys", false).unwrap(); // posts without their blog and user
+        let mut conn = test_support::migrated_before(4); // posts without their blog and user
         let old = "Prices: *only* $5 & up\n1. not a list\n> not a quote <b>";
         let body = json!({ "type": "root", "children": [
             { "type": "heading", "value": { "text": "*Stays*" } },

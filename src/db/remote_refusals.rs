@@ -47,24 +47,12 @@ pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Refusals>, Error> {
 
 #[cfg(test)]
 mod tests {
-    use rusqlite::Connection;
-
     use super::*;
-    use crate::db::migrate::{self, MIGRATIONS};
+    use crate::db::{migrate, test_support};
 
     #[test]
     fn migration_15_gives_stored_rows_their_actor_host_and_counts_refusals_per_blog_and_kind() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        for m in MIGRATIONS.iter().filter(|m| m.version < 15) {
-            let tx = conn.transaction().unwrap();
-            tx.execute_batch(m.sql).unwrap();
-            if let Some(seed) = m.seed {
-                seed(&tx).unwrap();
-            }
-            tx.pragma_update(None, "user_version", m.version).unwrap();
-            tx.commit().unwrap();
-        }
-        conn.pragma_update(None, "foreign_keys", false).unwrap(); // replies without their post
+        let mut conn = test_support::migrated_before(15); // replies without their post
         for (note, actor) in [
             ("n1", "https://Mastodon.Social./users/bob"),
             ("n2", "http://127.0.0.1:8080/users/x"),

@@ -13,6 +13,23 @@ pub fn migrated() -> Connection {
     conn
 }
 
+/// A database at the schema of the migrations before `version` (to test what `version` does to
+/// rows stored before it), foreign keys off (rows may lack their blog or post).
+pub fn migrated_before(version: i64) -> Connection {
+    let mut conn = Connection::open_in_memory().unwrap();
+    for m in migrate::MIGRATIONS.iter().filter(|m| m.version < version) {
+        let tx = conn.transaction().unwrap();
+        tx.execute_batch(m.sql).unwrap();
+        if let Some(seed) = m.seed {
+            seed(&tx).unwrap();
+        }
+        tx.pragma_update(None, "user_version", m.version).unwrap();
+        tx.commit().unwrap();
+    }
+    conn.pragma_update(None, "foreign_keys", false).unwrap();
+    conn
+}
+
 /// [`migrated`] with one blog per subdomain, named as its subdomain, each owned by a user of its
 /// own (`{subdomain}@example.com`): the first blog and user have id 1, the next 2, ...
 pub fn with_blogs(subdomains: &[&str]) -> Connection {
