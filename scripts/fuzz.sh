@@ -2,8 +2,9 @@
 # Coverage-guided fuzzing (cargo-fuzz + libFuzzer, with AddressSanitizer) of the parsers an
 # attacker reaches: the post body (block_body), subdomains (subdomain), the Host header
 # (host_classify), search queries on a small index (search_query), backups given to
-# `quire restore` (tar_restore), custom domains (custom_domain), DNS answers (dns_answer) and
-# remote servers' HTTP signature headers (ap_signature) and activities (inbound). The targets live in fuzz/, a crate of
+# `quire restore` (tar_restore), custom domains (custom_domain), DNS answers (dns_answer),
+# remote servers' HTTP signature headers (ap_signature) and activities (inbound), and Ghost
+# exports a signed-in user uploads (ghost_export). The targets live in fuzz/, a crate of
 # its own that the normal build and `cargo test` never touch.
 #
 #   bash scripts/fuzz.sh                     # every target, 60 s each
@@ -20,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(block_body subdomain host_classify search_query tar_restore custom_domain dns_answer ap_signature inbound)
+TARGETS=(block_body subdomain host_classify search_query tar_restore custom_domain dns_answer ap_signature inbound ghost_export)
 want=${1:-all}
 seconds=${2:-60}
 if [ "$want" != all ] && [[ ! " ${TARGETS[*]} " =~ " $want " ]]; then
