@@ -62,20 +62,25 @@ async function publishPost(
   return ((await response.json()) as { post: { shortId: string; permalink: string } }).post;
 }
 
-/** What the inbox would have stored: two followers (one pending), two likes and a held reply. */
+/**
+ * What the inbox would have stored: two followers (one pending), two likes and a held reply, each with
+ * the sender's host as the inbox records it (a block removes what a host sent by it).
+ */
 function seedFromTheFediverse(blogId: string, shortId: string): void {
   sql(`
-    INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, state) VALUES
+    INSERT INTO followers (blog_id, actor_id, inbox, handle, follow_id, state, actor_host) VALUES
       (${blogId}, 'https://peer.example/users/bob', 'https://peer.example/users/bob/inbox', '@bob@peer.example',
-       'https://peer.example/users/bob/follows/1', 'accepted'),
+       'https://peer.example/users/bob/follows/1', 'accepted', 'peer.example'),
       (${blogId}, 'https://other.example/u/carol', 'https://other.example/u/carol/inbox', '@carol@other.example',
-       'https://other.example/u/carol/follows/1', 'pending');
-    INSERT INTO reactions (activity_id, post_id, actor_id, kind)
-      SELECT 'https://peer.example/likes/' || n, p.id, 'https://peer.example/users/' || n, 'like'
+       'https://other.example/u/carol/follows/1', 'pending', 'other.example');
+    INSERT INTO reactions (activity_id, post_id, actor_id, kind, actor_host)
+      SELECT 'https://peer.example/likes/' || n, p.id, 'https://peer.example/users/' || n, 'like', 'peer.example'
       FROM posts p, (SELECT 1 AS n UNION ALL SELECT 2) WHERE p.short_id = ${text(shortId)};
-    INSERT INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, url, text, published_at, state)
+    INSERT INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, url, text, published_at, state,
+                         actor_host)
       SELECT 'https://peer.example/notes/1', id, 'https://peer.example/users/bob', 'Bob <b>Boater</b>', '@bob@peer.example',
-             'https://peer.example/@bob', 'https://peer.example/@bob/1', ${text(HOSTILE)}, '2026-11-24T10:00:00.000Z', 'held'
+             'https://peer.example/@bob', 'https://peer.example/@bob/1', ${text(HOSTILE)}, '2026-11-24T10:00:00.000Z', 'held',
+             'peer.example'
       FROM posts WHERE short_id = ${text(shortId)};
   `);
 }
@@ -112,7 +117,7 @@ test('followers, blocked domains, counts and a reply approved from the Replies s
   await menu.getByRole('link', { name: 'Settings' }).click();
   const panel = page.getByRole('region', { name: 'Fediverse', exact: true });
   await expect(panel.getByText(`@${SUBDOMAIN}@localhost:${server.port}`)).toBeVisible();
-  await expect(panel.getByText('1 follower', { exact: true })).toBeVisible();
+  await expect(panel.getByText('1 follower · 1 waiting for approval', { exact: true })).toBeVisible();
   const followers = panel.getByRole('list', { name: 'Followers' });
   await expect(followers.getByRole('link', { name: '@bob@peer.example' })).toHaveAttribute(
     'href',
