@@ -314,6 +314,9 @@ test.describe('a second sign-in provider', () => {
     first = await startQuire({ dataDir });
     await signUpAndOpenSettings(page, first.baseUrl, 'frank@example.com', 'frank');
     await expect(panel(page, 'Social Accounts').getByText('Connected', { exact: true })).toBeVisible();
+    // Every panel has loaded (the Fediverse panel's follower page comes after its settings), so
+    // stopping the server refuses no request of this page.
+    await page.waitForLoadState('networkidle');
     await first.stop();
     first = undefined;
 
