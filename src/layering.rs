@@ -60,6 +60,7 @@ const ROOMS: &[(&str, &[(&str, u8)])] = &[
             ("limits", 0),
             ("messages", 0),
             ("paths", 0),
+            ("public_instance", 0),
             ("net", 0),
             ("paging", 1),
             ("blog", 1),

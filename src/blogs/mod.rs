@@ -24,6 +24,7 @@ mod import_jobs;
 mod imports;
 pub mod index;
 pub mod jobs;
+mod moderation;
 mod pages;
 mod posts;
 mod preview_links;
@@ -81,6 +82,8 @@ pub struct Blogs {
     remote_limits: crate::domain::federation::remote_limits::RemoteLimits,
     /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
     import_limits: crate::domain::limits::ImportLimits,
+    /// Signups, review and quotas (`serve --signups`, ...; docs/public-instance.md).
+    public: crate::config::PublicInstance,
 }
 
 impl Blogs {
@@ -99,6 +102,7 @@ impl Blogs {
         let remote_limits = config.remote_limits;
         let import_limits = config.import_limits;
         let domain_limits = config.domains;
+        let public = config.public.clone();
         let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
             keys: federation::OwnKeys::new(db.clone()),
@@ -117,6 +121,7 @@ impl Blogs {
             deliveries_changed: Notify::new(),
             remote_limits,
             import_limits,
+            public,
         }
     }
 

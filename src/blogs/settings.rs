@@ -2,19 +2,36 @@
 //! deleting the whole account.
 
 use super::Blogs;
+use crate::config::SignupMode;
 use crate::db::addons::{self, Addon};
 use crate::db::blogs::{self, Blog, Created};
 use crate::db::jobs;
 use crate::domain::blog::blog_name;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
-use crate::error::{Error, Result};
+use crate::domain::blog::trust_state::TrustState;
+use crate::error::{Error, Messages, Result};
+
+/// A blog creation the signup mode refuses: 403, under `subdomain` (the Welcome screen shows it).
+fn signups_refused(message: &str) -> Error {
+    Error::Forbidden(Messages::one("subdomain", message))
+}
 
 impl Blogs {
     /// Creates the user's one blog on `subdomain`, showing dates in `time_zone`.
+    /// The instance's signup mode decides whether it may, and in which trust state it starts.
     pub async fn create_blog(&self, user_id: i64, subdomain: Subdomain, time_zone: TimeZone) -> Result<Blog> {
+        match self.public.signups {
+            SignupMode::Closed => return Err(signups_refused("Signups are closed on this instance.")),
+            SignupMode::Invite => return Err(signups_refused("Signups are by invitation.")),
+            SignupMode::Open | SignupMode::Approval => {}
+        }
+        let state = match self.public.new_blogs_wait_for_review() {
+            true => TrustState::New,
+            false => TrustState::Approved,
+        };
         self.commit(move |conn, effects| {
-            let blog = match blogs::create(conn, user_id, &subdomain, time_zone)? {
+            let blog = match blogs::create(conn, user_id, &subdomain, time_zone, state)? {
                 Created::Blog(blog) => blog,
                 Created::UserHasOne => return Err(Error::invalid("subdomain", "You already have a blog")),
                 Created::Taken => {

@@ -6,6 +6,7 @@
 
 mod commands;
 mod federation_limits;
+mod public_instance;
 mod serve;
 
 pub use commands::{
@@ -13,6 +14,7 @@ pub use commands::{
     RestoreArgs,
 };
 pub use federation_limits::FederationLimitsArgs;
+pub use public_instance::PublicInstanceArgs;
 pub use serve::{DeliveryRetryArg, DnsServerArg, FetchLoopbackArg, LETS_ENCRYPT, ServeArgs, TlsArgs};
 
 use std::path::PathBuf;

@@ -24,6 +24,7 @@ use crate::data_dir::DataDir;
 use crate::domain::federation::remote_limits::RemoteLimits;
 use crate::domain::limits::ImportLimits;
 use crate::domain::net::proxies::TrustedProxies;
+pub use crate::domain::public_instance::{PublicInstance, SignupMode};
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
 pub use host::{is_local_host, parse_host, without_default_port};
@@ -89,6 +90,8 @@ pub struct Config {
     pub import_limits: ImportLimits,
     /// What one blog may do with custom domains.
     pub domains: DomainLimits,
+    /// Signups, review, quotas, reports and the operator's pages (docs/public-instance.md).
+    pub public: PublicInstance,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -176,6 +179,7 @@ impl Config {
             remote_limits: args.federation_limits.limits(),
             import_limits: import_limits(args)?,
             domains: domain_limits(args)?,
+            public: args.public_instance.public_instance()?,
         })
     }
 
@@ -203,6 +207,7 @@ impl Config {
             remote_limits: RemoteLimits::default(),
             import_limits: ImportLimits::default(),
             domains: DomainLimits::default(),
+            public: PublicInstance::default(),
         }
     }
 

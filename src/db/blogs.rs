@@ -7,6 +7,7 @@ use crate::db::themes::Theme;
 use crate::domain::blog::address::BlogAddress;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
+use crate::domain::blog::trust_state::TrustState;
 use crate::error::Error;
 
 /// The icon of a new blog: 📝.
@@ -31,6 +32,10 @@ pub struct Blog {
     pub time_zone: TimeZone,
     /// Its verified custom domain, if any.
     pub domain: Option<String>,
+    /// Its standing on the instance (new, approved, silenced, suspended).
+    pub state: TrustState,
+    /// What the admin told the owner with the last silence or suspension ('' when nothing).
+    pub state_reason: String,
 }
 
 impl Blog {
@@ -40,7 +45,8 @@ impl Blog {
     }
 }
 
-const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code, b.time_zone, d.name
+const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code, b.time_zone, d.name,
+           b.state, b.state_reason
     FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
     LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'";
 
@@ -54,6 +60,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
         favicon: Favicon { id: row.get(6)?, code: row.get(7)? },
         time_zone: TimeZone::from_stored(&row.get::<_, String>(8)?),
         domain: row.get(9)?,
+        state: TrustState::from_stored(&row.get::<_, String>(10)?),
+        state_reason: row.get(11)?,
     })
 }
 
@@ -92,12 +100,13 @@ pub enum Created {
 }
 
 /// Creates the user's one blog on `subdomain`, named after it, with the first theme, showing
-/// dates in `time_zone`.
+/// dates in `time_zone`, in trust state `state`.
 pub fn create(
     conn: &mut Connection,
     user_id: i64,
     subdomain: &Subdomain,
     time_zone: TimeZone,
+    state: TrustState,
 ) -> Result<Created, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if id_of_user(&tx, user_id)?.is_some() {
@@ -115,15 +124,15 @@ pub fn create(
     // The id is past every id a deleted account's federation still uses (its retired key, its
     // actor's queued Delete), so a new blog never signs with, or is taken for, a deleted one.
     tx.execute(
-        "INSERT INTO blogs (id, user_id, subdomain, name, theme_id, favicon_id, time_zone)
+        "INSERT INTO blogs (id, user_id, subdomain, name, theme_id, favicon_id, time_zone, state)
          VALUES (1 + max(coalesce((SELECT max(id) FROM blogs), 0),
                          coalesce((SELECT max(blog_id) FROM blog_keys), 0),
                          coalesce((SELECT max(blog_id) FROM outgoing_activities), 0)),
                  ?1, ?2, ?2,
                  (SELECT id FROM themes ORDER BY position, id LIMIT 1),
                  COALESCE((SELECT id FROM favicons WHERE code = ?3), (SELECT min(id) FROM favicons)),
-                 ?4)",
-        params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE, time_zone.name()],
+                 ?4, ?5)",
+        params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE, time_zone.name(), state.as_str()],
     )?;
     let blog = tx.query_row(&format!("{SELECT} WHERE b.id = ?1"), [tx.last_insert_rowid()], from_row)?;
     tx.commit()?;
@@ -177,6 +186,62 @@ pub fn set_favicon(conn: &Connection, blog_id: i64, favicon_id: i64) -> Result<b
 pub fn set_time_zone(conn: &Connection, blog_id: i64, time_zone: TimeZone) -> Result<(), Error> {
     conn.execute("UPDATE blogs SET time_zone = ?2 WHERE id = ?1", params![blog_id, time_zone.name()])?;
     touch(conn, blog_id)
+}
+
+/// Puts the blog in `state`, with `reason` for its owner, and records who did it (`admin`: an
+/// admin's email, or "command line") in `admin_actions` under `action`. Clears a review flag;
+/// a suspension remembers the state it replaces. False when there is no such blog.
+pub fn set_state(
+    conn: &Connection,
+    blog_id: i64,
+    state: TrustState,
+    reason: &str,
+    admin: &str,
+    action: &str,
+) -> Result<bool, Error> {
+    let changed = conn.execute(
+        "UPDATE blogs SET state = ?2, state_reason = ?3, flagged_at = NULL,
+                state_before_suspension = CASE WHEN ?2 = 'suspended' AND state <> 'suspended' THEN state
+                                               WHEN ?2 = 'suspended' THEN state_before_suspension END,
+                state_changed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ?1",
+        params![blog_id, state.as_str(), reason],
+    )?;
+    if changed == 0 {
+        return Ok(false);
+    }
+    record_admin_action(conn, admin, blog_id, action, reason)?;
+    touch(conn, blog_id)?;
+    Ok(true)
+}
+
+/// The state a suspended blog had before its suspension (None when it is not suspended).
+pub fn state_before_suspension(conn: &Connection, blog_id: i64) -> Result<Option<TrustState>, Error> {
+    let raw: Option<Option<String>> = conn
+        .query_row("SELECT state_before_suspension FROM blogs WHERE id = ?1", [blog_id], |r| r.get(0))
+        .optional()?;
+    Ok(raw.flatten().map(|raw| TrustState::from_stored(&raw)))
+}
+
+/// The blog on `subdomain`, whoever owns it (for admins).
+pub fn by_subdomain(conn: &Connection, subdomain: &str) -> Result<Option<Blog>, Error> {
+    Ok(conn.query_row(&format!("{SELECT} WHERE b.subdomain = ?1"), [subdomain], from_row).optional()?)
+}
+
+/// Records an admin's action on the blog `blog_id` (kept after the blog is deleted).
+pub fn record_admin_action(
+    conn: &Connection,
+    admin: &str,
+    blog_id: i64,
+    action: &str,
+    reason: &str,
+) -> Result<(), Error> {
+    conn.execute(
+        "INSERT INTO admin_actions (admin, blog_id, subdomain, action, reason)
+         SELECT ?1, id, subdomain, ?3, ?4 FROM blogs WHERE id = ?2",
+        params![admin, blog_id, action, reason],
+    )?;
+    Ok(())
 }
 
 /// What deleting an account leaves for the caller to clean outside the database.

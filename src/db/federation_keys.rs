@@ -171,8 +171,14 @@ mod tests {
         let bob = conn.last_insert_rowid();
         let subdomain = crate::domain::blog::subdomain::Subdomain::parse("bob").unwrap();
         let zone = crate::domain::blog::time_zone::TimeZone::from_stored("UTC");
-        let crate::db::blogs::Created::Blog(blog) = crate::db::blogs::create(&mut conn, bob, &subdomain, zone).unwrap()
-        else {
+        let crate::db::blogs::Created::Blog(blog) = crate::db::blogs::create(
+            &mut conn,
+            bob,
+            &subdomain,
+            zone,
+            crate::domain::blog::trust_state::TrustState::Approved,
+        )
+        .unwrap() else {
             panic!("bob's blog was not created");
         };
         assert_eq!(blog.id, 2, "not the deleted blog's id 1");

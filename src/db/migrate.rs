@@ -120,6 +120,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0017_tls_hardening.sql"),
         seed: None,
     },
+    Migration {
+        version: 18,
+        name: "blogs' trust states and the admin actions' record",
+        sql: include_str!("migrations/0018_public_instance.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -10,3 +10,4 @@ pub mod messages;
 pub mod net;
 pub mod paging;
 pub mod paths;
+pub mod public_instance;

@@ -1,4 +1,4 @@
-//! A blog's names and addresses: its subdomain, display name, custom domain (name rules and verification), time zone, and the addresses of its posts.
+//! A blog's names and addresses: its subdomain, display name, custom domain (name rules and verification), time zone, the addresses of its posts, and its standing on the instance (trust state).
 
 pub mod address;
 pub mod blog_name;
@@ -9,3 +9,4 @@ pub mod post_address;
 pub mod preview_token;
 pub mod subdomain;
 pub mod time_zone;
+pub mod trust_state;

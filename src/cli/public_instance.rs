@@ -1,0 +1,174 @@
+//! The flags of `quire serve` for an instance open to the public (issue 29;
+//! docs/public-instance.md): signups, review, quotas, reports and the operator's pages.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use crate::domain::public_instance::{
+    DEFAULT_IMPORTS_PER_DAY, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_POSTS_PER_DAY,
+    DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_UPLOAD_QUOTA_MB, OperatorPage, PublicInstance, Quotas, SignupMode,
+};
+
+/// Largest `--terms`, `--privacy` or `--review-terms` file Quire reads.
+const MAX_OPERATOR_FILE: u64 = 1024 * 1024;
+
+/// Flags of a public instance, of `serve`.
+#[derive(Debug, Clone, Args)]
+pub struct PublicInstanceArgs {
+    /// Who may create a blog: open (anyone), approval (anyone, and the blog waits for an
+    /// admin's review), invite (with a code from `quire invites create`) or closed (nobody;
+    /// existing owners sign in as before).
+    #[arg(long, env = "QUIRE_SIGNUPS", default_value = "open", value_name = "open|approval|invite|closed")]
+    pub signups: String,
+
+    /// New blogs wait for an admin's review whatever --signups says (under approval they always do).
+    #[arg(long, env = "QUIRE_REVIEW_NEW_BLOGS")]
+    pub review_new_blogs: bool,
+
+    /// Blogs created in 24 hours across the instance, at most.
+    #[arg(long, env = "QUIRE_MAX_NEW_BLOGS_PER_DAY", default_value_t = DEFAULT_NEW_BLOGS_PER_DAY, value_name = "N")]
+    pub max_new_blogs_per_day: u32,
+
+    /// Blogs created in 24 hours from one client address (an IPv6 /64), at most.
+    #[arg(long, env = "QUIRE_MAX_NEW_BLOGS_PER_ADDRESS", default_value_t = DEFAULT_NEW_BLOGS_PER_ADDRESS, value_name = "N")]
+    pub max_new_blogs_per_address: u32,
+
+    /// Only users whose sign-in email is at this domain may create a blog (repeat the flag, or
+    /// separate with commas; any domain when not given).
+    #[arg(
+        long = "signup-email-domain",
+        env = "QUIRE_SIGNUP_EMAIL_DOMAIN",
+        value_delimiter = ',',
+        value_name = "DOMAIN"
+    )]
+    pub signup_email_domains: Vec<String>,
+
+    /// An admin, by the email the sign-in provider gives (repeat the flag, or separate with
+    /// commas): their owner area has the Admin screen.
+    #[arg(long = "admin", env = "QUIRE_ADMIN", value_delimiter = ',', value_name = "EMAIL")]
+    pub admins: Vec<String>,
+
+    /// A file of terms, one a line, whose presence in a post raises its blog's risk score in
+    /// the review queue (read at start).
+    #[arg(long, env = "QUIRE_REVIEW_TERMS", value_name = "FILE")]
+    pub review_terms: Option<PathBuf>,
+
+    /// Uploads one blog may store in all, in MB; an upload past it is refused with a 413.
+    #[arg(long, env = "QUIRE_UPLOAD_QUOTA_MB", default_value_t = DEFAULT_UPLOAD_QUOTA_MB, value_name = "MB")]
+    pub upload_quota_mb: u64,
+
+    /// Posts one blog may create in 24 hours.
+    #[arg(long, env = "QUIRE_MAX_POSTS_PER_DAY", default_value_t = DEFAULT_POSTS_PER_DAY, value_name = "N")]
+    pub max_posts_per_day: u32,
+
+    /// Imports one blog may start in 24 hours.
+    #[arg(long, env = "QUIRE_MAX_IMPORTS_PER_DAY", default_value_t = DEFAULT_IMPORTS_PER_DAY, value_name = "N")]
+    pub max_imports_per_day: u32,
+
+    /// Abuse reports one client address (an IPv6 /64) may send in 24 hours.
+    #[arg(long, env = "QUIRE_MAX_REPORTS_PER_ADDRESS", default_value_t = DEFAULT_REPORTS_PER_ADDRESS, value_name = "N")]
+    pub max_reports_per_address: u32,
+
+    /// Where people write to the operator: shown on the landing page and the report page.
+    #[arg(long, env = "QUIRE_CONTACT_EMAIL", value_name = "EMAIL")]
+    pub contact_email: Option<String>,
+
+    /// The instance's terms (Markdown, read at start), served at /terms and linked from the
+    /// landing page, the signup dialog and the report page.
+    #[arg(long, env = "QUIRE_TERMS", value_name = "FILE")]
+    pub terms: Option<PathBuf>,
+
+    /// The instance's privacy policy (Markdown, read at start), served at /privacy and linked
+    /// as --terms is.
+    #[arg(long, env = "QUIRE_PRIVACY", value_name = "FILE")]
+    pub privacy: Option<PathBuf>,
+}
+
+impl PublicInstanceArgs {
+    /// The settings the flags give, reading the files they name; one clear line for a value
+    /// that cannot work or a file that cannot be read.
+    pub fn public_instance(&self) -> anyhow::Result<PublicInstance> {
+        let Some(signups) = SignupMode::parse(self.signups.trim()) else {
+            bail!("--signups must be open, approval, invite or closed, got {:?}", self.signups);
+        };
+        if self.max_new_blogs_per_day == 0 || self.max_new_blogs_per_address == 0 {
+            bail!("--max-new-blogs-per-day and --max-new-blogs-per-address must be at least 1 (use --signups closed)");
+        }
+        if self.max_posts_per_day == 0 || self.max_imports_per_day == 0 || self.max_reports_per_address == 0 {
+            bail!("--max-posts-per-day, --max-imports-per-day and --max-reports-per-address must be at least 1");
+        }
+        let upload_bytes = self
+            .upload_quota_mb
+            .checked_mul(1024 * 1024)
+            .with_context(|| format!("--upload-quota-mb {} is too large", self.upload_quota_mb))?;
+        let email_domains = lowercase_list("--signup-email-domain", &self.signup_email_domains, |domain| {
+            !domain.contains('@') && domain.contains('.')
+        })?;
+        let admins = lowercase_list("--admin", &self.admins, |email| {
+            email.split_once('@').is_some_and(|(user, host)| !user.is_empty() && !host.is_empty())
+        })?;
+        if let Some(email) = &self.contact_email
+            && !email.trim().contains('@')
+        {
+            bail!("--contact-email must be an email address, got {email:?}");
+        }
+        let review_terms = match &self.review_terms {
+            None => Vec::new(),
+            Some(path) => read_operator_file("--review-terms", path)?
+                .lines()
+                .map(|line| line.trim().to_lowercase())
+                .filter(|term| !term.is_empty() && !term.starts_with('#'))
+                .collect(),
+        };
+        let page = |flag: &str, path: &Option<PathBuf>| -> anyhow::Result<Option<OperatorPage>> {
+            path.as_ref()
+                .map(|path| Ok(OperatorPage { path: path.clone(), markdown: read_operator_file(flag, path)? }))
+                .transpose()
+        };
+        Ok(PublicInstance {
+            signups,
+            review_new_blogs: self.review_new_blogs,
+            new_blogs_per_day: self.max_new_blogs_per_day,
+            new_blogs_per_address: self.max_new_blogs_per_address,
+            email_domains,
+            admins,
+            review_terms,
+            quotas: Quotas {
+                upload_bytes,
+                posts_per_day: self.max_posts_per_day,
+                imports_per_day: self.max_imports_per_day,
+            },
+            reports_per_address: self.max_reports_per_address,
+            contact_email: self.contact_email.as_ref().map(|email| email.trim().to_owned()),
+            terms: page("--terms", &self.terms)?,
+            privacy: page("--privacy", &self.privacy)?,
+        })
+    }
+}
+
+/// The values of a repeatable flag, trimmed and lowercased, each checked by `valid`.
+fn lowercase_list(flag: &str, values: &[String], valid: impl Fn(&str) -> bool) -> anyhow::Result<Vec<String>> {
+    let mut list = Vec::new();
+    for value in values {
+        let value = value.trim().trim_start_matches('@').to_ascii_lowercase();
+        if value.is_empty() {
+            continue;
+        }
+        if !valid(&value) {
+            bail!("{flag} {value:?} is not what it takes (see `quire serve --help`)");
+        }
+        list.push(value);
+    }
+    Ok(list)
+}
+
+/// The UTF-8 text of an operator's file, refusing a missing, unreadable or oversized one.
+fn read_operator_file(flag: &str, path: &Path) -> anyhow::Result<String> {
+    let size = std::fs::metadata(path).with_context(|| format!("{flag} {}: cannot read it", path.display()))?.len();
+    if size > MAX_OPERATOR_FILE {
+        bail!("{flag} {}: {size} bytes, more than the 1 MiB Quire reads", path.display());
+    }
+    std::fs::read_to_string(path).with_context(|| format!("{flag} {}: cannot read it as UTF-8 text", path.display()))
+}

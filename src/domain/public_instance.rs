@@ -1,0 +1,174 @@
+//! What an operator who opens Quire to the public decides (issue 29, docs/public-instance.md):
+//! who may sign up, who reviews, what one blog may use, and the instance's own pages.
+
+use std::path::PathBuf;
+
+/// Who may create a blog (`--signups`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SignupMode {
+    /// Anyone may.
+    #[default]
+    Open,
+    /// Anyone may, and the blog waits for an admin's review (`new`).
+    Approval,
+    /// Only with an invite code (`quire invites create`).
+    Invite,
+    /// Nobody; existing owners sign in as before.
+    Closed,
+}
+
+impl SignupMode {
+    /// The mode named `raw` (`open`, `approval`, `invite`, `closed`).
+    pub fn parse(raw: &str) -> Option<SignupMode> {
+        match raw {
+            "open" => Some(SignupMode::Open),
+            "approval" => Some(SignupMode::Approval),
+            "invite" => Some(SignupMode::Invite),
+            "closed" => Some(SignupMode::Closed),
+            _ => None,
+        }
+    }
+
+    /// Its name, as `--signups` takes it and the app config tells the owner app.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignupMode::Open => "open",
+            SignupMode::Approval => "approval",
+            SignupMode::Invite => "invite",
+            SignupMode::Closed => "closed",
+        }
+    }
+}
+
+/// What one blog may use (`--upload-quota-mb`, `--max-posts-per-day`, `--max-imports-per-day`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quotas {
+    /// Bytes of uploads one blog may store in all.
+    pub upload_bytes: u64,
+    /// Posts one blog may create in 24 hours.
+    pub posts_per_day: u32,
+    /// Imports one blog may start in 24 hours.
+    pub imports_per_day: u32,
+}
+
+/// `--upload-quota-mb`'s default.
+pub const DEFAULT_UPLOAD_QUOTA_MB: u64 = 1024;
+/// `--max-posts-per-day`'s default.
+pub const DEFAULT_POSTS_PER_DAY: u32 = 100;
+/// `--max-imports-per-day`'s default.
+pub const DEFAULT_IMPORTS_PER_DAY: u32 = 5;
+/// `--max-new-blogs-per-day`'s default.
+pub const DEFAULT_NEW_BLOGS_PER_DAY: u32 = 100;
+/// `--max-new-blogs-per-address`'s default.
+pub const DEFAULT_NEW_BLOGS_PER_ADDRESS: u32 = 3;
+/// `--max-reports-per-address`'s default.
+pub const DEFAULT_REPORTS_PER_ADDRESS: u32 = 10;
+
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas {
+            upload_bytes: DEFAULT_UPLOAD_QUOTA_MB * 1024 * 1024,
+            posts_per_day: DEFAULT_POSTS_PER_DAY,
+            imports_per_day: DEFAULT_IMPORTS_PER_DAY,
+        }
+    }
+}
+
+/// A page the operator wrote (`--terms`, `--privacy`): Markdown read once at start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperatorPage {
+    /// The file it was read from (for messages).
+    pub path: PathBuf,
+    /// Its Markdown.
+    pub markdown: String,
+}
+
+/// The public instance's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicInstance {
+    /// Who may create a blog.
+    pub signups: SignupMode,
+    /// New blogs start `new` (waiting for review) whatever the mode (`--review-new-blogs`).
+    pub review_new_blogs: bool,
+    /// Blogs created in 24 hours across the instance, at most.
+    pub new_blogs_per_day: u32,
+    /// Blogs created in 24 hours from one client address, at most.
+    pub new_blogs_per_address: u32,
+    /// When not empty, only users whose sign-in email is at one of these domains (lowercase)
+    /// may create a blog (`--signup-email-domain`).
+    pub email_domains: Vec<String>,
+    /// The admins' sign-in emails, lowercase (`--admin`).
+    pub admins: Vec<String>,
+    /// Terms whose presence in a post raises its blog's risk score (`--review-terms`), lowercase.
+    pub review_terms: Vec<String>,
+    /// What one blog may use.
+    pub quotas: Quotas,
+    /// Abuse reports one client address may send in 24 hours (`--max-reports-per-address`).
+    pub reports_per_address: u32,
+    /// Where people write to the operator (`--contact-email`).
+    pub contact_email: Option<String>,
+    /// The instance's terms, served at /terms (`--terms`).
+    pub terms: Option<OperatorPage>,
+    /// The instance's privacy policy, served at /privacy (`--privacy`).
+    pub privacy: Option<OperatorPage>,
+}
+
+impl Default for PublicInstance {
+    fn default() -> PublicInstance {
+        PublicInstance {
+            signups: SignupMode::Open,
+            review_new_blogs: false,
+            new_blogs_per_day: DEFAULT_NEW_BLOGS_PER_DAY,
+            new_blogs_per_address: DEFAULT_NEW_BLOGS_PER_ADDRESS,
+            email_domains: Vec::new(),
+            admins: Vec::new(),
+            review_terms: Vec::new(),
+            quotas: Quotas::default(),
+            reports_per_address: DEFAULT_REPORTS_PER_ADDRESS,
+            contact_email: None,
+            terms: None,
+            privacy: None,
+        }
+    }
+}
+
+impl PublicInstance {
+    /// Whether `email` (the sign-in provider's) names an admin.
+    pub fn is_admin(&self, email: &str) -> bool {
+        let email = email.trim().to_ascii_lowercase();
+        !email.is_empty() && self.admins.contains(&email)
+    }
+
+    /// Whether a blog created now starts waiting for review.
+    pub fn new_blogs_wait_for_review(&self) -> bool {
+        self.review_new_blogs || self.signups == SignupMode::Approval
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_admin_is_named_by_email_whatever_its_case_and_nobody_is_one_by_default() {
+        let instance = PublicInstance { admins: vec!["ops@example.com".into()], ..Default::default() };
+        assert!(instance.is_admin("Ops@Example.com"));
+        assert!(!instance.is_admin("ops@example.org"));
+        assert!(!instance.is_admin(""));
+        assert!(!PublicInstance::default().is_admin("ops@example.com"));
+    }
+
+    #[test]
+    fn new_blogs_wait_for_review_under_approval_or_when_asked() {
+        let mut instance = PublicInstance::default();
+        assert!(!instance.new_blogs_wait_for_review());
+        instance.signups = SignupMode::Approval;
+        assert!(instance.new_blogs_wait_for_review());
+        instance = PublicInstance { signups: SignupMode::Invite, review_new_blogs: true, ..Default::default() };
+        assert!(instance.new_blogs_wait_for_review());
+        for mode in ["open", "approval", "invite", "closed"] {
+            assert_eq!(SignupMode::parse(mode).map(SignupMode::as_str), Some(mode));
+        }
+        assert_eq!(SignupMode::parse("Open"), None);
+    }
+}
