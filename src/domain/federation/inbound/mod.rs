@@ -260,10 +260,16 @@ fn reference(node: &Value, field: &str) -> Result<String, Invalid> {
     }
 }
 
-/// An id must be an absolute http(s) URL with a host, of reasonable length.
+/// An id must be an absolute http(s) URL with a host, of reasonable length, written as one:
+/// `https://` or `http://` first. The URL parser repairs `https:/+peer.example/...` into
+/// `https://+peer.example/...`; such an id would be kept as written, and compared and stored
+/// unlike what its server names (found by fuzzing, scripts/fuzz.sh inbound).
 fn checked_id(id: &str, field: &str) -> Result<String, Invalid> {
     if id.len() > MAX_ID {
         return Err(invalid(format!("{field} is longer than {MAX_ID} characters")));
+    }
+    if !(id.starts_with("https://") || id.starts_with("http://")) {
+        return Err(invalid(format!("{field} is not an absolute http(s) URL")));
     }
     match url::Url::parse(id) {
         Ok(url) if matches!(url.scheme(), "http" | "https") && url.host_str().is_some_and(|h| !h.is_empty()) => {

@@ -188,3 +188,18 @@ fn the_registrable_domain_of_an_id_follows_the_public_suffix_list() {
     assert_eq!(domain("https://co.uk/u"), "co.uk", "a bare suffix is itself");
     assert_eq!(registrable_domain_of("not a url"), None);
 }
+
+/// Found by fuzzing (scripts/fuzz.sh inbound): the URL parser repairs these into http(s) URLs,
+/// but they are not written as one, and the id would be kept as written.
+#[test]
+fn an_id_that_is_a_url_only_once_repaired_is_refused() {
+    for actor in [
+        "https:/+peer.example/users/bob",
+        "https:peer.example/users/bob",
+        "HTTPS://peer.example/users/bob",
+        " https://peer.example/users/bob",
+    ] {
+        let follow = json!({"id": "https://peer.example/f/1", "type": "Follow", "actor": actor, "object": ALICE});
+        assert!(parse(&follow).is_err(), "{actor:?}");
+    }
+}

@@ -51,6 +51,9 @@ pub(super) struct Walk<'a> {
     tally: Rc<Tally>,
     /// Whether `data` was found (in `db[0]`, or bare beside `meta`).
     found: Found,
+    /// Posts met so far, in every `posts` list of the file (a file may repeat the key): the
+    /// next post's position, what the item cap and the large posts' positions count.
+    posts_seen: u64,
 }
 
 enum Mode<'a> {
@@ -70,7 +73,8 @@ impl<'a> Walk<'a> {
     pub(super) fn scan(input: impl Read, limits: ImportLimits) -> Result<Tables, Unreadable> {
         let mut tables = Tables::default();
         let tally = Rc::new(Tally::default());
-        Walk { mode: Mode::Scan(&mut tables), limits, tally: tally.clone(), found: Found::default() }.run(input)?;
+        Walk { mode: Mode::Scan(&mut tables), limits, tally: tally.clone(), found: Found::default(), posts_seen: 0 }
+            .run(input)?;
         tables.uses_placeholder = tally.placeholder.get();
         Ok(tables)
     }
@@ -83,8 +87,8 @@ impl<'a> Walk<'a> {
         too_big: &'a [u64],
         on_post: &'a mut OnPost<'a>,
     ) -> Result<(), Unreadable> {
-        let walk =
-            Walk { mode: Mode::Posts { too_big, on_post }, limits, tally: Rc::default(), found: Found::default() };
+        let mode = Mode::Posts { too_big, on_post };
+        let walk = Walk { mode, limits, tally: Rc::default(), found: Found::default(), posts_seen: 0 };
         match walk.run(input) {
             Err(Refused::Stopped) | Ok(()) => Ok(()),
             Err(Refused::File(err)) => Err(err),
@@ -276,8 +280,8 @@ impl<'de> Visitor<'de> for PostsSeed<'_, '_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let walk = self.0;
         let (limits, tally) = (walk.limits, walk.tally.clone());
-        let mut index = 0u64;
         loop {
+            let index = walk.posts_seen;
             match &mut walk.mode {
                 Mode::Scan(tables) => {
                     if index == limits.max_items {
@@ -314,7 +318,7 @@ impl<'de> Visitor<'de> for PostsSeed<'_, '_> {
                     }
                 }
             }
-            index += 1;
+            walk.posts_seen += 1;
         }
         Ok(())
     }

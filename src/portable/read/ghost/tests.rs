@@ -220,6 +220,41 @@ fn an_export_past_the_item_count_or_a_table_row_past_the_item_cap_is_refused() {
     assert!(err.0.starts_with("This Ghost export holds more than 8 rows of tags"), "{err}");
 }
 
+/// Found by fuzzing (scripts/fuzz.sh ghost_export): a file may repeat the `posts` key, and
+/// each list was counted and positioned from zero, so two lists under the cap passed it
+/// together and a large post of the second list could be read whole.
+#[test]
+fn posts_in_repeated_lists_count_together_against_the_cap_and_keep_their_own_positions() {
+    let limits = ImportLimits { max_items: 3, max_item_bytes: 2000, ..ImportLimits::default() };
+    let list = |ids: &[&str], big: Option<&str>| {
+        let posts: Vec<Value> = ids
+            .iter()
+            .map(|id| match Some(*id) == big {
+                true => post(id, "published", json!({ "html": "x".repeat(3000) })),
+                false => post(id, "published", json!({})),
+            })
+            .collect();
+        Value::Array(posts).to_string()
+    };
+    let file = |first: String, second: String| {
+        format!(r#"{{"db":[{{"meta":{{"version":"5.75.0"}},"data":{{"posts":{first},"posts":{second}}}}}]}}"#)
+            .into_bytes()
+    };
+    let err = read_with(file(list(&["p1", "p2"], None), list(&["p3", "p4"], None)), limits).err().unwrap();
+    assert_eq!(err.0, limits.too_many_items("This Ghost export"));
+
+    // p2 (first list) is small, p4 (second list, second element) is large: only p4 is skipped.
+    let export = read_with(file(list(&["p1", "p2"], None), list(&["p3"], Some("p3"))), limits).unwrap();
+    assert_eq!(export.read.expected_items, Some(3));
+    let items: Vec<_> = export.items.collect();
+    assert_eq!(items.len(), 3);
+    assert!(items[0].is_ok() && items[1].is_ok(), "the first list's posts are read");
+    assert_eq!(
+        items[2].as_ref().unwrap_err().to_string(),
+        "The post or page at position 3 is larger than 1 MB: not imported"
+    );
+}
+
 #[test]
 fn a_post_that_is_not_shaped_like_a_ghost_post_is_reported_alone() {
     let export = read_with(
