@@ -55,4 +55,5 @@ mod themes;
 mod time_zones;
 mod tls;
 mod trust_states;
+mod trust_states_federation;
 mod upload_props;

@@ -3,14 +3,11 @@
 //! `new` and `silenced` change on the pages, the sitemap, custom domains and federation.
 //! States are changed as an admin changes them: through `Blogs::moderate`.
 
-use std::time::Duration;
-
 use quire::domain::blog::trust_state::Moderation;
 use reqwest::Method;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
-use crate::federation::{Answer, Inbox, follow, until};
 use crate::helpers::{Browser, TestApp, body, error_field};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82";
@@ -29,7 +26,7 @@ pub(crate) async fn upload(browser: &Browser, bytes: Vec<u8>) -> reqwest::Respon
         .unwrap()
 }
 
-async fn moderate(app: &TestApp, action: Moderation, reason: &str) {
+pub(crate) async fn moderate(app: &TestApp, action: Moderation, reason: &str) {
     app.state.blogs.moderate("alice", action, reason, "ops@example.com").await.expect("moderated");
 }
 
@@ -348,57 +345,4 @@ async fn a_new_or_silenced_blog_is_served_noindex_out_of_its_sitemap_with_nofoll
         (shown["blog"]["state"].as_str(), shown["blog"]["stateReason"].as_str()),
         (Some("silenced"), Some("Too many links"))
     );
-}
-
-/// A server whose deliveries may reach loopback and whose new blogs wait for review, with
-/// alice's new blog and one accepted follower on a peer that keeps what it is sent.
-async fn new_blog_with_a_follower() -> (TestApp, Browser, i64, Inbox) {
-    let app = TestApp::spawn_with(|config| {
-        config.fetch_allow_loopback = true;
-        config.delivery_retry_unit = Duration::from_millis(60_000);
-        config.fetch_deadline = Duration::from_secs(5);
-        config.public.review_new_blogs = true;
-    })
-    .await;
-    let alice = app.browser.clone();
-    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
-    let peer = Inbox::start(Answer::Accept).await;
-    follow(&app, "bob", &peer.url("/users/bob/inbox"), None, true);
-    (app, alice, blog, peer)
-}
-
-#[tokio::test]
-async fn a_new_blogs_activities_wait_and_are_sent_on_approval() {
-    let (app, alice, blog, peer) = new_blog_with_a_follower().await;
-
-    alice.create_post(blog, body(&[("heading", json!({ "text": "Held" }))]), false).await;
-    assert_eq!(app.count("deliveries"), 1, "queued");
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert!(peer.received().is_empty(), "a new blog's activity is held");
-    assert_eq!(app.count("deliveries"), 1, "and still queued");
-
-    moderate(&app, Moderation::Approve, "").await;
-    until(Duration::from_secs(10), "the held Create", || peer.types() == ["Create"]).await;
-    assert!(String::from_utf8_lossy(&peer.received()[0].body).contains("Held"));
-}
-
-#[tokio::test]
-async fn a_silenced_blogs_queued_activities_are_dropped_and_none_are_queued_while_silenced() {
-    let (app, alice, blog, peer) = new_blog_with_a_follower().await;
-    alice.create_post(blog, body(&[("heading", json!({ "text": "Held then dropped" }))]), false).await;
-    assert_eq!(app.count("deliveries"), 1, "held while new");
-
-    moderate(&app, Moderation::Silence, "Spam").await;
-    assert_eq!((app.count("deliveries"), app.count("outgoing_activities")), (0, 0), "dropped on silencing");
-    alice.create_post(blog, body(&[("heading", json!({ "text": "While silenced" }))]), false).await;
-    assert_eq!(app.count("deliveries"), 0, "nothing is queued while silenced");
-
-    // Approved later: what was dropped stays dropped; what it publishes from then on goes out.
-    moderate(&app, Moderation::Approve, "").await;
-    alice.create_post(blog, body(&[("heading", json!({ "text": "After approval" }))]), false).await;
-    until(Duration::from_secs(10), "the new Create", || !peer.received().is_empty()).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let bodies: Vec<String> = peer.received().iter().map(|r| String::from_utf8_lossy(&r.body).into_owned()).collect();
-    assert_eq!(bodies.len(), 1, "{bodies:?}");
-    assert!(bodies[0].contains("After approval"), "{bodies:?}");
 }
