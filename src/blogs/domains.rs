@@ -27,6 +27,7 @@ use crate::db::blogs::{self, Blog};
 use crate::db::custom_domains::{self, DomainRow, Set};
 use crate::domain::blog::custom_domain::CustomDomain;
 use crate::domain::blog::domain_verification::{self as rules, DomainState, Lookup};
+use crate::domain::blog::trust_state::TrustState;
 use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
@@ -59,6 +60,14 @@ impl Blogs {
     /// other blogs' names), replacing its earlier one with a new token; the same name again
     /// changes nothing.
     pub async fn set_domain(&self, blog: &Blog, raw_name: &str) -> Result<DomainRow> {
+        if !blog.state.is_listed() {
+            // Issue 29: a custom domain is for blogs the instance vouches for.
+            let message = match blog.state {
+                TrustState::New => "A blog waiting for review cannot use a custom domain yet.",
+                _ => "A silenced blog cannot use a custom domain.",
+            };
+            return Err(Error::Forbidden(Messages::one("name", message)));
+        }
         let name = CustomDomain::parse(raw_name, self.served.app_name())
             .map_err(|err| Error::invalid("name", err.message()))?;
         let (id, subdomain, token) = (blog.id, blog.subdomain.clone(), rules::new_token());

@@ -17,7 +17,7 @@
 //!    deleted job's, an account's exports), a deleted blog's signing key forgotten, a new blog's
 //!    made in the background (`federation::OwnKeys`, off SQLite's threads).
 //! 3. **The names served** ([`ServedNames`](super::ServedNames)): a blog created or deleted, a
-//!    custom domain verified or not any more. Before the pages, which carry the blog's origin.
+//!    custom domain verified or not any more, a blog's trust state changed. Before the pages, which carry the blog's origin.
 //! 4. **The blog's cached pages** invalidated ([`PageGenerations`](super::PageGenerations)).
 //! 5. **The wake-ups**: the scheduler (a schedule may have moved), the delivery worker (an
 //!    activity was queued), the job runner (a job was queued), the custom domains' recheck task
@@ -38,6 +38,7 @@ use super::federation::Outbound;
 use super::{Blogs, index};
 use crate::data_dir::DataDir;
 use crate::db::posts::Post;
+use crate::domain::blog::trust_state::TrustState;
 use crate::domain::content::blocks::Body;
 use crate::error::Result;
 use crate::search::{PostDoc, SearchIndex};
@@ -93,6 +94,8 @@ enum ServedChange {
     Deleted(String),
     /// The blog of this subdomain answers on this verified custom domain, or on none.
     Domain(String, Option<String>),
+    /// The blog of this subdomain is in this trust state now.
+    State(String, TrustState),
 }
 
 impl Effects {
@@ -187,6 +190,11 @@ impl Effects {
         self.served.push(ServedChange::Domain(subdomain.to_owned(), verified.map(str::to_owned)));
     }
 
+    /// The blog is in trust state `state` from the commit on (its created or moderated state).
+    pub(super) fn state_changed(&mut self, subdomain: &str, state: TrustState) {
+        self.served.push(ServedChange::State(subdomain.to_owned(), state));
+    }
+
     /// The blog's cached pages show what changed: none of them is served again.
     pub(super) fn invalidate(&mut self, subdomain: &str) {
         if !self.invalidate.iter().any(|known| known == subdomain) {
@@ -279,6 +287,7 @@ impl Blogs {
                 ServedChange::Created(subdomain) => self.served.blog_created(subdomain),
                 ServedChange::Deleted(subdomain) => self.served.blog_deleted(subdomain),
                 ServedChange::Domain(subdomain, verified) => self.served.set_domain(subdomain, verified.as_deref()),
+                ServedChange::State(subdomain, state) => self.served.set_state(subdomain, *state),
             }
         }
         for subdomain in &effects.invalidate {

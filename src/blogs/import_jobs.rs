@@ -30,7 +30,9 @@ use super::imports::{ImportOptions, ImportProgress, ImportSource};
 use super::jobs::{IMPORT, Stopped};
 use crate::db::blogs::{self, Blog};
 use crate::db::jobs::{self, Input, Job};
+use crate::db::quota_uses::{self, QuotaKind};
 use crate::domain::blog::old_paths;
+use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
 use crate::portable::report::Report;
@@ -100,6 +102,16 @@ impl Blogs {
             None => None,
         };
         let name = clean_file_name(request.file_name.as_deref().unwrap_or_default());
+        // The blog's daily quota (`--max-imports-per-day`), before the file is received; the
+        // writer counts it again as it queues the job.
+        let (blog_id, quotas) = (blog.id, self.public.quotas);
+        let within = move |conn: &rusqlite::Connection| -> Result<()> {
+            if quota_uses::used_today(conn, blog_id, QuotaKind::Import)? >= u64::from(quotas.imports_per_day) {
+                return Err(Error::RateLimited(Messages::one("file", quotas.imports_refusal())));
+            }
+            Ok(())
+        };
+        self.db.read(within).await?;
         let _slot = self.upload_slot(blog.id).await?;
         let token = hex::encode(rand::random::<[u8; 12]>());
         let dir = self.data_dir.exports();
@@ -119,10 +131,11 @@ impl Blogs {
         tokio::fs::rename(&upload.path, dir.join(&file)).await.map_err(internal)?;
         upload.path = dir.join(&file);
         let input = Input { file, name, site_url: site_url.map(String::from) };
-        let blog_id = blog.id;
         let job = self
             .commit(move |conn, effects| {
+                within(conn)?;
                 let job = jobs::create(conn, blog_id, IMPORT, format.key(), Some(&input))?.ok_or_else(busy)?;
+                quota_uses::record(conn, blog_id, QuotaKind::Import)?;
                 effects.job_queued();
                 Ok(job)
             })

@@ -4,7 +4,8 @@
 
 use super::Blogs;
 use crate::db::blogs::{self, Blog};
-use crate::domain::blog::trust_state::Moderation;
+use crate::db::deliveries;
+use crate::domain::blog::trust_state::{Moderation, TrustState};
 use crate::error::{Error, Result};
 
 /// Longest reason an admin may give (it is shown to the owner).
@@ -27,9 +28,20 @@ impl Blogs {
             let before = blogs::state_before_suspension(&tx, blog.id)?;
             let state = action.target(blog.state, before).map_err(|message| Error::invalid("action", message))?;
             blogs::set_state(&tx, blog.id, state, &reason, &admin, action.as_str())?;
+            if state == TrustState::Silenced {
+                // What it had queued for its followers is dropped, never sent (a new blog's
+                // activities wait and go out on approval).
+                deliveries::cancel_for_blog(&tx, blog.id)?;
+            }
             let blog = blogs::by_id(&tx, blog.id)?.ok_or_else(|| no_such_blog(&subdomain))?;
             tx.commit()?;
+            effects.state_changed(&blog.subdomain, blog.state);
+            // Its pages change (`noindex`, or the 410 of a suspension and back).
             effects.invalidate(&blog.subdomain);
+            if state == TrustState::Approved {
+                // The activities held while it waited go out now.
+                effects.deliveries_queued();
+            }
             Ok(blog)
         })
         .await

@@ -8,6 +8,7 @@ use super::Blogs;
 use super::effects::Effects;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
+use crate::db::quota_uses::{self, QuotaKind};
 use crate::domain::blog::post_address::slug;
 use crate::domain::content::blocks::Body;
 use crate::domain::content::schedule;
@@ -45,12 +46,17 @@ impl Blogs {
     /// Creates a post in `blog`; the draft flag off publishes it.
     pub async fn create_post(&self, blog: &Blog, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
-        let (blog_id, subdomain) = (blog.id, blog.subdomain.clone());
+        let (blog_id, subdomain, quotas) = (blog.id, blog.subdomain.clone(), self.public.quotas);
         self.commit(move |conn, effects| {
             // Counted by the one writer connection, so two saves can't both take the last place.
             if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
                 return Err(Error::invalid("blog", limits::too_many_posts()));
             }
+            // The blog's daily quota (`--max-posts-per-day`), counted by the same connection.
+            if quota_uses::used_today(conn, blog_id, QuotaKind::Post)? >= u64::from(quotas.posts_per_day) {
+                return Err(Error::RateLimited(Messages::one("blog", quotas.posts_refusal())));
+            }
+            quota_uses::record(conn, blog_id, QuotaKind::Post)?;
             let outbound = effects.outbound();
             let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
             let (post, seq) = posts::create(conn, blog_id, &write, federate)?;

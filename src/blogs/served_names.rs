@@ -7,6 +7,10 @@
 //! unverifies, replaces or removes a custom domain, before it invalidates the blog's pages (which
 //! carry its origin, `Config::blog_origin`). Each change is also broadcast ([`ServedNames::changes`])
 //! for those keeping per-name state: the TLS manager orders or forgets certificates (`app.rs`).
+//!
+//! Each blog's trust state (issue 29) is kept here too, beside its names, so that host dispatch
+//! answers a suspended blog's every surface with a 410, and marks a `new` or `silenced` blog's
+//! answers `noindex`, without SQL; the write path changes it after `Blogs::moderate` commits.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::RwLock;
@@ -15,6 +19,7 @@ use tokio::sync::broadcast;
 
 use crate::db::Db;
 use crate::domain::blog::address::BlogAddress;
+use crate::domain::blog::trust_state::TrustState;
 use crate::error::Error;
 
 /// A name starts or stops being served.
@@ -34,6 +39,8 @@ struct Names {
     domains: HashMap<String, String>,
     /// Subdomain -> its verified custom domain.
     domain_of: HashMap<String, String>,
+    /// Subdomain -> its trust state, for blogs that are not `approved` (most are).
+    states: HashMap<String, TrustState>,
 }
 
 /// The names served; cheap to ask, `Send + Sync`, shared as `Arc<ServedNames>`.
@@ -60,10 +67,36 @@ impl ServedNames {
         ServedNames { app_name, names: RwLock::new(names), changes: broadcast::channel(256).0 }
     }
 
-    /// Reads every blog and verified domain from the database.
+    /// Reads every blog, verified domain and trust state from the database.
     pub async fn load(db: &Db, app_host: &str) -> Result<ServedNames, Error> {
-        let blogs = db.read(crate::db::custom_domains::served).await?;
-        Ok(ServedNames::new(app_host, blogs))
+        let (blogs, states) =
+            db.read(|conn| Ok((crate::db::custom_domains::served(conn)?, crate::db::blogs::states(conn)?))).await?;
+        let served = ServedNames::new(app_host, blogs);
+        for (subdomain, state) in states {
+            served.set_state(&subdomain, state);
+        }
+        Ok(served)
+    }
+
+    /// The trust state of the blog on `subdomain` (`approved` for a name it does not know).
+    pub fn state(&self, subdomain: &str) -> TrustState {
+        let names = self.names.read().expect("served names lock");
+        names.states.get(subdomain).copied().unwrap_or(TrustState::Approved)
+    }
+
+    /// Whether any blog is suspended (media files are looked up only then).
+    pub fn any_suspended(&self) -> bool {
+        self.names.read().expect("served names lock").states.values().any(|state| *state == TrustState::Suspended)
+    }
+
+    /// The blog on `subdomain` is in `state` from now on (called at start and by the write path
+    /// after its commit).
+    pub(crate) fn set_state(&self, subdomain: &str, state: TrustState) {
+        let mut names = self.names.write().expect("served names lock");
+        match state {
+            TrustState::Approved => names.states.remove(subdomain),
+            _ => names.states.insert(subdomain.to_owned(), state),
+        };
     }
 
     /// Whether the server answers on `name` (lowercase, no trailing dot, no port): the app
@@ -124,6 +157,7 @@ impl ServedNames {
         let removed_domain = {
             let mut names = self.names.write().expect("served names lock");
             names.subdomains.remove(subdomain);
+            names.states.remove(subdomain);
             let domain = names.domain_of.remove(subdomain);
             if let Some(domain) = &domain {
                 names.domains.remove(domain);
@@ -182,6 +216,23 @@ mod tests {
         assert_eq!(served.blog_of_domain("blog.alice.org").as_deref(), Some("alice"));
         assert_eq!(served.address("alice").domain.as_deref(), Some("blog.alice.org"));
         assert_eq!(served.address("bob").domain, None);
+    }
+
+    #[test]
+    fn trust_states_are_kept_per_blog_and_forgotten_with_it() {
+        let served = ServedNames::new("example.com", vec![("alice".into(), None), ("bob".into(), None)]);
+        assert_eq!(served.state("alice"), TrustState::Approved);
+        assert!(!served.any_suspended());
+        served.set_state("alice", TrustState::Suspended);
+        served.set_state("bob", TrustState::New);
+        assert_eq!((served.state("alice"), served.state("bob")), (TrustState::Suspended, TrustState::New));
+        assert!(served.any_suspended());
+        served.set_state("alice", TrustState::Approved);
+        assert_eq!(served.state("alice"), TrustState::Approved);
+        assert!(!served.any_suspended());
+        served.blog_deleted("bob");
+        served.blog_created("bob");
+        assert_eq!(served.state("bob"), TrustState::Approved);
     }
 
     #[test]

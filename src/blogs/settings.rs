@@ -39,6 +39,7 @@ impl Blogs {
                 }
             };
             effects.blog_created(&blog.subdomain);
+            effects.state_changed(&blog.subdomain, blog.state);
             effects.key_wanted(blog.id);
             effects.invalidate(&blog.subdomain);
             Ok(blog)

@@ -13,7 +13,6 @@ use sha2::{Digest, Sha256};
 use super::Blogs;
 use crate::db::images;
 use crate::domain::content::image::{ImageType, MAX_IMAGE_BYTES};
-use crate::domain::limits::{self, MAX_UPLOAD_BYTES_PER_USER};
 use crate::error::{Error, Messages, Result};
 
 impl Blogs {
@@ -35,10 +34,13 @@ impl Blogs {
         // Checked before the file is written (a refused upload leaves nothing on disk), and
         // again by the writer connection as it records it (no two uploads pass on one place).
         let within = {
-            let hash = hash.clone();
+            let (hash, quotas) = (hash.clone(), self.public.quotas);
             move |conn: &rusqlite::Connection| -> Result<()> {
-                if images::bytes_after(conn, user_id, &hash, size)? > MAX_UPLOAD_BYTES_PER_USER {
-                    return Err(Error::invalid("image", limits::too_many_uploads()));
+                // The blog's upload quota (`--upload-quota-mb`): exactly at it is fine, a byte
+                // over is a 413 naming it and the current use. Uploads already stored stay.
+                if images::bytes_after(conn, user_id, &hash, size)? > quotas.upload_bytes {
+                    let used = images::bytes_of_user(conn, user_id)?;
+                    return Err(Error::TooLarge(Messages::one("image", quotas.upload_refusal(used))));
                 }
                 Ok(())
             }

@@ -84,6 +84,11 @@ pub fn subdomains(conn: &Connection) -> Result<Vec<String>, Error> {
     Ok(rows.collect::<Result<Vec<String>, _>>()?)
 }
 
+/// The user's blog, if they have one.
+pub fn of_user(conn: &Connection, user_id: i64) -> Result<Option<Blog>, Error> {
+    Ok(conn.query_row(&format!("{SELECT} WHERE b.user_id = ?1"), [user_id], from_row).optional()?)
+}
+
 /// The id of the user's blog, if they have one.
 pub fn id_of_user(conn: &Connection, user_id: i64) -> Result<Option<i64>, Error> {
     Ok(conn.query_row("SELECT id FROM blogs WHERE user_id = ?1", [user_id], |row| row.get(0)).optional()?)
@@ -213,6 +218,14 @@ pub fn set_state(
     record_admin_action(conn, admin, blog_id, action, reason)?;
     touch(conn, blog_id)?;
     Ok(true)
+}
+
+/// Every blog that is not `approved`, with its trust state (what `ServedNames` keeps).
+pub fn states(conn: &Connection) -> Result<Vec<(String, TrustState)>, Error> {
+    let mut stmt = conn.prepare("SELECT subdomain, state FROM blogs WHERE state <> 'approved'")?;
+    let rows =
+        stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, TrustState::from_stored(&r.get::<_, String>(1)?))))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// The state a suspended blog had before its suspension (None when it is not suspended).

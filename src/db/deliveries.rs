@@ -78,13 +78,15 @@ pub struct Due {
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// Up to `limit` deliveries due now, oldest first, skipping the row ids of `skip` (those in
-/// flight). Nothing is marked: after a crash every row not deleted is simply due again.
+/// flight) and those of blogs that are not `approved` (held until they are: issue 29; a
+/// deleted account's, whose blog row is gone, still go). Nothing is marked: after a crash every row not deleted is simply due again.
 pub fn claim_due(conn: &Connection, limit: u32, skip: &[i64]) -> Result<Vec<Due>, Error> {
     let skip = serde_json::to_string(skip).map_err(|err| Error::Internal(err.into()))?;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT d.id, d.activity_id, a.blog_id, d.inbox, d.host, a.json, d.attempts
          FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
          WHERE d.next_at <= {NOW} AND d.id NOT IN (SELECT value FROM json_each(?2))
+           AND NOT EXISTS (SELECT 1 FROM blogs b WHERE b.id = a.blog_id AND b.state <> 'approved')
          ORDER BY d.next_at, d.id LIMIT ?1"
     ))?;
     let rows = stmt

@@ -63,7 +63,25 @@ pub fn bytes_after(conn: &Connection, user_id: i64, hash: &str, size: usize) -> 
         .query_row("SELECT 1 FROM images WHERE user_id = ?1 AND hash = ?2", params![user_id, hash], |_| Ok(()))
         .optional()?
         .is_some();
+    Ok(bytes_of_user(conn, user_id)? + if known { 0 } else { size as u64 })
+}
+
+/// Whether the upload with this hash belongs only to suspended blogs' owners (at least one):
+/// its file is served by nobody else's posts, so it answers like their blogs (410).
+pub fn only_suspended_owners(conn: &Connection, hash: &str) -> Result<bool, Error> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM images i JOIN blogs b ON b.user_id = i.user_id
+                        WHERE i.hash = ?1 AND b.state = 'suspended')
+            AND NOT EXISTS (SELECT 1 FROM images i LEFT JOIN blogs b ON b.user_id = i.user_id
+                            WHERE i.hash = ?1 AND (b.state IS NULL OR b.state <> 'suspended'))",
+        [hash],
+        |r| r.get(0),
+    )?)
+}
+
+/// Bytes of images the user stores in all (what their upload quota counts).
+pub fn bytes_of_user(conn: &Connection, user_id: i64) -> Result<u64, Error> {
     let stored: i64 =
         conn.query_row("SELECT coalesce(sum(size), 0) FROM images WHERE user_id = ?1", [user_id], |r| r.get(0))?;
-    Ok(stored as u64 + if known { 0 } else { size as u64 })
+    Ok(stored as u64)
 }

@@ -126,6 +126,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0018_public_instance.sql"),
         seed: None,
     },
+    Migration {
+        version: 20,
+        name: "what a blog's daily quotas count",
+        sql: include_str!("migrations/0020_quota_uses.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -28,6 +28,7 @@ pub mod paragraphs;
 pub mod posts;
 pub mod preview_links;
 pub mod public;
+pub mod quota_uses;
 pub mod reactions;
 pub mod redirects;
 pub mod remote_actors;

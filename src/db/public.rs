@@ -7,6 +7,7 @@ use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::db::tags;
 use crate::domain::blog::address::BlogAddress;
 use crate::domain::blog::time_zone::TimeZone;
+use crate::domain::blog::trust_state::TrustState;
 use crate::error::Error;
 
 /// A blog as its public pages need it.
@@ -36,6 +37,8 @@ pub struct PublicBlog {
     pub pages: Vec<NavLink>,
     /// Where it answers: its subdomain, and its verified custom domain.
     pub address: BlogAddress,
+    /// Its trust state: a blog that is not listed is `noindex` and out of its sitemap.
+    pub state: TrustState,
 }
 
 impl PublicBlog {
@@ -52,7 +55,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
                     f.code,
-                    b.time_zone, d.name
+                    b.time_zone, d.name, b.state
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'
              WHERE b.subdomain = ?1",
@@ -71,6 +74,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     posts_updated_at: row.get(6)?,
                     pages: Vec::new(),
                     address: BlogAddress { subdomain: row.get(1)?, domain: row.get(9)? },
+                    state: TrustState::from_stored(&row.get::<_, String>(10)?),
                 })
             },
         )

@@ -74,6 +74,53 @@ impl Default for Quotas {
     }
 }
 
+/// How every upload refused by the upload quota begins (an import recognises it, and stops
+/// fetching images it could not store).
+pub const UPLOAD_QUOTA_REFUSAL: &str = "This blog's uploads are limited to ";
+
+impl Quotas {
+    /// The 413 of an upload past the quota, naming it and the blog's current use.
+    pub fn upload_refusal(&self, used_bytes: u64) -> String {
+        format!(
+            "{UPLOAD_QUOTA_REFUSAL}{}, and it uses {} already",
+            human_bytes(self.upload_bytes),
+            human_bytes(used_bytes)
+        )
+    }
+
+    /// The 429 of a post past `--max-posts-per-day`.
+    pub fn posts_refusal(&self) -> String {
+        let posts = if self.posts_per_day == 1 { "post" } else { "posts" };
+        format!("A blog can create at most {} {posts} a day; try again tomorrow", self.posts_per_day)
+    }
+
+    /// The 429 of an import past `--max-imports-per-day`.
+    pub fn imports_refusal(&self) -> String {
+        let imports = if self.imports_per_day == 1 { "import" } else { "imports" };
+        format!("A blog can start at most {} {imports} a day; try again tomorrow", self.imports_per_day)
+    }
+}
+
+/// A size as Settings and messages show it: `0 MB`, `900 bytes`, `512 KB`, `12.3 MB`, `1 GB`
+/// (units of 1024, one decimal at most).
+pub fn human_bytes(bytes: u64) -> String {
+    match bytes {
+        0 => return "0 MB".to_owned(),
+        1..1024 => return format!("{bytes} bytes"),
+        _ => {}
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut units = ["KB", "MB", "GB", "TB"].into_iter().peekable();
+    let mut unit = units.next().expect("a unit");
+    // Rounded to one decimal, 1023.96 KB reads 1 MB, not 1024 KB.
+    while (value * 10.0).round() / 10.0 >= 1024.0 && units.peek().is_some() {
+        value /= 1024.0;
+        unit = units.next().expect("peeked");
+    }
+    let shown = format!("{value:.1}");
+    format!("{} {unit}", shown.strip_suffix(".0").unwrap_or(&shown))
+}
+
 /// A page the operator wrote (`--terms`, `--privacy`): Markdown read once at start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OperatorPage {
@@ -156,6 +203,22 @@ mod tests {
         assert!(!instance.is_admin("ops@example.org"));
         assert!(!instance.is_admin(""));
         assert!(!PublicInstance::default().is_admin("ops@example.com"));
+    }
+
+    #[test]
+    fn sizes_read_as_settings_shows_them() {
+        assert_eq!(human_bytes(0), "0 MB");
+        assert_eq!(human_bytes(512 * 1024), "512 KB");
+        assert_eq!(human_bytes(12_897_485), "12.3 MB");
+        assert_eq!(human_bytes(1024 * 1024 * 1024), "1 GB");
+        assert_eq!(human_bytes(1024 * 1024 * 1024 - 10), "1 GB");
+        assert_eq!(human_bytes(900), "900 bytes");
+        let quotas = Quotas::default();
+        assert_eq!(
+            quotas.upload_refusal(5 * 1024 * 1024),
+            "This blog's uploads are limited to 1 GB, and it uses 5 MB already"
+        );
+        assert!(quotas.upload_refusal(0).starts_with(UPLOAD_QUOTA_REFUSAL));
     }
 
     #[test]

@@ -140,6 +140,10 @@ async fn webfinger(state: Data<&AppState>, query: poem::web::Query<WebfingerQuer
         }
     };
     let subdomain = subdomain.ok_or_else(no_blog)?;
+    if !served.state(&subdomain).is_served() {
+        // A suspended blog's account is gone for as long as it is suspended (issue 29).
+        return Ok(Response::builder().status(StatusCode::GONE).header("cache-control", "no-store").finish());
+    }
     let Some(blog) = blog_of(&state, &subdomain).await? else { return Err(no_blog()) };
     let blog_url = format!("{}/", state.config.blog_origin(&blog.address));
     let doc =

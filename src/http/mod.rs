@@ -2,7 +2,8 @@
 //!
 //! A request for `{host}` reaches the owner app and its API; a request for `{sub}.{host}`
 //! reaches that blog (or is sent to its verified custom domain, with a 301), a request for a
-//! verified custom domain reaches its blog; anything else is a 404.
+//! verified custom domain reaches its blog; anything else is a 404. A suspended blog answers 410
+//! on all of its names (issue 29, the state kept in `ServedNames`).
 
 pub mod access_log;
 pub mod acme_http;
@@ -22,6 +23,7 @@ pub mod plain_pages;
 pub mod serve;
 pub mod session;
 pub mod state;
+pub mod suspension;
 pub mod tls_ask;
 pub mod ui;
 
@@ -31,6 +33,7 @@ use std::sync::Arc;
 
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, post};
 
+use crate::domain::blog::trust_state::TrustState;
 use crate::domain::paths;
 use crate::http::state::AppState;
 use hosts::Site;
@@ -77,13 +80,36 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
     let routes = federation::app_routes(routes);
     let routes = SPA_PATHS.into_iter().fold(routes, |routes, path| routes.at(path, get(ui::index)));
     let app_origin: Arc<str> = state.config.app_url().into();
-    routes.around(move |ep, req| crate::http::csrf::guard(ep, req, app_origin.clone())).map_to_response()
+    routes
+        .around(suspension::guard)
+        .around(move |ep, req| crate::http::csrf::guard(ep, req, app_origin.clone()))
+        .map_to_response()
 }
 
 /// For load balancers and uptime checks.
 #[handler]
 fn healthz() -> &'static str {
     "ok"
+}
+
+/// A suspended blog's answer to `req`: the short page for a browser, an empty 410 for anything
+/// that asks for JSON (ActivityPub documents, WebFinger, an inbox's POST).
+pub fn suspended_answer(req: &Request) -> Response {
+    let accept = req.header("accept").unwrap_or_default();
+    let wants_json = accept.contains("json") || req.method() == poem::http::Method::POST;
+    if wants_json || federation::is_blog_path(req.uri().path()) {
+        return Response::builder().status(StatusCode::GONE).header("cache-control", "no-store").finish();
+    }
+    plain_pages::suspended()
+}
+
+/// A blog page's answer, asking search engines not to index it when the blog's state is not
+/// listed (`new`, `silenced`); its pages carry the meta tag too (`templates::Layout`).
+fn unlisted(mut answer: Response, state: TrustState) -> Response {
+    if !state.is_listed() {
+        answer.headers_mut().insert("x-robots-tag", poem::http::HeaderValue::from_static("noindex"));
+    }
+    answer
 }
 
 struct HostRouter {
@@ -112,6 +138,16 @@ impl Endpoint for HostRouter {
             .unwrap_or_default();
         let served = self.state.blogs.served_names();
         let site = hosts::classify_with(&request_host, &self.host, |name| served.blog_of_domain(name));
+        // A blog's trust state, from memory: a suspended blog answers nothing else, on any of
+        // its names and paths (pages, feeds, preview links, old addresses, its inbox and
+        // ActivityPub documents); a new or silenced one is served with `noindex`.
+        let state = match &site {
+            Site::Blog(subdomain) | Site::CustomDomain(subdomain) => served.state(subdomain),
+            Site::App | Site::Unknown => TrustState::Approved,
+        };
+        if !state.is_served() {
+            return Ok(suspended_answer(&req));
+        }
         if inbox::is_inbox(&req) && site != Site::Unknown {
             return Ok(self.inbox.answer(req, &site).await);
         }
@@ -141,11 +177,11 @@ impl Endpoint for HostRouter {
                         .finish());
                 }
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
-                self.blog.call(req).await
+                self.blog.call(req).await.map(|answer| unlisted(answer, state))
             }
             Site::CustomDomain(subdomain) => {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
-                self.blog.call(req).await
+                self.blog.call(req).await.map(|answer| unlisted(answer, state))
             }
             Site::Unknown => Ok(plain_pages::not_found("Not found", "There is nothing at this address.")
                 .with_status(StatusCode::NOT_FOUND)

@@ -12,6 +12,19 @@ pub fn not_found(title: &str, message: &str) -> Response {
     plain_page(StatusCode::NOT_FOUND, title, message)
 }
 
+/// The 410 every public surface of a suspended blog answers with (issue 29): a short page that
+/// shows nothing of the blog, never cached by anyone.
+pub fn suspended() -> Response {
+    let mut page = plain_page(
+        StatusCode::GONE,
+        "This blog has been suspended.",
+        "The operator of this instance has suspended it.",
+    );
+    page.headers_mut().insert("cache-control", poem::http::HeaderValue::from_static("no-store"));
+    page.headers_mut().insert("x-robots-tag", poem::http::HeaderValue::from_static("noindex"));
+    page
+}
+
 /// A plain 500 page naming the request id, which is in the log beside the cause.
 pub fn server_error(request_id: &str) -> Response {
     plain_page(

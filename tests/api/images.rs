@@ -145,21 +145,21 @@ async fn a_10_mb_image_is_streamed_to_parallel_readers_not_copied_into_memory_fo
 }
 
 #[tokio::test]
-async fn an_account_stores_at_most_its_upload_limit_and_the_next_image_is_refused_with_a_message() {
+async fn an_account_stores_at_most_its_upload_quota_and_the_next_image_is_refused_with_a_message() {
     let app = TestApp::spawn().await;
     let alice = app.new_browser();
     alice.sign_up("alice@example.com").await;
     let user: i64 = app.db().query_row("SELECT id FROM users", [], |r| r.get(0)).unwrap();
-    // Earlier uploads, as recorded: 200 MB less 10 bytes.
+    // Earlier uploads, as recorded: the default quota (`--upload-quota-mb`, 1 GB) less 10 bytes.
     app.db()
         .execute(
             "INSERT INTO images (user_id, hash, mime, size) VALUES (?1, 'earlier', 'image/png', ?2)",
-            [user, 200 * 1024 * 1024 - 10],
+            [user, 1024 * 1024 * 1024 - 10],
         )
         .unwrap();
-    let (field, message) = error_field(upload(&alice, &app.url, PNG.to_vec(), "cat.png").await, 422).await;
+    let (field, message) = error_field(upload(&alice, &app.url, PNG.to_vec(), "cat.png").await, 413).await;
     assert_eq!(field, "image");
-    assert_eq!(message, "An account can upload at most 200 MB of images");
+    assert_eq!(message, "This blog's uploads are limited to 1 GB, and it uses 1 GB already");
     assert_eq!(app.count("images"), 1, "nothing recorded");
     let stored = std::fs::read_dir(app.dir.path().join("uploads")).map_or(0, |dir| dir.count());
     assert_eq!(stored, 0, "nothing written to disk");

@@ -70,7 +70,7 @@ pub(crate) async fn finished(browser: &Browser, blog: i64, id: i64) -> Value {
 }
 
 /// Uploads and waits for the end; the import object.
-async fn imported(browser: &Browser, blog: i64, query: &str, bytes: Vec<u8>) -> Value {
+pub(crate) async fn imported(browser: &Browser, blog: i64, query: &str, bytes: Vec<u8>) -> Value {
     let resp = upload(browser, blog, query, bytes).await;
     assert_eq!(resp.status(), 202);
     let body: Value = resp.json().await.unwrap();

@@ -322,15 +322,15 @@ async fn missing_images_and_pages_that_are_not_images_are_reported_and_the_impor
 }
 
 #[tokio::test]
-async fn past_the_accounts_upload_limit_images_are_kept_as_links_and_no_longer_downloaded() {
+async fn past_the_blogs_upload_quota_images_are_kept_as_links_and_no_longer_downloaded() {
     let origin = Origin::start(|path| match path {
         "/a.png" | "/b.png" => Reply::Body("image/png", PNG.to_vec()),
         _ => Reply::Status(404),
     })
     .await;
     let blog = Importing::start(|config| config.fetch_allow_loopback = true).await;
-    // Alice has uploaded all but a few bytes of what an account may.
-    let room = quire::domain::limits::MAX_UPLOAD_BYTES_PER_USER as i64 - 10;
+    // Alice has uploaded all but a few bytes of what a blog may (`--upload-quota-mb`, 1 GB).
+    let room = quire::domain::public_instance::Quotas::default().upload_bytes as i64 - 10;
     blog.app
         .db()
         .execute(
@@ -341,7 +341,7 @@ async fn past_the_accounts_upload_limit_images_are_kept_as_links_and_no_longer_d
     let mut first = item("1", "First");
     first.blocks.push(image(&origin.url("/a.png"), "A"));
     let report = blog.import(vec![first]).await;
-    let limit = "an account can upload at most 200 MB of images";
+    let limit = "this blog's uploads are limited to 1 GB, and it uses 1 GB already";
     assert_eq!(messages_of(&report, "First"), vec![format!("image {} kept as a link: {limit}", origin.url("/a.png"))]);
     let mut second = item("2", "Second");
     second.blocks.push(image(&origin.url("/a.png"), "A"));

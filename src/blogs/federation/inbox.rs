@@ -71,8 +71,13 @@ impl Blogs {
             Inbound::Create { note, .. } => note.in_reply_to.as_deref(),
             _ => None,
         };
+        // A suspended blog is gone for as long as it is (issue 29): what names it, through the
+        // shared inbox too, is taken as naming nothing of ours, and dropped.
+        let served_now = |target: &Ours| match target {
+            Ours::Actor { subdomain } | Ours::Post { subdomain, .. } => served.state(subdomain).is_served(),
+        };
         let targets: HashMap<String, Ours> =
-            named.and_then(|id| Some((id.to_owned(), ours(id)?))).into_iter().collect();
+            named.and_then(|id| Some((id.to_owned(), ours(id).filter(served_now)?))).into_iter().collect();
         let reply_text = match &inbound {
             Inbound::Create { note, .. } => remote_html::to_text(&note.content, remote_html::MAX_CHARS),
             _ => String::new(),

@@ -9,7 +9,9 @@
 //! - a deleted account queues a `Delete` of its actor to every inbox, and its key is retired,
 //!   not deleted, until that is delivered (`Blogs::sweep_keys`).
 //!
-//! Drafts, scheduled posts not yet live, previews and pages never reach a follower. A write
+//! Drafts, scheduled posts not yet live, previews and pages never reach a follower. A silenced
+//! blog queues nothing; a blog waiting for review (`new`) queues as usual, and the delivery
+//! worker holds its activities until it is approved (`db::deliveries::claim_due`, issue 29). A write
 //! reaches [`Outbound`] through its `Effects` (`blogs/effects.rs`), which also wakes the
 //! delivery worker (`delivery.rs`) that signs and sends them.
 //!
@@ -29,6 +31,7 @@ use crate::config::Config;
 use crate::db::deliveries;
 use crate::db::followers;
 use crate::db::posts::Post;
+use crate::domain::blog::trust_state::TrustState;
 use crate::domain::content::blocks::Body;
 use crate::domain::federation::activity::{self, ArticleFacts};
 use crate::error::{Error, Result};
@@ -74,6 +77,9 @@ impl Outbound {
         post: &Post,
         was_public: bool,
     ) -> Result<()> {
+        if self.silenced(subdomain) {
+            return Ok(());
+        }
         let is_public = post.federates();
         match (was_public, is_public) {
             (false, false) => Ok(()),
@@ -100,6 +106,9 @@ impl Outbound {
     ) -> Result<()> {
         let object_id = self.config.ap_post_id(subdomain, short_id);
         deliveries::cancel_for_object(conn, blog_id, &object_id)?;
+        if self.silenced(subdomain) {
+            return Ok(());
+        }
         let delete = activity::delete_post(&self.config.actor_id(subdomain), &object_id);
         self.queue(conn, blog_id, &object_id, &delete)
     }
@@ -117,6 +126,12 @@ impl Outbound {
         let inboxes = followers::delivery_inboxes(conn, blog_id)?;
         deliveries::enqueue(conn, blog_id, &actor_id, &activity::delete_actor(&actor_id).to_string(), &inboxes)?;
         Ok(())
+    }
+
+    /// Whether the blog is silenced: it queues nothing for its followers (issue 29; what it had
+    /// queued was dropped when it was silenced, `Blogs::moderate`).
+    fn silenced(&self, subdomain: &str) -> bool {
+        self.served.state(subdomain) == TrustState::Silenced
     }
 
     fn article(&self, subdomain: &str, post: &Post) -> Result<Value> {

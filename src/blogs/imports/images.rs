@@ -13,7 +13,7 @@ use crate::blogs::uploads::ACCOUNT_GONE;
 use crate::db::exports;
 use crate::domain::content::blocks::Block;
 use crate::domain::content::image::MAX_IMAGE_BYTES;
-use crate::domain::limits;
+use crate::domain::public_instance::UPLOAD_QUOTA_REFUSAL;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
 use crate::portable::normalize::{link_or_text, lowercase_first};
@@ -68,11 +68,11 @@ impl Blogs {
                     }
                     Err(err) => {
                         let full = err.messages().is_some_and(|m| {
-                            m.0.iter().any(|(_, said)| *said == limits::too_many_uploads() || said == ACCOUNT_GONE)
+                            m.0.iter().any(|(_, said)| said.starts_with(UPLOAD_QUOTA_REFUSAL) || said == ACCOUNT_GONE)
                         });
                         let reason = reason(err);
                         if full {
-                            // No later image can be stored (the account's upload limit is
+                            // No later image can be stored (the blog's upload quota is
                             // reached, or the account was deleted): they are not downloaded for
                             // nothing.
                             run.no_uploads = Some(reason.clone());

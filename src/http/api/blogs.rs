@@ -10,10 +10,12 @@ use ts_rs::TS;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::favicons::Favicon;
+use crate::db::images;
 use crate::db::themes::Theme;
 use crate::db::users::{self, SocialAccount};
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
+use crate::domain::public_instance::human_bytes;
 use crate::error::{Error, Result};
 use crate::http::api::answers::Empty;
 use crate::http::api::json::JsonBody;
@@ -37,6 +39,20 @@ pub struct BlogJson<'a> {
     /// The IANA zone its public pages show dates in, e.g. `Europe/Paris`.
     time_zone: &'a str,
     social_accounts: &'a [SocialAccount],
+    /// Its standing on the instance (docs/public-instance.md): waiting for review, approved,
+    /// silenced or suspended.
+    #[ts(type = "\"new\" | \"approved\" | \"silenced\" | \"suspended\"")]
+    state: &'static str,
+    /// What the admin told the owner with a silence or suspension ('' when nothing).
+    state_reason: &'a str,
+    /// Bytes of images the owner's account stores (its upload quota's use).
+    #[ts(type = "number")]
+    upload_bytes: u64,
+    /// Bytes of images the blog may store (`--upload-quota-mb`).
+    #[ts(type = "number")]
+    upload_quota_bytes: u64,
+    /// The two as Settings shows them, e.g. `12.3 MB of 1 GB`.
+    upload_use: String,
 }
 
 /// `{blog}`.
@@ -167,11 +183,14 @@ async fn changed_blog_answer(state: &AppState, signed_in: &SignedIn, blog: &Blog
 /// `{blog}` with the owner's social accounts.
 async fn blog_answer(state: &AppState, signed_in: &SignedIn, blog: &Blog) -> Result<Response> {
     let user_id = signed_in.user.id;
-    let accounts = state.db.read(move |conn| users::social_accounts(conn, user_id)).await?;
-    Ok(Json(blog_json(&state.config, blog, &accounts)).into_response())
+    let (accounts, upload_bytes) = state
+        .db
+        .read(move |conn| Ok((users::social_accounts(conn, user_id)?, images::bytes_of_user(conn, user_id)?)))
+        .await?;
+    Ok(Json(blog_json(&state.config, blog, &accounts, upload_bytes)).into_response())
 }
 
-fn blog_json<'a>(config: &Config, blog: &'a Blog, accounts: &'a [SocialAccount]) -> BlogAnswer<'a> {
+fn blog_json<'a>(config: &Config, blog: &'a Blog, accounts: &'a [SocialAccount], upload_bytes: u64) -> BlogAnswer<'a> {
     BlogAnswer {
         blog: BlogJson {
             id: blog.id,
@@ -182,6 +201,11 @@ fn blog_json<'a>(config: &Config, blog: &'a Blog, accounts: &'a [SocialAccount])
             favicon: &blog.favicon,
             time_zone: blog.time_zone.name(),
             social_accounts: accounts,
+            state: blog.state.as_str(),
+            state_reason: &blog.state_reason,
+            upload_bytes,
+            upload_quota_bytes: config.public.quotas.upload_bytes,
+            upload_use: format!("{} of {}", human_bytes(upload_bytes), human_bytes(config.public.quotas.upload_bytes)),
         },
     }
 }

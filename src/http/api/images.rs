@@ -58,6 +58,14 @@ const READ_CHUNK: usize = 64 * 1024;
 pub async fn serve(req: &Request, state: Data<&AppState>, Path(name): Path<String>) -> Result<Response> {
     let not_found = || Error::not_found("path", "Not found");
     let kind = ImageType::of_stored_name(&name).ok_or_else(not_found)?;
+    // A file every owner of which is suspended is theirs alone: it answers like their blogs do.
+    // Asked of SQLite only while some blog is suspended (the state is in memory).
+    if state.blogs.served_names().any_suspended() {
+        let hash = name[..64].to_owned(); // a stored name starts with its 64-digit hash
+        if state.db.read(move |conn| crate::db::images::only_suspended_owners(conn, &hash)).await? {
+            return Ok(crate::http::suspended_answer(req));
+        }
+    }
     let etag = format!("\"{}\"", &name[..32]);
     if req.header(header::IF_NONE_MATCH).is_some_and(|tag| tag == etag) {
         return Ok(StatusCode::NOT_MODIFIED.with_header(header::ETAG, etag).into_response());

@@ -185,6 +185,11 @@ fn entry_html(post: &Post, url: &str, budget: &mut usize) -> Result<String, Erro
 
 /// Every published post's URL (the newest [`MAX_POSTS_PER_BLOG`]), read without their bodies.
 pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Result<Page, Error> {
+    if !blog.state.is_listed() {
+        // A blog waiting for review or silenced lists nothing (issue 29).
+        let xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n</urlset>\n";
+        return Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml.to_owned(), generation));
+    }
     let id = blog.id;
     let (posts, tags) = state
         .db
@@ -225,15 +230,15 @@ fn xml_safe(xml: String) -> String {
     if xml.contains(forbidden) { xml.chars().filter(|&c| !forbidden(c)).collect() } else { xml }
 }
 
-/// Everything may be crawled; the sitemap says where.
+/// Everything may be crawled; the sitemap says where (a blog that is not listed has none).
 pub fn robots(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
     let blog_url = state.config.blog_origin(&blog.address);
-    Page::new(
-        StatusCode::OK,
-        "text/plain; charset=utf-8",
-        format!("User-agent: *\nAllow: /\n\nSitemap: {blog_url}/sitemap.xml\n"),
-        generation,
-    )
+    let body = match blog.state.is_listed() {
+        true => format!("User-agent: *\nAllow: /\n\nSitemap: {blog_url}/sitemap.xml\n"),
+        // Its pages say `noindex`; a crawler must be allowed in to read it. No sitemap.
+        false => "User-agent: *\nAllow: /\n".to_owned(),
+    };
+    Page::new(StatusCode::OK, "text/plain; charset=utf-8", body, generation)
 }
 
 /// The blog's emoji as its tab icon: the embedded image of it, so every reader sees the same

@@ -94,7 +94,9 @@ impl Layout {
             search_box: blog.has("search-box"),
             subscribe: blog.has("subscribe-links"),
             query: String::new(),
-            noindex: false,
+            // A blog waiting for review or silenced asks search engines to stay away from all
+            // of its pages (issue 29); cached pages follow, as a state change invalidates them.
+            noindex: !blog.state.is_listed(),
             app_url: app_url.to_owned(),
             nav: blog
                 .pages

@@ -260,7 +260,7 @@ pub fn post_html(
     let mut layout = look.layout(blog, path);
     layout.title = format!("{} · {}", post.title, blog.name);
     layout.og_type = "article";
-    layout.noindex = preview;
+    layout.noindex |= preview;
     if post.federates() && !preview {
         layout.activity = Some(look.config.ap_post_id(&blog.subdomain, &post.short_id));
     }

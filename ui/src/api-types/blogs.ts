@@ -15,7 +15,28 @@ url: string, subdomain: string, name: string, theme: Theme, favicon: Favicon,
 /**
  * The IANA zone its public pages show dates in, e.g. `Europe/Paris`.
  */
-timeZone: string, socialAccounts: Array<SocialAccount>, };
+timeZone: string, socialAccounts: Array<SocialAccount>, 
+/**
+ * Its standing on the instance (docs/public-instance.md): waiting for review, approved,
+ * silenced or suspended.
+ */
+state: "new" | "approved" | "silenced" | "suspended", 
+/**
+ * What the admin told the owner with a silence or suspension ('' when nothing).
+ */
+stateReason: string, 
+/**
+ * Bytes of images the owner's account stores (its upload quota's use).
+ */
+uploadBytes: number, 
+/**
+ * Bytes of images the blog may store (`--upload-quota-mb`).
+ */
+uploadQuotaBytes: number, 
+/**
+ * The two as Settings shows them, e.g. `12.3 MB of 1 GB`.
+ */
+uploadUse: string, };
 
 /**
  * `{blog}`.

@@ -83,6 +83,11 @@ export const alice = {
     favicon: { id: 3, code: '1f4dd' },
     timeZone: 'UTC',
     socialAccounts: [{ id: 1, provider: 'Local', email: 'alice@example.com', createdAt: '2026-01-01T00:00:00Z' }],
+    state: 'approved' as const,
+    stateReason: '',
+    uploadBytes: 12_897_485,
+    uploadQuotaBytes: 1024 * 1024 * 1024,
+    uploadUse: '12.3 MB of 1 GB',
   },
 };
 

@@ -16,7 +16,7 @@ export interface BlogPanelProps {
   blog: Blog;
 }
 
-/** The 'Blog' panel: name, theme, time zone and tab icon, each saved on its own. */
+/** The 'Blog' panel: name, theme, time zone and tab icon, each saved on its own, and the uploads' use of the quota. */
 export function BlogPanel({ blog }: BlogPanelProps) {
   return (
     <Panel title="Blog">
@@ -25,6 +25,9 @@ export function BlogPanel({ blog }: BlogPanelProps) {
         <ThemeForm blog={blog} />
         <TimeZoneForm blog={blog} />
         <TabIcon blog={blog} />
+        <p className="q-settings__muted" data-testid="upload-use">
+          Uploads: {blog.uploadUse}
+        </p>
       </div>
     </Panel>
   );

@@ -4,6 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { Logo, Spinner } from '../../components';
 import { cx } from '../../lib/cx';
 import type { Blog } from '../blogs';
+import { BlogStateNotice } from './blog-state-notice';
 import { OwnerMenu, reloadCount } from './owner-menu';
 import './owner.css';
 
@@ -13,7 +14,8 @@ const WIDE = '(min-width: 48rem)';
 
 /**
  * The owner area's frame: the side menu (fixed on wide screens, a slide-in behind a hamburger
- * button on phones) beside the current screen.
+ * button on phones) beside the current screen, under the line saying what the blog's trust state
+ * means when it is not approved.
  */
 export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: string | null }) {
   const location = useLocation();
@@ -88,6 +90,7 @@ export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: strin
       />
       <div className="q-owner__backdrop" hidden={!menuOpen} onClick={() => setMenuOpen(false)} />
       <main className="q-owner__main" inert={menuOpen || undefined}>
+        <BlogStateNotice blog={blog} />
         {/* A new reload count mounts the screen afresh, so it loads its data again. A screen whose code is
             still on its way (its first visit) shows a spinner meanwhile. */}
         <Suspense key={reloadCount(location.state)} fallback={<Spinner label="Loading" />}>
