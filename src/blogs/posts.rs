@@ -1,4 +1,5 @@
-//! Writing posts: create, update, delete.
+//! Writing posts: create, update, delete (each rescoring its blog for the review queue, in its
+//! transaction: review.rs).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -6,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::Blogs;
 use super::effects::Effects;
+use super::review;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
 use crate::domain::blog::post_address::slug;
@@ -45,14 +47,17 @@ impl Blogs {
     /// Creates a post in `blog`; the draft flag off publishes it.
     pub async fn create_post(&self, blog: &Blog, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
-        let (blog_id, subdomain) = (blog.id, blog.subdomain.clone());
+        let (blog_id, subdomain, terms) = (blog.id, blog.subdomain.clone(), self.review_terms());
         self.commit(move |conn, effects| {
             // Counted by the one writer connection, so two saves can't both take the last place.
             if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
                 return Err(Error::invalid("blog", limits::too_many_posts()));
             }
             let outbound = effects.outbound();
-            let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+            let federate = |tx: &_, post: &_, was_public| {
+                outbound.post_written(tx, &subdomain, post, was_public)?;
+                review::rescore(tx, blog_id, &terms)
+            };
             let (post, seq) = posts::create(conn, blog_id, &write, federate)?;
             saved(effects, &subdomain, seq, &post, &body);
             Ok(post)
@@ -65,9 +70,13 @@ impl Blogs {
     pub async fn update_post(&self, blog: &Blog, short_id: &str, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        let terms = self.review_terms();
         self.commit(move |conn, effects| {
             let outbound = effects.outbound();
-            let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+            let federate = |tx: &_, post: &_, was_public| {
+                outbound.post_written(tx, &subdomain, post, was_public)?;
+                review::rescore(tx, blog_id, &terms)
+            };
             let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
             saved(effects, &subdomain, seq, &post, &body);
             Ok(post)
@@ -78,9 +87,13 @@ impl Blogs {
     /// Deletes the post `short_id`.
     pub async fn delete_post(&self, blog: &Blog, short_id: &str) -> Result<()> {
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        let terms = self.review_terms();
         self.commit(move |conn, effects| {
             let outbound = effects.outbound();
-            let federate = |tx: &_| outbound.post_deleted(tx, blog_id, &subdomain, &short_id);
+            let federate = |tx: &_| {
+                outbound.post_deleted(tx, blog_id, &subdomain, &short_id)?;
+                review::rescore(tx, blog_id, &terms)
+            };
             let (row_id, seq) = posts::delete(conn, blog_id, &short_id, federate)?.ok_or_else(post_not_found)?;
             effects.unindex_post(seq, row_id);
             effects.invalidate(&subdomain);
