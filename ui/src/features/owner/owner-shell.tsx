@@ -15,7 +15,16 @@ const WIDE = '(min-width: 48rem)';
  * The owner area's frame: the side menu (fixed on wide screens, a slide-in behind a hamburger
  * button on phones) beside the current screen.
  */
-export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: string | null }) {
+export function OwnerShell({
+  blog,
+  supportUrl,
+  isAdmin = false,
+}: {
+  blog: Blog;
+  supportUrl: string | null;
+  /** The menu has Admin. */
+  isAdmin?: boolean;
+}) {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   // The menu slides in and out only when the owner opens or closes it: see `q-owner--sliding`.
@@ -79,6 +88,7 @@ export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: strin
         ref={menuRef}
         blog={blog}
         supportUrl={supportUrl}
+        isAdmin={isAdmin}
         open={menuOpen}
         onChoose={() => setMenuOpen(false)}
         onClose={() => {
