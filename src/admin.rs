@@ -6,21 +6,12 @@ use anyhow::bail;
 
 use crate::cli::FederationAction;
 use crate::data_dir::DataDir;
-use crate::db::{self, blocked_domains, migrate};
+use crate::db::{self, blocked_domains};
 use crate::domain::federation::domain_blocklist::blockable;
 
 /// Runs `action` on the data directory's database.
 pub fn run_command(data_dir: &DataDir, action: &FederationAction) -> anyhow::Result<()> {
-    let path = data_dir.database();
-    data_dir.check_database_or_fresh()?;
-    if !path.is_file() {
-        bail!("there is no database at {}; start `quire serve` once first", path.display());
-    }
-    let mut conn = db::open_connection(&path, false)?;
-    db::check_is_quire(&conn, &path)?;
-    if migrate::check_not_newer(&conn)? < migrate::latest_version() {
-        bail!("the database needs migrations first: run `quire migrate --data-dir {}`", data_dir.root().display());
-    }
+    let mut conn = db::open_for_command(data_dir)?;
     match action {
         FederationAction::Block(args) => {
             let domain = domain_of(&args.domain, "block")?;

@@ -3,7 +3,7 @@
 //! ```text
 //! main, lib
 //!   admin, app, backup, export,   commands and the server's assembly
-//!   import, reindex
+//!   import, reindex, blogs_command
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
@@ -43,6 +43,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("admin", 5),
     ("app", 5),
     ("backup", 5),
+    ("blogs_command", 5),
     ("export", 5),
     ("import", 5),
     ("reindex", 5),

@@ -6,6 +6,7 @@ pub mod app;
 pub mod auth;
 pub mod backup;
 pub mod blogs;
+pub mod blogs_command;
 pub mod cli;
 pub mod config;
 pub mod data_dir;

@@ -28,6 +28,7 @@ mod moderation;
 mod pages;
 mod posts;
 mod preview_links;
+pub mod review;
 pub mod schedule;
 pub mod served_names;
 mod settings;
@@ -50,6 +51,7 @@ pub use import_jobs::{ImportRequest, MAX_IMPORT_BYTES, import_not_found};
 pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSource};
 pub use posts::{PostInput, post_not_found};
 pub use preview_links::PreviewLink;
+pub use review::{AdminDo, COMMAND_LINE};
 pub use served_names::{NameChange, ServedNames};
 pub use uploads::backfill_image_sizes;
 

@@ -1,4 +1,5 @@
-//! Writing posts: create, update, delete.
+//! Writing posts: create, update, delete (each rescoring its blog for the review queue, in its
+//! transaction: review.rs).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -6,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::Blogs;
 use super::effects::Effects;
+use super::review;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
 use crate::db::quota_uses::{self, QuotaKind};
@@ -46,7 +48,8 @@ impl Blogs {
     /// Creates a post in `blog`; the draft flag off publishes it.
     pub async fn create_post(&self, blog: &Blog, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
-        let (blog_id, subdomain, quotas) = (blog.id, blog.subdomain.clone(), self.public.quotas);
+        let (blog_id, subdomain, quotas, terms) =
+            (blog.id, blog.subdomain.clone(), self.public.quotas, self.review_terms());
         self.commit(move |conn, effects| {
             // Counted by the one writer connection, so two saves can't both take the last place.
             if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
@@ -58,7 +61,10 @@ impl Blogs {
             }
             quota_uses::record(conn, blog_id, QuotaKind::Post)?;
             let outbound = effects.outbound();
-            let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+            let federate = |tx: &_, post: &_, was_public| {
+                outbound.post_written(tx, &subdomain, post, was_public)?;
+                review::rescore(tx, blog_id, &terms)
+            };
             let (post, seq) = posts::create(conn, blog_id, &write, federate)?;
             saved(effects, &subdomain, seq, &post, &body);
             Ok(post)
@@ -71,9 +77,13 @@ impl Blogs {
     pub async fn update_post(&self, blog: &Blog, short_id: &str, input: &PostInput) -> Result<Post> {
         let Checked { body, write } = self.check(input)?;
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        let terms = self.review_terms();
         self.commit(move |conn, effects| {
             let outbound = effects.outbound();
-            let federate = |tx: &_, post: &_, was_public| outbound.post_written(tx, &subdomain, post, was_public);
+            let federate = |tx: &_, post: &_, was_public| {
+                outbound.post_written(tx, &subdomain, post, was_public)?;
+                review::rescore(tx, blog_id, &terms)
+            };
             let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
             saved(effects, &subdomain, seq, &post, &body);
             Ok(post)
@@ -84,9 +94,13 @@ impl Blogs {
     /// Deletes the post `short_id`.
     pub async fn delete_post(&self, blog: &Blog, short_id: &str) -> Result<()> {
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        let terms = self.review_terms();
         self.commit(move |conn, effects| {
             let outbound = effects.outbound();
-            let federate = |tx: &_| outbound.post_deleted(tx, blog_id, &subdomain, &short_id);
+            let federate = |tx: &_| {
+                outbound.post_deleted(tx, blog_id, &subdomain, &short_id)?;
+                review::rescore(tx, blog_id, &terms)
+            };
             let (row_id, seq) = posts::delete(conn, blog_id, &short_id, federate)?.ok_or_else(post_not_found)?;
             effects.unindex_post(seq, row_id);
             effects.invalidate(&subdomain);

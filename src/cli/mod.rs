@@ -1,14 +1,16 @@
 //! The command line. The doc comments here are the `--help` text.
 //!
 //! This file holds the command and its subcommands; `serve` the flags of `quire serve` (TLS,
-//! the test-only flags), `federation_limits` its limits on remote servers, `commands` the flags
-//! of the other subcommands.
+//! the test-only flags), `federation_limits` its limits on remote servers, `blogs` the flags of
+//! `quire blogs`, `commands` the flags of the other subcommands.
 
+mod blogs;
 mod commands;
 mod federation_limits;
 mod public_instance;
 mod serve;
 
+pub use blogs::{ActionArgs, BlogArgs, BlogsAction, BlogsArgs, DeleteArgs, ListArgs};
 pub use commands::{
     AddressArgs, BackupArgs, DomainArgs, ExportArgs, FederationAction, FederationArgs, ImportArgs, MigrateArgs,
     RestoreArgs,
@@ -77,6 +79,13 @@ pub enum Command {
     /// A blocked domain's (and its subdomains') requests to every blog are dropped before any
     /// work. Safe while `quire serve` runs: it takes effect at once.
     Federation(FederationArgs),
+    /// List, show, approve, silence, suspend, unsuspend or delete blogs (the review tools of a
+    /// public instance; docs/public-instance.md).
+    ///
+    /// Safe while `quire serve` runs: list and show only read; an action is handed to the
+    /// running server, which performs it at once with all its effects, and its outcome is
+    /// printed. With no server running, the command performs it itself.
+    Blogs(BlogsArgs),
 }
 
 /// The data directory flag, shared by every subcommand.

@@ -132,6 +132,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0020_quota_uses.sql"),
         seed: None,
     },
+    Migration {
+        version: 21,
+        name: "blogs' risk scores and link hosts; the command line's requests to a running server",
+        sql: include_str!("migrations/0021_admin_review.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -11,6 +11,7 @@
 
 pub mod acme_backoffs;
 pub mod addons;
+pub mod admin_requests;
 pub mod blocked_domains;
 pub mod blogs;
 pub mod custom_domains;
@@ -34,6 +35,7 @@ pub mod redirects;
 pub mod remote_actors;
 pub mod remote_refusals;
 pub mod replies;
+pub mod review;
 pub mod schedule;
 pub mod sessions;
 pub mod tags;
@@ -153,6 +155,23 @@ pub fn open_connection(path: &Path, create: bool) -> anyhow::Result<Connection> 
     // FULL: a committed post survives a power cut, not only a crash.
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+    Ok(conn)
+}
+
+/// A command's connection to the data directory's database, which must exist and be up to date
+/// (a command never migrates it: `quire serve` or `quire migrate` does); one clear line otherwise.
+/// Safe while `quire serve` runs (WAL).
+pub fn open_for_command(data_dir: &DataDir) -> anyhow::Result<Connection> {
+    let path = data_dir.database();
+    data_dir.check_database_or_fresh()?;
+    if !path.is_file() {
+        bail!("there is no database at {}; start `quire serve` once first", path.display());
+    }
+    let conn = open_connection(&path, false)?;
+    check_is_quire(&conn, &path)?;
+    if migrate::check_not_newer(&conn)? < migrate::latest_version() {
+        bail!("the database needs migrations first: run `quire migrate --data-dir {}`", data_dir.root().display());
+    }
     Ok(conn)
 }
 

@@ -18,7 +18,7 @@ fn help_names_every_subcommand_and_the_environment_variables() {
     let out = quire(&["--help"]);
     assert!(out.status.success());
     let help = stdout(&out);
-    for word in ["serve", "migrate", "backup", "restore", "reindex", "export", "import", "federation"] {
+    for word in ["serve", "migrate", "backup", "restore", "reindex", "export", "import", "federation", "blogs"] {
         assert!(help.contains(word), "{word} missing from --help");
     }
     let serve = stdout(&quire(&["serve", "--help"]));

@@ -13,6 +13,8 @@ mod helpers;
 
 mod access_log;
 mod acme_pebble;
+mod admin;
+mod admin_cli;
 mod backup;
 mod blog_pages;
 mod blogs;

@@ -89,10 +89,12 @@ impl Blogs {
         if writes.is_empty() {
             return Ok(());
         }
-        let subdomain = blog.subdomain.clone();
+        let (subdomain, terms) = (blog.subdomain.clone(), self.review_terms());
         let outcomes = self
             .commit(move |conn, effects| {
                 let (outcomes, seq) = imports::write_batch(conn, blog_id, &writes)?;
+                // The review queue's score follows the batch, before the writer is released.
+                crate::blogs::review::rescore(conn, blog_id, &terms)?;
                 if let Some(seq) = seq {
                     let written = outcomes.iter().zip(&bodies).filter_map(|(outcome, body)| match outcome {
                         Outcome::Written { post, .. } => Some((&**post, body)),

@@ -181,6 +181,17 @@ pub fn plain_text(text: &str) -> String {
     out
 }
 
+/// The destinations of the links in a paragraph's CommonMark `text` (autolinks included), as
+/// written: what the risk score counts.
+pub fn link_urls(text: &str) -> Vec<String> {
+    Parser::new_ext(text, Options::empty())
+        .filter_map(|event| match event {
+            Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.into_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Plain `text` written so that, read as CommonMark, it shows the same characters on the same
 /// lines: paragraphs written before they were Markdown go through this once (migration 4).
 /// Only what would mean something is escaped (`\`, `` ` ``, `*`, `_`, `[`, `]`, `<`, an `&` that

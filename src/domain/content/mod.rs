@@ -7,5 +7,6 @@ pub mod html;
 pub mod image;
 pub mod markdown;
 pub mod reader_view;
+pub mod risk;
 pub mod schedule;
 pub mod tags;

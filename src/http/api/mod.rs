@@ -1,6 +1,7 @@
 //! The JSON API under `/api`.
 
 pub mod addons;
+pub mod admin;
 pub mod answers;
 pub mod blogs;
 pub mod domains;
@@ -73,6 +74,11 @@ pub fn routes() -> Route {
             get(preview_links::show).post(preview_links::create).delete(preview_links::revoke),
         )
         .at("/images", post(images::upload))
+        .at("/admin/queue", get(admin::queue))
+        .at("/admin/blogs", get(admin::search))
+        .at("/admin/blogs/:subdomain", get(admin::show).delete(admin::delete))
+        .at("/admin/blogs/:subdomain/:action", post(admin::act))
+        .at("/admin/actions", get(admin::actions))
 }
 
 /// An answer with the paging headers `total`, `totalPages`, `pageNumber`, `perPage`.

@@ -35,6 +35,8 @@ pub struct SignInStart {
 pub struct Session<'a> {
     user: &'a User,
     blog_id: Option<i64>,
+    /// Whether the user is one of the instance's admins (`--admin`): the owner area shows Admin.
+    is_admin: bool,
 }
 
 /// `{session}`: the session a sign-in started, or the current one.
@@ -114,7 +116,8 @@ pub async fn create(
         .await?;
     let token = session::start(&state, user.id).await?;
     let secure = state.config.https;
-    let mut resp = Json(session_body(&user, blog_id)).into_response();
+    let is_admin = state.config.public.is_admin(&user.email);
+    let mut resp = Json(session_body(&user, blog_id, is_admin)).into_response();
     let headers = resp.headers_mut();
     let mut add = |cookie: String| headers.append(header::SET_COOKIE, cookie.parse().expect("ascii cookie"));
     add(cookies::set(COOKIE, &token, true, secure, Some(cookies::LONG_MAX_AGE)));
@@ -135,7 +138,8 @@ pub async fn show(signed_in: SignedIn, state: Data<&AppState>) -> Result<Respons
 async fn show_session(state: &AppState, signed_in: &SignedIn) -> Result<Response> {
     let user_id = signed_in.user.id;
     let blog_id = state.db.read(move |conn| blogs::id_of_user(conn, user_id)).await?;
-    Ok(Json(session_body(&signed_in.user, blog_id)).into_response())
+    let is_admin = state.config.public.is_admin(&signed_in.user.email);
+    Ok(Json(session_body(&signed_in.user, blog_id, is_admin)).into_response())
 }
 
 /// Whether this browser is signed in: `{session: {...}}`, or `{session: null}` for a visitor
@@ -148,8 +152,8 @@ pub async fn current(req: &Request, state: Data<&AppState>) -> Result<Response> 
     }
 }
 
-fn session_body(user: &User, blog_id: Option<i64>) -> OneSession<'_> {
-    OneSession { session: Session { user, blog_id } }
+fn session_body(user: &User, blog_id: Option<i64>, is_admin: bool) -> OneSession<'_> {
+    OneSession { session: Session { user, blog_id, is_admin } }
 }
 
 /// Ends the session (if any) and clears the session and blog cookies.

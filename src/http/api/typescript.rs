@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::http::api::{
-    addons, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview,
+    addons, admin, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview,
     preview_links, replies, sessions, social_accounts, tags, themes, time_zones,
 };
 use crate::http::ui::AppSettings;
@@ -61,6 +61,10 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     fediverse::Followers::export_all(&cfg)?;
     replies::Replies::export_all(&cfg)?;
     replies::OneReply::export_all(&cfg)?;
+    admin::AdminBlogs::export_all(&cfg)?;
+    admin::OneAdminBlog::export_all(&cfg)?;
+    admin::AdminActions::export_all(&cfg)?;
+    admin::AdminDone::export_all(&cfg)?;
     AppSettings::export_all(&cfg)?;
     Ok(())
 }

@@ -14,7 +14,11 @@ export type OneSession = { session: Session, };
 /**
  * Who is signed in and which blog is theirs (null until they create one).
  */
-export type Session = { user: User, blogId: number | null, };
+export type Session = { user: User, blogId: number | null, 
+/**
+ * Whether the user is one of the instance's admins (`--admin`): the owner area shows Admin.
+ */
+isAdmin: boolean, };
 
 /**
  * What `POST /api/auth/nonce` answers: the provider page to open in the popup.

@@ -28,6 +28,8 @@ export const paths = {
   editPostRoute: '/d/posts/:shortId/edit',
   replies: '/d/replies',
   settings: '/d/settings',
+  /** The instance admins' screen (`quire serve --admin`). */
+  admin: '/d/admin',
   signout: '/signout',
   authCallback: '/auth/callback',
   catalog: '/catalog',

@@ -91,11 +91,12 @@ export const alice = {
   },
 };
 
-/** Handlers for a signed-in owner: the session and, unless `blogId` is null, the blog. */
-export function signedIn(options: { blogId?: number | null } = {}): Record<string, Handler> {
+/** Handlers for a signed-in owner (an admin with `isAdmin`): the session and, unless `blogId` is null, the blog. */
+export function signedIn(options: { blogId?: number | null; isAdmin?: boolean } = {}): Record<string, Handler> {
   const blogId = options.blogId === undefined ? alice.blog.id : options.blogId;
+  const isAdmin = options.isAdmin ?? false;
   return {
-    'GET /api/session': () => json({ session: { user: alice.user, blogId } }),
+    'GET /api/session': () => json({ session: { user: alice.user, blogId, isAdmin } }),
     [`GET /api/my/blogs/${alice.blog.id}`]: () => json({ blog: alice.blog }),
   };
 }

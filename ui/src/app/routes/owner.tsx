@@ -14,6 +14,7 @@ const NewPostRoute = lazyScreen(loadNewPostRoute);
 const EditPostRoute = lazyScreen(loadEditPostRoute);
 const RepliesRoute = lazyScreen(() => import('./replies').then((m) => m.RepliesRoute));
 const SettingsRoute = lazyScreen(() => import('./settings').then((m) => m.SettingsRoute));
+const AdminRoute = lazyScreen(() => import('./admin').then((m) => m.AdminRoute));
 
 /** `/d/*`: the owner area, one layout route around every owner screen (the session gate, the shell). */
 export const ownerRoute: RouteObject = {
@@ -27,6 +28,7 @@ export const ownerRoute: RouteObject = {
     { path: paths.editPostRoute, element: <EditPostRoute /> },
     { path: paths.replies, element: <RepliesRoute /> },
     { path: paths.settings, element: <SettingsRoute /> },
+    { path: paths.admin, element: <AdminRoute /> },
     { path: '*', element: <OwnerNotFoundRoute /> },
   ],
 };

@@ -22,6 +22,21 @@ describe('owner area', () => {
     expect(screen.queryByRole('navigation', { name: 'Menu' })).toBeNull();
   });
 
+  it("gives an admin's menu an Admin entry after Settings", async () => {
+    fakeApi(signedIn({ isAdmin: true }));
+    renderRoute('/d/settings');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    const names = within(menu())
+      .getAllByRole('link')
+      .map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(names.slice(0, 4)).toEqual([
+      ['Posts', '/d/posts'],
+      ['Replies', '/d/replies'],
+      ['Settings', '/d/settings'],
+      ['Admin', '/d/admin'],
+    ]);
+  });
+
   it('shows the menu entries, in order, with the current one highlighted', async () => {
     fakeApi(signedIn());
     renderRoute('/d/settings');

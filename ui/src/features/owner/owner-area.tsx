@@ -14,7 +14,10 @@ import { OwnerContext, type Owner } from './owner-context';
 import { OwnerShell } from './owner-shell';
 
 /** Who is here: nobody (on the way to the landing page), an owner without a blog yet, or with one. */
-type Gate = { status: 'signed-out' } | { status: 'no-blog'; user: User } | { status: 'ready'; user: User; blog: Blog };
+type Gate =
+  | { status: 'signed-out' }
+  | { status: 'no-blog'; user: User }
+  | { status: 'ready'; user: User; blog: Blog; isAdmin: boolean };
 
 /**
  * The session, then the blog. Loaded again (`refreshBlog()`, after a screen changed the blog), it
@@ -27,7 +30,7 @@ async function loadGate(signal: AbortSignal, previous: Gate | undefined): Promis
     if (session === null) return { status: 'signed-out' };
     if (session.blogId === null) return { status: 'no-blog', user: session.user };
     const blog = await fetchBlog(session.blogId, signal);
-    return { status: 'ready', user: session.user, blog };
+    return { status: 'ready', user: session.user, blog, isAdmin: session.isAdmin };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return { status: 'signed-out' };
     throw error;
@@ -51,7 +54,7 @@ export function OwnerArea() {
   }, [signedOut, navigate]);
 
   const owner = useMemo<Owner | null>(
-    () => (gate?.status === 'ready' ? { user: gate.user, blog: gate.blog } : null),
+    () => (gate?.status === 'ready' ? { user: gate.user, blog: gate.blog, isAdmin: gate.isAdmin } : null),
     [gate],
   );
 
@@ -63,7 +66,7 @@ export function OwnerArea() {
     case 'ready':
       return (
         <OwnerContext.Provider value={owner}>
-          <OwnerShell blog={gate.blog} supportUrl={appConfig().supportUrl} />
+          <OwnerShell blog={gate.blog} supportUrl={appConfig().supportUrl} isAdmin={gate.isAdmin} />
         </OwnerContext.Provider>
       );
     default:

@@ -9,6 +9,8 @@ import type { Blog } from '../blogs';
 export interface Owner {
   user: User;
   blog: Blog;
+  /** One of the instance's admins (`quire serve --admin`): the menu has Admin. */
+  isAdmin: boolean;
 }
 
 export const OwnerContext = createContext<Owner | null>(null);

@@ -22,6 +22,8 @@ export interface OwnerMenuProps {
   blog: Blog;
   /** The Support entry's address; no entry when null. */
   supportUrl: string | null;
+  /** One of the instance's admins: an Admin entry leads to the Admin screen. */
+  isAdmin?: boolean;
   /** Slid in (phones); on wide screens the menu always shows. */
   open: boolean;
   /** Any entry was chosen. */
@@ -39,7 +41,7 @@ const isPlainClick = (event: MouseEvent<HTMLAnchorElement>) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /** The owner area's side menu. The current screen's entry is highlighted. */
-export function OwnerMenu({ id, blog, supportUrl, open, onChoose, onClose, ref }: OwnerMenuProps) {
+export function OwnerMenu({ id, blog, supportUrl, isAdmin = false, open, onChoose, onClose, ref }: OwnerMenuProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const { signOut } = useSignOut();
@@ -88,6 +90,13 @@ export function OwnerMenu({ id, blog, supportUrl, open, onChoose, onClose, ref }
             Settings
           </NavLink>
         </li>
+        {isAdmin && (
+          <li>
+            <NavLink to={paths.admin} className={linkClass} onClick={reloadIfCurrent(paths.admin)}>
+              Admin
+            </NavLink>
+          </li>
+        )}
         <li>
           <a
             href={blog.url}

@@ -17,7 +17,16 @@ const WIDE = '(min-width: 48rem)';
  * button on phones) beside the current screen, under the line saying what the blog's trust state
  * means when it is not approved.
  */
-export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: string | null }) {
+export function OwnerShell({
+  blog,
+  supportUrl,
+  isAdmin = false,
+}: {
+  blog: Blog;
+  supportUrl: string | null;
+  /** The menu has Admin. */
+  isAdmin?: boolean;
+}) {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   // The menu slides in and out only when the owner opens or closes it: see `q-owner--sliding`.
@@ -81,6 +90,7 @@ export function OwnerShell({ blog, supportUrl }: { blog: Blog; supportUrl: strin
         ref={menuRef}
         blog={blog}
         supportUrl={supportUrl}
+        isAdmin={isAdmin}
         open={menuOpen}
         onChoose={() => setMenuOpen(false)}
         onClose={() => {

@@ -1,0 +1,207 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { NOT_AN_ADMIN } from '../../app/routes/admin';
+import { errors, fakeApi, injectConfig, json, paged, signedIn } from '../../test/fake-api';
+import { renderRoute } from '../../test/render-route';
+import type { AdminAction, AdminBlog } from './api';
+import { actionsFor, ageOf, deleteQuestion } from './admin-screen';
+
+beforeAll(() => injectConfig({ host: 'localhost:8080', providerName: 'Local' }));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+function aBlog(id: number, subdomain: string, overrides: Partial<AdminBlog> = {}): AdminBlog {
+  return {
+    id,
+    subdomain,
+    name: `${subdomain}'s blog`,
+    ownerEmail: `${subdomain}@example.com`,
+    state: 'new',
+    stateReason: '',
+    createdAt: new Date(Date.now() - 3 * 3600_000).toISOString(),
+    flaggedAt: null,
+    postCount: 2,
+    riskScore: 90,
+    riskExplanation: "41 links to 3 hosts in 2 posts; 'casino' ×3",
+    linkHosts: [
+      { host: 'casino.example', links: 30 },
+      { host: 'pills.example', links: 8 },
+      { host: 'a.example', links: 1 },
+      { host: 'b.example', links: 1 },
+      { host: 'c.example', links: 1 },
+      { host: 'd.example', links: 1 },
+    ],
+    ...overrides,
+  };
+}
+
+/** A fake quire with a review queue of `queue`, moderating and deleting as the server does. */
+function adminServer(queue: AdminBlog[]) {
+  const state = { queue: [...queue], actions: [] as AdminAction[] };
+  const act = (subdomain: string, action: string, reason: string) =>
+    state.actions.unshift({
+      id: state.actions.length + 1,
+      admin: 'alice@example.com',
+      subdomain,
+      action,
+      reason,
+      at: '2026-11-28T10:00:00.000Z',
+    });
+  return fakeApi({
+    ...signedIn({ isAdmin: true }),
+    'GET /api/admin/queue': (request) => {
+      const order = new URL(request.path, 'http://x').searchParams.get('order');
+      const blogs = order === 'risk' ? [...state.queue].sort((a, b) => b.riskScore - a.riskScore) : state.queue;
+      return paged({ blogs }, 1, 10, blogs.length);
+    },
+    'GET /api/admin/blogs': (request) => {
+      const q = new URL(request.path, 'http://x').searchParams.get('q') ?? '';
+      const blogs = state.queue.filter((b) => b.subdomain.includes(q));
+      return paged({ blogs }, 1, 10, blogs.length);
+    },
+    'GET /api/admin/actions': () => paged({ actions: state.actions }, 1, 10, state.actions.length),
+    'POST /api/admin/blogs/spam/approve': () => {
+      const blog = { ...state.queue.find((b) => b.subdomain === 'spam')!, state: 'approved' };
+      state.queue = state.queue.filter((b) => b.subdomain !== 'spam');
+      act('spam', 'approve', '');
+      return json({ blog });
+    },
+    'POST /api/admin/blogs/spam/suspend': (request) => {
+      const reason = (request.body as { reason: string }).reason;
+      if (!reason) return errors(422, { reason: 'Say why the blog is suspended: its owner is shown the reason' });
+      const blog = { ...state.queue.find((b) => b.subdomain === 'spam')!, state: 'suspended', stateReason: reason };
+      state.queue = state.queue.filter((b) => b.subdomain !== 'spam');
+      act('spam', 'suspend', reason);
+      return json({ blog });
+    },
+    'DELETE /api/admin/blogs/quiet': () => {
+      state.queue = state.queue.filter((b) => b.subdomain !== 'quiet');
+      act('quiet', 'delete', '');
+      return json({ done: "Deleted quiet and its owner's account; the subdomain is retired." });
+    },
+  });
+}
+
+const queueList = () => screen.findByRole('list', { name: 'Blogs waiting for review' });
+
+describe('the Admin screen', () => {
+  it('shows the queue with owner, age, posts, risk and why, and the top link hosts, escaped', async () => {
+    adminServer([aBlog(1, 'spam', { name: HOSTILE }), aBlog(2, 'quiet', { riskScore: 3, linkHosts: [] })]);
+    renderRoute('/d/admin');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('navigation', { name: 'Menu' })).getByRole('link', { name: 'Admin' }),
+    ).toHaveAttribute('aria-current', 'page');
+    const spam = within(await queueList()).getByRole('article', { name: 'spam' });
+    expect(within(spam).getByText('spam@example.com')).toBeInTheDocument();
+    expect(within(spam).getByText('3 hours')).toBeInTheDocument();
+    expect(within(spam).getByText('Risk 90')).toBeInTheDocument();
+    expect(within(spam).getByText("41 links to 3 hosts in 2 posts; 'casino' ×3")).toBeInTheDocument();
+    expect(
+      within(spam).getByText(
+        'casino.example ×30, pills.example ×8, a.example ×1, b.example ×1, c.example ×1, and 1 more',
+      ),
+    ).toBeInTheDocument();
+    expect(within(spam).getByText(HOSTILE)).toBeInTheDocument();
+    expect(document.querySelector('img')).toBeNull();
+    expect(within(spam).getByRole('link', { name: 'spam' })).toHaveAttribute('href', 'http://spam.localhost:8080/');
+    const quiet = within(await queueList()).getByRole('article', { name: 'quiet' });
+    expect(within(quiet).getByText('no other sites')).toBeInTheDocument();
+  });
+
+  it('approves a blog: it leaves the queue and the record of actions shows it', async () => {
+    const api = adminServer([aBlog(1, 'spam')]);
+    const { user } = renderRoute('/d/admin');
+    const spam = within(await queueList()).getByRole('article', { name: 'spam' });
+    await user.click(within(spam).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Approved spam: it is approved now.');
+    expect(await screen.findByText('No blog is waiting for review.')).toBeInTheDocument();
+    const record = await screen.findByRole('list', { name: 'Admin actions, newest first' });
+    expect(record).toHaveTextContent('alice@example.com approve spam');
+    expect(api.sent('POST', '/api/admin/blogs/spam/approve')[0]!.body).toEqual({ reason: '' });
+  });
+
+  it('shows the server refusing a suspension without a reason, then suspends with one', async () => {
+    const api = adminServer([aBlog(1, 'spam')]);
+    const { user } = renderRoute('/d/admin');
+    const spam = within(await queueList()).getByRole('article', { name: 'spam' });
+    await user.click(within(spam).getByRole('button', { name: 'Suspend' }));
+    expect(await within(spam).findByRole('alert')).toHaveTextContent('Say why the blog is suspended');
+    await user.type(within(spam).getByLabelText(/Reason/), 'Phishing pages');
+    await user.click(within(spam).getByRole('button', { name: 'Suspend' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Suspended spam: it is suspended now.');
+    expect(api.sent('POST', '/api/admin/blogs/spam/suspend')[1]!.body).toEqual({ reason: 'Phishing pages' });
+    expect(await screen.findByRole('list', { name: 'Admin actions, newest first' })).toHaveTextContent(
+      'suspend spam — Phishing pages',
+    );
+  });
+
+  it('deletes only once the admin confirms', async () => {
+    const api = adminServer([aBlog(2, 'quiet')]);
+    const { user } = renderRoute('/d/admin');
+    const quiet = within(await queueList()).getByRole('article', { name: 'quiet' });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    await user.click(within(quiet).getByRole('button', { name: 'Delete' }));
+    expect(confirm).toHaveBeenCalledWith(deleteQuestion('quiet'));
+    expect(api.sent('DELETE', '/api/admin/blogs/quiet')).toHaveLength(0);
+    await user.click(within(quiet).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('status')).toHaveTextContent("Deleted quiet and its owner's account");
+    expect(api.sent('DELETE', '/api/admin/blogs/quiet')).toHaveLength(1);
+  });
+
+  it('searches all blogs and orders the queue by risk when asked', async () => {
+    const api = adminServer([aBlog(1, 'low', { riskScore: 5 }), aBlog(2, 'high', { riskScore: 80 })]);
+    const { user } = renderRoute('/d/admin');
+    const names = async () =>
+      within(await queueList())
+        .getAllByRole('article')
+        .map((a) => a.getAttribute('aria-label'));
+    await waitFor(async () => expect(await names()).toEqual(['low', 'high']));
+    await user.selectOptions(screen.getByLabelText('Order'), 'risk');
+    await waitFor(async () => expect(await names()).toEqual(['high', 'low']));
+    await user.type(screen.getByLabelText('Subdomain, name or owner email'), 'hig');
+    await user.selectOptions(screen.getByLabelText('State'), 'new');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    const found = await screen.findByRole('list', { name: 'Blogs found' });
+    expect(
+      within(found)
+        .getAllByRole('article')
+        .map((a) => a.getAttribute('aria-label')),
+    ).toEqual(['high']);
+    expect(api.requests.some((r) => r.path.startsWith('/api/admin/blogs?q=hig&state=new'))).toBe(true);
+  });
+
+  it('tells a user who is not an admin that the screen is not theirs, with no Admin entry and no admin call', async () => {
+    const api = fakeApi({ ...signedIn() });
+    renderRoute('/d/admin');
+    expect(await screen.findByRole('alert')).toHaveTextContent(NOT_AN_ADMIN);
+    expect(within(screen.getByRole('navigation', { name: 'Menu' })).queryByRole('link', { name: 'Admin' })).toBeNull();
+    expect(api.requests.filter((r) => r.path.startsWith('/api/admin'))).toHaveLength(0);
+  });
+});
+
+describe('the Admin screen helpers', () => {
+  it('offers the actions each state allows', () => {
+    expect(actionsFor({ state: 'new', flaggedAt: null })).toEqual(['approve', 'silence', 'suspend']);
+    expect(actionsFor({ state: 'approved', flaggedAt: null })).toEqual(['silence', 'suspend']);
+    expect(actionsFor({ state: 'approved', flaggedAt: '2026-11-28T00:00:00Z' })).toEqual([
+      'approve',
+      'silence',
+      'suspend',
+    ]);
+    expect(actionsFor({ state: 'silenced', flaggedAt: null })).toEqual(['approve', 'suspend']);
+    expect(actionsFor({ state: 'suspended', flaggedAt: null })).toEqual(['unsuspend']);
+  });
+
+  it('tells ages in their largest whole unit', () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    expect(ageOf('2026-11-28T11:59:00Z', now)).toBe('1 minute');
+    expect(ageOf('2026-11-27T10:00:00Z', now)).toBe('26 hours');
+    expect(ageOf('2026-11-18T12:00:00Z', now)).toBe('10 days');
+    expect(ageOf('nonsense', now)).toBe('unknown');
+  });
+});
