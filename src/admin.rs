@@ -3,24 +3,32 @@
 //! request, so a change takes effect at once).
 
 use anyhow::bail;
+use rusqlite::Connection;
 
 use crate::cli::FederationAction;
 use crate::data_dir::DataDir;
 use crate::db::{self, blocked_domains, migrate};
 use crate::domain::federation::domain_blocklist::blockable;
 
-/// Runs `action` on the data directory's database.
-pub fn run_command(data_dir: &DataDir, action: &FederationAction) -> anyhow::Result<()> {
+/// The data directory's database, for a command that changes it while `quire serve` may run:
+/// it must exist, be Quire's and be migrated.
+pub fn open_database(data_dir: &DataDir) -> anyhow::Result<Connection> {
     let path = data_dir.database();
     data_dir.check_database_or_fresh()?;
     if !path.is_file() {
         bail!("there is no database at {}; start `quire serve` once first", path.display());
     }
-    let mut conn = db::open_connection(&path, false)?;
+    let conn = db::open_connection(&path, false)?;
     db::check_is_quire(&conn, &path)?;
     if migrate::check_not_newer(&conn)? < migrate::latest_version() {
         bail!("the database needs migrations first: run `quire migrate --data-dir {}`", data_dir.root().display());
     }
+    Ok(conn)
+}
+
+/// Runs `action` on the data directory's database.
+pub fn run_command(data_dir: &DataDir, action: &FederationAction) -> anyhow::Result<()> {
+    let mut conn = open_database(data_dir)?;
     match action {
         FederationAction::Block(args) => {
             let domain = domain_of(&args.domain, "block")?;

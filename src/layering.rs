@@ -3,7 +3,7 @@
 //! ```text
 //! main, lib
 //!   admin, app, backup, export,   commands and the server's assembly
-//!   import, reindex
+//!   import, invites, reindex
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
@@ -45,6 +45,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("backup", 5),
     ("export", 5),
     ("import", 5),
+    ("invites", 5),
     ("reindex", 5),
     ("lib", 6),
     ("layering", 6),
@@ -57,6 +58,8 @@ const ROOMS: &[(&str, &[(&str, u8)])] = &[
         "domain",
         &[
             ("identity", 0),
+            ("duration", 0),
+            ("invite_code", 0),
             ("limits", 0),
             ("messages", 0),
             ("paths", 0),

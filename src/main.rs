@@ -64,6 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             quire::import::run_command(&args.data_dir.dir(), &args.blog, args.site_url.as_deref(), &args.file, config)
         }
         Command::Federation(args) => quire::admin::run_command(&args.action.data_dir(), &args.action),
+        Command::Invites(args) => quire::invites::run_command(&args.action.data_dir(), &args.action),
     }
 }
 

@@ -31,6 +31,7 @@ mod preview_links;
 pub mod schedule;
 pub mod served_names;
 mod settings;
+mod signups;
 mod uploads;
 
 use std::sync::Arc;
@@ -51,6 +52,7 @@ pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSourc
 pub use posts::{PostInput, post_not_found};
 pub use preview_links::PreviewLink;
 pub use served_names::{NameChange, ServedNames};
+pub use signups::Signup;
 pub use uploads::backfill_image_sizes;
 
 /// The write path of every blog.

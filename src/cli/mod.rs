@@ -6,6 +6,7 @@
 
 mod commands;
 mod federation_limits;
+mod invites;
 mod public_instance;
 mod serve;
 
@@ -14,6 +15,7 @@ pub use commands::{
     RestoreArgs,
 };
 pub use federation_limits::FederationLimitsArgs;
+pub use invites::{CreateInviteArgs, InvitesAction, InvitesArgs, RevokeInviteArgs};
 pub use public_instance::PublicInstanceArgs;
 pub use serve::{DeliveryRetryArg, DnsServerArg, FetchLoopbackArg, LETS_ENCRYPT, ServeArgs, TlsArgs};
 
@@ -77,6 +79,10 @@ pub enum Command {
     /// A blocked domain's (and its subdomains') requests to every blog are dropped before any
     /// work. Safe while `quire serve` runs: it takes effect at once.
     Federation(FederationArgs),
+    /// Make, list and revoke invite codes (for `quire serve --signups invite`).
+    ///
+    /// Safe while `quire serve` runs: a new or revoked code counts at once.
+    Invites(InvitesArgs),
 }
 
 /// The data directory flag, shared by every subcommand.

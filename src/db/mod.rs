@@ -35,6 +35,7 @@ pub mod remote_refusals;
 pub mod replies;
 pub mod schedule;
 pub mod sessions;
+pub mod signups;
 pub mod tags;
 #[cfg(test)]
 pub mod test_support;
