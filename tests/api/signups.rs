@@ -297,3 +297,35 @@ async fn invites_commands_work_while_the_server_runs() {
     }
     assert_eq!(app.count("invites"), 1, "no refused command made an invite");
 }
+
+#[tokio::test]
+async fn the_operator_pages_render_their_markdown_escaped_and_are_404_when_absent() {
+    use quire::domain::public_instance::OperatorPage;
+    let page = |markdown: &str| Some(OperatorPage { path: "terms.md".into(), markdown: markdown.to_owned() });
+    let app = spawn(SignupMode::Open, |config| {
+        config.public.terms = page("# Terms\n\nBe **kind**. <script>alert(1)</script>\n\n- no [spam](https://example.com/rules)");
+        config.public.contact_email = Some("ops@example.com".into());
+    })
+    .await;
+    let resp = app.get("/terms").await;
+    assert_eq!(resp.status(), 200);
+    let csp = resp.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(csp.starts_with("default-src 'none'"), "no script runs: {csp}");
+    let html = resp.text().await.unwrap();
+    assert!(html.contains("<title>Terms</title>"), "{html}");
+    assert!(html.contains("Be <strong>kind</strong>."), "{html}");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "raw HTML is shown as text: {html}");
+    assert!(!html.contains("<script>"), "{html}");
+    assert!(html.contains(r#"<a href="https://example.com/rules""#), "{html}");
+    assert!(html.contains(r#"Contact: <a href="mailto:ops@example.com">ops@example.com</a>"#), "{html}");
+    let privacy = app.get("/privacy").await;
+    assert_eq!(privacy.status(), 404, "no --privacy: the app's 404");
+    let config = app.get("/").await.text().await.unwrap();
+    assert!(config.contains(r#""termsUrl":"/terms","privacyUrl":null"#), "{config}");
+    assert!(config.contains(r#""contactEmail":"ops@example.com""#));
+
+    let plain = spawn(SignupMode::Open, |_| {}).await;
+    assert_eq!(plain.get("/terms").await.status(), 404);
+    let config = plain.get("/").await.text().await.unwrap();
+    assert!(config.contains(r#""contactEmail":null,"termsUrl":null,"privacyUrl":null"#), "{config}");
+}
