@@ -303,7 +303,8 @@ async fn the_operator_pages_render_their_markdown_escaped_and_are_404_when_absen
     use quire::domain::public_instance::OperatorPage;
     let page = |markdown: &str| Some(OperatorPage { path: "terms.md".into(), markdown: markdown.to_owned() });
     let app = spawn(SignupMode::Open, |config| {
-        config.public.terms = page("# Terms\n\nBe **kind**. <script>alert(1)</script>\n\n- no [spam](https://example.com/rules)");
+        config.public.terms =
+            page("# Terms\n\nBe **kind**. <script>alert(1)</script>\n\n- no [spam](https://example.com/rules)");
         config.public.contact_email = Some("ops@example.com".into());
     })
     .await;
