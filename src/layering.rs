@@ -3,7 +3,7 @@
 //! ```text
 //! main, lib
 //!   admin, app, backup, export,   commands and the server's assembly
-//!   import, reindex, blogs_command
+//!   import, invites, reindex, blogs_command
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
@@ -46,6 +46,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("blogs_command", 5),
     ("export", 5),
     ("import", 5),
+    ("invites", 5),
     ("reindex", 5),
     ("lib", 6),
     ("layering", 6),
@@ -58,6 +59,8 @@ const ROOMS: &[(&str, &[(&str, u8)])] = &[
         "domain",
         &[
             ("identity", 0),
+            ("duration", 0),
+            ("invite_code", 0),
             ("limits", 0),
             ("messages", 0),
             ("paths", 0),

@@ -17,6 +17,7 @@ pub mod export;
 pub mod fetch;
 pub mod http;
 pub mod import;
+pub mod invites;
 #[cfg(test)]
 mod layering;
 pub mod portable;

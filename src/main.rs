@@ -65,6 +65,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Federation(args) => quire::admin::run_command(&args.action.data_dir(), &args.action),
         Command::Blogs(args) => quire::blogs_command::run_command(&args.action),
+        Command::Invites(args) => quire::invites::run_command(&args.action.data_dir(), &args.action),
     }
 }
 

@@ -32,6 +32,7 @@ pub mod review;
 pub mod schedule;
 pub mod served_names;
 mod settings;
+mod signups;
 mod uploads;
 
 use std::sync::Arc;
@@ -53,6 +54,7 @@ pub use posts::{PostInput, post_not_found};
 pub use preview_links::PreviewLink;
 pub use review::{AdminDo, COMMAND_LINE};
 pub use served_names::{NameChange, ServedNames};
+pub use signups::Signup;
 pub use uploads::backfill_image_sizes;
 
 /// The write path of every blog.

@@ -2,36 +2,49 @@
 //! deleting the whole account.
 
 use super::Blogs;
-use crate::config::SignupMode;
+use super::signups::{self, Signup};
 use crate::db::addons::{self, Addon};
 use crate::db::blogs::{self, Blog, Created};
 use crate::db::jobs;
+use crate::db::signups as db_signups;
 use crate::domain::blog::blog_name;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::domain::blog::trust_state::TrustState;
-use crate::error::{Error, Messages, Result};
-
-/// A blog creation the signup mode refuses: 403, under `subdomain` (the Welcome screen shows it).
-fn signups_refused(message: &str) -> Error {
-    Error::Forbidden(Messages::one("subdomain", message))
-}
+use crate::error::{Error, Result};
 
 impl Blogs {
-    /// Creates the user's one blog on `subdomain`, showing dates in `time_zone`.
-    /// The instance's signup mode decides whether it may, and in which trust state it starts.
-    pub async fn create_blog(&self, user_id: i64, subdomain: Subdomain, time_zone: TimeZone) -> Result<Blog> {
-        match self.public.signups {
-            SignupMode::Closed => return Err(signups_refused("Signups are closed on this instance.")),
-            SignupMode::Invite => return Err(signups_refused("Signups are by invitation.")),
-            SignupMode::Open | SignupMode::Approval => {}
-        }
+    /// Creates the user's one blog on `subdomain`, showing dates in `time_zone`. The instance's
+    /// signup rules (`signups.rs`: the mode, an invite code, the email domains, the daily limits)
+    /// decide whether it may, and in which trust state it starts; an invite's use and the
+    /// creation's log row are written in the creation's transaction, so a refusal spends nothing.
+    pub async fn create_blog(
+        &self,
+        user_id: i64,
+        subdomain: Subdomain,
+        time_zone: TimeZone,
+        signup: Signup,
+    ) -> Result<Blog> {
+        let admission = signups::admission(&self.public, signup)?;
         let state = match self.public.new_blogs_wait_for_review() {
             true => TrustState::New,
             false => TrustState::Approved,
         };
+        let public = self.public.clone();
         self.commit(move |conn, effects| {
-            let blog = match blogs::create(conn, user_id, &subdomain, time_zone, state)? {
+            signups::check_before(conn, &public, user_id, admission.address.as_deref())?;
+            let mut invite_refused = false;
+            let admit = |tx: &_, blog: &Blog| {
+                let admitted = signups::admit(tx, &admission, blog.id, blog.subdomain.as_str());
+                invite_refused = admitted.is_err();
+                admitted
+            };
+            let created = blogs::create_admitted(conn, user_id, &subdomain, time_zone, state, admit);
+            if invite_refused {
+                // Counted against the address, after the creation was undone: guessing is limited too.
+                db_signups::log(conn, admission.address.as_deref(), false)?;
+            }
+            let blog = match created? {
                 Created::Blog(blog) => blog,
                 Created::UserHasOne => return Err(Error::invalid("subdomain", "You already have a blog")),
                 Created::Taken => {

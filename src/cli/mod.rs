@@ -7,6 +7,7 @@
 mod blogs;
 mod commands;
 mod federation_limits;
+mod invites;
 mod public_instance;
 mod serve;
 
@@ -16,6 +17,7 @@ pub use commands::{
     RestoreArgs,
 };
 pub use federation_limits::FederationLimitsArgs;
+pub use invites::{CreateInviteArgs, InvitesAction, InvitesArgs, RevokeInviteArgs};
 pub use public_instance::PublicInstanceArgs;
 pub use serve::{DeliveryRetryArg, DnsServerArg, FetchLoopbackArg, LETS_ENCRYPT, ServeArgs, TlsArgs};
 
@@ -86,6 +88,10 @@ pub enum Command {
     /// running server, which performs it at once with all its effects, and its outcome is
     /// printed. With no server running, the command performs it itself.
     Blogs(BlogsArgs),
+    /// Make, list and revoke invite codes (for `quire serve --signups invite`).
+    ///
+    /// Safe while `quire serve` runs: a new or revoked code counts at once.
+    Invites(InvitesArgs),
 }
 
 /// The data directory flag, shared by every subcommand.

@@ -183,7 +183,8 @@ impl Config {
         })
     }
 
-    /// A config for tests and tools: local sign-in, everything else default.
+    /// A config for tests and tools: local sign-in, no daily caps on new blogs, everything else
+    /// default.
     pub fn local(data_dir: &Path, listen: SocketAddr, host: &str) -> Config {
         Config {
             listen,
@@ -207,7 +208,12 @@ impl Config {
             remote_limits: RemoteLimits::default(),
             import_limits: ImportLimits::default(),
             domains: DomainLimits::default(),
-            public: PublicInstance::default(),
+            // Tests create many blogs from 127.0.0.1: no daily caps on new blogs.
+            public: PublicInstance {
+                new_blogs_per_day: u32::MAX,
+                new_blogs_per_address: u32::MAX,
+                ..PublicInstance::default()
+            },
         }
     }
 

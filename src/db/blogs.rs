@@ -113,6 +113,20 @@ pub fn create(
     time_zone: TimeZone,
     state: TrustState,
 ) -> Result<Created, Error> {
+    create_admitted(conn, user_id, subdomain, time_zone, state, |_, _| Ok(()))
+}
+
+/// [`create`], with `admit` run in the same transaction on the new blog before it commits:
+/// its error undoes the creation and everything `admit` wrote (the signup rules: invites,
+/// limits).
+pub fn create_admitted(
+    conn: &mut Connection,
+    user_id: i64,
+    subdomain: &Subdomain,
+    time_zone: TimeZone,
+    state: TrustState,
+    admit: impl FnOnce(&Connection, &Blog) -> Result<(), Error>,
+) -> Result<Created, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if id_of_user(&tx, user_id)?.is_some() {
         return Ok(Created::UserHasOne);
@@ -140,6 +154,7 @@ pub fn create(
         params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE, time_zone.name(), state.as_str()],
     )?;
     let blog = tx.query_row(&format!("{SELECT} WHERE b.id = ?1"), [tx.last_insert_rowid()], from_row)?;
+    admit(&tx, &blog)?;
     tx.commit()?;
     Ok(Created::Blog(blog))
 }

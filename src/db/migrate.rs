@@ -127,6 +127,12 @@ pub const MIGRATIONS: &[Migration] = &[
         seed: None,
     },
     Migration {
+        version: 19,
+        name: "invite codes and the log of blog creations",
+        sql: include_str!("migrations/0019_signups.sql"),
+        seed: None,
+    },
+    Migration {
         version: 20,
         name: "what a blog's daily quotas count",
         sql: include_str!("migrations/0020_quota_uses.sql"),

@@ -38,6 +38,7 @@ pub mod replies;
 pub mod review;
 pub mod schedule;
 pub mod sessions;
+pub mod signups;
 pub mod tags;
 #[cfg(test)]
 pub mod test_support;

@@ -3,8 +3,10 @@
 
 pub mod blog;
 pub mod content;
+pub mod duration;
 pub mod federation;
 pub mod identity;
+pub mod invite_code;
 pub mod limits;
 pub mod messages;
 pub mod net;

@@ -77,6 +77,13 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
     if state.auth.local.is_some() {
         routes = routes.nest("/dev-idp", dev_idp::routes());
     }
+    // Absent pages are not routed: their paths are the app's 404 like any other.
+    if state.config.public.terms.is_some() {
+        routes = routes.at(plain_pages::TERMS_PATH, get(plain_pages::terms));
+    }
+    if state.config.public.privacy.is_some() {
+        routes = routes.at(plain_pages::PRIVACY_PATH, get(plain_pages::privacy));
+    }
     let routes = federation::app_routes(routes);
     let routes = SPA_PATHS.into_iter().fold(routes, |routes, path| routes.at(path, get(ui::index)));
     let app_origin: Arc<str> = state.config.app_url().into();

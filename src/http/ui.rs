@@ -27,6 +27,7 @@ use crate::error::Error;
 use crate::http::client::accepts_encoding;
 use crate::http::cookies;
 use crate::http::csrf;
+use crate::http::plain_pages;
 use crate::http::state::AppState;
 
 #[derive(RustEmbed)]
@@ -62,6 +63,15 @@ pub struct AppSettings<'a> {
     post_rules: PostRules,
     /// The rules of a post's scheduled publication time.
     schedule_rules: ScheduleRules,
+    /// Who may create a blog (`--signups`): `open`, `approval`, `invite` or `closed`.
+    #[ts(type = "'open' | 'approval' | 'invite' | 'closed'")]
+    signups: &'static str,
+    /// Where people write to the operator (`--contact-email`); null when not given.
+    contact_email: &'a Option<String>,
+    /// The operator's terms page (`/terms`); null when `--terms` is not given.
+    terms_url: Option<&'static str>,
+    /// The operator's privacy page (`/privacy`); null when `--privacy` is not given.
+    privacy_url: Option<&'static str>,
 }
 
 /// `index.html` with this server's settings filled in, rendered once at start.
@@ -89,6 +99,10 @@ impl UiIndex {
             block_rules: BlockRules::new(&Rules { image_prefix: config.image_prefix() }),
             post_rules: POST_RULES,
             schedule_rules: SCHEDULE_RULES,
+            signups: config.public.signups.as_str(),
+            contact_email: &config.public.contact_email,
+            terms_url: config.public.terms.is_some().then_some(plain_pages::TERMS_PATH),
+            privacy_url: config.public.privacy.is_some().then_some(plain_pages::PRIVACY_PATH),
         };
         // Inside <script>, "<" could end the element early; JSON allows it escaped.
         let settings =

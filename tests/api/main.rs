@@ -51,6 +51,7 @@ mod search;
 mod settings;
 mod sign_in;
 mod sign_in_limits;
+mod signups;
 mod storage;
 mod tags_pages;
 mod themes;

@@ -3,10 +3,11 @@
 
 use poem::http::{StatusCode, header};
 use poem::web::{Data, Json};
-use poem::{IntoResponse, Response, handler};
+use poem::{IntoResponse, Request, Response, handler};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::blogs::Signup;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::favicons::Favicon;
@@ -19,6 +20,7 @@ use crate::domain::public_instance::human_bytes;
 use crate::error::{Error, Result};
 use crate::http::api::answers::Empty;
 use crate::http::api::json::JsonBody;
+use crate::http::client::client_ip;
 use crate::http::cookies;
 use crate::http::owned_blog::OwnedBlog;
 use crate::http::session::{self, BLOG_COOKIE, SignedIn};
@@ -68,11 +70,14 @@ pub struct CreateBlog {
     subdomain: String,
     /// The owner's browser's zone; UTC when absent.
     time_zone: Option<String>,
+    /// The invite code, under `--signups invite`.
+    invite: Option<String>,
 }
 
 /// Creates the caller's one blog.
 #[handler]
 pub async fn create(
+    req: &Request,
     signed_in: SignedIn,
     state: Data<&AppState>,
     JsonBody(body): JsonBody<CreateBlog>,
@@ -82,7 +87,8 @@ pub async fn create(
         None => TimeZone::UTC,
         Some(raw) => TimeZone::parse(raw).map_err(|message| Error::invalid("timeZone", message))?,
     };
-    let blog = state.blogs.create_blog(signed_in.user.id, subdomain, time_zone).await?;
+    let signup = Signup { invite: body.invite, client: client_ip(req, &state.config.trusted_proxies) };
+    let blog = state.blogs.create_blog(signed_in.user.id, subdomain, time_zone, signup).await?;
     let cookie =
         cookies::set(BLOG_COOKIE, &blog.id.to_string(), false, state.config.https, Some(cookies::LONG_MAX_AGE));
     Ok(blog_answer(&state, &signed_in, &blog)

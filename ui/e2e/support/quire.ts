@@ -110,7 +110,16 @@ export async function startQuire(
       path.join(dataDir, 'data'),
       ...(options.args ?? []),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        // The tests create many blogs from 127.0.0.1: no daily caps unless a test gives its own flags.
+        QUIRE_MAX_NEW_BLOGS_PER_ADDRESS: '1000000',
+        QUIRE_MAX_NEW_BLOGS_PER_DAY: '1000000',
+        ...process.env,
+        RUST_LOG: process.env.RUST_LOG ?? 'info',
+      },
+    },
   );
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);

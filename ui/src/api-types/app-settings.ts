@@ -48,7 +48,23 @@ postRules: PostRules,
 /**
  * The rules of a post's scheduled publication time.
  */
-scheduleRules: ScheduleRules, };
+scheduleRules: ScheduleRules, 
+/**
+ * Who may create a blog (`--signups`): `open`, `approval`, `invite` or `closed`.
+ */
+signups: 'open' | 'approval' | 'invite' | 'closed', 
+/**
+ * Where people write to the operator (`--contact-email`); null when not given.
+ */
+contactEmail: string | null, 
+/**
+ * The operator's terms page (`/terms`); null when `--terms` is not given.
+ */
+termsUrl: string | null, 
+/**
+ * The operator's privacy page (`/privacy`); null when `--privacy` is not given.
+ */
+privacyUrl: string | null, };
 
 /**
  * The block rules as the owner app's page config carries them (`blockRules`), so the editor

@@ -6,6 +6,7 @@ import {
 } from 'react-router';
 import { AppHistoryContext, guardHistory, type AppHistory } from '../lib/history';
 import { paths } from '../config/paths';
+import { captureInviteLink } from '../features/blogs';
 import { RootLayout } from './root-layout';
 import { AuthCallbackRoute } from './routes/auth-callback';
 import { catalogRoute } from './routes/catalog';
@@ -40,6 +41,8 @@ export const routes: RouteObject[] = [
  * screen) is `AppHistory`, `ScrollRestoration`, `lazyScreen` and `RouteErrorBoundary`.
  */
 export function createAppHistory(): AppHistory {
+  // Before the router reads the address: an invite link's code is kept, and leaves the address bar.
+  captureInviteLink();
   return guardHistory(UNSAFE_createBrowserHistory({ v5Compat: true }));
 }
 

@@ -30,6 +30,10 @@ describe('readAppConfig', () => {
       blockRules: fixtureRules(),
       postRules: fixturePostRules(),
       scheduleRules: fixtureScheduleRules(),
+      signups: 'invite',
+      contactEmail: 'ops@blogs.example.com',
+      termsUrl: '/terms',
+      privacyUrl: '/privacy',
     };
     inject(JSON.stringify(sent));
     expect(readAppConfig()).toEqual(sent);
@@ -48,7 +52,19 @@ describe('readAppConfig', () => {
       blockRules: null,
       postRules: null,
       scheduleRules: null,
+      signups: 'open',
+      contactEmail: null,
+      termsUrl: null,
+      privacyUrl: null,
     });
+  });
+
+  it('takes only a known signup mode and only paths of its own origin for the operator pages', () => {
+    inject(JSON.stringify({ signups: 'everyone', termsUrl: '//evil.example/terms', privacyUrl: 'javascript:x' }));
+    const config = readAppConfig();
+    expect(config.signups).toBe('open');
+    expect(config.termsUrl).toBeNull();
+    expect(config.privacyUrl).toBeNull();
   });
 
   it('uses defaults for malformed JSON and for fields of the wrong type', () => {

@@ -38,8 +38,20 @@ function defaults(location: Location): AppConfig {
     blockRules: null,
     postRules: null,
     scheduleRules: null,
+    signups: 'open',
+    contactEmail: null,
+    termsUrl: null,
+    privacyUrl: null,
   };
 }
+
+/** Who may create a blog (`--signups`). */
+export type SignupMode = AppSettings['signups'];
+const SIGNUP_MODES: readonly SignupMode[] = ['open', 'approval', 'invite', 'closed'];
+const isSignupMode = (value: unknown): value is SignupMode => SIGNUP_MODES.includes(value as SignupMode);
+/** A path on this origin (`/terms`), or null: the page config names only the server's own pages. */
+const ownPath = (value: unknown): string | null =>
+  typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : null;
 
 const text = (value: unknown, fallback: string): string =>
   typeof value === 'string' && value.trim() !== '' ? value : fallback;
@@ -108,6 +120,10 @@ export function readAppConfig(doc: Document = document): AppConfig {
     blockRules: readBlockRules(given.blockRules),
     postRules: parsePostRules(given.postRules),
     scheduleRules: parseScheduleRules(given.scheduleRules),
+    signups: isSignupMode(given.signups) ? given.signups : base.signups,
+    contactEmail: optionalText(given.contactEmail),
+    termsUrl: ownPath(given.termsUrl),
+    privacyUrl: ownPath(given.privacyUrl),
   };
 }
 

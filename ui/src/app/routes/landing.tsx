@@ -2,22 +2,37 @@ import { useNavigate } from 'react-router';
 import { appConfig } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { SignInPanel, useRedirectWhenSignedIn } from '../../features/auth';
-import { LandingHero } from '../../features/landing';
+import { LandingHero, OperatorLinks, signupModeLine } from '../../features/landing';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-/** `/` and `/signup` (the same page with the signup modal open). Signed-in visitors go on to /d/posts. */
+/**
+ * `/` and `/signup` (the same page with the signup modal open). Signed-in visitors go on to /d/posts.
+ * The signup mode adds its line (`--signups`); under `closed` only Login is offered. The operator's
+ * pages and contact address are linked when given.
+ */
 export function LandingRoute({ signup = false }: { signup?: boolean }) {
   useDocumentTitle(null);
   useRedirectWhenSignedIn();
   const navigate = useNavigate();
+  const { providerName, signups, termsUrl, privacyUrl, contactEmail } = appConfig();
+  const modeLine = signupModeLine(signups);
   return (
     <LandingHero>
       <SignInPanel
-        providerName={appConfig().providerName}
+        providerName={providerName}
         initialSignupOpen={signup}
+        signupOffered={signups !== 'closed'}
+        signupNotes={
+          <>
+            {modeLine && <p className="q-signup-mode">{modeLine}</p>}
+            <OperatorLinks termsUrl={termsUrl} privacyUrl={privacyUrl} />
+          </>
+        }
         // Closing the modal on /signup leaves the address of what is shown: the landing page.
         onSignupClosed={signup ? () => navigate(paths.landing, { replace: true }) : undefined}
       />
+      {modeLine && <p className="q-signup-mode">{modeLine}</p>}
+      <OperatorLinks termsUrl={termsUrl} privacyUrl={privacyUrl} contactEmail={contactEmail} />
     </LandingHero>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '../../components';
 import { SignupModal } from './signup-modal';
 import { usePopupSignIn } from './use-popup-sign-in';
@@ -11,12 +11,22 @@ export interface SignInPanelProps {
   initialSignupOpen?: boolean;
   /** Called after the signup modal was closed without signing up. */
   onSignupClosed?: () => void;
+  /** Signup is offered (not under `--signups closed`, where only Login stays). */
+  signupOffered?: boolean;
+  /** Extra lines of the signup notice: the signup mode, the operator's pages. */
+  signupNotes?: ReactNode;
 }
 
 /** The landing page's controls: 'Login with …', 'or Signup' and the signup modal. */
-export function SignInPanel({ providerName, initialSignupOpen = false, onSignupClosed }: SignInPanelProps) {
+export function SignInPanel({
+  providerName,
+  initialSignupOpen = false,
+  onSignupClosed,
+  signupOffered = true,
+  signupNotes,
+}: SignInPanelProps) {
   const { signIn, pending, blocked } = usePopupSignIn();
-  const [signupOpen, setSignupOpen] = useState(initialSignupOpen);
+  const [signupOpen, setSignupOpen] = useState(initialSignupOpen && signupOffered);
   const busy = pending !== null;
 
   const closeSignup = () => {
@@ -29,9 +39,11 @@ export function SignInPanel({ providerName, initialSignupOpen = false, onSignupC
       <Button onClick={() => signIn('login')} loading={pending === 'login'} disabled={busy}>
         Login with {providerName}
       </Button>
-      <Button variant="link" onClick={() => setSignupOpen(true)} disabled={busy}>
-        or Signup
-      </Button>
+      {signupOffered && (
+        <Button variant="link" onClick={() => setSignupOpen(true)} disabled={busy}>
+          or Signup
+        </Button>
+      )}
       {blocked && (
         <p className="q-sign-in__blocked" role="alert">
           Your browser blocked the sign-in window. Allow pop-ups for this site, then try again.
@@ -39,6 +51,7 @@ export function SignInPanel({ providerName, initialSignupOpen = false, onSignupC
       )}
       <SignupModal
         open={signupOpen}
+        notes={signupNotes}
         onClose={closeSignup}
         onSignup={() => signIn('signup')}
         providerName={providerName}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button, Modal } from '../../components';
 
 export interface SignupModalProps {
@@ -10,10 +11,12 @@ export interface SignupModalProps {
   busy: boolean;
   /** Another sign-in (the Login button's) is in progress. */
   disabled: boolean;
+  /** Shown under the notice: the instance's signup mode and its terms and privacy links. */
+  notes?: ReactNode;
 }
 
 /** The signup notice (what Quire is and that it uses cookies) with the signup and 'Cancel' buttons. */
-export function SignupModal({ open, onClose, onSignup, providerName, busy, disabled }: SignupModalProps) {
+export function SignupModal({ open, onClose, onSignup, providerName, busy, disabled, notes }: SignupModalProps) {
   const locked = busy || disabled;
   return (
     <Modal
@@ -40,6 +43,7 @@ export function SignupModal({ open, onClose, onSignup, providerName, busy, disab
         <li>Cookies are used to authenticate and identify users.</li>
         <li>If signup fails, change browser and try again.</li>
       </ul>
+      {notes}
     </Modal>
   );
 }

@@ -24,23 +24,27 @@ export function browserTimeZone(): string | undefined {
   }
 }
 
-async function postBlog(subdomain: string, timeZone: string | undefined): Promise<Blog> {
-  const { data } = await api.post<BlogAnswer>('/api/my/blogs', timeZone ? { subdomain, timeZone } : { subdomain });
+async function postBlog(subdomain: string, timeZone: string | undefined, invite: string | undefined): Promise<Blog> {
+  const body: Record<string, string> = { subdomain };
+  if (timeZone) body.timeZone = timeZone;
+  if (invite) body.invite = invite;
+  const { data } = await api.post<BlogAnswer>('/api/my/blogs', body);
   return data.blog;
 }
 
 /**
  * Creates the owner's one blog, showing its dates in the browser's time zone (so the public blog
- * and the owner's post list agree on the day); the server also sets the `blog_id` cookie. A zone the
- * server does not know must not stop the signup: the blog is then made in UTC, changeable in Settings.
+ * and the owner's post list agree on the day), with `invite` when the instance is by invitation;
+ * the server also sets the `blog_id` cookie. A zone the server does not know must not stop the
+ * signup: the blog is then made in UTC, changeable in Settings.
  */
-export async function createBlog(subdomain: string): Promise<Blog> {
+export async function createBlog(subdomain: string, invite?: string): Promise<Blog> {
   const timeZone = browserTimeZone();
   try {
-    return await postBlog(subdomain, timeZone);
+    return await postBlog(subdomain, timeZone, invite);
   } catch (failure) {
     const zoneRefused = failure instanceof ApiError && failure.messagesFor('timeZone').length > 0;
     if (timeZone === undefined || !zoneRefused) throw failure;
-    return postBlog(subdomain, undefined);
+    return postBlog(subdomain, undefined, invite);
   }
 }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { errors, fakeApi, json, alice } from '../../test/fake-api';
 import { BlogCreationForm } from './blog-creation-form';
+import { captureInviteLink, storedInvite } from './invite-link';
 
 const realResolvedOptions = Intl.DateTimeFormat.prototype.resolvedOptions;
 
@@ -111,5 +112,62 @@ describe('blog-creation screen', () => {
       { subdomain: 'alice' },
     ]);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('blog-creation screen on an instance by invitation', () => {
+  beforeEach(() => {
+    browserIn('Asia/Tokyo');
+    window.sessionStorage.clear();
+  });
+
+  /** A server that takes only the code `good`, once. */
+  function inviteServer() {
+    const sent: unknown[] = [];
+    fakeApi({
+      'POST /api/my/blogs': (request) => {
+        sent.push(request.body);
+        const { invite, subdomain } = request.body as { invite?: string; subdomain: string };
+        if (invite !== 'good') {
+          return errors(403, { invite: 'This invite code cannot be used: it may be used up, revoked or expired.' });
+        }
+        return json({ blog: { ...alice.blog, subdomain } }, 201);
+      },
+    });
+    return sent;
+  }
+
+  it('fills in the code an invite link brought, sends it, and forgets it once the blog exists', async () => {
+    const sent = inviteServer();
+    window.history.replaceState(null, '', '/?invite=good#top');
+    captureInviteLink();
+    expect(window.location.pathname + window.location.search + window.location.hash).toBe('/#top');
+    const onCreated = vi.fn();
+    const user = userEvent.setup();
+    render(<BlogCreationForm host="localhost:8080" onCreated={onCreated} inviteNeeded />);
+    expect(screen.getByRole('textbox', { name: 'Invite code' })).toHaveValue('good');
+    await user.type(screen.getByRole('textbox', { name: 'Preferred subdomain' }), 'ann');
+    await user.click(screen.getByRole('button', { name: 'Signup' }));
+    expect(onCreated).toHaveBeenCalledOnce();
+    expect(sent).toEqual([{ subdomain: 'ann', time_zone: 'Asia/Tokyo', invite: 'good' }]);
+    expect(storedInvite()).toBe('');
+  });
+
+  it("shows the server's refusal of a code on the error line", async () => {
+    inviteServer();
+    const onCreated = vi.fn();
+    const user = userEvent.setup();
+    render(<BlogCreationForm host="localhost:8080" onCreated={onCreated} inviteNeeded />);
+    await user.type(screen.getByRole('textbox', { name: 'Preferred subdomain' }), 'ann');
+    await user.type(screen.getByRole('textbox', { name: 'Invite code' }), 'guess');
+    await user.click(screen.getByRole('button', { name: 'Signup' }));
+    expect(await screen.findByText(/This invite code cannot be used/)).toBeInTheDocument();
+    expect(onCreated).not.toHaveBeenCalled();
+  });
+
+  it('asks for no code on an open instance', () => {
+    blogServer();
+    renderForm();
+    expect(screen.queryByRole('textbox', { name: 'Invite code' })).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, TextInput } from '../../components';
 import { ApiError } from '../../lib/api';
 import { createBlog } from './api';
+import { forgetInvite, storedInvite } from './invite-link';
 import './blogs.css';
 
 export interface BlogCreationFormProps {
@@ -9,16 +10,21 @@ export interface BlogCreationFormProps {
   host: string;
   /** Called once the blog exists (the owner area reloads the page). */
   onCreated: () => void;
+  /** The instance is by invitation (`--signups invite`): the form asks for the code. */
+  inviteNeeded?: boolean;
   /** Shown under the form: who is signed in, and the way out (the owner area's). */
   children?: ReactNode;
 }
 
 /**
- * The blog-creation ('Welcome') screen: a signed-in user without a blog picks a subdomain. The rules
- * live on the server; the last message it sends shows under the input until the input changes.
+ * The blog-creation ('Welcome') screen: a signed-in user without a blog picks a subdomain (and, on
+ * an instance by invitation, gives the invite code an invite link filled in). The rules live on the
+ * server; the last message it sends (a refusal of the code, the daily limits) shows under the
+ * subdomain until an input changes.
  */
-export function BlogCreationForm({ host, onCreated, children }: BlogCreationFormProps) {
+export function BlogCreationForm({ host, onCreated, inviteNeeded = false, children }: BlogCreationFormProps) {
   const [subdomain, setSubdomain] = useState('');
+  const [invite, setInvite] = useState(() => (inviteNeeded ? storedInvite() : ''));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -28,7 +34,8 @@ export function BlogCreationForm({ host, onCreated, children }: BlogCreationForm
     setSaving(true);
     setError(null);
     try {
-      await createBlog(subdomain);
+      await createBlog(subdomain, inviteNeeded ? invite.trim() : undefined);
+      forgetInvite();
       onCreated();
     } catch (failure) {
       const messages = failure instanceof ApiError ? failure.messages : [String(failure)];
@@ -55,6 +62,19 @@ export function BlogCreationForm({ host, onCreated, children }: BlogCreationForm
           autoCapitalize="none"
           spellCheck={false}
         />
+        {inviteNeeded && (
+          <TextInput
+            label="Invite code"
+            value={invite}
+            onChange={(value) => {
+              setInvite(value);
+              setError(null);
+            }}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+          />
+        )}
         <Button type="submit" loading={saving}>
           Signup
         </Button>

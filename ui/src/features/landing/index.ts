@@ -1,1 +1,3 @@
 export { LandingHero } from './landing-hero';
+export { OperatorLinks, signupModeLine } from './signup-terms';
+export type { OperatorLinksProps } from './signup-terms';

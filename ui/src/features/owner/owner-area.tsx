@@ -84,7 +84,11 @@ function Welcome({ user }: { user: User }) {
   useDocumentTitle('Welcome');
   const { signOut, signingOut } = useSignOut();
   return (
-    <BlogCreationForm host={appConfig().host} onCreated={() => reloadPage()}>
+    <BlogCreationForm
+      host={appConfig().host}
+      inviteNeeded={appConfig().signups === 'invite'}
+      onCreated={() => reloadPage()}
+    >
       <div className="q-welcome__account">
         <p>
           Signed in as <strong>{user.email}</strong>
