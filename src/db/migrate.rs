@@ -126,6 +126,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0018_public_instance.sql"),
         seed: None,
     },
+    Migration {
+        version: 19,
+        name: "abuse reports",
+        sql: include_str!("migrations/0019_abuse_reports.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

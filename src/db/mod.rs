@@ -33,6 +33,7 @@ pub mod redirects;
 pub mod remote_actors;
 pub mod remote_refusals;
 pub mod replies;
+pub mod reports;
 pub mod schedule;
 pub mod sessions;
 pub mod tags;

@@ -21,6 +21,11 @@ pub fn server_error(request_id: &str) -> Response {
     )
 }
 
+/// A plain page with `status`, a title and one paragraph (both escaped).
+pub fn page(status: StatusCode, title: &str, message: &str) -> Response {
+    plain_page(status, title, message)
+}
+
 fn plain_page(status: StatusCode, title: &str, message: &str) -> Response {
     let body = format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\

@@ -42,6 +42,7 @@ mod previews;
 mod quire_import;
 mod remote_issuer;
 mod remote_limits;
+mod reports;
 mod round_trip;
 mod schedule;
 mod search;
