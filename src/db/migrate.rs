@@ -127,9 +127,9 @@ pub const MIGRATIONS: &[Migration] = &[
         seed: None,
     },
     Migration {
-        version: 19,
+        version: 22,
         name: "abuse reports",
-        sql: include_str!("migrations/0019_abuse_reports.sql"),
+        sql: include_str!("migrations/0022_abuse_reports.sql"),
         seed: None,
     },
 ];
