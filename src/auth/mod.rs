@@ -1,7 +1,8 @@
 //! Sign-in, independent of HTTP: OIDC token verification, the local issuer, rate limits,
-//! pending nonces and the secret-token helpers. The request-bound parts (session cookie, CSRF
+//! pending nonces, the public forms' signed tokens and the secret-token helpers. The request-bound parts (session cookie, CSRF
 //! guard) live in `http`.
 
+pub mod form_token;
 pub mod local_idp;
 pub mod nonces;
 pub mod oidc;
@@ -21,6 +22,8 @@ pub struct Auth {
     pub limiter: rate_limit::Limiter,
     /// Sign-in nonces handed out and not used yet.
     pub nonces: nonces::Nonces,
+    /// The signed tokens of the public forms (the abuse report).
+    pub forms: form_token::FormTokens,
 }
 
 impl Auth {
@@ -34,7 +37,13 @@ impl Auth {
                 (verifier, Some(local))
             }
         };
-        Ok(Auth { verifier, local, limiter: rate_limit::Limiter::new(), nonces: nonces::Nonces::new() })
+        Ok(Auth {
+            verifier,
+            local,
+            limiter: rate_limit::Limiter::new(),
+            nonces: nonces::Nonces::new(),
+            forms: form_token::FormTokens::new(),
+        })
     }
 }
 

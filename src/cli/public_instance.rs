@@ -7,8 +7,9 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use crate::domain::public_instance::{
-    DEFAULT_IMPORTS_PER_DAY, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_POSTS_PER_DAY,
-    DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_UPLOAD_QUOTA_MB, OperatorPage, PublicInstance, Quotas, SignupMode,
+    DEFAULT_IMPORTS_PER_DAY, DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY,
+    DEFAULT_POSTS_PER_DAY, DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_UPLOAD_QUOTA_MB, OperatorPage, PublicInstance, Quotas,
+    SignupMode,
 };
 
 /// Largest `--terms`, `--privacy` or `--review-terms` file Quire reads.
@@ -71,6 +72,11 @@ pub struct PublicInstanceArgs {
     #[arg(long, env = "QUIRE_MAX_REPORTS_PER_ADDRESS", default_value_t = DEFAULT_REPORTS_PER_ADDRESS, value_name = "N")]
     pub max_reports_per_address: u32,
 
+    /// Open abuse reports the Admin screen's queue holds at most; past it the report page asks
+    /// readers to write to --contact-email instead.
+    #[arg(long, env = "QUIRE_MAX_OPEN_REPORTS", default_value_t = DEFAULT_MAX_OPEN_REPORTS, value_name = "N")]
+    pub max_open_reports: u32,
+
     /// Where people write to the operator: shown on the landing page and the report page.
     #[arg(long, env = "QUIRE_CONTACT_EMAIL", value_name = "EMAIL")]
     pub contact_email: Option<String>,
@@ -96,8 +102,14 @@ impl PublicInstanceArgs {
         if self.max_new_blogs_per_day == 0 || self.max_new_blogs_per_address == 0 {
             bail!("--max-new-blogs-per-day and --max-new-blogs-per-address must be at least 1 (use --signups closed)");
         }
-        if self.max_posts_per_day == 0 || self.max_imports_per_day == 0 || self.max_reports_per_address == 0 {
-            bail!("--max-posts-per-day, --max-imports-per-day and --max-reports-per-address must be at least 1");
+        if self.max_posts_per_day == 0
+            || self.max_imports_per_day == 0
+            || self.max_reports_per_address == 0
+            || self.max_open_reports == 0
+        {
+            bail!(
+                "--max-posts-per-day, --max-imports-per-day, --max-reports-per-address and --max-open-reports must be at least 1"
+            );
         }
         let upload_bytes = self
             .upload_quota_mb
@@ -141,6 +153,7 @@ impl PublicInstanceArgs {
                 imports_per_day: self.max_imports_per_day,
             },
             reports_per_address: self.max_reports_per_address,
+            max_open_reports: self.max_open_reports,
             contact_email: self.contact_email.as_ref().map(|email| email.trim().to_owned()),
             terms: page("--terms", &self.terms)?,
             privacy: page("--privacy", &self.privacy)?,

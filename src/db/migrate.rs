@@ -144,6 +144,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0021_admin_review.sql"),
         seed: None,
     },
+    Migration {
+        version: 22,
+        name: "abuse reports",
+        sql: include_str!("migrations/0022_abuse_reports.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -35,6 +35,7 @@ pub mod redirects;
 pub mod remote_actors;
 pub mod remote_refusals;
 pub mod replies;
+pub mod reports;
 pub mod review;
 pub mod schedule;
 pub mod sessions;

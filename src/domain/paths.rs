@@ -55,6 +55,21 @@ pub const ACME_CHALLENGE_PREFIX: &str = "/.well-known/acme-challenge/";
 /// The on-demand TLS question a proxy asks (`?domain=NAME`).
 pub const TLS_ASK: &str = "/_quire/tls-ask";
 
+/// The abuse report page, on the app host (`?blog=SUB` or `?post=URL`).
+pub const REPORT: &str = "/report";
+/// Where the report page sends a reader once their report is stored.
+pub const REPORT_SENT: &str = "/report/sent";
+
+/// The report page's address for the blog on `subdomain`, under `app_url`.
+pub fn report_blog(app_url: &str, subdomain: &str) -> String {
+    format!("{app_url}{REPORT}?blog={}", url::form_urlencoded::byte_serialize(subdomain.as_bytes()).collect::<String>())
+}
+
+/// The report page's address for the post at `post_url`, under `app_url`.
+pub fn report_post(app_url: &str, post_url: &str) -> String {
+    format!("{app_url}{REPORT}?post={}", url::form_urlencoded::byte_serialize(post_url.as_bytes()).collect::<String>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +81,15 @@ mod tests {
         }
         assert!(AP_POST.starts_with(AP_POSTS_PREFIX));
         assert!(MEDIA.starts_with(MEDIA_PREFIX));
+        assert!(REPORT_SENT.starts_with(REPORT));
+    }
+
+    #[test]
+    fn report_links_carry_their_target_encoded() {
+        assert_eq!(report_blog("https://q.example", "alice"), "https://q.example/report?blog=alice");
+        assert_eq!(
+            report_post("https://q.example", "https://alice.q.example/a-b?x=1&y=2"),
+            "https://q.example/report?post=https%3A%2F%2Falice.q.example%2Fa-b%3Fx%3D1%26y%3D2"
+        );
     }
 }

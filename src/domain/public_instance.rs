@@ -63,6 +63,8 @@ pub const DEFAULT_NEW_BLOGS_PER_DAY: u32 = 100;
 pub const DEFAULT_NEW_BLOGS_PER_ADDRESS: u32 = 3;
 /// `--max-reports-per-address`'s default.
 pub const DEFAULT_REPORTS_PER_ADDRESS: u32 = 10;
+/// `--max-open-reports`'s default.
+pub const DEFAULT_MAX_OPEN_REPORTS: u32 = 10_000;
 
 impl Default for Quotas {
     fn default() -> Quotas {
@@ -152,6 +154,9 @@ pub struct PublicInstance {
     pub quotas: Quotas,
     /// Abuse reports one client address may send in 24 hours (`--max-reports-per-address`).
     pub reports_per_address: u32,
+    /// Open abuse reports the queue holds at most; past it the report page asks readers to
+    /// write to the contact address (`--max-open-reports`).
+    pub max_open_reports: u32,
     /// Where people write to the operator (`--contact-email`).
     pub contact_email: Option<String>,
     /// The instance's terms, served at /terms (`--terms`).
@@ -172,6 +177,7 @@ impl Default for PublicInstance {
             review_terms: Vec::new(),
             quotas: Quotas::default(),
             reports_per_address: DEFAULT_REPORTS_PER_ADDRESS,
+            max_open_reports: DEFAULT_MAX_OPEN_REPORTS,
             contact_email: None,
             terms: None,
             privacy: None,

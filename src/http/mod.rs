@@ -20,6 +20,7 @@ pub mod inbox;
 pub mod middleware;
 pub mod owned_blog;
 pub mod plain_pages;
+pub mod report_page;
 pub mod serve;
 pub mod session;
 pub mod state;
@@ -73,6 +74,8 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
         .at("/favicon.ico", get(ui::favicon))
         .at("/emoji/:version/:file", get(emoji::image))
         .at(paths::MEDIA, get(api::images::serve))
+        .at(paths::REPORT, get(report_page::form).post(report_page::send))
+        .at(paths::REPORT_SENT, get(report_page::thanks))
         .at("/healthz", get(healthz));
     if state.auth.local.is_some() {
         routes = routes.nest("/dev-idp", dev_idp::routes());

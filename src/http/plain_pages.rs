@@ -41,6 +41,11 @@ pub fn server_error(request_id: &str) -> Response {
     )
 }
 
+/// A plain page with `status`, a title and one paragraph (both escaped).
+pub fn message_page(status: StatusCode, title: &str, message: &str) -> Response {
+    plain_page(status, title, message)
+}
+
 fn plain_page(status: StatusCode, title: &str, message: &str) -> Response {
     page(status, title, &format!("<p>{}</p>", escape(message)))
 }

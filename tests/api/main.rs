@@ -45,6 +45,7 @@ mod quire_import;
 mod quotas;
 mod remote_issuer;
 mod remote_limits;
+mod reports;
 mod round_trip;
 mod schedule;
 mod search;

@@ -65,6 +65,8 @@ pub struct Layout {
     /// The ActivityPub id of what the page shows (the blog's actor on its home page, a post's
     /// object), linked as an alternate so that a permalink pasted into Mastodon's search finds it.
     pub activity: Option<String>,
+    /// The instance's report page for this blog, or for the post the page shows.
+    pub report_url: String,
 }
 
 /// A link of the blog's navigation.
@@ -109,6 +111,7 @@ impl Layout {
             tag_feed: None,
             search_tag: String::new(),
             activity: None,
+            report_url: crate::domain::paths::report_blog(app_url, &blog.subdomain),
         }
     }
 }

@@ -264,6 +264,9 @@ pub fn post_html(
     if post.federates() && !preview {
         layout.activity = Some(look.config.ap_post_id(&blog.subdomain, &post.short_id));
     }
+    if !preview {
+        layout.report_url = paths::report_post(&look.config.app_url(), &url);
+    }
     let (blocks, toc) = templates::block_views(body, sizes);
     let excerpt = templates::excerpt_of(body, 160);
     if !excerpt.is_empty() {
