@@ -59,9 +59,10 @@ impl Blogs {
             if quota_uses::used_today(conn, blog_id, QuotaKind::Post)? >= u64::from(quotas.posts_per_day) {
                 return Err(Error::RateLimited(Messages::one("blog", quotas.posts_refusal())));
             }
-            quota_uses::record(conn, blog_id, QuotaKind::Post)?;
             let outbound = effects.outbound();
+            // In the creation's transaction: a post that is not created takes no place in the quota.
             let federate = |tx: &_, post: &_, was_public| {
+                quota_uses::record(tx, blog_id, QuotaKind::Post)?;
                 outbound.post_written(tx, &subdomain, post, was_public)?;
                 review::rescore(tx, blog_id, &terms)
             };
