@@ -3,7 +3,6 @@
 //! request, so a change takes effect at once).
 
 use anyhow::bail;
-use rusqlite::Connection;
 
 use crate::cli::FederationAction;
 use crate::data_dir::DataDir;

@@ -83,7 +83,11 @@ pub async fn form(Query(target): Query<Target>, state: Data<&AppState>) -> Resul
 pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<Response, Error> {
     let bytes = body.into_vec().await.map_err(|_| Error::bad_request("body", "The form could not be read"))?;
     let Ok(sent) = serde_urlencoded::from_bytes::<Sent>(&bytes) else {
-        return Ok(plain_pages::message_page(StatusCode::BAD_REQUEST, "Report not sent", "The form could not be read."));
+        return Ok(plain_pages::message_page(
+            StatusCode::BAD_REQUEST,
+            "Report not sent",
+            "The form could not be read.",
+        ));
     };
     let found = match find(&state, sent.blog.as_deref(), sent.post.as_deref()).await? {
         Ok(found) => found,
@@ -152,7 +156,8 @@ pub fn thanks() -> Response {
 
 /// The blog `blog` or the post at `post` names, or the page that says there is none.
 async fn find(state: &AppState, blog: Option<&str>, post: Option<&str>) -> Result<Result<Found, Response>, Error> {
-    let missing = |message: &str| Ok(Err(plain_pages::message_page(StatusCode::NOT_FOUND, "Nothing to report here", message)));
+    let missing =
+        |message: &str| Ok(Err(plain_pages::message_page(StatusCode::NOT_FOUND, "Nothing to report here", message)));
     let (subdomain, post_url) = match (blog.map(str::trim).filter(|b| !b.is_empty()), post.map(str::trim)) {
         (Some(blog), _) => (blog.to_ascii_lowercase(), String::new()),
         (None, Some(post)) if !post.is_empty() => match blog_of_post(state, post) {
