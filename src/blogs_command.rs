@@ -161,6 +161,8 @@ fn perform_here(
             println!("{line}");
             Ok(())
         }
+        // A fault of ours is told in full here: this process is the one whose log would say it.
+        Err(err) if err.messages().is_none() => Err(anyhow!(err)),
         Err(err) => Err(anyhow!(refusal_line(&err))),
     }
 }

@@ -154,7 +154,12 @@ impl Blogs {
             };
             let (ok, line) = match outcome {
                 Ok(line) => (true, line),
-                Err(err) => (false, refusal_line(&err)),
+                Err(err) => {
+                    if err.messages().is_none() {
+                        tracing::error!(error = %err, request = request.id, "a command line's admin request failed");
+                    }
+                    (false, refusal_line(&err))
+                }
             };
             let id = request.id;
             self.db.write(move |conn| admin_requests::finish(conn, id, ok, &line)).await?;
