@@ -87,7 +87,7 @@ async fn an_action_while_serve_runs_is_performed_by_the_server_and_the_next_requ
     assert!(stdout(&out).contains("owner:   bob@example.com"), "{}", stdout(&out));
     let out = blogs(&dir, &["list", "--since", "soon"]).await;
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("--since \"soon\" should be a number and a unit"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--since \"soon\" is not a duration"), "{}", stderr(&out));
 }
 
 #[tokio::test]
