@@ -203,7 +203,18 @@ async fn record(
 ) -> Result<()> {
     let (id, blog_id, inbox, attempts) = (row.id, row.blog_id, row.inbox.clone(), row.attempts);
     match outcome {
-        Ok(()) => blogs.db.write(move |conn| deliveries::succeed(conn, id)).await,
+        // One transaction each: the delivery's row and its finished activity go together, so no
+        // reader (nor a crash) sees an activity left without its deliveries.
+        Ok(()) => {
+            blogs
+                .db
+                .write(move |conn| {
+                    let tx = conn.transaction()?;
+                    deliveries::succeed(&tx, id)?;
+                    Ok(tx.commit()?)
+                })
+                .await
+        }
         Err(err) => {
             let step = usize::try_from(attempts).ok().and_then(|n| BACKOFF_MINUTES.get(n)).copied();
             match step.filter(|_| !err.permanent) {
@@ -228,11 +239,12 @@ async fn record(
                     blogs
                         .db
                         .write(move |conn| {
-                            deliveries::give_up(conn, id, &err.message)?;
+                            let tx = conn.transaction()?;
+                            deliveries::give_up(&tx, id, &err.message)?;
                             if err.gone {
-                                followers::remove_by_inbox(conn, blog_id, &inbox)?;
+                                followers::remove_by_inbox(&tx, blog_id, &inbox)?;
                             }
-                            Ok(())
+                            Ok(tx.commit()?)
                         })
                         .await
                 }
