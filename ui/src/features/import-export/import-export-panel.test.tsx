@@ -60,11 +60,7 @@ describe('settings: import and export', () => {
     expect(progress).toHaveAttribute('max', '5');
     expect(within(panel()).getByText('2 of 5 written')).toBeInTheDocument();
     expect(within(panel()).getByRole('button', { name: 'Export Markdown' })).toBeDisabled();
-    const link = await within(panel()).findByRole(
-      'link',
-      { name: 'Download alice-20261122.quire.zip' },
-      { timeout: 3000 },
-    );
+    const link = await within(panel()).findByRole('link', { name: 'Download alice-20261122.quire.zip' });
     expect(link).toHaveAttribute('href', `${base}/5/download`);
     expect(within(panel()).getByText(/2\.4 MB, available until/)).toBeInTheDocument();
     expect(within(panel()).getByRole('button', { name: 'Export Markdown' })).toBeEnabled();

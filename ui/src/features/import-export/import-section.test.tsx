@@ -111,18 +111,14 @@ describe('settings: import', () => {
     expect(screen.getByText('Wait for the import to finish before exporting.')).toBeInTheDocument();
     release();
 
-    const progress = await within(section()).findByRole(
-      'progressbar',
-      { name: `Import of ${FILE_NAME}` },
-      { timeout: 3000 },
-    );
+    const progress = await within(section()).findByRole('progressbar', { name: `Import of ${FILE_NAME}` });
     expect(progress).toHaveAttribute('value', '340');
     expect(progress).toHaveAttribute('max', '1210');
     expect(within(section()).getByText('Importing… 340 of 1,210 items')).toBeInTheDocument();
     expect(within(section()).queryByText('Uploading…')).not.toBeInTheDocument();
     expect(exportButton).toBeDisabled();
 
-    const report = await within(section()).findByRole('region', { name: `Report of ${FILE_NAME}` }, { timeout: 3000 });
+    const report = await within(section()).findByRole('region', { name: `Report of ${FILE_NAME}` });
     const counts = Object.fromEntries(
       within(report)
         .getAllByRole('term')

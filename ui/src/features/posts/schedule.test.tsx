@@ -119,7 +119,7 @@ describe("the editor's 'Publish at' field", () => {
     const published = samplePost(4, { title: 'Out' });
     fakeApi(postsServer([scheduled, published]).handlers);
     renderRoute(`/d/posts/${scheduled.shortId}/edit`);
-    expect(await screen.findByRole('button', { name: 'Schedule' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Schedule' })).toBeInTheDocument();
     const input = screen.getByLabelText('Publish at');
     // The browser may write the seconds as '07' or '07.000'.
     expect(parseLocalInput((input as HTMLInputElement).value)?.toISOString()).toBe(when);

@@ -81,7 +81,7 @@ describe('settings: social accounts', () => {
     await user.click(connect);
     await waitFor(() => expect(popup.location.href).toBe(AUTHORIZE));
     popup.closed = true;
-    await waitFor(() => expect(connect).toBeEnabled(), { timeout: 2000 });
+    await waitFor(() => expect(connect).toBeEnabled());
     expect(within(panel()).queryByRole('alert')).toBeNull();
     expect(server.sent('POST', '/api/my/social_accounts')).toHaveLength(0);
   });
