@@ -10,6 +10,7 @@ use super::Blogs;
 use super::moderation::no_such_blog;
 use crate::db::admin_requests;
 use crate::db::blogs::{self, Blog};
+use crate::db::reports::{self, Report, Settle, Settled};
 use crate::db::review::{self, AdminAction, AdminBlog, BlogFilter, QueueOrder};
 use crate::domain::blog::trust_state::{Moderation, TrustState};
 use crate::domain::content::blocks::Body;
@@ -112,6 +113,30 @@ impl Blogs {
             .await
     }
 
+    /// One page of the abuse reports in `state` (`open`, `resolved` or `dismissed`), newest first.
+    pub async fn reports(&self, state: &'static str, request: PageRequest) -> Result<(Page, Vec<Report>)> {
+        self.db
+            .read(move |conn| {
+                let (reports, total) = reports::list(conn, state, u64::from(request.page_size), request.offset())?;
+                Ok((request.within(total).map_err(Error::BadRequest)?, reports))
+            })
+            .await
+    }
+
+    /// Resolves or dismisses the open report `id` for `admin`, recorded among the admin actions;
+    /// answers the report as it is now. An unknown report is a 404, a settled one a 422.
+    pub async fn settle_report(&self, id: i64, how: Settled, admin: &str) -> Result<Report> {
+        let admin = admin.to_owned();
+        match self.db.write(move |conn| reports::settle(conn, id, how, &admin)).await? {
+            Settle::Done(report) => Ok(report),
+            Settle::Unknown => Err(Error::not_found("report", format!("There is no report #{id}"))),
+            Settle::Already(report) => Err(Error::invalid(
+                "report",
+                format!("Report #{id} was {} already by {}", report.state, report.handled_by.unwrap_or_default()),
+            )),
+        }
+    }
+
     /// Performs `what` on the blog on `subdomain` for `admin` (an email, or [`COMMAND_LINE`]):
     /// a state change through [`Blogs::moderate`] (a suspension needs a reason, which the owner
     /// sees), a deletion through [`Blogs::delete_account`]. Answers the line that says what was
@@ -132,9 +157,7 @@ impl Blogs {
                 Ok(moderated_line(action, &before, &after))
             }
             AdminDo::Delete => {
-                self.delete_account(&before).await?;
-                let (admin, blog_id, sub) = (admin.to_owned(), before.id, before.subdomain.clone());
-                self.db.write(move |conn| review::record_deletion(conn, &admin, blog_id, &sub)).await?;
+                self.delete_account_for(&before, Some(admin.to_owned())).await?;
                 Ok(format!("Deleted {} and its owner's account; the subdomain is retired.", before.subdomain))
             }
         }

@@ -6,6 +6,7 @@ use super::signups::{self, Signup};
 use crate::db::addons::{self, Addon};
 use crate::db::blogs::{self, Blog, Created};
 use crate::db::jobs;
+use crate::db::review;
 use crate::db::signups as db_signups;
 use crate::domain::blog::blog_name;
 use crate::domain::blog::subdomain::Subdomain;
@@ -133,6 +134,12 @@ impl Blogs {
     /// accounts and sessions, and the upload files no one else uses; retires the subdomain for good,
     /// and the federation key (kept until the actor's Delete, queued here, is delivered).
     pub async fn delete_account(&self, blog: &Blog) -> Result<()> {
+        self.delete_account_for(blog, None).await
+    }
+
+    /// [`Blogs::delete_account`], on behalf of `admin` when an admin deletes the blog: the
+    /// record of admin actions gets its line in the deletion's own transaction.
+    pub(super) async fn delete_account_for(&self, blog: &Blog, admin: Option<String>) -> Result<()> {
         let blog_id = blog.id;
         if self.db.read(move |conn| crate::db::followers::count(conn, blog_id)).await? > 0 {
             // The actor's Delete is signed with the blog's key: it must exist before it retires.
@@ -142,7 +149,12 @@ impl Blogs {
         self.commit(move |conn, effects| {
             let exports = jobs::files_of_blog(conn, doomed.id)?;
             let outbound = effects.outbound();
-            let federate = |tx: &_| outbound.account_deleted(tx, doomed.id, &doomed.subdomain);
+            let federate = |tx: &_| {
+                if let Some(admin) = &admin {
+                    review::record_deletion(tx, admin, doomed.id, &doomed.subdomain)?;
+                }
+                outbound.account_deleted(tx, doomed.id, &doomed.subdomain)
+            };
             let deleted = blogs::delete_account(conn, &doomed, federate)?;
             effects.unindex_blog(deleted.seq, doomed.id);
             effects.remove_uploads(deleted.orphaned_files);

@@ -2,6 +2,8 @@
 //! instance-wide limits, listed and settled on the Admin screen.
 
 use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use ts_rs::TS;
 
 use crate::domain::blog::abuse_report::{ReportReason, ReportText};
 use crate::error::Error;
@@ -78,33 +80,37 @@ pub fn add(conn: &mut Connection, report: &NewReport, limits: ReportLimits) -> R
 }
 
 /// A stored report, as the Admin screen lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "admin.ts")]
 pub struct Report {
     /// Its id.
     pub id: i64,
-    /// The reported blog's subdomain.
+    /// The reported blog's subdomain (kept after the blog is deleted).
     pub subdomain: String,
-    /// Whether the blog still exists, and its trust state then.
+    /// The blog's trust state now; null when the blog is gone.
     pub blog_state: Option<String>,
     /// The reported post's address ('' for the whole blog).
     pub post_url: String,
-    /// Why.
-    pub reason: ReportReason,
-    /// The reader's details.
+    /// Why: `spam`, `phishing`, `illegal`, `harassment` or `other`.
+    pub reason: String,
+    /// What the report form calls the reason, e.g. "Phishing or malware".
+    pub reason_label: String,
+    /// The reader's details, as they typed them.
     pub details: String,
     /// Where to answer ('' when not given).
     pub contact_email: String,
-    /// open, resolved or dismissed.
+    /// `open`, `resolved` or `dismissed`.
     pub state: String,
-    /// The admin who settled it.
+    /// The admin who settled it (null while open).
     pub handled_by: Option<String>,
-    /// When it was settled.
+    /// When it was settled (RFC 3339, UTC; null while open).
     pub handled_at: Option<String>,
-    /// When it was sent.
+    /// When it was sent (RFC 3339, UTC).
     pub created_at: String,
 }
 
-/// How a report was settled.
+/// How a report is settled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Settled {
     /// Acted upon.
@@ -114,55 +120,105 @@ pub enum Settled {
 }
 
 impl Settled {
-    fn as_str(self) -> &'static str {
+    /// The settlement an admin's call names: `resolve` or `dismiss`.
+    pub fn parse(action: &str) -> Option<Settled> {
+        match action {
+            "resolve" => Some(Settled::Resolved),
+            "dismiss" => Some(Settled::Dismissed),
+            _ => None,
+        }
+    }
+
+    /// The report's state once settled.
+    pub fn as_str(self) -> &'static str {
         match self {
             Settled::Resolved => "resolved",
             Settled::Dismissed => "dismissed",
         }
     }
+
+    /// What the record of admin actions calls it.
+    fn action(self) -> &'static str {
+        match self {
+            Settled::Resolved => "resolve-report",
+            Settled::Dismissed => "dismiss-report",
+        }
+    }
 }
 
-/// Reports in `state` ('open', 'resolved', 'dismissed'), newest first, `limit` from `offset`,
-/// and how many there are in all.
+/// The states a report can be in, as the Admin screen's lists name them.
+pub const STATES: [&str; 3] = ["open", "resolved", "dismissed"];
+
+const COLUMNS: &str = "SELECT r.id, r.subdomain, b.state, r.post_url, r.reason, r.details, r.contact_email,
+                              r.state, r.handled_by, r.handled_at, r.created_at
+                       FROM reports r LEFT JOIN blogs b ON b.id = r.blog_id";
+
+fn report_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Report> {
+    let reason = ReportReason::parse(&row.get::<_, String>(4)?).unwrap_or(ReportReason::Other);
+    Ok(Report {
+        id: row.get(0)?,
+        subdomain: row.get(1)?,
+        blog_state: row.get(2)?,
+        post_url: row.get(3)?,
+        reason: reason.as_str().to_owned(),
+        reason_label: reason.label().to_owned(),
+        details: row.get(5)?,
+        contact_email: row.get(6)?,
+        state: row.get(7)?,
+        handled_by: row.get(8)?,
+        handled_at: row.get(9)?,
+        created_at: row.get(10)?,
+    })
+}
+
+/// Reports in `state` (one of [`STATES`]), newest first, `limit` from `offset`, and how many
+/// there are in all.
 pub fn list(conn: &Connection, state: &str, limit: u64, offset: u64) -> Result<(Vec<Report>, u64), Error> {
     let total: u64 = conn.query_row("SELECT count(*) FROM reports WHERE state = ?1", [state], |r| r.get(0))?;
-    let mut stmt = conn.prepare(
-        "SELECT r.id, r.subdomain, b.state, r.post_url, r.reason, r.details, r.contact_email, r.state,
-                r.handled_by, r.handled_at, r.created_at
-         FROM reports r LEFT JOIN blogs b ON b.id = r.blog_id
-         WHERE r.state = ?1 ORDER BY r.id DESC LIMIT ?2 OFFSET ?3",
-    )?;
-    let rows = stmt.query_map(params![state, limit, offset], |row| {
-        Ok(Report {
-            id: row.get(0)?,
-            subdomain: row.get(1)?,
-            blog_state: row.get(2)?,
-            post_url: row.get(3)?,
-            reason: ReportReason::parse(&row.get::<_, String>(4)?).unwrap_or(ReportReason::Other),
-            details: row.get(5)?,
-            contact_email: row.get(6)?,
-            state: row.get(7)?,
-            handled_by: row.get(8)?,
-            handled_at: row.get(9)?,
-            created_at: row.get(10)?,
-        })
-    })?;
+    let mut stmt = conn.prepare(&format!("{COLUMNS} WHERE r.state = ?1 ORDER BY r.id DESC LIMIT ?2 OFFSET ?3"))?;
+    let rows = stmt.query_map(params![state, limit, offset], report_row)?;
     Ok((rows.collect::<rusqlite::Result<_>>()?, total))
 }
 
-/// Settles the open report `id` on behalf of `admin`; false when there is no such open report.
-pub fn settle(conn: &Connection, id: i64, how: Settled, admin: &str) -> Result<bool, Error> {
-    let changed = conn.execute(
-        "UPDATE reports SET state = ?2, handled_by = ?3, handled_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?1 AND state = 'open'",
-        params![id, how.as_str(), admin],
-    )?;
-    Ok(changed > 0)
+/// Report `id`, if it exists.
+pub fn one(conn: &Connection, id: i64) -> Result<Option<Report>, Error> {
+    Ok(conn.query_row(&format!("{COLUMNS} WHERE r.id = ?1"), [id], report_row).optional()?)
 }
 
-/// The state of report `id`, if it exists.
-pub fn state_of(conn: &Connection, id: i64) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT state FROM reports WHERE id = ?1", [id], |r| r.get(0)).optional()?)
+/// The outcome of [`settle`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Settle {
+    /// Settled; the report as it is now.
+    Done(Report),
+    /// There is no report `id`.
+    Unknown,
+    /// It was settled before (the report as it is).
+    Already(Report),
+}
+
+/// Settles the open report `id` on behalf of `admin`, and records it in the record of admin
+/// actions, in one transaction.
+pub fn settle(conn: &mut Connection, id: i64, how: Settled, admin: &str) -> Result<Settle, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let Some(report) = one(&tx, id)? else {
+        return Ok(Settle::Unknown);
+    };
+    if report.state != "open" {
+        return Ok(Settle::Already(report));
+    }
+    tx.execute(
+        "UPDATE reports SET state = ?2, handled_by = ?3, handled_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ?1",
+        params![id, how.as_str(), admin],
+    )?;
+    tx.execute(
+        "INSERT INTO admin_actions (admin, blog_id, subdomain, action, reason)
+         SELECT ?2, blog_id, subdomain, ?3, ?4 FROM reports WHERE id = ?1",
+        params![id, admin, how.action(), format!("Report #{id} ({})", report.reason_label)],
+    )?;
+    let report = one(&tx, id)?.expect("the report was read in this transaction");
+    tx.commit()?;
+    Ok(Settle::Done(report))
 }
 
 #[cfg(test)]
@@ -193,8 +249,18 @@ mod tests {
         // A settled report leaves room; a day later the address's allowance is back and its key erased.
         let (open, total) = list(&conn, "open", 10, 0).unwrap();
         assert_eq!((open.len(), total), (3, 3));
-        assert!(settle(&conn, open[0].id, Settled::Dismissed, "ops@example.com").unwrap());
-        assert!(!settle(&conn, open[0].id, Settled::Resolved, "ops@example.com").unwrap());
+        let first = open[0].id;
+        assert!(
+            matches!(settle(&mut conn, first, Settled::Dismissed, "ops@example.com").unwrap(), Settle::Done(r) if r.state == "dismissed")
+        );
+        assert!(
+            matches!(settle(&mut conn, first, Settled::Resolved, "ops@example.com").unwrap(), Settle::Already(r) if r.state == "dismissed")
+        );
+        assert_eq!(settle(&mut conn, 9999, Settled::Resolved, "ops@example.com").unwrap(), Settle::Unknown);
+        let recorded: (String, String, String) = conn
+            .query_row("SELECT admin, action, reason FROM admin_actions", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap();
+        assert_eq!(recorded, ("ops@example.com".into(), "dismiss-report".into(), format!("Report #{first} (Spam)")));
         conn.execute("UPDATE reports SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
         assert!(matches!(add(&mut conn, &report("10.0.0.1"), LIMITS).unwrap(), Added::Stored(_)));
         let keys: i64 =

@@ -70,7 +70,7 @@ fn subdomains(answer: &Value) -> Vec<&str> {
 }
 
 /// Every admin route, with a body for the writes.
-const ROUTES: [(&str, &str); 9] = [
+const ROUTES: [(&str, &str); 12] = [
     ("GET", "/api/admin/queue"),
     ("GET", "/api/admin/blogs?q=bob"),
     ("GET", "/api/admin/blogs/bob"),
@@ -80,12 +80,31 @@ const ROUTES: [(&str, &str); 9] = [
     ("POST", "/api/admin/blogs/bob/unsuspend"),
     ("DELETE", "/api/admin/blogs/bob"),
     ("GET", "/api/admin/actions"),
+    ("GET", "/api/admin/reports"),
+    ("POST", "/api/admin/reports/1/resolve"),
+    ("POST", "/api/admin/reports/1/dismiss"),
 ];
+
+/// Stores an open report on `subdomain`, as the report page does.
+fn open_report(app: &TestApp, subdomain: &str) {
+    app.db()
+        .execute(
+            "INSERT INTO reports (blog_id, subdomain, reason, details)
+             SELECT id, subdomain, 'spam', 'buy now' FROM blogs WHERE subdomain = ?1",
+            [subdomain],
+        )
+        .unwrap();
+}
+
+fn report_state(app: &TestApp, id: i64) -> String {
+    app.db().query_row("SELECT state FROM reports WHERE id = ?1", [id], |r| r.get(0)).unwrap()
+}
 
 #[tokio::test]
 async fn every_admin_route_refuses_visitors_with_401_and_other_users_with_403_and_changes_nothing() {
     let app = spawn(true).await;
     blogger(&app, "bob@example.com", "bob", &[]).await;
+    open_report(&app, "bob");
     let visitor = app.new_browser();
     let user = app.new_browser();
     user.sign_up("carol@example.com").await;
@@ -105,6 +124,7 @@ async fn every_admin_route_refuses_visitors_with_401_and_other_users_with_403_an
     let state: String =
         app.db().query_row("SELECT state FROM blogs WHERE subdomain = 'bob'", [], |r| r.get(0)).unwrap();
     assert_eq!(state, "new");
+    assert_eq!(report_state(&app, 1), "open");
     assert_eq!(app.count("admin_actions"), 0);
     assert_eq!(app.count("blogs"), 1);
 }
@@ -113,6 +133,7 @@ async fn every_admin_route_refuses_visitors_with_401_and_other_users_with_403_an
 async fn an_admin_write_without_the_csrf_token_is_refused_and_the_session_says_who_is_an_admin() {
     let app = spawn(true).await;
     blogger(&app, "bob@example.com", "bob", &[]).await;
+    open_report(&app, "bob");
     let admin = admin(&app).await;
     for (method, path) in ROUTES.iter().filter(|(method, _)| *method != "GET") {
         let resp = admin
@@ -126,6 +147,7 @@ async fn an_admin_write_without_the_csrf_token_is_refused_and_the_session_says_w
         assert_eq!(field, "csrf", "{method} {path}");
     }
     assert_eq!(app.count("admin_actions"), 0);
+    assert_eq!(report_state(&app, 1), "open");
     let session = json_of(admin.get("/api/my/session").await, 200).await;
     assert_eq!(session["session"]["isAdmin"], true);
     let bob = app.new_browser();

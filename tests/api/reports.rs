@@ -210,3 +210,86 @@ async fn a_flood_of_ten_thousand_reports_stores_one_addresss_allowance_and_at_mo
         db.query_row("SELECT count(*) FROM reports WHERE client_key = '198.51.100.9'", [], |r| r.get(0)).unwrap();
     assert_eq!(from_one, 10);
 }
+
+#[tokio::test]
+async fn a_report_lands_in_the_admins_queue_with_the_blogs_state_and_is_resolved_or_dismissed_once() {
+    const ADMIN: &str = "admin@example.com";
+    let app = TestApp::spawn_with(|config| config.public.admins = vec![ADMIN.to_owned()]).await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let post = alice.create_post(blog, simple_body("Cheap pills", "Buy now"), false).await;
+    let permalink = post["permalink"].as_str().unwrap().to_owned();
+    let admin = app.new_browser();
+    admin.sign_up(ADMIN).await;
+
+    let (_, token) = form(&app, "blog=alice").await;
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let script = "<img src=x onerror=alert(1)>";
+    for (target, value, reason) in [("blog", "alice", "harassment"), ("post", permalink.as_str(), "phishing")] {
+        let fields = [(target, value), ("token", &token), ("reason", reason), ("details", script), ("email", "")];
+        assert_eq!(send(&app, &fields, "203.0.113.7").await.status(), 303);
+    }
+
+    // Newest first, each with the blog's state now; the reader's words as they typed them (the
+    // screen shows them as text).
+    let resp = admin.get("/api/admin/reports").await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.headers()["total"], "2");
+    let answer: serde_json::Value = resp.json().await.unwrap();
+    let reports = answer["reports"].as_array().unwrap();
+    assert_eq!(reports.len(), 2);
+    let (post_report, blog_report) = (&reports[0], &reports[1]);
+    assert_eq!(post_report["postUrl"], permalink.as_str());
+    assert_eq!(post_report["reasonLabel"], "Phishing or malware");
+    assert_eq!(post_report["blogState"], "approved");
+    assert_eq!(post_report["details"], script);
+    assert_eq!(post_report["state"], "open");
+    assert_eq!(blog_report["postUrl"], "");
+    assert_eq!(blog_report["reason"], "harassment");
+    let (post_id, blog_id) = (post_report["id"].as_i64().unwrap(), blog_report["id"].as_i64().unwrap());
+
+    // Resolved once; a second settlement says who settled it; an unknown report and action are 404s.
+    let resp = admin.post(&format!("/api/admin/reports/{post_id}/resolve"), serde_json::json!({})).await;
+    assert_eq!(resp.status(), 200);
+    let answer: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(answer["report"]["state"], "resolved");
+    assert_eq!(answer["report"]["handledBy"], ADMIN);
+    let resp = admin.post(&format!("/api/admin/reports/{post_id}/dismiss"), serde_json::json!({})).await;
+    let (field, message) = crate::helpers::error_field(resp, 422).await;
+    assert_eq!(
+        (field.as_str(), message.as_str()),
+        ("report", format!("Report #{post_id} was resolved already by {ADMIN}").as_str())
+    );
+    for path in ["/api/admin/reports/99999/resolve", "/api/admin/reports/abc/resolve", "/api/admin/reports/1/archive"] {
+        let resp = admin.post(path, serde_json::json!({})).await;
+        assert_eq!(resp.status(), 404, "{path}");
+    }
+    let resp = admin.post(&format!("/api/admin/reports/{blog_id}/dismiss"), serde_json::json!({})).await;
+    assert_eq!(resp.status(), 200);
+
+    // The open queue is empty; each settled list holds its one; a bad state is a 400.
+    for (state, expected) in [("open", vec![]), ("resolved", vec![post_id]), ("dismissed", vec![blog_id])] {
+        let answer: serde_json::Value =
+            admin.get(&format!("/api/admin/reports?state={state}")).await.json().await.unwrap();
+        let ids: Vec<i64> = answer["reports"].as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+        assert_eq!(ids, expected, "{state}");
+    }
+    let resp = admin.get("/api/admin/reports?state=closed").await;
+    let (field, _) = crate::helpers::error_field(resp, 400).await;
+    assert_eq!(field, "state");
+
+    // Both are in the record of admin actions.
+    let answer: serde_json::Value = admin.get("/api/admin/actions").await.json().await.unwrap();
+    let actions: Vec<(&str, &str, &str)> = answer["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["action"].as_str().unwrap(), a["subdomain"].as_str().unwrap(), a["reason"].as_str().unwrap()))
+        .collect();
+    let (resolved, dismissed) =
+        (format!("Report #{post_id} (Phishing or malware)"), format!("Report #{blog_id} (Harassment)"));
+    assert_eq!(
+        actions,
+        [("dismiss-report", "alice", dismissed.as_str()), ("resolve-report", "alice", resolved.as_str())]
+    );
+}

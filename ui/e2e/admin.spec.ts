@@ -1,6 +1,7 @@
-// The Admin screen against the real binary (issue 29): an admin approves, silences and suspends
-// blogs waiting for review; a user who is not an admin has no Admin entry and is told /d/admin is
-// not theirs. Also takes the screen's screenshots on a desktop and a phone (QUIRE_E2E_SHOTS, or
+// The Admin screen against the real binary (issue 29): a reader with JavaScript disabled reports a
+// blog from its footer's Report link; an admin approves, silences and suspends blogs waiting for
+// review and resolves the report; a user who is not an admin has no Admin entry and is told
+// /d/admin is not theirs. Also takes the screen's screenshots on a desktop and a phone (QUIRE_E2E_SHOTS, or
 // /work/notes when it exists).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -52,6 +53,31 @@ async function blogger(browser: Browser, email: string, subdomain: string, links
   await context.close();
 }
 
+/**
+ * A reader in a browser with JavaScript disabled reports the blog `subdomain` from the Report link
+ * of its footer: sent too soon, the form comes back with what was typed; sent again, it thanks them.
+ */
+async function reportWithoutJavaScript(browser: Browser, subdomain: string, details: string): Promise<void> {
+  const { baseUrl, port } = app();
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`http://${subdomain}.localhost:${port}/`);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Report' }).click();
+  await expect(page).toHaveURL(`${baseUrl}/report?blog=${subdomain}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Report the blog ${subdomain}`);
+  await page.getByLabel('Reason').selectOption({ label: 'Phishing or malware' });
+  await page.getByLabel(/Details/).fill(details);
+  await page.getByRole('button', { name: 'Send report' }).click();
+  await expect(page.getByRole('alert')).toHaveText('That was quick. Check your report, then send it again.');
+  await expect(page.getByLabel(/Details/)).toHaveValue(details);
+  // A person takes a few seconds to fill the form in; the form's token says when it was shown.
+  await page.waitForTimeout(3_100);
+  await page.getByRole('button', { name: 'Send report' }).click();
+  await expect(page).toHaveURL(`${baseUrl}/report/sent`);
+  await expect(page.getByText('Thank you. The people who run this instance will read your report.')).toBeVisible();
+  await context.close();
+}
+
 test('an admin approves, silences and suspends blogs from the Admin screen', async ({ page, browser }) => {
   test.setTimeout(120_000);
   const { baseUrl } = app();
@@ -59,6 +85,8 @@ test('an admin approves, silences and suspends blogs from the Admin screen', asy
   await blogger(browser, 'ann@example.com', 'ann-bakes', ['https://bread.example/guide']);
   await blogger(browser, 'sam@example.com', 'sam-deals', spam);
   await blogger(browser, 'pat@example.com', 'pat-pills', spam.slice(0, 6));
+  const details = '<script>alert(1)</script> The "offers" ask for bank logins.';
+  await reportWithoutJavaScript(browser, 'sam-deals', details);
 
   const problems = watchForErrors(page, [{ status: 422, path: '/api/admin/blogs/sam-deals/suspend' }]);
   await page.goto(`${baseUrl}/signup`);
@@ -77,14 +105,21 @@ test('an admin approves, silences and suspends blogs from the Admin screen', asy
   await page.getByLabel('Order').selectOption('risk');
   await expect(queue(page).getByRole('article').first()).toHaveAccessibleName('sam-deals');
 
+  // The reader's report waits with the blog's state; the script in it is text.
+  const report = page.getByRole('list', { name: 'Open reports' }).getByRole('article');
+  await expect(report).toHaveCount(1);
+  await expect(report).toContainText('Phishing or malware');
+  await expect(report).toContainText('the blog sam-deals');
+  await expect(report.getByText(details)).toBeVisible();
+
   if (shotsDir()) {
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: path.join(shotsDir()!, 'admin-desktop.png') });
+    await page.screenshot({ path: path.join(shotsDir()!, 'admin-desktop.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole('heading', { level: 1, name: 'Admin' })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, 'nothing wider than a phone').toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(shotsDir()!, 'admin-phone.png') });
+    await page.screenshot({ path: path.join(shotsDir()!, 'admin-phone.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 
@@ -121,13 +156,22 @@ test('an admin approves, silences and suspends blogs from the Admin screen', asy
   await expect(found.getByRole('button', { name: 'Unsuspend' })).toBeVisible();
   await expect(found.getByRole('button', { name: 'Approve' })).toHaveCount(0);
 
+  // The report now shows the blog suspended; resolving it empties the open list.
+  await expect(report.getByText('suspended', { exact: true })).toBeVisible();
+  await report.getByRole('button', { name: 'Resolve' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^Resolved report #\d+ on sam-deals\.$/);
+  await expect(page.getByText('No report is waiting.')).toBeVisible();
+
   const record = page.getByRole('list', { name: 'Admin actions, newest first' });
-  await expect(record.getByRole('listitem')).toHaveCount(3);
-  await expect(record.getByRole('listitem').first()).toContainText(`${ADMIN} suspend sam-deals — Casino spam`);
-  await expect(record.getByRole('listitem').nth(1)).toContainText(
-    `${ADMIN} silence pat-pills — Only links to pharmacies`,
+  await expect(record.getByRole('listitem')).toHaveCount(4);
+  await expect(record.getByRole('listitem').first()).toContainText(
+    `${ADMIN} resolved a report on sam-deals — Report #`,
   );
-  await expect(record.getByRole('listitem').nth(2)).toContainText(`${ADMIN} approve ann-bakes`);
+  await expect(record.getByRole('listitem').nth(1)).toContainText(`${ADMIN} suspended sam-deals — Casino spam`);
+  await expect(record.getByRole('listitem').nth(2)).toContainText(
+    `${ADMIN} silenced pat-pills — Only links to pharmacies`,
+  );
+  await expect(record.getByRole('listitem').nth(3)).toContainText(`${ADMIN} approved ann-bakes`);
   expect(problems).toEqual([]);
 });
 

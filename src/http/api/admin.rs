@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::blogs::AdminDo;
+use crate::db::reports::{self as db_reports, Report, Settled};
 use crate::db::review::{AdminAction, AdminBlog, BlogFilter, QueueOrder};
 use crate::domain::blog::trust_state::TrustState;
 use crate::domain::paging::PageRequest;
@@ -153,6 +154,49 @@ pub async fn actions(req: &Request, _admin: Admin, state: Data<&AppState>) -> Re
     let request = page_request(req)?;
     let (page, actions) = state.blogs.admin_actions(request).await?;
     Ok(paged(Json(AdminActions { actions }), page))
+}
+
+/// `{reports}`: a page of abuse reports, with the paging headers.
+#[derive(Serialize, TS)]
+#[ts(export_to = "admin.ts")]
+pub struct AdminReports {
+    reports: Vec<Report>,
+}
+
+/// `{report}`: one abuse report, as it is after the call.
+#[derive(Serialize, TS)]
+#[ts(export_to = "admin.ts")]
+pub struct OneReport {
+    report: Report,
+}
+
+/// The abuse reports (`?state=open|resolved|dismissed&page=&page_size=`; open when no state is
+/// asked for), newest first.
+#[handler]
+pub async fn reports(req: &Request, _admin: Admin, state: Data<&AppState>) -> Result<Response> {
+    let params = query_params(req)?;
+    let asked = params.get("state").map(String::as_str).filter(|s| !s.is_empty()).unwrap_or("open");
+    let report_state = db_reports::STATES
+        .into_iter()
+        .find(|known| *known == asked)
+        .ok_or_else(|| Error::bad_request("state", "Should be open, resolved or dismissed"))?;
+    let request = page_request(req)?;
+    let (page, reports) = state.blogs.reports(report_state, request).await?;
+    Ok(paged(Json(AdminReports { reports }), page))
+}
+
+/// Resolves or dismisses an open report (`POST /api/admin/reports/:id/resolve|dismiss`); answers
+/// the report as it is now.
+#[handler]
+pub async fn settle_report(
+    admin: Admin,
+    state: Data<&AppState>,
+    Path((id, action)): Path<(String, String)>,
+) -> Result<Json<OneReport>> {
+    let how = Settled::parse(&action).ok_or_else(|| Error::not_found("action", "There is no such action"))?;
+    let id = id.parse::<i64>().map_err(|_| Error::not_found("report", format!("There is no report {id:?}")))?;
+    let report = state.blogs.settle_report(id, how, &admin.signed_in.user.email).await?;
+    Ok(Json(OneReport { report }))
 }
 
 fn page_request(req: &Request) -> Result<PageRequest> {

@@ -79,6 +79,8 @@ pub fn routes() -> Route {
         .at("/admin/blogs/:subdomain", get(admin::show).delete(admin::delete))
         .at("/admin/blogs/:subdomain/:action", post(admin::act))
         .at("/admin/actions", get(admin::actions))
+        .at("/admin/reports", get(admin::reports))
+        .at("/admin/reports/:id/:action", post(admin::settle_report))
 }
 
 /// An answer with the paging headers `total`, `totalPages`, `pageNumber`, `perPage`.

@@ -65,6 +65,8 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     admin::OneAdminBlog::export_all(&cfg)?;
     admin::AdminActions::export_all(&cfg)?;
     admin::AdminDone::export_all(&cfg)?;
+    admin::AdminReports::export_all(&cfg)?;
+    admin::OneReport::export_all(&cfg)?;
     AppSettings::export_all(&cfg)?;
     Ok(())
 }

@@ -99,6 +99,11 @@ export type AdminBlogs = { blogs: Array<AdminBlog>, };
 export type AdminDone = { done: string, };
 
 /**
+ * `{reports}`: a page of abuse reports, with the paging headers.
+ */
+export type AdminReports = { reports: Array<Report>, };
+
+/**
  * One outbound link host of a blog's posts and how many links go there.
  */
 export type LinkHost = { 
@@ -115,3 +120,61 @@ links: number, };
  * `{blog}`: one blog, as it is after the call.
  */
 export type OneAdminBlog = { blog: AdminBlog, };
+
+/**
+ * `{report}`: one abuse report, as it is after the call.
+ */
+export type OneReport = { report: Report, };
+
+/**
+ * A stored report, as the Admin screen lists it.
+ */
+export type Report = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The reported blog's subdomain (kept after the blog is deleted).
+ */
+subdomain: string, 
+/**
+ * The blog's trust state now; null when the blog is gone.
+ */
+blogState: string | null, 
+/**
+ * The reported post's address ('' for the whole blog).
+ */
+postUrl: string, 
+/**
+ * Why: `spam`, `phishing`, `illegal`, `harassment` or `other`.
+ */
+reason: string, 
+/**
+ * What the report form calls the reason, e.g. "Phishing or malware".
+ */
+reasonLabel: string, 
+/**
+ * The reader's details, as they typed them.
+ */
+details: string, 
+/**
+ * Where to answer ('' when not given).
+ */
+contactEmail: string, 
+/**
+ * `open`, `resolved` or `dismissed`.
+ */
+state: string, 
+/**
+ * The admin who settled it (null while open).
+ */
+handledBy: string | null, 
+/**
+ * When it was settled (RFC 3339, UTC; null while open).
+ */
+handledAt: string | null, 
+/**
+ * When it was sent (RFC 3339, UTC).
+ */
+createdAt: string, };

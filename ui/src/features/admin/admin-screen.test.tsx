@@ -3,8 +3,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOT_AN_ADMIN } from '../../app/routes/admin';
 import { errors, fakeApi, injectConfig, json, paged, signedIn } from '../../test/fake-api';
 import { renderRoute } from '../../test/render-route';
-import type { AdminAction, AdminBlog } from './api';
-import { actionsFor, ageOf, deleteQuestion } from './admin-screen';
+import type { AdminAction, AdminBlog, Report } from './api';
+import { actionWords, actionsFor, ageOf, deleteQuestion } from './admin-screen';
 
 beforeAll(() => injectConfig({ host: 'localhost:8080', providerName: 'Local' }));
 
@@ -39,9 +39,30 @@ function aBlog(id: number, subdomain: string, overrides: Partial<AdminBlog> = {}
   };
 }
 
-/** A fake quire with a review queue of `queue`, moderating and deleting as the server does. */
-function adminServer(queue: AdminBlog[]) {
-  const state = { queue: [...queue], actions: [] as AdminAction[] };
+function aReport(id: number, overrides: Partial<Report> = {}): Report {
+  return {
+    id,
+    subdomain: 'spam',
+    blogState: 'new',
+    postUrl: '',
+    reason: 'spam',
+    reasonLabel: 'Spam',
+    details: '',
+    contactEmail: '',
+    state: 'open',
+    handledBy: null,
+    handledAt: null,
+    createdAt: '2026-11-28T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * A fake quire with a review queue of `queue` and the open `reports`, moderating, deleting and
+ * settling as the server does.
+ */
+function adminServer(queue: AdminBlog[], reports: Report[] = []) {
+  const state = { queue: [...queue], actions: [] as AdminAction[], reports: [...reports] };
   const act = (subdomain: string, action: string, reason: string) =>
     state.actions.unshift({
       id: state.actions.length + 1,
@@ -78,6 +99,21 @@ function adminServer(queue: AdminBlog[]) {
       act('spam', 'suspend', reason);
       return json({ blog });
     },
+    'GET /api/admin/reports': (request) => {
+      const wanted = new URL(request.path, 'http://x').searchParams.get('state');
+      const list = state.reports.filter((r) => r.state === wanted);
+      return paged({ reports: list }, 1, 10, list.length);
+    },
+    'POST /api/admin/reports/7/resolve': () => {
+      const report = state.reports.find((r) => r.id === 7)!;
+      if (report.state !== 'open')
+        return errors(422, { report: 'Report #7 was resolved already by alice@example.com' });
+      Object.assign(report, { state: 'resolved', handledBy: 'alice@example.com', handledAt: '2026-11-28T10:00:00Z' });
+      act(report.subdomain, 'resolve-report', 'Report #7 (Phishing or malware)');
+      return json({ report });
+    },
+    'POST /api/admin/reports/8/dismiss': () =>
+      errors(422, { report: 'Report #8 was dismissed already by bob@example.com' }),
     'DELETE /api/admin/blogs/quiet': () => {
       state.queue = state.queue.filter((b) => b.subdomain !== 'quiet');
       act('quiet', 'delete', '');
@@ -121,7 +157,7 @@ describe('the Admin screen', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Approved spam: it is approved now.');
     expect(await screen.findByText('No blog is waiting for review.')).toBeInTheDocument();
     const record = await screen.findByRole('list', { name: 'Admin actions, newest first' });
-    expect(record).toHaveTextContent('alice@example.com approve spam');
+    expect(record).toHaveTextContent('alice@example.com approved spam');
     expect(api.sent('POST', '/api/admin/blogs/spam/approve')[0]!.body).toEqual({ reason: '' });
   });
 
@@ -136,7 +172,7 @@ describe('the Admin screen', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Suspended spam: it is suspended now.');
     expect(api.sent('POST', '/api/admin/blogs/spam/suspend')[1]!.body).toEqual({ reason: 'Phishing pages' });
     expect(await screen.findByRole('list', { name: 'Admin actions, newest first' })).toHaveTextContent(
-      'suspend spam — Phishing pages',
+      'suspended spam — Phishing pages',
     );
   });
 
@@ -175,6 +211,66 @@ describe('the Admin screen', () => {
     expect(api.requests.some((r) => r.path.startsWith('/api/admin/blogs?q=hig&state=new'))).toBe(true);
   });
 
+  it('lists open reports with the blog state and the reader words as text, and resolves one', async () => {
+    const api = adminServer(
+      [],
+      [
+        aReport(7, {
+          postUrl: 'http://spam.localhost:8080/cheap-pills',
+          reason: 'phishing',
+          reasonLabel: 'Phishing or malware',
+          details: HOSTILE,
+          contactEmail: 'reader@example.org',
+        }),
+        aReport(8, { subdomain: 'gone', blogState: null }),
+      ],
+    );
+    const { user } = renderRoute('/d/admin');
+    const open = await screen.findByRole('list', { name: 'Open reports' });
+    const seven = within(open).getByRole('article', { name: 'Report #7' });
+    expect(within(seven).getByRole('heading', { name: 'Phishing or malware' })).toBeInTheDocument();
+    expect(within(seven).getByText('new')).toBeInTheDocument();
+    expect(within(seven).getByRole('link', { name: 'spam' })).toHaveAttribute('href', 'http://spam.localhost:8080/');
+    expect(within(seven).getByRole('link', { name: 'http://spam.localhost:8080/cheap-pills' })).toHaveAttribute(
+      'rel',
+      'noopener noreferrer nofollow',
+    );
+    expect(within(seven).getByText(HOSTILE)).toBeInTheDocument();
+    expect(document.querySelector('img')).toBeNull();
+    expect(within(seven).getByRole('link', { name: 'reader@example.org' })).toHaveAttribute(
+      'href',
+      'mailto:reader@example.org',
+    );
+    // A deleted blog's report names it without a link.
+    const eight = within(open).getByRole('article', { name: 'Report #8' });
+    expect(within(eight).getByText('deleted')).toBeInTheDocument();
+    expect(within(eight).queryByRole('link', { name: 'gone' })).toBeNull();
+
+    await user.click(within(seven).getByRole('button', { name: 'Resolve' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Resolved report #7 on spam.');
+    await waitFor(() => expect(within(open).queryByRole('article', { name: 'Report #7' })).toBeNull());
+    expect(await screen.findByRole('list', { name: 'Admin actions, newest first' })).toHaveTextContent(
+      'alice@example.com resolved a report on spam — Report #7 (Phishing or malware)',
+    );
+    expect(api.sent('POST', '/api/admin/reports/7/resolve')).toHaveLength(1);
+
+    // The resolved list shows who settled it; a report settled elsewhere meanwhile says so.
+    await user.selectOptions(screen.getByLabelText('Show'), 'resolved');
+    const resolved = await screen.findByRole('list', { name: 'Resolved reports' });
+    expect(within(resolved).getByRole('article', { name: 'Report #7' })).toHaveTextContent('by alice@example.com');
+    expect(within(resolved).queryByRole('button', { name: 'Resolve' })).toBeNull();
+    await user.selectOptions(screen.getByLabelText('Show'), 'open');
+    const again = await screen.findByRole('list', { name: 'Open reports' });
+    await user.click(within(again).getByRole('button', { name: 'Dismiss' }));
+    expect(await within(again).findByRole('alert')).toHaveTextContent('Report #8 was dismissed already by bob');
+  });
+
+  it('says when no report is waiting', async () => {
+    adminServer([]);
+    renderRoute('/d/admin');
+    expect(await screen.findByText('No report is waiting.')).toBeInTheDocument();
+  });
+
   it('tells a user who is not an admin that the screen is not theirs, with no Admin entry and no admin call', async () => {
     const api = fakeApi({ ...signedIn() });
     renderRoute('/d/admin');
@@ -195,6 +291,12 @@ describe('the Admin screen helpers', () => {
     ]);
     expect(actionsFor({ state: 'silenced', flaggedAt: null })).toEqual(['approve', 'suspend']);
     expect(actionsFor({ state: 'suspended', flaggedAt: null })).toEqual(['unsuspend']);
+  });
+
+  it('tells each recorded action in words', () => {
+    expect(actionWords('approve')).toBe('approved');
+    expect(actionWords('dismiss-report')).toBe('dismissed a report on');
+    expect(actionWords('something-new')).toBe('something-new');
   });
 
   it('tells ages in their largest whole unit', () => {

@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Pager, Select, Spinner, TextInput } from '../../components';
-import { appConfig } from '../../config/app-config';
 import { cx } from '../../lib/cx';
-import { errorMessage } from '../../lib/error-message';
 import { useLoad, type Load } from '../../lib/use-load';
 import {
   deleteBlog,
@@ -15,6 +13,8 @@ import {
   type Moderation,
   type QueueOrder,
 } from './api';
+import { CardFailure, CardList, LoadFailed, blogUrl, localDateTime, useCardAction } from './parts';
+import { ReportsSection } from './reports-section';
 import './admin.css';
 
 /** How many of a blog's link hosts a card shows. */
@@ -38,14 +38,6 @@ export function deleteQuestion(subdomain: string): string {
   return `Delete ${subdomain}? The blog, its posts and its owner's account are removed for good, its followers are told, and the subdomain is never handed out again.`;
 }
 
-/** A time as the admin's browser shows it. */
-function localDateTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 /** How long ago `iso` was, in its largest whole unit: "5 minutes", "3 hours", "12 days". */
 export function ageOf(iso: string, now: number = Date.now()): string {
   const at = new Date(iso).getTime();
@@ -57,15 +49,10 @@ export function ageOf(iso: string, now: number = Date.now()): string {
   return unit(Math.floor(minutes / (24 * 60)), 'day');
 }
 
-/** The blog's public address. */
-function blogUrl(subdomain: string): string {
-  const { scheme, host } = appConfig();
-  return `${scheme}://${subdomain}.${host}/`;
-}
-
 /**
  * The Admin screen (`/d/admin`, the instance's admins only): the review queue, the search over all
- * blogs, per-blog actions with a reason, and the record of admin actions. After any action every
+ * blogs, per-blog actions with a reason, the abuse reports readers sent, and the record of admin
+ * actions. After any action every
  * list is loaded again, so a blog approved from the search leaves the queue at once.
  */
 export function AdminScreen() {
@@ -86,7 +73,7 @@ export function AdminScreen() {
       </p>
       <QueueSection version={version} onChanged={changed} />
       <SearchSection version={version} onChanged={changed} />
-      {/* The abuse reports' queue (issue 29, item 5) takes its own section here. */}
+      <ReportsSection version={version} onChanged={changed} />
       <ActionsSection version={version} />
     </div>
   );
@@ -180,38 +167,17 @@ function BlogList({
   onPage: (page: number) => void;
   onChanged: (line: string) => void;
 }) {
-  const data = list.lastData;
-  if (data === undefined) {
-    if (list.status === 'failed') return <LoadFailed error={list.error} onRetry={() => void list.reload()} />;
-    return <Spinner label="Loading blogs" />;
-  }
   return (
-    <>
-      {list.status === 'failed' && <LoadFailed error={list.error} onRetry={() => void list.reload()} />}
-      {data.blogs.length === 0 ? (
-        <p className="q-admin__empty">{empty}</p>
-      ) : (
-        <ul className="q-admin__list" aria-label={label}>
-          {data.blogs.map((blog) => (
-            <li key={blog.id}>
-              <BlogCard blog={blog} onChanged={onChanged} />
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager page={data.paging.pageNumber || page} totalPages={data.paging.totalPages} onGo={onPage} />
-    </>
-  );
-}
-
-function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  return (
-    <div className="q-admin__failed">
-      <p role="alert">{errorMessage(error)}</p>
-      <Button variant="secondary" onClick={onRetry}>
-        Try again
-      </Button>
-    </div>
+    <CardList
+      list={list}
+      items={(data) => data.blogs}
+      label={label}
+      empty={empty}
+      loading="Loading blogs"
+      page={page}
+      onPage={onPage}
+      card={(blog: AdminBlog) => <BlogCard blog={blog} onChanged={onChanged} />}
+    />
   );
 }
 
@@ -246,24 +212,10 @@ export function actionsFor(blog: Pick<AdminBlog, 'state' | 'flaggedAt'>): Modera
 /** One blog: who and what it is, why it scores as it does, and what an admin can do. */
 function BlogCard({ blog, onChanged }: { blog: AdminBlog; onChanged: (line: string) => void }) {
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState<Moderation | 'delete' | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const run = (which: Moderation | 'delete', work: () => Promise<string>) => {
-    setBusy(which);
-    setFailure(null);
-    work().then(
-      (line) => {
-        setBusy(null);
-        setReason('');
-        onChanged(line);
-      },
-      (error: unknown) => {
-        setFailure(errorMessage(error));
-        setBusy(null);
-      },
-    );
-  };
+  const { busy, failure, run } = useCardAction<Moderation | 'delete'>((line) => {
+    setReason('');
+    onChanged(line);
+  });
   const moderate = (action: Moderation) =>
     run(action, async () => {
       const after = await moderateBlog(blog.subdomain, action, reason);
@@ -355,13 +307,24 @@ function BlogCard({ blog, onChanged }: { blog: AdminBlog; onChanged: (line: stri
           </Button>
         </div>
       </div>
-      {failure && (
-        <p className="q-admin-blog__error" role="alert">
-          {failure}
-        </p>
-      )}
+      <CardFailure failure={failure} />
     </article>
   );
+}
+
+const ACTION_WORDS: Record<string, string> = {
+  approve: 'approved',
+  silence: 'silenced',
+  suspend: 'suspended',
+  unsuspend: 'unsuspended',
+  delete: 'deleted',
+  'resolve-report': 'resolved a report on',
+  'dismiss-report': 'dismissed a report on',
+};
+
+/** What the record of actions says an admin did ("approved", "resolved a report on"). */
+export function actionWords(action: string): string {
+  return ACTION_WORDS[action] ?? action;
 }
 
 function ActionsSection({ version }: { version: number }) {
@@ -380,7 +343,7 @@ function ActionsSection({ version }: { version: number }) {
             {data.actions.map((action) => (
               <li key={action.id}>
                 <time dateTime={action.at}>{localDateTime(action.at)}</time> <strong>{action.admin}</strong>{' '}
-                {action.action} <strong>{action.subdomain}</strong>
+                {actionWords(action.action)} <strong>{action.subdomain}</strong>
                 {action.reason && <span className="q-admin__action-reason"> — {action.reason}</span>}
               </li>
             ))}

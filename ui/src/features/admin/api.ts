@@ -1,11 +1,21 @@
 // The calls behind the Admin screen (docs/api.md, 'Admin'): the review queue, the search over all
-// blogs, the actions on a blog and the record of admin actions. Every call is for the instance's
+// blogs, the actions on a blog, the abuse reports and the record of admin actions. Every call is for the instance's
 // admins only (`quire serve --admin`); anyone else gets a 403.
-import type { AdminAction, AdminActions, AdminBlog, AdminBlogs, AdminDone, OneAdminBlog } from '../../api-types/admin';
+import type {
+  AdminAction,
+  AdminActions,
+  AdminBlog,
+  AdminBlogs,
+  AdminDone,
+  AdminReports,
+  OneAdminBlog,
+  OneReport,
+  Report,
+} from '../../api-types/admin';
 import { api, paging, type Paging } from '../../lib/api';
 
 // The answers' types are generated from the server's structs (ui/src/api-types/).
-export type { AdminAction, AdminBlog, LinkHost } from '../../api-types/admin';
+export type { AdminAction, AdminBlog, LinkHost, Report } from '../../api-types/admin';
 
 /** Blogs or actions on one page of a list. */
 export const ADMIN_PAGE_SIZE = 10;
@@ -69,4 +79,31 @@ export async function fetchActions(page: number, signal?: AbortSignal): Promise<
     ...withSignal(signal),
   });
   return { actions: data.actions, paging: paging(headers) };
+}
+
+/** The lists of abuse reports: waiting for an admin, or settled one way or the other. */
+export type ReportState = 'open' | 'resolved' | 'dismissed';
+
+/** How an admin settles a report. */
+export type Settlement = 'resolve' | 'dismiss';
+
+/** One page of abuse reports. */
+export interface ReportsPage {
+  reports: Report[];
+  paging: Paging;
+}
+
+/** One page of the abuse reports in `state`, newest first. */
+export async function fetchReports(state: ReportState, page: number, signal?: AbortSignal): Promise<ReportsPage> {
+  const { data, headers } = await api.get<AdminReports>('/api/admin/reports', {
+    query: { state, page, pageSize: ADMIN_PAGE_SIZE },
+    ...withSignal(signal),
+  });
+  return { reports: data.reports, paging: paging(headers) };
+}
+
+/** Resolves or dismisses an open report; answers it as it is now. */
+export async function settleReport(id: number, how: Settlement): Promise<Report> {
+  const { data } = await api.post<OneReport>(`/api/admin/reports/${id}/${how}`, {});
+  return data.report;
 }
