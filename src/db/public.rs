@@ -97,10 +97,16 @@ pub fn count_published(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
     )?)
 }
 
-/// The instance's blogs and published posts (pages left out), for NodeInfo.
+/// The instance's approved blogs and their published posts (pages left out), for NodeInfo: a
+/// blog waiting for review, silenced or suspended is not counted, as it is in no instance-wide
+/// list and not federated.
 pub fn instance_counts(conn: &Connection) -> Result<(u64, u64), Error> {
     Ok(conn.query_row(
-        &format!("SELECT (SELECT count(*) FROM blogs), (SELECT count(*) FROM posts WHERE published_at IS NOT NULL AND {NOT_PAGE})"),
+        &format!(
+            "SELECT (SELECT count(*) FROM blogs WHERE state = 'approved'),
+                    (SELECT count(*) FROM posts JOIN blogs b ON b.id = posts.blog_id
+                     WHERE b.state = 'approved' AND published_at IS NOT NULL AND {NOT_PAGE})"
+        ),
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)

@@ -29,6 +29,12 @@ impl SignupMode {
         }
     }
 
+    /// Whether anyone may sign up without being given a code (NodeInfo's `openRegistrations`;
+    /// under `approval` they may, and wait for review, as Mastodon's approval mode counts it).
+    pub fn is_open_to_anyone(self) -> bool {
+        matches!(self, SignupMode::Open | SignupMode::Approval)
+    }
+
     /// Its name, as `--signups` takes it and the app config tells the owner app.
     pub fn as_str(self) -> &'static str {
         match self {

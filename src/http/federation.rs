@@ -161,7 +161,8 @@ fn nodeinfo_links(state: Data<&AppState>) -> Response {
 #[handler]
 async fn nodeinfo(state: Data<&AppState>) -> Result<Response> {
     let (users, posts) = state.db.read(public::instance_counts).await?;
-    let doc = activity::nodeinfo(env!("CARGO_PKG_VERSION"), users, posts, true);
+    let open = state.config.public.signups.is_open_to_anyone();
+    let doc = activity::nodeinfo(env!("CARGO_PKG_VERSION"), users, posts, open);
     Ok(json_as(&doc, &format!("application/json; profile=\"{}#\"", activity::NODEINFO_SCHEMA), StatusCode::OK))
 }
 

@@ -79,9 +79,21 @@ async fn spawn(mode: SignupMode, adjust: impl FnOnce(&mut Config)) -> TestApp {
 async fn closed_mode_refuses_a_direct_creation_through_the_real_binary() {
     let dir = tempfile::tempdir().unwrap();
     let port = portpicker();
-    let mut server = serve_on(dir.path(), port, &["--signups", "closed"]);
+    // Ann signed up (no blog yet) while signups were open.
+    let mut server = serve_on(dir.path(), port, &[]);
     let browser = Browser::new(&format!("http://localhost:{port}"), port);
     browser.sign_up("ann@example.com").await;
+    let _ = server.kill();
+    let _ = server.wait();
+
+    // Closed: a stranger's sign-up stores no account; Ann signs in as before, and a direct
+    // creation is refused.
+    let mut server = serve_on(dir.path(), port, &["--signups", "closed"]);
+    let stranger = Browser::new(&format!("http://localhost:{port}"), port);
+    let resp = stranger.sign_in_as("eve@example.com", true).await;
+    assert_eq!(error_field(resp, 403).await, ("signups".into(), "Signups are closed on this instance.".into()));
+    let browser = Browser::new(&format!("http://localhost:{port}"), port);
+    assert_eq!(browser.sign_in_as("ann@example.com", false).await.status(), 200);
     let resp = browser.post("/api/my/blogs", json!({ "subdomain": "ann" })).await;
     assert_eq!(error_field(resp, 403).await, ("subdomain".into(), "Signups are closed on this instance.".into()));
     let resp = browser.post("/api/my/blogs", json!({ "subdomain": "ann", "invite": "0".repeat(32) })).await;
@@ -92,6 +104,14 @@ async fn closed_mode_refuses_a_direct_creation_through_the_real_binary() {
     let _ = server.wait();
     let conn = rusqlite::Connection::open(dir.path().join("quire.db")).unwrap();
     assert_eq!(conn.query_row("SELECT count(*) FROM blogs", [], |r| r.get::<_, i64>(0)).unwrap(), 0);
+    let emails: Vec<String> = conn
+        .prepare("SELECT email FROM users")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(emails, ["ann@example.com"]);
 }
 
 fn portpicker() -> u16 {

@@ -39,9 +39,24 @@ async fn a_new_blogs_activities_wait_and_are_sent_on_approval() {
     assert!(peer.received().is_empty(), "a new blog's activity is held");
     assert_eq!(app.count("deliveries"), 1, "and still queued");
 
+    // NodeInfo counts only approved blogs and their posts; under `open` anyone may sign up.
+    let usage = |app: &TestApp| {
+        let app_url = app.url.clone();
+        async move {
+            let doc: serde_json::Value =
+                reqwest::get(format!("{app_url}/nodeinfo/2.1")).await.unwrap().json().await.unwrap();
+            assert_eq!(doc["openRegistrations"], true);
+            (doc["usage"]["users"]["total"].as_u64().unwrap(), doc["usage"]["localPosts"].as_u64().unwrap())
+        }
+    };
+    assert_eq!(usage(&app).await, (0, 0), "a new blog is not counted");
+
     moderate(&app, Moderation::Approve, "").await;
     until(Duration::from_secs(10), "the held Create", || peer.types() == ["Create"]).await;
     assert!(String::from_utf8_lossy(&peer.received()[0].body).contains("Held"));
+    assert_eq!(usage(&app).await, (1, 1), "approved, it is");
+    moderate(&app, Moderation::Suspend, "Spam").await;
+    assert_eq!(usage(&app).await, (0, 0), "suspended, it is not");
 }
 
 #[tokio::test]

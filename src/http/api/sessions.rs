@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::auth::{nonces, token_hash};
+use crate::config::SignupMode;
 use crate::db::users::User;
 use crate::db::{blogs, sessions, users};
 use crate::error::{Error, Messages, Result};
@@ -97,11 +98,17 @@ pub async fn create(
     let identity = session::verify_popup_token(&state, req, &body.id_token).await?;
     let provider = state.config.provider_name.clone();
     let signup = body.signup;
+    // A closed instance takes no new blogs, so it keeps no new accounts either: a stranger's
+    // sign-up stores nothing. Existing users sign in as before.
+    let closed = state.config.public.signups == SignupMode::Closed;
     let (user, blog_id) = state
         .db
         .write(move |conn| {
             let user = match users::find_by_identity(conn, &identity)? {
                 Some(user) => user,
+                None if signup && closed => {
+                    return Err(Error::Forbidden(Messages::one("signups", "Signups are closed on this instance.")));
+                }
                 None if signup => users::create_with_identity(conn, &identity, &provider)?,
                 None => {
                     return Err(Error::NotFound(Messages::one(
