@@ -228,7 +228,7 @@ function BlogCard({ blog, onChanged }: { blog: AdminBlog; onChanged: (line: stri
   const reasonId = `q-admin-reason-${blog.id}`;
 
   return (
-    <article className="q-admin-blog" aria-label={blog.subdomain}>
+    <article className="q-card" aria-label={blog.subdomain}>
       <header className="q-admin-blog__head">
         <h3 className="q-admin-blog__name">
           <a href={blogUrl(blog.subdomain)} target="_blank" rel="noopener noreferrer nofollow">

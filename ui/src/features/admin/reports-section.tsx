@@ -65,7 +65,7 @@ function ReportCard({ report, onChanged }: { report: Report; onChanged: (line: s
       return `${SETTLED[how]} report #${report.id} on ${report.subdomain}.`;
     });
   return (
-    <article className="q-admin-blog q-admin-report" aria-label={`Report #${report.id}`}>
+    <article className="q-card q-admin-report" aria-label={`Report #${report.id}`}>
       <header className="q-admin-blog__head">
         <h3 className="q-admin-blog__name">{report.reasonLabel}</h3>
         <span className="q-admin-report__target">

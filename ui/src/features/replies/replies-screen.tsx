@@ -138,7 +138,7 @@ function ReplyCard({ blogId, reply, onGone }: { blogId: number; reply: Reply; on
   };
 
   return (
-    <article className="q-reply" aria-label={`Reply by ${reply.authorName}`}>
+    <article className="q-card q-reply" aria-label={`Reply by ${reply.authorName}`}>
       <p className="q-reply__meta">
         <a href={reply.authorUrl} target="_blank" rel="noopener noreferrer nofollow ugc" className="q-reply__author">
           {reply.authorName}
