@@ -150,6 +150,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0022_abuse_reports.sql"),
         seed: None,
     },
+    Migration {
+        version: 23,
+        name: "email subscriptions and the mail queue",
+        sql: include_str!("migrations/0023_email.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.
