@@ -23,6 +23,7 @@ pub mod followers;
 pub mod images;
 pub mod imports;
 pub mod jobs;
+pub mod mail_queue;
 pub mod migrate;
 pub mod pages;
 pub mod paragraphs;
