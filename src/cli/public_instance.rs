@@ -7,9 +7,10 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use crate::domain::public_instance::{
-    DEFAULT_IMPORTS_PER_DAY, DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY,
-    DEFAULT_POSTS_PER_DAY, DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_UPLOAD_QUOTA_MB, OperatorPage, PublicInstance, Quotas,
-    SignupMode,
+    DEFAULT_CONFIRMATIONS_PER_HOUR, DEFAULT_IMPORTS_PER_DAY, DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS,
+    DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_POSTS_PER_DAY, DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_ADDRESS,
+    DEFAULT_SUBSCRIBES_PER_BLOG, DEFAULT_UPLOAD_QUOTA_MB, OperatorPage, PublicInstance, Quotas, SignupMode,
+    SubscribeLimits,
 };
 
 /// Largest `--terms`, `--privacy` or `--review-terms` file Quire reads.
@@ -77,6 +78,18 @@ pub struct PublicInstanceArgs {
     #[arg(long, env = "QUIRE_MAX_OPEN_REPORTS", default_value_t = DEFAULT_MAX_OPEN_REPORTS, value_name = "N")]
     pub max_open_reports: u32,
 
+    /// Email subscribe requests one client address (an IPv6 /64) may make in 24 hours.
+    #[arg(long, env = "QUIRE_MAX_SUBSCRIBES_PER_ADDRESS", default_value_t = DEFAULT_SUBSCRIBES_PER_ADDRESS, value_name = "N")]
+    pub max_subscribes_per_address: u32,
+
+    /// Email subscribe requests one blog takes in 24 hours.
+    #[arg(long, env = "QUIRE_MAX_SUBSCRIBES_PER_BLOG", default_value_t = DEFAULT_SUBSCRIBES_PER_BLOG, value_name = "N")]
+    pub max_subscribes_per_blog: u32,
+
+    /// Subscription confirmation mails the instance sends in an hour, at most.
+    #[arg(long, env = "QUIRE_MAX_CONFIRMATION_MAILS_PER_HOUR", default_value_t = DEFAULT_CONFIRMATIONS_PER_HOUR, value_name = "N")]
+    pub max_confirmation_mails_per_hour: u32,
+
     /// Where people write to the operator: shown on the landing page and the report page.
     #[arg(long, env = "QUIRE_CONTACT_EMAIL", value_name = "EMAIL")]
     pub contact_email: Option<String>,
@@ -109,6 +122,14 @@ impl PublicInstanceArgs {
         {
             bail!(
                 "--max-posts-per-day, --max-imports-per-day, --max-reports-per-address and --max-open-reports must be at least 1"
+            );
+        }
+        if self.max_subscribes_per_address == 0
+            || self.max_subscribes_per_blog == 0
+            || self.max_confirmation_mails_per_hour == 0
+        {
+            bail!(
+                "--max-subscribes-per-address, --max-subscribes-per-blog and --max-confirmation-mails-per-hour must be at least 1"
             );
         }
         let upload_bytes = self
@@ -154,6 +175,11 @@ impl PublicInstanceArgs {
             },
             reports_per_address: self.max_reports_per_address,
             max_open_reports: self.max_open_reports,
+            subscribe_limits: SubscribeLimits {
+                per_address: self.max_subscribes_per_address,
+                per_blog: self.max_subscribes_per_blog,
+                confirmations_per_hour: self.max_confirmation_mails_per_hour,
+            },
             contact_email: self.contact_email.as_ref().map(|email| email.trim().to_owned()),
             terms: page("--terms", &self.terms)?,
             privacy: page("--privacy", &self.privacy)?,

@@ -41,6 +41,7 @@ pub mod review;
 pub mod schedule;
 pub mod sessions;
 pub mod signups;
+pub mod subscribers;
 pub mod tags;
 #[cfg(test)]
 pub mod test_support;

@@ -71,6 +71,34 @@ pub const DEFAULT_NEW_BLOGS_PER_ADDRESS: u32 = 3;
 pub const DEFAULT_REPORTS_PER_ADDRESS: u32 = 10;
 /// `--max-open-reports`'s default.
 pub const DEFAULT_MAX_OPEN_REPORTS: u32 = 10_000;
+/// `--max-subscribes-per-address`'s default.
+pub const DEFAULT_SUBSCRIBES_PER_ADDRESS: u32 = 10;
+/// `--max-subscribes-per-blog`'s default.
+pub const DEFAULT_SUBSCRIBES_PER_BLOG: u32 = 500;
+/// `--max-confirmation-mails-per-hour`'s default.
+pub const DEFAULT_CONFIRMATIONS_PER_HOUR: u32 = 100;
+
+/// What the subscribe form takes (issue 30, docs/email.md "Subscribing"): each counted over the
+/// last 24 hours unless named otherwise. One confirmation mail per email address a day is fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubscribeLimits {
+    /// Subscribe requests one client address (an IPv6 /64) may make (`--max-subscribes-per-address`).
+    pub per_address: u32,
+    /// Subscribe requests one blog takes (`--max-subscribes-per-blog`).
+    pub per_blog: u32,
+    /// Confirmation mails the instance sends in an hour (`--max-confirmation-mails-per-hour`).
+    pub confirmations_per_hour: u32,
+}
+
+impl Default for SubscribeLimits {
+    fn default() -> SubscribeLimits {
+        SubscribeLimits {
+            per_address: DEFAULT_SUBSCRIBES_PER_ADDRESS,
+            per_blog: DEFAULT_SUBSCRIBES_PER_BLOG,
+            confirmations_per_hour: DEFAULT_CONFIRMATIONS_PER_HOUR,
+        }
+    }
+}
 
 impl Default for Quotas {
     fn default() -> Quotas {
@@ -163,6 +191,8 @@ pub struct PublicInstance {
     /// Open abuse reports the queue holds at most; past it the report page asks readers to
     /// write to the contact address (`--max-open-reports`).
     pub max_open_reports: u32,
+    /// What the email subscribe form takes.
+    pub subscribe_limits: SubscribeLimits,
     /// Where people write to the operator (`--contact-email`).
     pub contact_email: Option<String>,
     /// The instance's terms, served at /terms (`--terms`).
@@ -184,6 +214,7 @@ impl Default for PublicInstance {
             quotas: Quotas::default(),
             reports_per_address: DEFAULT_REPORTS_PER_ADDRESS,
             max_open_reports: DEFAULT_MAX_OPEN_REPORTS,
+            subscribe_limits: SubscribeLimits::default(),
             contact_email: None,
             terms: None,
             privacy: None,
