@@ -66,6 +66,8 @@ pub(super) struct Effects {
     schedule_moved: bool,
     /// An activity was queued: the delivery worker looks again.
     deliveries_queued: bool,
+    /// Mail was queued: the mail sender looks again.
+    mail_queued: bool,
     /// A job was queued: the job runner looks again.
     job_queued: bool,
     /// A custom domain was set: the recheck task looks again.
@@ -111,6 +113,7 @@ impl Effects {
             invalidate: Vec::new(),
             schedule_moved: false,
             deliveries_queued: false,
+            mail_queued: false,
             job_queued: false,
             domain_set: false,
         }
@@ -212,6 +215,11 @@ impl Effects {
         self.deliveries_queued = true;
     }
 
+    /// Mail was queued for sending.
+    pub(super) fn mail_queued(&mut self) {
+        self.mail_queued = true;
+    }
+
     /// A background job was queued.
     pub(super) fn job_queued(&mut self) {
         self.job_queued = true;
@@ -298,6 +306,9 @@ impl Blogs {
         }
         if effects.deliveries_queued {
             self.deliveries_changed.notify_one();
+        }
+        if effects.mail_queued {
+            self.mail_changed.notify_one();
         }
         if effects.job_queued {
             self.jobs_changed.notify_one();

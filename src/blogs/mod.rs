@@ -33,6 +33,7 @@ pub mod schedule;
 pub mod served_names;
 mod settings;
 mod signups;
+pub mod subscriptions;
 mod uploads;
 
 use std::sync::Arc;
@@ -88,6 +89,12 @@ pub struct Blogs {
     import_limits: crate::domain::limits::ImportLimits,
     /// Signups, review and quotas (`serve --signups`, ...; docs/public-instance.md).
     public: crate::config::PublicInstance,
+    /// Whether the instance sends mail (`serve --smtp-url`): without it no email feature shows.
+    mail_on: bool,
+    /// Woken when mail is queued, so the mail sender sends it at once.
+    pub mail_changed: Notify,
+    /// The deployment's addresses (the links mail carries).
+    urls: Arc<Config>,
 }
 
 impl Blogs {
@@ -107,6 +114,8 @@ impl Blogs {
         let import_limits = config.import_limits;
         let domain_limits = config.domains;
         let public = config.public.clone();
+        let mail_on = config.mail_enabled();
+        let urls = config.clone();
         let outbound = federation::Outbound::new(config, served.clone());
         Blogs {
             keys: federation::OwnKeys::new(db.clone()),
@@ -126,6 +135,9 @@ impl Blogs {
             remote_limits,
             import_limits,
             public,
+            mail_on,
+            mail_changed: Notify::new(),
+            urls,
         }
     }
 

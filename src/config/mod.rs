@@ -92,6 +92,8 @@ pub struct Config {
     pub domains: DomainLimits,
     /// Signups, review, quotas, reports and the operator's pages (docs/public-instance.md).
     pub public: PublicInstance,
+    /// Whether mail is sent (set by the mail flags; until they are read, by tests only).
+    pub mail_on: bool,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -180,6 +182,7 @@ impl Config {
             import_limits: import_limits(args)?,
             domains: domain_limits(args)?,
             public: args.public_instance.public_instance()?,
+            mail_on: false,
         })
     }
 
@@ -214,7 +217,13 @@ impl Config {
                 new_blogs_per_address: u32::MAX,
                 ..PublicInstance::default()
             },
+            mail_on: false,
         }
+    }
+
+    /// Whether the instance sends mail: without it every email feature is hidden.
+    pub fn mail_enabled(&self) -> bool {
+        self.mail_on
     }
 
     /// A config for commands that work on the data directory without serving (`export`,
