@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 
 use super::Blogs;
 use super::effects::Effects;
-use super::review;
+use super::{review, subscriptions};
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
 use crate::db::quota_uses::{self, QuotaKind};
@@ -50,6 +50,7 @@ impl Blogs {
         let Checked { body, write } = self.check(input)?;
         let (blog_id, subdomain, quotas, terms) =
             (blog.id, blog.subdomain.clone(), self.public.quotas, self.review_terms());
+        let grace = self.mail_grace();
         self.commit(move |conn, effects| {
             // Counted by the one writer connection, so two saves can't both take the last place.
             if posts::count(conn, blog_id)? >= MAX_POSTS_PER_BLOG {
@@ -64,6 +65,7 @@ impl Blogs {
             let federate = |tx: &_, post: &_, was_public| {
                 quota_uses::record(tx, blog_id, QuotaKind::Post)?;
                 outbound.post_written(tx, &subdomain, post, was_public)?;
+                subscriptions::post_written(tx, post, was_public, grace)?;
                 review::rescore(tx, blog_id, &terms)
             };
             let (post, seq) = posts::create(conn, blog_id, &write, federate)?;
@@ -79,10 +81,12 @@ impl Blogs {
         let Checked { body, write } = self.check(input)?;
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
         let terms = self.review_terms();
+        let grace = self.mail_grace();
         self.commit(move |conn, effects| {
             let outbound = effects.outbound();
             let federate = |tx: &_, post: &_, was_public| {
                 outbound.post_written(tx, &subdomain, post, was_public)?;
+                subscriptions::post_written(tx, post, was_public, grace)?;
                 review::rescore(tx, blog_id, &terms)
             };
             let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;

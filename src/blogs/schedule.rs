@@ -27,10 +27,14 @@ const MARGIN: Duration = Duration::from_millis(5);
 impl Blogs {
     /// Publishes every scheduled post whose time has come; returns how many.
     pub async fn publish_due(&self) -> Result<usize> {
+        let grace = self.mail_grace();
         let published = self
             .commit(move |conn, effects| {
                 let outbound = effects.outbound();
-                let federate = |tx: &_, post: &_, subdomain: &str| outbound.post_written(tx, subdomain, post, false);
+                let federate = |tx: &_, post: &_, subdomain: &str| {
+                    outbound.post_written(tx, subdomain, post, false)?;
+                    super::subscriptions::post_written(tx, post, false, grace)
+                };
                 let (posts, seq) = schedule::publish_due(conn, federate)?;
                 if let Some(seq) = seq {
                     for (post, _) in &posts {

@@ -1,6 +1,12 @@
-//! Email subscriptions on the write path (issue 30, docs/email.md "Subscribing"): a reader's
-//! request, its confirmation mail queued in the same transaction, the confirmation itself, and
-//! unsubscribing. Only an approved blog that sends email takes subscribers.
+//! Email subscriptions on the write path (issue 30, docs/email.md "Subscribing", "Each new
+//! post"): a reader's request, its confirmation mail queued in the same transaction, the
+//! confirmation itself, and unsubscribing; a post published (now, or when its schedule comes)
+//! waits its grace period in `post_mailings`, then its email, rendered once from the post as it
+//! is then, is queued for every confirmed subscriber. Only an approved blog that sends email
+//! takes subscribers.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use rusqlite::Connection;
 
@@ -8,8 +14,11 @@ use super::Blogs;
 use crate::auth::token_hash;
 use crate::db::blogs::{self, Blog};
 use crate::db::mail_queue::{self, MailKind, NewContent, Recipient};
+use crate::db::posts::{self, Post};
 use crate::db::subscribers::{self, Subscribed};
 use crate::domain::blog::trust_state::TrustState;
+use crate::domain::content::blocks::Body;
+use crate::domain::content::email_body::{self, PostMail};
 use crate::domain::content::html::escape;
 use crate::domain::net::email_address::EmailAddress;
 use crate::error::Result;
@@ -21,7 +30,7 @@ pub enum Subscription {
     CheckInbox,
     /// The client address sent its allowance today.
     AddressLimit,
-    /// The blog took its allowance today.
+    /// The blog sent its allowance of confirmation mails today.
     BlogLimit,
     /// The instance sent its hour's confirmation mails.
     InstanceLimit,
@@ -38,7 +47,72 @@ pub(super) fn taking(conn: &Connection, subdomain: &str) -> Result<Option<Blog>>
     Ok((blog.state == TrustState::Approved && sends).then_some(blog))
 }
 
+/// In a post write's transaction: a post that became public with this write (and is not a
+/// page) waits `grace` before its email goes out; None when the instance sends no mail.
+pub(super) fn post_written(tx: &Connection, post: &Post, was_public: bool, grace: Option<Duration>) -> Result<()> {
+    match grace {
+        Some(grace) if post.federates() && !was_public => {
+            subscribers::queue_mailing(tx, post.id, post.blog_id, grace.as_secs())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Mailings taken at once.
+const MAILINGS_AT_ONCE: u32 = 20;
+/// The longest the mailing timer sleeps before it looks again.
+const MAILING_POLL: Duration = Duration::from_secs(5);
+
 impl Blogs {
+    /// The grace period of posts' mail, when the instance sends mail (see [`post_written`]).
+    pub(super) fn mail_grace(&self) -> Option<Duration> {
+        self.mail_on.then_some(self.public.mail_grace)
+    }
+
+    /// Queues the email of every post whose grace period is over: the post as it is now, to
+    /// every confirmed subscriber, each with their own unsubscribe link. A post no longer
+    /// public, or a blog whose owner turned email off, sends nothing. Answers how many posts.
+    pub async fn mail_due_posts(&self) -> Result<usize> {
+        let urls = self.urls.clone();
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let due = subscribers::due_mailings(&tx, MAILINGS_AT_ONCE)?;
+            let mut mailed = 0;
+            for (post_id, blog_id) in &due {
+                subscribers::drop_mailing(&tx, *post_id)?;
+                let post = posts::by_ids(&tx, *blog_id, &[*post_id])?.pop();
+                let blog = blogs::by_id(&tx, *blog_id)?;
+                let (Some(post), Some(blog)) = (post, blog) else { continue };
+                let sends: bool =
+                    tx.query_row("SELECT email_enabled FROM blogs WHERE id = ?1", [blog.id], |r| r.get(0))?;
+                if !post.federates() || !sends {
+                    continue;
+                }
+                let origin = urls.blog_origin(&blog.address());
+                let recipients: Vec<Recipient> = subscribers::confirmed(&tx, blog.id)?
+                    .into_iter()
+                    .map(|(id, email, token)| Recipient {
+                        to: email,
+                        subscriber_id: Some(id),
+                        unsubscribe_url: format!("{origin}/unsubscribe/{token}"),
+                    })
+                    .collect();
+                if recipients.is_empty() {
+                    continue;
+                }
+                let content = post_mail(&tx, &blog, &post, &origin)?;
+                mail_queue::enqueue(&tx, &content, &recipients)?;
+                mailed += 1;
+            }
+            tx.commit()?;
+            if mailed > 0 {
+                effects.mail_queued();
+            }
+            Ok(mailed)
+        })
+        .await
+    }
+
     /// Whether the blog on `subdomain` takes email subscribers (the form shows only then).
     pub async fn takes_subscribers(&self, subdomain: &str) -> Result<bool> {
         if !self.mail_on {
@@ -117,6 +191,45 @@ impl Blogs {
                 None => Ok(false),
             })
             .await
+    }
+}
+
+/// The email of `post`: its title as the subject, the blog's name as the sender's, its blocks
+/// rendered by [`email_body::parts`]; `Reply-To` the owner when they chose so.
+fn post_mail(conn: &Connection, blog: &Blog, post: &Post, origin: &str) -> Result<NewContent> {
+    let body = Body::from_json(&post.body_json).map_err(crate::error::Error::Internal)?;
+    let url = format!("{origin}{}", post.path());
+    let name = blog.name.replace(['\r', '\n'], " ");
+    let title = post.title.replace(['\r', '\n'], " ");
+    let (text, html) = email_body::parts(&PostMail { blog_name: &name, title: &title, url: &url }, &body);
+    let reply_to: String = conn.query_row(
+        "SELECT CASE WHEN b.email_reply_to_owner THEN u.email ELSE '' END
+         FROM blogs b JOIN users u ON u.id = b.user_id WHERE b.id = ?1",
+        [blog.id],
+        |r| r.get(0),
+    )?;
+    Ok(NewContent {
+        blog_id: Some(blog.id),
+        post_id: Some(post.id),
+        kind: MailKind::Post,
+        subject: title,
+        text,
+        html,
+        from_name: name,
+        reply_to,
+    })
+}
+
+/// The server's timer that queues posts' mail once their grace period is over: it looks every
+/// few seconds (a failed look is logged and tried again).
+pub async fn run_mailings(blogs: Arc<Blogs>) {
+    let mut every = tokio::time::interval(MAILING_POLL);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(err) = blogs.mail_due_posts().await {
+            tracing::warn!(error = %err, "could not queue the mail of posts due");
+        }
     }
 }
 

@@ -82,13 +82,18 @@ pub struct PublicInstanceArgs {
     #[arg(long, env = "QUIRE_MAX_SUBSCRIBES_PER_ADDRESS", default_value_t = DEFAULT_SUBSCRIBES_PER_ADDRESS, value_name = "N")]
     pub max_subscribes_per_address: u32,
 
-    /// Email subscribe requests one blog takes in 24 hours.
+    /// Subscription confirmation mails one blog sends in 24 hours (new subscribers a day).
     #[arg(long, env = "QUIRE_MAX_SUBSCRIBES_PER_BLOG", default_value_t = DEFAULT_SUBSCRIBES_PER_BLOG, value_name = "N")]
     pub max_subscribes_per_blog: u32,
 
     /// Subscription confirmation mails the instance sends in an hour, at most.
     #[arg(long, env = "QUIRE_MAX_CONFIRMATION_MAILS_PER_HOUR", default_value_t = DEFAULT_CONFIRMATIONS_PER_HOUR, value_name = "N")]
     pub max_confirmation_mails_per_hour: u32,
+
+    /// How long after a post is published its email goes to the blog's subscribers (30m, 1h...):
+    /// a post unpublished or fixed meanwhile sends nothing, or its final form.
+    #[arg(long, env = "QUIRE_MAIL_GRACE", default_value = "10m", value_name = "DURATION")]
+    pub mail_grace: String,
 
     /// Where people write to the operator: shown on the landing page and the report page.
     #[arg(long, env = "QUIRE_CONTACT_EMAIL", value_name = "EMAIL")]
@@ -180,6 +185,8 @@ impl PublicInstanceArgs {
                 per_blog: self.max_subscribes_per_blog,
                 confirmations_per_hour: self.max_confirmation_mails_per_hour,
             },
+            mail_grace: crate::domain::duration::parse(&self.mail_grace)
+                .map_err(|message| anyhow::anyhow!("--mail-grace: {message}"))?,
             contact_email: self.contact_email.as_ref().map(|email| email.trim().to_owned()),
             terms: page("--terms", &self.terms)?,
             privacy: page("--privacy", &self.privacy)?,

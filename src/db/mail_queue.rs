@@ -1,6 +1,6 @@
 //! The mail queue (issue 30, docs/email.md): messages rendered once ([`NewContent`]) and queued
 //! for each of their recipients, one row each, in the caller's transaction. The sender
-//! (`crate::mail`) takes due rows, hands them to the SMTP relay and settles them.
+//! (the mail sender) takes due rows, hands them to the SMTP relay and settles them.
 
 use rusqlite::{Connection, params};
 

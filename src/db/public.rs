@@ -39,6 +39,8 @@ pub struct PublicBlog {
     pub address: BlogAddress,
     /// Its trust state: a blog that is not listed is `noindex` and out of its sitemap.
     pub state: TrustState,
+    /// Whether its owner lets it send its posts by email (issue 30).
+    pub email_enabled: bool,
 }
 
 impl PublicBlog {
@@ -55,7 +57,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
                     f.code,
-                    b.time_zone, d.name, b.state
+                    b.time_zone, d.name, b.state, b.email_enabled
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'
              WHERE b.subdomain = ?1",
@@ -75,6 +77,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     pages: Vec::new(),
                     address: BlogAddress { subdomain: row.get(1)?, domain: row.get(9)? },
                     state: TrustState::from_stored(&row.get::<_, String>(10)?),
+                    email_enabled: row.get(11)?,
                 })
             },
         )

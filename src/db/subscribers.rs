@@ -37,7 +37,7 @@ pub enum Subscribed {
     Quiet,
     /// The client address sent its allowance today.
     AddressLimit,
-    /// The blog took its allowance today.
+    /// The blog sent its allowance of confirmation mails today.
     BlogLimit,
     /// The instance sent its hour's confirmation mails.
     InstanceLimit,
@@ -62,11 +62,6 @@ pub fn subscribe(
     {
         return Ok(Subscribed::AddressLimit);
     }
-    if count(&format!("SELECT count(*) FROM subscribe_log WHERE blog_id = ?1 AND at > {day}"), &request.blog_id)?
-        >= limits.per_blog
-    {
-        return Ok(Subscribed::BlogLimit);
-    }
     let mailed_today = count(
         &format!("SELECT count(*) FROM subscribe_log WHERE email_hash = ?1 AND mailed = 1 AND at > {day}"),
         &request.email_hash,
@@ -86,6 +81,13 @@ pub fn subscribe(
     )?;
     if !quiet && hour_mailed >= limits.confirmations_per_hour {
         return Ok(Subscribed::InstanceLimit);
+    }
+    let blog_mailed = count(
+        &format!("SELECT count(*) FROM subscribe_log WHERE blog_id = ?1 AND mailed = 1 AND at > {day}"),
+        &request.blog_id,
+    )?;
+    if !quiet && blog_mailed >= limits.per_blog {
+        return Ok(Subscribed::BlogLimit);
     }
     conn.execute(
         "INSERT INTO subscribe_log (blog_id, client_key, email_hash, mailed) VALUES (?1, ?2, ?3, ?4)",
@@ -181,6 +183,49 @@ pub fn unsubscribe(conn: &Connection, blog_id: i64, token: &str) -> Result<bool,
     Ok(conn
         .execute("DELETE FROM subscribers WHERE blog_id = ?1 AND unsubscribe_token = ?2", params![blog_id, token])?
         > 0)
+}
+
+/// Queues the mailing of the post `post_id`, just published, for `grace_secs` from now, unless
+/// it is queued already or its mail went out once (a post is mailed once, however often it is
+/// unpublished and published again).
+pub fn queue_mailing(conn: &Connection, post_id: i64, blog_id: i64, grace_secs: u64) -> Result<(), Error> {
+    conn.execute(
+        "INSERT OR IGNORE INTO post_mailings (post_id, blog_id, due_at)
+         SELECT ?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || ?3 || ' seconds')
+         WHERE NOT EXISTS (SELECT 1 FROM mail_contents WHERE post_id = ?1)",
+        params![post_id, blog_id, grace_secs as i64],
+    )?;
+    Ok(())
+}
+
+/// The mailings whose grace period is over, as (post id, blog id), oldest first.
+pub fn due_mailings(conn: &Connection, limit: u32) -> Result<Vec<(i64, i64)>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT post_id, blog_id FROM post_mailings WHERE due_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         ORDER BY due_at LIMIT ?1",
+    )?;
+    let rows = stmt.query_map([limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// When the next mailing is due, if any.
+pub fn next_mailing(conn: &Connection) -> Result<Option<String>, Error> {
+    Ok(conn.query_row("SELECT min(due_at) FROM post_mailings", [], |r| r.get(0))?)
+}
+
+/// Forgets the mailing of `post_id` (sent, or no longer wanted).
+pub fn drop_mailing(conn: &Connection, post_id: i64) -> Result<(), Error> {
+    conn.execute("DELETE FROM post_mailings WHERE post_id = ?1", [post_id])?;
+    Ok(())
+}
+
+/// The blog's confirmed subscribers, as (id, address, unsubscribe token).
+pub fn confirmed(conn: &Connection, blog_id: i64) -> Result<Vec<(i64, String, String)>, Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, email, unsubscribe_token FROM subscribers WHERE blog_id = ?1 AND state = 'confirmed' ORDER BY id",
+    )?;
+    let rows = stmt.query_map([blog_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 #[cfg(test)]

@@ -57,6 +57,8 @@ pub const TLS_ASK: &str = "/_quire/tls-ask";
 
 /// The abuse report page, on the app host (`?blog=SUB` or `?post=URL`).
 pub const REPORT: &str = "/report";
+/// A blog's email subscribe form and its POST (issue 30), on the blog's host.
+pub const SUBSCRIBE: &str = "/subscribe";
 /// Where the report page sends a reader once their report is stored.
 pub const REPORT_SENT: &str = "/report/sent";
 

@@ -75,6 +75,8 @@ pub const DEFAULT_MAX_OPEN_REPORTS: u32 = 10_000;
 pub const DEFAULT_SUBSCRIBES_PER_ADDRESS: u32 = 10;
 /// `--max-subscribes-per-blog`'s default.
 pub const DEFAULT_SUBSCRIBES_PER_BLOG: u32 = 500;
+/// `--mail-grace`'s default: a post is mailed this long after it is published.
+pub const DEFAULT_MAIL_GRACE: std::time::Duration = std::time::Duration::from_secs(600);
 /// `--max-confirmation-mails-per-hour`'s default.
 pub const DEFAULT_CONFIRMATIONS_PER_HOUR: u32 = 100;
 
@@ -84,7 +86,7 @@ pub const DEFAULT_CONFIRMATIONS_PER_HOUR: u32 = 100;
 pub struct SubscribeLimits {
     /// Subscribe requests one client address (an IPv6 /64) may make (`--max-subscribes-per-address`).
     pub per_address: u32,
-    /// Subscribe requests one blog takes (`--max-subscribes-per-blog`).
+    /// Confirmation mails one blog sends (`--max-subscribes-per-blog`).
     pub per_blog: u32,
     /// Confirmation mails the instance sends in an hour (`--max-confirmation-mails-per-hour`).
     pub confirmations_per_hour: u32,
@@ -193,6 +195,9 @@ pub struct PublicInstance {
     pub max_open_reports: u32,
     /// What the email subscribe form takes.
     pub subscribe_limits: SubscribeLimits,
+    /// How long after a post is published its email goes out (`--mail-grace`): a post
+    /// unpublished or fixed meanwhile sends nothing, or its final form.
+    pub mail_grace: std::time::Duration,
     /// Where people write to the operator (`--contact-email`).
     pub contact_email: Option<String>,
     /// The instance's terms, served at /terms (`--terms`).
@@ -215,6 +220,7 @@ impl Default for PublicInstance {
             reports_per_address: DEFAULT_REPORTS_PER_ADDRESS,
             max_open_reports: DEFAULT_MAX_OPEN_REPORTS,
             subscribe_limits: SubscribeLimits::default(),
+            mail_grace: DEFAULT_MAIL_GRACE,
             contact_email: None,
             terms: None,
             privacy: None,

@@ -71,6 +71,18 @@ fn page(status: StatusCode, title: &str, body_html: &str) -> Response {
         .body(body)
 }
 
+/// A page of a public form (the report page, the subscribe pages): `html` under `csp`, never
+/// stored by a cache, never indexed.
+pub fn form_page(status: StatusCode, csp: &'static str, html: String) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type("text/html; charset=utf-8")
+        .header("content-security-policy", csp)
+        .header("cache-control", "no-store")
+        .header("x-robots-tag", "noindex")
+        .body(html)
+}
+
 /// The operator's pages that exist (`--terms`, `--privacy`), as (label, path on the app host).
 pub fn operator_pages(config: &Config) -> Vec<(&'static str, &'static str)> {
     let public = &config.public;

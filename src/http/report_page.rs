@@ -271,14 +271,7 @@ fn render(state: &AppState, found: &Found, sent: &Sent, problems: Problems, stat
         email_error: problems.email,
         footer_links,
     };
-    let html = page.render().unwrap_or_default();
-    Response::builder()
-        .status(status)
-        .content_type("text/html; charset=utf-8")
-        .header("content-security-policy", CSP)
-        .header(header::CACHE_CONTROL, "no-store")
-        .header("x-robots-tag", "noindex")
-        .body(html)
+    plain_pages::form_page(status, CSP, page.render().unwrap_or_default())
 }
 
 /// " Write to ops@example.com." when the operator gave a contact address.

@@ -54,6 +54,7 @@ mod sign_in;
 mod sign_in_limits;
 mod signups;
 mod storage;
+mod subscriptions;
 mod tags_pages;
 mod themes;
 mod time_zones;

@@ -10,6 +10,7 @@
 //! - `themes`: the theme stylesheets.
 //! - `view_counter`: the Page views addon's counter.
 //! - `static_site`: the public pages rendered to files, for the static site export.
+//! - `subscribe`: email subscriptions: subscribe, confirm, unsubscribe (never cached).
 
 mod cache;
 mod feeds;
@@ -17,6 +18,7 @@ mod preview_links;
 mod responses;
 mod routes;
 pub mod static_site;
+mod subscribe;
 pub mod templates;
 mod themes;
 pub mod view_counter;

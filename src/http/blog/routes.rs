@@ -20,10 +20,10 @@ use std::sync::Arc;
 
 use poem::http::{Method, StatusCode, header};
 use poem::web::Data;
-use poem::{Request, Response, Route, handler};
+use poem::{Request, Response, Route, get, handler};
 
 use super::cache::Page;
-use super::{feeds, preview_links, responses, views};
+use super::{feeds, preview_links, responses, subscribe, views};
 use crate::db::public::{self, PublicBlog};
 use crate::db::redirects;
 use crate::domain::blog::old_paths;
@@ -37,7 +37,12 @@ pub struct BlogHost(pub String);
 
 /// The route table of a blog: one handler that dispatches on the path.
 pub fn routes() -> Route {
-    Route::new().at("/", serve).at("/*path", serve)
+    Route::new()
+        .at(paths::SUBSCRIBE, get(subscribe::subscribe_page).post(subscribe::send))
+        .at("/subscribe/confirm/:token", get(subscribe::confirm_form).post(subscribe::confirm))
+        .at("/unsubscribe/:token", get(subscribe::unsubscribe_form).post(subscribe::unsubscribe))
+        .at("/", serve)
+        .at("/*path", serve)
 }
 
 #[handler]

@@ -41,7 +41,7 @@ impl StaticSite {
 
 impl SiteRenderer for StaticSite {
     fn render(&self, conn: &Connection, subdomain: &str, out: &mut dyn SiteOut) -> anyhow::Result<()> {
-        let look = Look { config: &self.config, themes: &self.themes };
+        let look = Look { config: &self.config, themes: &self.themes, subscribe_token: None };
         let mut blog = public::blog(conn, subdomain)?.ok_or_else(|| anyhow!("there is no blog {subdomain}"))?;
         blog.addons.retain(|addon| !SERVER_ADDONS.contains(&addon.as_str()));
         let mut site = Files { out, media: format!("{}{}", self.config.app_url(), paths::MEDIA_PREFIX) };

@@ -67,6 +67,8 @@ pub struct Layout {
     pub activity: Option<String>,
     /// The instance's report page for this blog, or for the post the page shows.
     pub report_url: String,
+    /// The email subscribe form's token, when the blog takes subscribers (issue 30).
+    pub subscribe_token: Option<String>,
 }
 
 /// A link of the blog's navigation.
@@ -112,6 +114,7 @@ impl Layout {
             search_tag: String::new(),
             activity: None,
             report_url: crate::domain::paths::report_blog(app_url, &blog.subdomain),
+            subscribe_token: None,
         }
     }
 }

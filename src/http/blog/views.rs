@@ -16,6 +16,7 @@ use crate::db::public::{self, PublicBlog};
 use crate::db::replies::Reply;
 use crate::db::{pages, replies, tags};
 use crate::domain::blog::post_address::split_permalink;
+use crate::domain::blog::trust_state::TrustState;
 use crate::domain::content::blocks::{Block, Body};
 use crate::domain::content::image::ImageType;
 use crate::domain::paths;
@@ -36,19 +37,42 @@ pub struct Look<'a> {
     pub config: &'a Config,
     /// The theme stylesheets.
     pub themes: &'a Themes,
+    /// The email subscribe form's token on a live page of a blog that takes subscribers
+    /// ([`subscribe_token`]); None in the static site export and on pages without the form.
+    pub subscribe_token: Option<&'a str>,
 }
 
 impl<'a> Look<'a> {
     /// The look of the live site.
     pub fn of(state: &'a AppState) -> Look<'a> {
-        Look { config: &state.config, themes: &state.site.themes }
+        Look { config: &state.config, themes: &state.site.themes, subscribe_token: None }
     }
 
     /// The layout every page of `blog` at `path` shares.
     pub fn layout(self, blog: &PublicBlog, path: &str) -> Layout {
         let theme = self.themes.by_slug(&blog.theme);
-        Layout::new(blog, theme.path.clone(), &self.config.app_url(), &self.config.blog_origin(&blog.address), path)
+        let mut layout = Layout::new(
+            blog,
+            theme.path.clone(),
+            &self.config.app_url(),
+            &self.config.blog_origin(&blog.address),
+            path,
+        );
+        layout.subscribe_token = self.subscribe_token.map(str::to_owned);
+        layout
     }
+}
+
+/// A fresh token for the email subscribe form of `blog`'s pages, when the instance sends mail
+/// and the blog takes subscribers (approved, sending email). A cached page keeps the token it
+/// was rendered with: its minimum fill time counts from the render.
+pub fn subscribe_token(state: &AppState, blog: &PublicBlog) -> Option<String> {
+    let takes = state.config.mail_enabled() && blog.state == TrustState::Approved && blog.email_enabled;
+    takes.then(|| state.auth.forms.issue(super::subscribe::PURPOSE, unix_now()))
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_secs())
 }
 
 /// The layout every page of `blog` at `path` shares.
@@ -157,8 +181,10 @@ pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation:
         return Ok(not_found(state, blog, generation));
     }
     let (config, site, blog) = (state.config.clone(), state.site.clone(), blog.clone());
+    let token = subscribe_token(state, &blog);
     off_runtime(move || {
-        let html = index_html(Look { config: &config, themes: &site.themes }, &blog, &posts, number, pages)?;
+        let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
+        let html = index_html(look, &blog, &posts, number, pages)?;
         let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
         rendered.last_modified = dates::http(newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()));
         Ok(rendered)
@@ -232,8 +258,9 @@ pub async fn render_post(
     let id = post.id;
     let shown =
         if preview { Vec::new() } else { state.db.read(move |conn| replies::approved_for_post(conn, id)).await? };
+    let token = if preview { None } else { subscribe_token(state, &blog) };
     off_runtime(move || {
-        let look = Look { config: &config, themes: &site.themes };
+        let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
         let html = post_html(look, &blog, &post, &body, &sizes, &path, preview, &shown)?;
         let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
         page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
@@ -310,7 +337,8 @@ pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, ge
     }
     let (config, site, blog, tag) = (state.config.clone(), state.site.clone(), blog.clone(), tag.to_owned());
     off_runtime(move || {
-        let html = tag_html(Look { config: &config, themes: &site.themes }, &blog, &tag, &posts, number, pages)?;
+        let look = Look { config: &config, themes: &site.themes, subscribe_token: None };
+        let html = tag_html(look, &blog, &tag, &posts, number, pages)?;
         let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
         let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
         rendered.last_modified = dates::http(newest_of(&blog.updated_at, newest));
