@@ -17,10 +17,11 @@ use rusqlite::Connection;
 use crate::data_dir::DataDir;
 use crate::db::exports::{self, After, BlogSettings};
 use crate::db::posts::Post;
-use crate::db::redirects;
+use crate::db::{redirects, subscribers};
 use crate::domain::content::blocks::{Block, Body};
 use crate::domain::content::image::ImageType;
 use crate::domain::content::schedule;
+use crate::portable::model::MovedSubscriber;
 use crate::portable::write::markdown_site::{self, Item};
 use crate::portable::write::quire_archive::{self, ArchivePage, ArchivePost, Counts, Manifest};
 use crate::portable::write::zip::ZipOut;
@@ -203,6 +204,14 @@ fn write_archive<W: Write + Seek>(
         add_upload(zip, data_dir, &quire_archive::image_entry(name), name)?;
         done += 1;
         on_progress(done, total)?;
+    }
+    let subscribers: Vec<MovedSubscriber> = subscribers::confirmed_for_archive(conn, blog.id)?
+        .into_iter()
+        .map(|(email, created_at, confirmed_at)| MovedSubscriber { email, created_at, confirmed_at })
+        .collect();
+    if !subscribers.is_empty() {
+        let list = quire_archive::ArchiveSubscribers { subscribers };
+        zip.text(quire_archive::SUBSCRIBERS, &serde_json::to_vec_pretty(&list)?)?;
     }
     on_progress(total, total)
 }

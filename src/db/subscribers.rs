@@ -228,6 +228,33 @@ pub fn confirmed(conn: &Connection, blog_id: i64) -> Result<Vec<(i64, String, St
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The blog's confirmed subscribers as an archive carries them: (address, created, confirmed),
+/// in the order they subscribed.
+pub fn confirmed_for_archive(conn: &Connection, blog_id: i64) -> Result<Vec<(String, String, String)>, Error> {
+    let mut stmt = conn.prepare(
+        "SELECT email, created_at, confirmed_at FROM subscribers
+         WHERE blog_id = ?1 AND state = 'confirmed' AND confirmed_at IS NOT NULL ORDER BY id",
+    )?;
+    let rows = stmt.query_map([blog_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Adds subscribers who confirmed elsewhere (a moved blog's archive) as confirmed, keeping
+/// their times; an address the blog has already is left as it is. Answers how many were added.
+pub fn add_confirmed(conn: &Connection, blog_id: i64, moved: &[(String, String, String)]) -> Result<usize, Error> {
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO subscribers
+             (blog_id, email, state, unsubscribe_token, source, created_at, confirmed_at)
+         VALUES (?1, ?2, 'confirmed', ?3, 'import', ?4, ?5)",
+    )?;
+    let mut added = 0;
+    for (email, created_at, confirmed_at) in moved {
+        let token = hex::encode(rand::random::<[u8; 16]>());
+        added += insert.execute(params![blog_id, email, token, created_at, confirmed_at])?;
+    }
+    Ok(added)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

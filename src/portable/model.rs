@@ -121,6 +121,21 @@ pub struct Settings {
     /// The old site's address (`https://old.example.com`), against which relative links and
     /// image URLs were resolved.
     pub site_url: Option<String>,
+    /// The blog's confirmed email subscribers (a Quire archive's `subscribers.json`): they
+    /// consented to this blog's mail, so a move keeps them.
+    pub subscribers: Option<Vec<MovedSubscriber>>,
+}
+
+/// A confirmed email subscriber an export carries.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MovedSubscriber {
+    /// The address.
+    pub email: String,
+    /// When they asked to subscribe.
+    pub created_at: String,
+    /// When they confirmed.
+    pub confirmed_at: String,
 }
 
 /// What a reader found in an export, before the items themselves.

@@ -554,6 +554,7 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             addons: Some(vec!["reading-time".into(), "search-box".into(), "no-such-addon".into()]),
             time_zone: Some("Europe/Paris".into()),
             site_url: None,
+            subscribers: None,
         },
         expected_items: Some(1),
         notes: vec!["2 comments were not imported".into()],

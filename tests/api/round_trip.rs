@@ -83,6 +83,16 @@ async fn fuller_blog() -> Full {
     )
     .await;
     assert_eq!((report.posts, report.redirects), (1, 2));
+    // Two readers confirmed their email subscription, one never did: an archive carries the two.
+    full.app
+        .db()
+        .execute_batch(&format!(
+            "INSERT INTO subscribers (blog_id, email, state, unsubscribe_token, created_at, confirmed_at) VALUES
+             ({blog}, 'ann@example.org', 'confirmed', 'a1', '2026-03-01T10:00:00.000Z', '2026-03-01T10:05:00.000Z'),
+             ({blog}, 'bo@example.org', 'confirmed', 'b2', '2026-03-02T10:00:00.000Z', '2026-03-02T11:00:00.000Z'),
+             ({blog}, 'cy@example.org', 'pending', 'c3', '2026-03-03T10:00:00.000Z', NULL);"
+        ))
+        .unwrap();
     full
 }
 
@@ -127,6 +137,16 @@ async fn an_archive_imported_into_a_new_blog_elsewhere_exports_again_byte_for_by
     let second = export(&elsewhere, "bob", &out.path().join("bob.quire.zip")).await;
 
     assert_eq!(second.names(), first.names(), "the same entries in the same order");
+    assert_eq!(first.names().last(), Some(&"subscribers.json"));
+    let moved: Vec<(String, String, String, String)> = {
+        let db = elsewhere.db();
+        let mut stmt =
+            db.prepare("SELECT email, state, source, unsubscribe_token FROM subscribers ORDER BY id").unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap().map(Result::unwrap).collect()
+    };
+    let emails: Vec<(&str, &str, &str)> = moved.iter().map(|m| (m.0.as_str(), m.1.as_str(), m.2.as_str())).collect();
+    assert_eq!(emails, [("ann@example.org", "confirmed", "import"), ("bo@example.org", "confirmed", "import")]);
+    assert!(moved.iter().all(|m| m.3.len() == 32 && m.3 != "a1" && m.3 != "b2"), "new unsubscribe links here");
     assert_eq!(manifest_content(&second), manifest_content(&first));
     assert_eq!(second.json("quire-archive.json")["blog"]["subdomain"], "bob");
     for name in first.names().into_iter().filter(|name| *name != "quire-archive.json") {

@@ -229,6 +229,20 @@ async fn only_an_approved_blog_of_an_instance_that_sends_mail_takes_subscribers(
     assert_eq!(app.count("subscribers"), 0);
 }
 
+/// A server that sends posts' mail `grace` after they are published, with alice's blog and the
+/// confirmed subscribers `emails`.
+async fn mailing_blog(grace: Duration, emails: &[&str]) -> (TestApp, crate::helpers::Browser, i64) {
+    let app = TestApp::spawn_with(|config| {
+        config.mail_on = true;
+        config.public.mail_grace = grace;
+    })
+    .await;
+    let alice = app.browser.clone();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    confirmed_subscribers(&app, emails).await;
+    (app, alice, blog)
+}
+
 /// Subscribes and confirms each of `emails` to alice's blog through the form and the links.
 async fn confirmed_subscribers(app: &TestApp, emails: &[&str]) {
     let token = page_token(app, "alice").await;
@@ -270,14 +284,7 @@ async fn grace_over(app: &TestApp) {
 #[tokio::test]
 async fn a_published_post_is_mailed_once_in_its_final_form_after_the_grace_period_and_never_for_edits_drafts_or_pages()
 {
-    let app = TestApp::spawn_with(|config| {
-        config.mail_on = true;
-        config.public.mail_grace = Duration::from_secs(3600);
-    })
-    .await;
-    let alice = app.browser.clone();
-    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
-    confirmed_subscribers(&app, &["ann@example.org", "bo@example.org"]).await;
+    let (app, alice, blog) = mailing_blog(Duration::from_secs(3600), &["ann@example.org", "bo@example.org"]).await;
     let posts = format!("/api/my/blogs/{blog}/posts");
 
     // Published with a typo, fixed within the grace period: the fixed form goes, once per reader.
@@ -342,14 +349,7 @@ async fn a_published_post_is_mailed_once_in_its_final_form_after_the_grace_perio
 
 #[tokio::test]
 async fn a_scheduled_post_is_mailed_when_its_time_comes_by_the_servers_own_timers() {
-    let app = TestApp::spawn_with(|config| {
-        config.mail_on = true;
-        config.public.mail_grace = Duration::ZERO;
-    })
-    .await;
-    let alice = app.browser.clone();
-    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
-    confirmed_subscribers(&app, &["ann@example.org"]).await;
+    let (app, alice, blog) = mailing_blog(Duration::ZERO, &["ann@example.org"]).await;
     let at = time::OffsetDateTime::now_utc() + time::Duration::seconds(2);
     let at = at.format(&time::format_description::well_known::Rfc3339).unwrap();
     let body = serde_json::json!({ "body": simple_body("Later", "Soon"), "draft": false, "publish_at": at });
@@ -361,4 +361,19 @@ async fn a_scheduled_post_is_mailed_when_its_time_comes_by_the_servers_own_timer
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_eq!(post_mail(&app)[0].1, "Later");
+}
+
+#[tokio::test]
+async fn deleting_the_account_deletes_its_subscribers_and_the_mail_still_queued() {
+    let (app, alice, blog) = mailing_blog(Duration::from_secs(3600), &["ann@example.org"]).await;
+    alice.create_post(blog, simple_body("Out", "x"), false).await;
+    grace_over(&app).await;
+    alice.create_post(blog, simple_body("Waiting", "x"), false).await;
+    assert_eq!((app.count("subscribers"), app.count("post_mailings")), (1, 1));
+    assert!(app.count("mail_queue") >= 2, "the confirmation and the post");
+    let resp = alice.send(reqwest::Method::DELETE, &format!("/api/my/blogs/{blog}"), serde_json::json!({})).await;
+    assert_eq!(resp.status(), 200, "Delete Account");
+    for table in ["subscribers", "post_mailings", "mail_queue", "mail_contents"] {
+        assert_eq!(app.count(table), 0, "{table}");
+    }
 }

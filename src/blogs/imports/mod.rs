@@ -139,6 +139,7 @@ impl Blogs {
             report.line(EXPORT_ITEM, note.clone());
         }
         self.apply_settings(blog, &read.settings, &mut report).await?;
+        self.import_subscribers(blog, &read.settings, &mut report).await?;
         let (total, format, read) = (read.expected_items, read.format, Arc::new(read));
         let (images, tags) = (HashMap::new(), HashSet::new());
         let mut run =

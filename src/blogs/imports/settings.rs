@@ -1,5 +1,6 @@
 //! The settings an import carries (name, theme, icon, time zone, addons), applied through the
-//! usual setters, each change or refusal in the report.
+//! usual setters, each change or refusal in the report; and the confirmed email subscribers a
+//! Quire archive carries, added as confirmed (they consented to this blog on its old server).
 
 use super::messages;
 use crate::blogs::Blogs;
@@ -11,6 +12,32 @@ use crate::portable::normalize::lowercase_first;
 use crate::portable::report::{Report, SETTINGS_ITEM};
 
 impl Blogs {
+    /// Adds the confirmed subscribers a Quire archive carries to `blog`, as confirmed, in one
+    /// transaction; an address the blog has already stays as it is. The report says how many.
+    pub(super) async fn import_subscribers(&self, blog: &Blog, settings: &Settings, report: &mut Report) -> Result<()> {
+        let Some(moved) = settings.subscribers.as_ref().filter(|list| !list.is_empty()) else {
+            return Ok(());
+        };
+        let rows: Vec<(String, String, String)> =
+            moved.iter().map(|s| (s.email.clone(), s.created_at.clone(), s.confirmed_at.clone())).collect();
+        let (blog_id, given) = (blog.id, rows.len());
+        let added = self
+            .db
+            .write(move |conn| {
+                let tx = conn.transaction()?;
+                let added = crate::db::subscribers::add_confirmed(&tx, blog_id, &rows)?;
+                tx.commit()?;
+                Ok(added)
+            })
+            .await?;
+        let line = match given - added {
+            0 => format!("{added} email subscribers were added, as confirmed"),
+            kept => format!("{added} email subscribers were added, as confirmed; {kept} were subscribed already"),
+        };
+        report.line(SETTINGS_ITEM, line);
+        Ok(())
+    }
+
     /// Applies the settings the export carries (a Quire archive's name, theme, icon, addons and
     /// time zone; another platform's name at most) through the usual setters, each change in
     /// the report; one the server refuses is reported and left.

@@ -45,6 +45,7 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
     let read = Read {
         format: Format::BearBlog,
         settings: Settings {
+            subscribers: None,
             site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()),
             ..Settings::default()
         },

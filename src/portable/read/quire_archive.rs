@@ -8,12 +8,15 @@ use std::io::{Read, Seek};
 use super::dates;
 use super::safe_zip::SafeZip;
 use crate::domain::content::blocks::Block;
+use crate::domain::net::email_address::EmailAddress;
 use crate::portable::model::{Format, Kind, Post, Read as Header, Settings, State};
-use crate::portable::write::quire_archive::{ArchivePost, MANIFEST, Manifest};
+use crate::portable::write::quire_archive::{ArchivePost, ArchiveSubscribers, MANIFEST, Manifest, SUBSCRIBERS};
 use crate::portable::{Export, Problem, Unreadable};
 
 /// Largest `posts/<shortId>.json` read.
 pub const MAX_POST_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest `subscribers.json` read (about 200,000 subscribers).
+pub const MAX_SUBSCRIBERS_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Reads a Quire archive.
 pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreadable> {
@@ -26,6 +29,11 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
     let posts: Vec<String> =
         zip.names().iter().filter(|n| n.starts_with("posts/") && n.ends_with(".json")).cloned().collect();
     let blog = manifest.blog;
+    let (subscribers, mut notes) = match zip.contains(SUBSCRIBERS) {
+        true => subscribers(&mut zip)?,
+        false => (None, Vec::new()),
+    };
+    notes.truncate(20);
     let read = Header {
         format: Format::QuireArchive,
         settings: Settings {
@@ -35,12 +43,38 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
             addons: Some(blog.addons),
             time_zone: Some(blog.time_zone),
             site_url: None,
+            subscribers,
         },
         expected_items: Some(posts.len() as u64),
-        notes: Vec::new(),
+        notes,
     };
     let items = posts.into_iter().map(move |name| post(&mut zip, &name));
     Ok(Export { read, items: Box::new(items) })
+}
+
+/// The archive's confirmed subscribers whose addresses Quire takes (normalized), and a note for
+/// each it does not.
+fn subscribers<R: Read + Seek>(
+    zip: &mut SafeZip<R>,
+) -> Result<(Option<Vec<crate::portable::model::MovedSubscriber>>, Vec<String>), Unreadable> {
+    let bytes = zip.read(SUBSCRIBERS, MAX_SUBSCRIBERS_BYTES)?;
+    let list: ArchiveSubscribers = super::json_of(&bytes, "This archive's subscribers.json")?;
+    let mut notes = Vec::new();
+    let kept = list
+        .subscribers
+        .into_iter()
+        .filter_map(|mut subscriber| match EmailAddress::parse(&subscriber.email) {
+            Ok(email) => {
+                subscriber.email = email.to_string();
+                Some(subscriber)
+            }
+            Err(message) => {
+                notes.push(format!("the subscriber {:?} was left out: {message}", subscriber.email));
+                None
+            }
+        })
+        .collect();
+    Ok((Some(kept), notes))
 }
 
 fn post<R: Read + Seek>(zip: &mut SafeZip<R>, name: &str) -> Result<Post, Problem> {

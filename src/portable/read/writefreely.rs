@@ -71,6 +71,7 @@ pub fn read(input: impl std::io::Read, options: &Options) -> Result<Export, Unre
     let read = Read {
         format: Format::WriteFreely,
         settings: Settings {
+            subscribers: None,
             name: first.map(|c| c.title.clone()).filter(|t| !t.is_empty()),
             site_url: first
                 .and_then(|c| url::Url::parse(&c.url).ok())

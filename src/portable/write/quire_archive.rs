@@ -1,7 +1,8 @@
 //! The Quire archive (docs/archive.md): one zip that carries a whole blog to any Quire with
 //! nothing lost. `quire-archive.json` first (the blog's settings and counts), then
 //! `posts/<shortId>.json` for every post and page in creation order, then `images/<name>` for
-//! every image the owner uploaded. The import side reads it with the same types.
+//! every image the owner uploaded, then `subscribers.json` when the blog has confirmed email
+//! subscribers. The import side reads it with the same types.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,6 +15,15 @@ pub const VERSION: u32 = 1;
 pub const MANIFEST: &str = "quire-archive.json";
 /// The folder of the images, `images/<stored name>`.
 pub const IMAGES: &str = "images/";
+/// The confirmed email subscribers' entry, the last of the zip, when there are any.
+pub const SUBSCRIBERS: &str = "subscribers.json";
+
+/// `subscribers.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchiveSubscribers {
+    /// The confirmed subscribers, in the order they subscribed.
+    pub subscribers: Vec<crate::portable::model::MovedSubscriber>,
+}
 
 /// `quire-archive.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -63,6 +63,7 @@ pub fn read<R: std::io::Read + Seek + Send + 'static>(mut input: R, options: &Op
     let read = Read {
         format: Format::Ghost,
         settings: Settings {
+            subscribers: None,
             name: setting("title"),
             time_zone: setting("timezone"),
             site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()),

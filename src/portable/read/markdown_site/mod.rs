@@ -110,6 +110,7 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R, options: &Options) -> Res
     let header = Header {
         format: Format::MarkdownZip,
         settings: Settings {
+            subscribers: None,
             site_url: options.site_url.as_ref().map(|u| u.as_str().trim_end_matches('/').to_owned()),
             ..Settings::default()
         },

@@ -64,6 +64,7 @@ pub fn read<R: BufRead + Seek + Send + 'static>(mut input: R, options: &Options)
     let read = Read {
         format: Format::WordPress,
         settings: Settings {
+            subscribers: None,
             name: scan.title.clone().filter(|t| !t.is_empty()),
             site_url: site.as_ref().map(|u| u.to_string().trim_end_matches('/').to_owned()),
             ..Settings::default()
