@@ -220,15 +220,25 @@ fn post_mail(conn: &Connection, blog: &Blog, post: &Post, origin: &str) -> Resul
     })
 }
 
-/// The server's timer that queues posts' mail once their grace period is over: it looks every
-/// few seconds (a failed look is logged and tried again).
+/// How often the owners' digests are looked for.
+const DIGEST_POLL: Duration = Duration::from_secs(60);
+
+/// The server's timer that queues posts' mail once their grace period is over (it looks every
+/// few seconds) and the owners' digests (every minute); a failed look is logged and tried again.
 pub async fn run_mailings(blogs: Arc<Blogs>) {
     let mut every = tokio::time::interval(MAILING_POLL);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut digests_looked = None::<tokio::time::Instant>;
     loop {
         every.tick().await;
         if let Err(err) = blogs.mail_due_posts().await {
             tracing::warn!(error = %err, "could not queue the mail of posts due");
+        }
+        if digests_looked.is_none_or(|at| at.elapsed() >= DIGEST_POLL) {
+            digests_looked = Some(tokio::time::Instant::now());
+            if let Err(err) = blogs.send_digests().await {
+                tracing::warn!(error = %err, "could not queue the owners' digests");
+            }
         }
     }
 }

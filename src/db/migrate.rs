@@ -156,6 +156,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0023_email.sql"),
         seed: None,
     },
+    Migration {
+        version: 24,
+        name: "when each blog's owner was last sent a digest",
+        sql: include_str!("migrations/0024_owner_digest.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

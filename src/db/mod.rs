@@ -16,6 +16,7 @@ pub mod blocked_domains;
 pub mod blogs;
 pub mod custom_domains;
 pub mod deliveries;
+pub mod digests;
 pub mod exports;
 pub mod favicons;
 pub mod federation_keys;

@@ -377,3 +377,69 @@ async fn deleting_the_account_deletes_its_subscribers_and_the_mail_still_queued(
         assert_eq!(app.count(table), 0, "{table}");
     }
 }
+
+/// Holds a fediverse reply to the blog's first post for the owner's approval, as the inbox does.
+fn held_reply(app: &TestApp, note: &str) {
+    app.db()
+        .execute(
+            "INSERT INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, text, published_at, state)
+             SELECT ?1, min(id), 'https://m.example/users/x', '<b>X</b>', '@x@m.example', 'https://m.example/@x', 'hi',
+                    '2026-11-28T00:00:00.000Z', 'held' FROM posts",
+            [note],
+        )
+        .unwrap();
+}
+
+fn digests(app: &TestApp) -> Vec<(String, String, String)> {
+    let db = app.db();
+    let mut stmt = db
+        .prepare(
+            "SELECT q.to_addr, c.subject, c.text_body FROM mail_queue q JOIN mail_contents c ON c.id = q.content_id
+             WHERE c.kind = 'digest' ORDER BY q.id",
+        )
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+}
+
+#[tokio::test]
+async fn the_owner_gets_at_most_one_digest_an_hour_of_what_waits_and_none_when_turned_off() {
+    let app = spawn().await;
+    app.state.blogs.send_digests().await.unwrap();
+    assert!(digests(&app).is_empty(), "nothing waits");
+    held_reply(&app, "https://m.example/notes/1");
+    held_reply(&app, "https://m.example/notes/2");
+    app.db()
+        .execute(
+            "INSERT INTO given_up_hosts (blog_id, host, deliveries, last_error) VALUES (1, 'dead.example', 3, '503')",
+            [],
+        )
+        .unwrap();
+    app.state.blogs.send_digests().await.unwrap();
+    let sent = digests(&app);
+    assert_eq!(sent.len(), 1);
+    let (to, subject, text) = &sent[0];
+    assert_eq!((to.as_str(), subject.as_str()), ("alice@example.com", "What waits for you on alice"));
+    assert!(text.contains("2 replies from the fediverse wait for your approval."), "{text}");
+    assert!(text.contains(&format!("{}/d/replies", app.url)), "{text}");
+    assert!(text.contains("gave up delivering your posts to 1 server"), "{text}");
+    assert!(!text.contains("<b>X</b>"), "nothing a stranger wrote");
+
+    // Within the hour: nothing more, whatever comes.
+    held_reply(&app, "https://m.example/notes/3");
+    app.state.blogs.send_digests().await.unwrap();
+    assert_eq!(digests(&app).len(), 1);
+    // An hour later: only what came since.
+    app.db().execute("UPDATE blogs SET digest_sent_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
+    app.db().execute("UPDATE replies SET received_at = '1999-01-01T00:00:00.000Z' WHERE note_id LIKE '%/1' OR note_id LIKE '%/2'", []).unwrap();
+    app.db().execute("UPDATE given_up_hosts SET given_up_at = '1999-01-01T00:00:00.000Z'", []).unwrap();
+    app.state.blogs.send_digests().await.unwrap();
+    let sent = digests(&app);
+    assert_eq!(sent.len(), 2);
+    assert!(sent[1].2.contains("1 reply from the fediverse waits"), "{}", sent[1].2);
+    assert!(!sent[1].2.contains("gave up"), "{}", sent[1].2);
+    // Turned off: none.
+    app.db().execute("UPDATE blogs SET notify_owner = 0, digest_sent_at = NULL", []).unwrap();
+    held_reply(&app, "https://m.example/notes/4");
+    app.state.blogs.send_digests().await.unwrap();
+    assert_eq!(digests(&app).len(), 2);
+}
