@@ -48,16 +48,21 @@ async fn page_token(app: &TestApp, subdomain: &str) -> String {
     form[at..at + form[at..].find('"').unwrap()].to_owned()
 }
 
-/// The queued confirmations: (to, subject, text).
-fn confirmations(app: &TestApp) -> Vec<(String, String, String)> {
+/// The queued mail of `kind`: (to, subject, text), in queue order.
+fn queued(app: &TestApp, kind: &str) -> Vec<(String, String, String)> {
     let db = app.db();
     let mut stmt = db
         .prepare(
             "SELECT q.to_addr, c.subject, c.text_body FROM mail_queue q JOIN mail_contents c ON c.id = q.content_id
-             WHERE c.kind = 'confirm' ORDER BY q.id",
+             WHERE c.kind = ?1 ORDER BY q.id",
         )
         .unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    stmt.query_map([kind], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+}
+
+/// The queued confirmations: (to, subject, text).
+fn confirmations(app: &TestApp) -> Vec<(String, String, String)> {
+    queued(app, "confirm")
 }
 
 fn subscriber_state(app: &TestApp, email: &str) -> Option<String> {
@@ -391,14 +396,7 @@ fn held_reply(app: &TestApp, note: &str) {
 }
 
 fn digests(app: &TestApp) -> Vec<(String, String, String)> {
-    let db = app.db();
-    let mut stmt = db
-        .prepare(
-            "SELECT q.to_addr, c.subject, c.text_body FROM mail_queue q JOIN mail_contents c ON c.id = q.content_id
-             WHERE c.kind = 'digest' ORDER BY q.id",
-        )
-        .unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    queued(app, "digest")
 }
 
 #[tokio::test]
