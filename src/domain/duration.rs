@@ -1,18 +1,19 @@
 //! Durations as an operator types them on the command line: a whole number and a unit,
-//! `30m`, `12h`, `7d` or `2w` (`quire invites create --expires 7d`).
+//! `30s`, `30m`, `12h`, `7d` or `2w` (`quire invites create --expires 7d`, `--mail-grace 10m`).
 
 use std::time::Duration;
 
 /// The longest duration accepted: about 100 years (so adding it to now cannot overflow).
 const MAX_SECONDS: u64 = 100 * 365 * 24 * 3600;
 
-/// The duration `raw` names (`30m`, `12h`, `7d`, `2w`), or a message saying what is wrong.
+/// The duration `raw` names (`30s`, `30m`, `12h`, `7d`, `2w`), or a message saying what is wrong.
 pub fn parse(raw: &str) -> Result<Duration, String> {
     let raw = raw.trim();
     let wrong = || format!("{raw:?} is not a duration: give a whole number and a unit, like 30m, 12h, 7d or 2w");
     let split = raw.find(|c: char| !c.is_ascii_digit()).ok_or_else(wrong)?;
     let (number, unit) = raw.split_at(split);
     let seconds_per_unit = match unit {
+        "s" => 1,
         "m" => 60,
         "h" => 3600,
         "d" => 24 * 3600,
@@ -56,6 +57,7 @@ mod tests {
 
     #[test]
     fn a_number_and_a_unit_is_a_duration() {
+        assert_eq!(parse("45s"), Ok(Duration::from_secs(45)));
         assert_eq!(parse("30m"), Ok(Duration::from_secs(30 * 60)));
         assert_eq!(parse("12h"), Ok(Duration::from_secs(12 * 3600)));
         assert_eq!(parse("7d"), Ok(Duration::from_secs(7 * 86_400)));
