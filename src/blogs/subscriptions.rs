@@ -71,7 +71,8 @@ impl Blogs {
 
     /// Queues the email of every post whose grace period is over: the post as it is now, to
     /// every confirmed subscriber, each with their own unsubscribe link. A post no longer
-    /// public, or a blog whose owner turned email off, sends nothing. Answers how many posts.
+    /// public, a blog whose owner turned email off or that is not approved, sends nothing.
+    /// Answers how many posts.
     pub async fn mail_due_posts(&self) -> Result<usize> {
         let urls = self.urls.clone();
         self.commit(move |conn, effects| {
@@ -85,7 +86,9 @@ impl Blogs {
                 let (Some(post), Some(blog)) = (post, blog) else { continue };
                 let sends: bool =
                     tx.query_row("SELECT email_enabled FROM blogs WHERE id = ?1", [blog.id], |r| r.get(0))?;
-                if !post.federates() || !sends {
+                // A blog waiting for review, silenced or suspended mails nothing: what it
+                // published meanwhile is not sent later either.
+                if !post.federates() || !sends || blog.state != TrustState::Approved {
                     continue;
                 }
                 let origin = urls.blog_origin(&blog.address());

@@ -350,6 +350,15 @@ async fn a_published_post_is_mailed_once_in_its_final_form_after_the_grace_perio
     let tos: Vec<&str> = mail.iter().filter(|m| m.1 == "Second").map(|m| m.0.as_str()).collect();
     assert_eq!(tos, ["bo@example.org"]);
     assert!(mail.iter().all(|m| m.0 != "ann@example.org"), "what was still queued for her went with her");
+
+    // Silenced, the blog mails nothing of what it publishes, then or later.
+    crate::trust_states::moderate(&app, quire::domain::blog::trust_state::Moderation::Silence, "Spam").await;
+    alice.create_post(blog, simple_body("While silenced", "x"), false).await;
+    grace_over(&app).await;
+    crate::trust_states::moderate(&app, quire::domain::blog::trust_state::Moderation::Approve, "").await;
+    grace_over(&app).await;
+    assert!(post_mail(&app).iter().all(|m| m.1 != "While silenced"));
+    assert_eq!(app.count("post_mailings"), 0);
 }
 
 #[tokio::test]
