@@ -66,6 +66,7 @@ pub(super) struct Effects {
     schedule_moved: bool,
     /// An activity was queued: the delivery worker looks again.
     deliveries_queued: bool,
+    mail_queued: bool,
     /// A job was queued: the job runner looks again.
     job_queued: bool,
     /// A custom domain was set: the recheck task looks again.
@@ -111,6 +112,7 @@ impl Effects {
             invalidate: Vec::new(),
             schedule_moved: false,
             deliveries_queued: false,
+            mail_queued: false,
             job_queued: false,
             domain_set: false,
         }
@@ -212,6 +214,13 @@ impl Effects {
         self.deliveries_queued = true;
     }
 
+    /// Mail was (or may have been) queued (`db::mail_queue::enqueue`): the sender looks at once.
+    // Called by the writes that queue mail (subscriptions, a post's mailing).
+    #[allow(dead_code)]
+    pub(crate) fn mail_queued(&mut self) {
+        self.mail_queued = true;
+    }
+
     /// A background job was queued.
     pub(super) fn job_queued(&mut self) {
         self.job_queued = true;
@@ -298,6 +307,9 @@ impl Blogs {
         }
         if effects.deliveries_queued {
             self.deliveries_changed.notify_one();
+        }
+        if effects.mail_queued {
+            self.mail_changed.notify_one();
         }
         if effects.job_queued {
             self.jobs_changed.notify_one();

@@ -4,11 +4,13 @@
 //! - `mod.rs`: the settings and the checks of sign-in and the test-only flags;
 //! - `tls.rs`: HTTPS served by Quire itself (`--acme-email`, `--tls-cert`);
 //! - `access_log.rs`: `--access-log` and its format;
+//! - `mail.rs`: the SMTP relay and the sending limits (`--smtp-url`, `--mail-from`, ...);
 //! - `host.rs`: `--host` normalized, and which hosts name this machine only;
 //! - `urls.rs`: the URLs built from the host (the app's, a blog's, its ActivityPub ids).
 
 mod access_log;
 mod host;
+mod mail;
 mod tls;
 mod urls;
 
@@ -28,6 +30,7 @@ pub use crate::domain::public_instance::{PublicInstance, SignupMode};
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
 use host::is_loopback_http;
 pub use host::{is_local_host, parse_host, without_default_port};
+pub use mail::{MailConfig, Relay, Security};
 use tls::tls_config;
 pub use tls::{AcmeConfig, HandshakeLimits, TlsConfig};
 
@@ -92,6 +95,9 @@ pub struct Config {
     pub domains: DomainLimits,
     /// Signups, review, quotas, reports and the operator's pages (docs/public-instance.md).
     pub public: PublicInstance,
+    /// The SMTP relay and the sending limits (docs/email.md); None without `--smtp-url`, and
+    /// then every mail feature is off.
+    pub mail: Option<MailConfig>,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -180,6 +186,7 @@ impl Config {
             import_limits: import_limits(args)?,
             domains: domain_limits(args)?,
             public: args.public_instance.public_instance()?,
+            mail: MailConfig::from_args(&args.mail)?,
         })
     }
 
@@ -214,6 +221,7 @@ impl Config {
                 new_blogs_per_address: u32::MAX,
                 ..PublicInstance::default()
             },
+            mail: None,
         }
     }
 
