@@ -32,8 +32,9 @@ use crate::error::Error;
 pub const BACKOFF_MINUTES: [u32; 7] = [1, 5, 30, 120, 360, 720, 1440];
 /// The longest the sender sleeps without looking at the queue.
 const TICK: Duration = Duration::from_secs(1);
-/// Rows claimed per look at the queue, at most.
-const CLAIM: u32 = 16;
+/// Rows claimed per look at the queue: one, the message about to go, so the rows `sending` are
+/// only ever the one the relay has (what a crash can duplicate).
+const CLAIM: u32 = 1;
 
 /// The instance's allowance: the times of the messages sent in the last minute.
 struct PerMinute {

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """A real SMTP server for Quire's mail tests (tests/api/mail.rs), on aiosmtpd.
 
-Usage: smtp_sink.py DIR PORT [LATER_FAILS]
+Usage: smtp_sink.py DIR PORT [LATER_FAILS [DELAY_MS]]
 
 Listens on 127.0.0.1:PORT and writes each accepted message to DIR/NNNNN.eml, preceded by one
 `X-Sink-To: ADDRESS` line per envelope recipient. Answers 550 to recipients whose local part
 starts with `bounce`, and 421 the first LATER_FAILS times (default 1) each recipient whose local
-part starts with `later` is tried. Prints `ready` once it listens; runs until killed.
+part starts with `later` is tried. With DELAY_MS, each message is written, then answered DELAY_MS
+later (so a sender killed meanwhile has delivered it without knowing). Prints `ready` once it listens; runs until killed.
 """
 
+import asyncio
 import os
 import sys
 import time
@@ -17,8 +19,9 @@ from aiosmtpd.controller import Controller
 
 
 class Sink:
-    def __init__(self, directory, later_fails):
+    def __init__(self, directory, later_fails, delay):
         self.directory = directory
+        self.delay = delay
         self.later_fails = later_fails
         self.tries = {}
         self.count = 0
@@ -42,13 +45,16 @@ class Sink:
         with open(name + ".part", "wb") as out:
             out.write(head + envelope.original_content)
         os.rename(name + ".part", name)
+        if self.delay:
+            await asyncio.sleep(self.delay)
         return "250 2.0.0 Ok: queued as %05d" % self.count
 
 
 def main():
     directory, port = sys.argv[1], int(sys.argv[2])
     later_fails = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    controller = Controller(Sink(directory, later_fails), hostname="127.0.0.1", port=port)
+    delay = int(sys.argv[4]) / 1000 if len(sys.argv) > 4 else 0
+    controller = Controller(Sink(directory, later_fails, delay), hostname="127.0.0.1", port=port)
     controller.start()
     print("ready", flush=True)
     try:
