@@ -37,6 +37,17 @@ pub struct MailArgs {
     #[arg(long, env = "QUIRE_MAIL_PER_BLOG_PER_DAY", default_value_t = DEFAULT_MAIL_PER_BLOG_PER_DAY, value_name = "N")]
     pub mail_per_blog_per_day: u32,
 
+    /// A DKIM private key in PEM (RSA, PKCS#1 or PKCS#8; or Ed25519, PKCS#8 as `openssl genpkey
+    /// -algorithm ed25519` writes it): every message is signed for --mail-from's domain. With
+    /// --dkim-selector.
+    #[arg(long, env = "QUIRE_DKIM_KEY", value_name = "FILE")]
+    pub dkim_key: Option<PathBuf>,
+
+    /// The DKIM selector: the key's public half is published at SELECTOR._domainkey.DOMAIN.
+    /// With --dkim-key.
+    #[arg(long, env = "QUIRE_DKIM_SELECTOR", value_name = "NAME")]
+    pub dkim_selector: Option<String>,
+
     #[command(flatten)]
     pub test_only: MailTestOnlyArgs,
 }

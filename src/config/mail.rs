@@ -8,6 +8,7 @@ use anyhow::{Context, anyhow, bail};
 use lettre::message::Mailbox;
 use percent_encoding::percent_decode_str;
 
+use super::dkim::{Dkim, signer};
 use crate::cli::MailArgs;
 
 /// How long connecting to the relay may take.
@@ -68,6 +69,8 @@ pub struct MailConfig {
     pub connect_timeout: Duration,
     /// How long one message's exchange may take in all.
     pub answer_timeout: Duration,
+    /// The DKIM signer (`--dkim-key`, `--dkim-selector`), if any.
+    pub dkim: Option<Dkim>,
 }
 
 impl MailConfig {
@@ -93,6 +96,7 @@ impl MailConfig {
         let from: Mailbox =
             from.parse().map_err(|err| anyhow!("--mail-from {from:?} is not an email address ({err})"))?;
         let per_minute = NonZeroU32::new(args.mail_per_minute).context("--mail-per-minute must be at least 1")?;
+        let dkim = signer(args.dkim_key.as_deref(), args.dkim_selector.as_deref(), from.email.domain())?;
         let (retry_unit, timeout) = args.test_only.given();
         Ok(Some(MailConfig {
             relay,
@@ -102,6 +106,7 @@ impl MailConfig {
             retry_unit: retry_unit.unwrap_or(Duration::from_secs(60)),
             connect_timeout: timeout.unwrap_or(CONNECT_TIMEOUT),
             answer_timeout: timeout.unwrap_or(ANSWER_TIMEOUT),
+            dkim,
         }))
     }
 

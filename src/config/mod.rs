@@ -5,10 +5,12 @@
 //! - `tls.rs`: HTTPS served by Quire itself (`--acme-email`, `--tls-cert`);
 //! - `access_log.rs`: `--access-log` and its format;
 //! - `mail.rs`: the SMTP relay and the sending limits (`--smtp-url`, `--mail-from`, ...);
+//! - `dkim.rs`: the DKIM key messages are signed with (`--dkim-key`, `--dkim-selector`);
 //! - `host.rs`: `--host` normalized, and which hosts name this machine only;
 //! - `urls.rs`: the URLs built from the host (the app's, a blog's, its ActivityPub ids).
 
 mod access_log;
+mod dkim;
 mod host;
 mod mail;
 mod tls;
@@ -28,6 +30,7 @@ use crate::domain::limits::ImportLimits;
 use crate::domain::net::proxies::TrustedProxies;
 pub use crate::domain::public_instance::{PublicInstance, SignupMode};
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
+pub use dkim::{Dkim, signer as dkim_signer};
 use host::is_loopback_http;
 pub use host::{is_local_host, parse_host, without_default_port};
 pub use mail::{MailConfig, Relay, Security};

@@ -6,6 +6,7 @@ use lettre::Message;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 
+use crate::config::Dkim;
 use crate::domain::content::html::escape;
 
 /// A stored message (`mail_contents`), as the sender reads it.
@@ -81,13 +82,14 @@ fn one_line<'a>(value: &'a str, what: &'static str) -> Result<&'a str, BadMessag
 /// The message of `content` to `to`, from `from`'s address (with the content's display name,
 /// or `from` as given when it has none); with `unsubscribe_url` non-empty, the list headers and
 /// a visible unsubscribe footer in each part. `message_id` is the local part of its
-/// `Message-ID`, on `from`'s domain.
+/// `Message-ID`, on `from`'s domain. Signed with `dkim` when given.
 pub fn build(
     content: &Content,
     to: &str,
     unsubscribe_url: &str,
     from: &Mailbox,
     message_id: &str,
+    dkim: Option<&Dkim>,
 ) -> Result<Message, BadMessage> {
     let subject = one_line(&content.subject, "subject")?;
     let to: Mailbox = one_line(to, "recipient")?.parse().map_err(|_| BadMessage::Address("recipient"))?;
@@ -117,7 +119,11 @@ pub fn build(
     } else {
         builder.multipart(MultiPart::alternative_plain_html(text, html))
     };
-    built.map_err(|err| BadMessage::Build(err.to_string()))
+    let mut message = built.map_err(|err| BadMessage::Build(err.to_string()))?;
+    if let Some(dkim) = dkim {
+        message.sign(&dkim.config);
+    }
+    Ok(message)
 }
 
 /// The plain text with its unsubscribe line.
@@ -164,6 +170,7 @@ mod tests {
             "https://ann.example.com/unsubscribe?t=a&b=<c>",
             &from(),
             "m1",
+            None,
         )
         .unwrap();
         let raw = formatted(&message);
@@ -189,7 +196,7 @@ mod tests {
         let mut plain = content("");
         plain.from_name = String::new();
         plain.reply_to = String::new();
-        let raw = formatted(&build(&plain, "reader@example.net", "", &from(), "m2").unwrap());
+        let raw = formatted(&build(&plain, "reader@example.net", "", &from(), "m2", None).unwrap());
         assert!(raw.contains("From: Quire <noreply@example.com>"), "{raw}");
         assert!(raw.contains("text/plain; charset=utf-8"), "{raw}");
         assert!(
@@ -202,21 +209,43 @@ mod tests {
     fn a_line_break_in_any_header_refuses_the_message() {
         let mut bad = content("");
         bad.subject = "Hi\r\nBcc: victim@example.org".into();
-        assert_eq!(build(&bad, "a@example.net", "", &from(), "m").unwrap_err(), BadMessage::LineBreak("subject"));
+        assert_eq!(build(&bad, "a@example.net", "", &from(), "m", None).unwrap_err(), BadMessage::LineBreak("subject"));
         let mut bad = content("");
         bad.from_name = "Ann\nBcc: x@y".into();
-        assert_eq!(build(&bad, "a@example.net", "", &from(), "m").unwrap_err(), BadMessage::LineBreak("sender's name"));
         assert_eq!(
-            build(&content(""), "a@example.net", "https://u\r\nBcc: x@y", &from(), "m").unwrap_err(),
+            build(&bad, "a@example.net", "", &from(), "m", None).unwrap_err(),
+            BadMessage::LineBreak("sender's name")
+        );
+        assert_eq!(
+            build(&content(""), "a@example.net", "https://u\r\nBcc: x@y", &from(), "m", None).unwrap_err(),
             BadMessage::LineBreak("unsubscribe link")
         );
         assert_eq!(
-            build(&content(""), "a@example.net\n", "", &from(), "m").unwrap_err(),
+            build(&content(""), "a@example.net\n", "", &from(), "m", None).unwrap_err(),
             BadMessage::LineBreak("recipient")
         );
         assert_eq!(
-            build(&content(""), "not an address", "", &from(), "m").unwrap_err(),
+            build(&content(""), "not an address", "", &from(), "m", None).unwrap_err(),
             BadMessage::Address("recipient")
+        );
+    }
+
+    #[test]
+    fn a_message_is_signed_with_the_dkim_key_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("dkim.pem");
+        std::fs::write(
+            &key,
+            "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC\n-----END PRIVATE KEY-----\n",
+        )
+        .unwrap();
+        let dkim = crate::config::dkim_signer(Some(&key), Some("quire"), "example.com").unwrap();
+        let raw =
+            formatted(&build(&content(""), "reader@example.net", "https://u", &from(), "m", dkim.as_ref()).unwrap());
+        assert!(raw.contains("DKIM-Signature: v=1; a=ed25519-sha256; d=example.com; s=quire;"), "{raw}");
+        assert!(
+            raw.contains("h=from:to:subject:date:message-id:reply-to:list-unsubscribe:list-unsubscribe-post:"),
+            "{raw}"
         );
     }
 }

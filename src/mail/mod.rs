@@ -30,7 +30,7 @@ pub fn run_test_command(args: &MailTestArgs) -> anyhow::Result<()> {
         reply_to: String::new(),
     };
     let message_id = format!("test.{:016x}", rand::random::<u64>());
-    let message = message::build(&content, args.address.trim(), "", &config.from, &message_id)
+    let message = message::build(&content, args.address.trim(), "", &config.from, &message_id, config.dkim.as_ref())
         .map_err(|err| anyhow!("cannot send to {:?}: {err}", args.address))?;
     let relay = Relay::new(&config)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;

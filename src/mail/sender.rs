@@ -104,7 +104,14 @@ async fn send_one(db: &Db, relay: &Relay, config: &MailConfig, admins: &Arc<Vec<
         reply_to: row.reply_to.clone(),
     };
     let message_id = format!("{}.{}.{:016x}", row.content_id, row.id, rand::random::<u64>());
-    let outcome = match message::build(&content, &row.to, &row.unsubscribe_url, &config.from, &message_id) {
+    let outcome = match message::build(
+        &content,
+        &row.to,
+        &row.unsubscribe_url,
+        &config.from,
+        &message_id,
+        config.dkim.as_ref(),
+    ) {
         Ok(built) => relay.send(built).await.map(|_| ()),
         Err(bad) => {
             tracing::warn!(id = row.id, error = %bad, "a queued message cannot be built; given up");

@@ -16,6 +16,9 @@ use crate::helpers::{Browser, TestApp, quire, quire_within, serve_on, stderr, st
 
 const FROM: &str = "Quire <noreply@example.com>";
 
+/// An Ed25519 key as `openssl genpkey -algorithm ed25519` writes it (RFC 8410's example).
+const ED25519_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC\n-----END PRIVATE KEY-----\n";
+
 /// The SMTP sink on a free 127.0.0.1 port, killed when dropped.
 struct Sink {
     child: Child,
@@ -82,6 +85,7 @@ impl Sink {
             retry_unit: Duration::from_millis(20),
             connect_timeout: Duration::from_secs(2),
             answer_timeout: Duration::from_secs(2),
+            dkim: None,
         }
     }
 }
@@ -122,6 +126,31 @@ fn quire_mail_test_delivers_through_the_relay_and_prints_its_answer() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("550") && err.contains("no such user"), "{err}");
     assert_eq!(sink.messages().len(), 1);
+
+    // With a DKIM key, the message is signed for --mail-from's domain.
+    let key = sink.dir.path().join("dkim.pem");
+    std::fs::write(&key, ED25519_KEY).unwrap();
+    let signed = quire(&[
+        "mail",
+        "test",
+        "signed@example.net",
+        "--smtp-url",
+        &url,
+        "--mail-from",
+        FROM,
+        "--dkim-key",
+        key.to_str().unwrap(),
+        "--dkim-selector",
+        "quire",
+    ]);
+    assert!(signed.status.success(), "{}", stderr(&signed));
+    let messages = sink.messages();
+    let message = to(&messages, "signed@example.net").expect("the signed message");
+    assert!(message.contains("DKIM-Signature: v=1; a=ed25519-sha256; d=example.com; s=quire;"), "{message}");
+    let half =
+        quire(&["mail", "test", "a@example.net", "--smtp-url", &url, "--mail-from", FROM, "--dkim-selector", "quire"]);
+    assert!(!half.status.success());
+    assert!(stderr(&half).contains("--dkim-key and --dkim-selector go together"), "{}", stderr(&half));
 
     // Without --mail-from: one clear line.
     let missing = quire(&["mail", "test", "reader@example.net", "--smtp-url", &url]);
