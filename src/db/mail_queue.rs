@@ -273,8 +273,11 @@ pub const BOUNCE_PAUSE_PERCENT: i64 = 5;
 /// Settled messages a post needs before its bounces can pause its blog.
 pub const BOUNCE_PAUSE_MIN_SETTLED: i64 = 20;
 
+/// A deleted row's content, blog and subscriber.
+type Taken = (i64, Option<i64>, Option<i64>);
+
 /// Deletes a row, answering its content, blog and subscriber (None when it is gone already).
-fn take(conn: &Connection, id: i64) -> Result<Option<(i64, Option<i64>, Option<i64>)>, Error> {
+fn take(conn: &Connection, id: i64) -> Result<Option<Taken>, Error> {
     Ok(conn
         .query_row("DELETE FROM mail_queue WHERE id = ?1 RETURNING content_id, blog_id, subscriber_id", [id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
