@@ -141,17 +141,20 @@ pub fn requeue_in_flight(conn: &Connection) -> Result<usize, Error> {
 /// Claims up to `limit` due rows, oldest first, marking them `sending` (committed before the
 /// relay sees them). Held, not claimed: rows of a suspended blog, of a blog whose sending is
 /// paused, a post's while its blog sends no email, and a blog's once it sent `per_blog_per_day`
-/// today (they wait for the next UTC day).
+/// today (they wait for the next UTC day). Notices about a blog (to its owner, the admins) are
+/// never held.
 pub fn claim_due(conn: &Connection, limit: u32, per_blog_per_day: u32) -> Result<Vec<Due>, Error> {
     let mut select = conn.prepare_cached(&format!(
         "SELECT q.id, q.content_id, q.blog_id, q.to_addr, q.unsubscribe_url, q.attempts,
                 c.subject, c.text_body, c.html_body, c.from_name, c.reply_to,
-                COALESCE((SELECT sent FROM mail_sent_daily d WHERE d.blog_id = q.blog_id AND d.day = {TODAY}), 0)
+                COALESCE((SELECT sent FROM mail_sent_daily d WHERE d.blog_id = q.blog_id AND d.day = {TODAY}), 0),
+                c.kind = 'notice'
          FROM mail_queue q JOIN mail_contents c ON c.id = q.content_id
          LEFT JOIN blogs b ON b.id = q.blog_id
          WHERE q.state = 'queued' AND q.next_at <= {NOW}
-           AND (b.id IS NULL OR (b.state <> 'suspended' AND b.mail_paused_at IS NULL
-                                 AND (b.email_enabled = 1 OR c.kind <> 'post')))
+           AND (b.id IS NULL OR c.kind = 'notice'
+                OR (b.state <> 'suspended' AND b.mail_paused_at IS NULL
+                    AND (b.email_enabled = 1 OR c.kind <> 'post')))
          ORDER BY q.next_at, q.id LIMIT ?1"
     ))?;
     let rows = select.query_map([i64::from(limit) * 4], |r| {
@@ -170,13 +173,14 @@ pub fn claim_due(conn: &Connection, limit: u32, per_blog_per_day: u32) -> Result
                 reply_to: r.get(10)?,
             },
             r.get::<_, i64>(11)?,
+            r.get::<_, bool>(12)?,
         ))
     })?;
     let mut claimed = Vec::new();
     let mut per_blog: std::collections::HashMap<i64, i64> = Default::default();
     for row in rows {
-        let (due, sent_today) = row?;
-        if let Some(blog) = due.blog_id {
+        let (due, sent_today, notice) = row?;
+        if let Some(blog) = due.blog_id.filter(|_| !notice) {
             let taken = per_blog.entry(blog).or_insert(sent_today);
             if *taken >= i64::from(per_blog_per_day) {
                 continue;
@@ -322,5 +326,38 @@ mod tests {
         assert_eq!(queued, 2);
         assert_eq!(MailKind::parse("confirm"), Some(MailKind::Confirm));
         assert_eq!(MailKind::parse("spam"), None);
+    }
+
+    #[test]
+    fn a_blogs_daily_cap_holds_its_rows_and_held_blogs_wait() {
+        let conn = with_blogs(&["alice"]);
+        let content = NewContent {
+            blog_id: Some(1),
+            post_id: None,
+            kind: MailKind::Post,
+            subject: "Post".into(),
+            text: "Hello".into(),
+            html: String::new(),
+            from_name: "alice".into(),
+            reply_to: String::new(),
+        };
+        let to = |addr: &str| Recipient { to: addr.into(), subscriber_id: None, unsubscribe_url: String::new() };
+        enqueue(&conn, &content, &[to("a@example.org"), to("b@example.org"), to("c@example.org")]).unwrap();
+        let first = claim_due(&conn, 10, 2).unwrap();
+        assert_eq!(first.len(), 2, "the cap, counting what this claim takes");
+        for due in &first {
+            sent(&conn, due.id).unwrap();
+        }
+        assert!(claim_due(&conn, 10, 2).unwrap().is_empty(), "two sent today: the third waits");
+        let sent_today: i64 =
+            conn.query_row("SELECT sent FROM mail_sent_daily WHERE blog_id = 1", [], |r| r.get(0)).unwrap();
+        assert_eq!(sent_today, 2);
+        conn.execute("UPDATE blogs SET email_enabled = 0", []).unwrap();
+        assert!(claim_due(&conn, 10, 100).unwrap().is_empty(), "a post's mail waits while the blog sends none");
+        conn.execute("UPDATE blogs SET email_enabled = 1", []).unwrap();
+        assert_eq!(claim_due(&conn, 10, 100).unwrap().len(), 1);
+        // A row left sending by a crash is queued again.
+        assert_eq!(requeue_in_flight(&conn).unwrap(), 1);
+        assert_eq!(claim_due(&conn, 10, 100).unwrap().len(), 1);
     }
 }

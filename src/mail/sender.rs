@@ -174,7 +174,7 @@ fn queue_pause_notice(
         .map(|to| Recipient { to, subscriber_id: None, unsubscribe_url: String::new() })
         .collect();
     let content = NewContent {
-        blog_id: None,
+        blog_id: Some(blog_id),
         post_id: None,
         kind: MailKind::Notice,
         subject: format!("Email sending paused for the blog {subdomain}"),
@@ -190,4 +190,77 @@ fn queue_pause_notice(
     };
     mail_queue::enqueue(conn, &content, &recipients)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::test_support::with_blogs;
+
+    #[test]
+    fn bounces_past_five_percent_of_twenty_settled_pause_the_blog_and_notify_its_owner_and_the_admins() {
+        let conn = with_blogs(&["ann"]);
+        conn.execute("UPDATE blogs SET name = 'Ann <script>' WHERE id = 1", []).unwrap();
+        let mut recipients = Vec::new();
+        for i in 0..20 {
+            conn.execute(
+                "INSERT INTO subscribers (blog_id, email, state, unsubscribe_token) VALUES (1, ?1, 'confirmed', ?1)",
+                [format!("r{i}@example.net")],
+            )
+            .unwrap();
+            recipients.push(Recipient {
+                to: format!("r{i}@example.net"),
+                subscriber_id: Some(conn.last_insert_rowid()),
+                unsubscribe_url: "https://u".into(),
+            });
+        }
+        let post = NewContent {
+            blog_id: Some(1),
+            post_id: None,
+            kind: MailKind::Post,
+            subject: "Post".into(),
+            text: "Text".into(),
+            html: String::new(),
+            from_name: "Ann".into(),
+            reply_to: String::new(),
+        };
+        let content = mail_queue::enqueue(&conn, &post, &recipients).unwrap();
+        let rows: Vec<i64> = conn
+            .prepare("SELECT id FROM mail_queue WHERE content_id = ?1 ORDER BY id")
+            .unwrap()
+            .query_map([content], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        for id in &rows[..18] {
+            mail_queue::sent(&conn, *id).unwrap();
+        }
+        // 1 bounce in 19 settled: too few settled. 2 in 20 (10 %): paused, once.
+        assert_eq!(mail_queue::give_up(&conn, rows[18], true).unwrap(), None);
+        assert_eq!(mail_queue::give_up(&conn, rows[19], true).unwrap(), Some(1));
+        let paused: Option<String> =
+            conn.query_row("SELECT mail_paused_at FROM blogs WHERE id = 1", [], |r| r.get(0)).unwrap();
+        assert!(paused.is_some());
+        let from: Mailbox = "Quire <noreply@example.com>".parse().unwrap();
+        queue_pause_notice(&conn, 1, &from, &["admin@example.org".into(), "ANN@example.com".into()]).unwrap();
+        let notices: Vec<(String, Option<i64>)> = conn
+            .prepare(
+                "SELECT q.to_addr, q.blog_id FROM mail_queue q JOIN mail_contents c ON c.id = q.content_id
+                 WHERE c.kind = 'notice' ORDER BY q.id",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(notices, [("ann@example.com".to_owned(), Some(1)), ("admin@example.org".to_owned(), Some(1))]);
+        let text: String =
+            conn.query_row("SELECT text_body FROM mail_contents WHERE kind = 'notice'", [], |r| r.get(0)).unwrap();
+        assert!(text.contains("\"Ann <script>\" (ann)"), "{text}");
+        // A paused blog's mail is held; the notices about it are not.
+        mail_queue::enqueue(&conn, &post, &recipients[..1]).unwrap();
+        let claimed: Vec<String> =
+            mail_queue::claim_due(&conn, 10, 10_000).unwrap().into_iter().map(|due| due.subject).collect();
+        assert_eq!(claimed, ["Email sending paused for the blog ann", "Email sending paused for the blog ann"]);
+    }
 }
