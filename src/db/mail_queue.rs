@@ -305,10 +305,8 @@ mod tests {
     use super::*;
     use crate::db::test_support::with_blogs;
 
-    #[test]
-    fn a_message_is_stored_once_and_queued_per_recipient() {
-        let conn = with_blogs(&["alice"]);
-        let content = NewContent {
+    fn confirm_of_alice() -> NewContent {
+        NewContent {
             blog_id: Some(1),
             post_id: None,
             kind: MailKind::Confirm,
@@ -317,7 +315,13 @@ mod tests {
             html: String::new(),
             from_name: "alice".into(),
             reply_to: String::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_message_is_stored_once_and_queued_per_recipient() {
+        let conn = with_blogs(&["alice"]);
+        let content = confirm_of_alice();
         let to = |addr: &str| Recipient { to: addr.into(), subscriber_id: None, unsubscribe_url: String::new() };
         let id = enqueue(&conn, &content, &[to("a@example.org"), to("b@example.org")]).unwrap();
         let queued: i64 = conn
@@ -331,16 +335,8 @@ mod tests {
     #[test]
     fn a_blogs_daily_cap_holds_its_rows_and_held_blogs_wait() {
         let conn = with_blogs(&["alice"]);
-        let content = NewContent {
-            blog_id: Some(1),
-            post_id: None,
-            kind: MailKind::Post,
-            subject: "Post".into(),
-            text: "Hello".into(),
-            html: String::new(),
-            from_name: "alice".into(),
-            reply_to: String::new(),
-        };
+        // The first test's message, as a post.
+        let content = NewContent { kind: MailKind::Post, subject: "Post".into(), ..confirm_of_alice() };
         let to = |addr: &str| Recipient { to: addr.into(), subscriber_id: None, unsubscribe_url: String::new() };
         enqueue(&conn, &content, &[to("a@example.org"), to("b@example.org"), to("c@example.org")]).unwrap();
         let first = claim_due(&conn, 10, 2).unwrap();
