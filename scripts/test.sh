@@ -31,6 +31,7 @@ if ! command -v pebble >/dev/null || ! command -v caddy >/dev/null || ! command 
 fi
 command -v hugo >/dev/null || apt_install "it builds a Markdown export in tests/api/exports.rs" hugo
 command -v sqlite3 >/dev/null || apt_install "ui/e2e/fediverse.spec.ts seeds what the inbox would store with it" sqlite3
+/usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null || apt_install "the SMTP sink of tests/api/mail.rs" python3-aiosmtpd
 command -v java >/dev/null || apt_install "Java for the Nu HTML Checker" default-jre-headless
 
 if [ ! -f tests/conformance/node_modules/.package-lock.json ] || [ tests/conformance/package-lock.json -nt tests/conformance/node_modules/.package-lock.json ]; then

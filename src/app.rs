@@ -8,7 +8,7 @@
 //! Quire serves HTTPS itself, the HTTPS and port-80 listeners, run as two poem servers under one
 //! shutdown (`serve_tls`; every HTTPS answer gets `Strict-Transport-Security`). `App::run` starts
 //! the server's tasks beside it: the
-//! scheduler, the job runner, the custom domains' recheck task, the delivery worker, and a 10 s
+//! scheduler, the job runner, the custom domains' recheck task, the delivery worker, the mail sender, and a 10 s
 //! timer that writes page views, drops stale cached pages and closes the idle index writer.
 //!
 //! With the TLS manager, `follow_served_names` listens to `ServedNames::changes`: a name added (a
@@ -240,6 +240,14 @@ impl App {
             self.state.fetcher.clone(),
             retry_unit,
         ));
+        let mail = self.state.config.mail.clone().map(|mail| {
+            tokio::spawn(crate::mail::sender::run(
+                self.state.db.clone(),
+                mail,
+                self.state.config.public.admins.clone(),
+                self.state.blogs.mail_changed(),
+            ))
+        });
         let served = match self.acceptor {
             Listeners::Plain(listener) => {
                 http::serve::serve_plain(listener, endpoint, HTTP2_MAX_STREAMS, shutdown, Duration::from_secs(10)).await
@@ -251,6 +259,9 @@ impl App {
         jobs.abort();
         domain_checks.abort();
         deliveries.abort();
+        if let Some(mail) = mail {
+            mail.abort();
+        }
         admin_requests.abort();
         mailings.abort();
         self.state.site.page_views.flush(&self.state.db).await;

@@ -8,7 +8,7 @@
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
 //!         portable, fetch,        other platforms' exports, Quire's export formats, requests to other servers,
-//!         tls                     HTTPS served by Quire itself (ACME)
+//!         tls, mail               HTTPS served by Quire itself (ACME), mail to the SMTP relay
 //!           error, config, cli, data_dir, progress
 //!             domain              rules and value types
 //! ```
@@ -38,6 +38,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("portable", 2),
     ("fetch", 2),
     ("tls", 2),
+    ("mail", 2),
     ("blogs", 3),
     ("http", 4),
     ("admin", 5),

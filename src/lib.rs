@@ -20,6 +20,7 @@ pub mod import;
 pub mod invites;
 #[cfg(test)]
 mod layering;
+pub mod mail;
 pub mod portable;
 pub mod progress;
 pub mod reindex;

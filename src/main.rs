@@ -66,6 +66,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Federation(args) => quire::admin::run_command(&args.action.data_dir(), &args.action),
         Command::Blogs(args) => quire::blogs_command::run_command(&args.action),
         Command::Invites(args) => quire::invites::run_command(&args.action.data_dir(), &args.action),
+        Command::Mail(args) => match &args.action {
+            quire::cli::MailAction::Test(test) => quire::mail::run_test_command(test),
+        },
     }
 }
 

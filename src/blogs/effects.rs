@@ -215,7 +215,7 @@ impl Effects {
         self.deliveries_queued = true;
     }
 
-    /// Mail was queued for sending.
+    /// Mail was (or may have been) queued (`db::mail_queue::enqueue`): the sender looks at once.
     pub(super) fn mail_queued(&mut self) {
         self.mail_queued = true;
     }

@@ -84,6 +84,8 @@ pub struct Blogs {
     outbound: federation::Outbound,
     /// Woken when a delivery is queued, so the delivery worker sends it at once.
     deliveries_changed: Notify,
+    /// Woken when mail is queued, so the mail sender sends it at once.
+    mail_changed: Arc<Notify>,
     /// What other fediverse servers may make a blog store (`quire serve`'s flags).
     remote_limits: crate::domain::federation::remote_limits::RemoteLimits,
     /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
@@ -92,8 +94,6 @@ pub struct Blogs {
     public: crate::config::PublicInstance,
     /// Whether the instance sends mail (`serve --smtp-url`): without it no email feature shows.
     mail_on: bool,
-    /// Woken when mail is queued, so the mail sender sends it at once.
-    pub mail_changed: Notify,
     /// The deployment's addresses (the links mail carries).
     urls: Arc<Config>,
 }
@@ -133,13 +133,18 @@ impl Blogs {
             domain_limits,
             outbound,
             deliveries_changed: Notify::new(),
+            mail_changed: Arc::new(Notify::new()),
             remote_limits,
             import_limits,
             public,
             mail_on,
-            mail_changed: Notify::new(),
             urls,
         }
+    }
+
+    /// The mail sender's wake-up, notified when a write queued mail.
+    pub fn mail_changed(&self) -> Arc<Notify> {
+        self.mail_changed.clone()
     }
 
     /// The names the server answers on.

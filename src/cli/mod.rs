@@ -8,6 +8,7 @@ mod blogs;
 mod commands;
 mod federation_limits;
 mod invites;
+mod mail;
 mod public_instance;
 mod serve;
 
@@ -18,6 +19,10 @@ pub use commands::{
 };
 pub use federation_limits::FederationLimitsArgs;
 pub use invites::{CreateInviteArgs, InvitesAction, InvitesArgs, RevokeInviteArgs};
+pub use mail::{
+    DEFAULT_MAIL_PER_BLOG_PER_DAY, DEFAULT_MAIL_PER_MINUTE, MailAction, MailArgs, MailCommandArgs, MailTestArgs,
+    MailTestOnlyArgs,
+};
 pub use public_instance::PublicInstanceArgs;
 pub use serve::{DeliveryRetryArg, DnsServerArg, FetchLoopbackArg, LETS_ENCRYPT, ServeArgs, TlsArgs};
 
@@ -92,6 +97,9 @@ pub enum Command {
     ///
     /// Safe while `quire serve` runs: a new or revoked code counts at once.
     Invites(InvitesArgs),
+    /// Check the mail settings: `quire mail test ADDRESS` sends one message through the SMTP
+    /// relay (the same --smtp-url and --mail-from as `serve`) and prints the relay's answer.
+    Mail(MailCommandArgs),
 }
 
 /// The data directory flag, shared by every subcommand.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{DataDirArg, FederationLimitsArgs, PublicInstanceArgs};
+use super::{DataDirArg, FederationLimitsArgs, MailArgs, PublicInstanceArgs};
 use crate::domain::limits::{DEFAULT_IMPORT_MAX_IMAGE_DOWNLOADS, DEFAULT_IMPORT_MAX_ITEM_MB, DEFAULT_IMPORT_MAX_ITEMS};
 
 /// Flags of `quire serve`.
@@ -115,6 +115,9 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub public_instance: PublicInstanceArgs,
+
+    #[command(flatten)]
+    pub mail: MailArgs,
 }
 
 /// What one import may take in, of `serve` (docs/import.md, "Limits").

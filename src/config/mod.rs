@@ -4,11 +4,15 @@
 //! - `mod.rs`: the settings and the checks of sign-in and the test-only flags;
 //! - `tls.rs`: HTTPS served by Quire itself (`--acme-email`, `--tls-cert`);
 //! - `access_log.rs`: `--access-log` and its format;
+//! - `mail.rs`: the SMTP relay and the sending limits (`--smtp-url`, `--mail-from`, ...);
+//! - `dkim.rs`: the DKIM key messages are signed with (`--dkim-key`, `--dkim-selector`);
 //! - `host.rs`: `--host` normalized, and which hosts name this machine only;
 //! - `urls.rs`: the URLs built from the host (the app's, a blog's, its ActivityPub ids).
 
 mod access_log;
+mod dkim;
 mod host;
+mod mail;
 mod tls;
 mod urls;
 
@@ -26,8 +30,10 @@ use crate::domain::limits::ImportLimits;
 use crate::domain::net::proxies::TrustedProxies;
 pub use crate::domain::public_instance::{PublicInstance, SignupMode};
 pub use access_log::{AccessLogConfig, AccessLogFormat, AccessLogTarget};
+pub use dkim::{Dkim, signer as dkim_signer};
 use host::is_loopback_http;
 pub use host::{is_local_host, parse_host, without_default_port};
+pub use mail::{MailConfig, Relay, Security};
 use tls::tls_config;
 pub use tls::{AcmeConfig, HandshakeLimits, TlsConfig};
 
@@ -92,8 +98,9 @@ pub struct Config {
     pub domains: DomainLimits,
     /// Signups, review, quotas, reports and the operator's pages (docs/public-instance.md).
     pub public: PublicInstance,
-    /// Whether mail is sent (set by the mail flags; until they are read, by tests only).
-    pub mail_on: bool,
+    /// The SMTP relay and the sending limits (docs/email.md); None without `--smtp-url`, and
+    /// then every mail feature is off.
+    pub mail: Option<MailConfig>,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -182,7 +189,7 @@ impl Config {
             import_limits: import_limits(args)?,
             domains: domain_limits(args)?,
             public: args.public_instance.public_instance()?,
-            mail_on: false,
+            mail: MailConfig::from_args(&args.mail)?,
         })
     }
 
@@ -217,13 +224,13 @@ impl Config {
                 new_blogs_per_address: u32::MAX,
                 ..PublicInstance::default()
             },
-            mail_on: false,
+            mail: None,
         }
     }
 
-    /// Whether the instance sends mail: without it every email feature is hidden.
+    /// Whether the instance sends mail (`--smtp-url`): without it every email feature is hidden.
     pub fn mail_enabled(&self) -> bool {
-        self.mail_on
+        self.mail.is_some()
     }
 
     /// A config for commands that work on the data directory without serving (`export`,

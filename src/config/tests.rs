@@ -169,3 +169,31 @@ fn tls_flags_imply_https_and_refuse_what_cannot_work() {
     let config = Config::from_serve_args(&serve_args(&[&static_local[..], &loopback].concat())).unwrap();
     assert!(config.https && config.tls.unwrap().acme.is_none(), "a certificate of one's own on localhost");
 }
+
+#[test]
+fn the_mail_flags_are_checked_at_start_and_off_without_a_relay() {
+    assert!(Config::from_serve_args(&serve_args(&[])).unwrap().mail.is_none(), "no --smtp-url: no mail");
+    let url = ["--smtp-url", "smtps://me@mail.example.com"];
+    let err = Config::from_serve_args(&serve_args(&url)).unwrap_err().to_string();
+    assert!(err.contains("--mail-from"), "{err}");
+    let from = ["--mail-from", "Quire <noreply@example.com>"];
+    let zero = [&url[..], &from[..], &["--mail-per-minute", "0"]].concat();
+    let err = Config::from_serve_args(&serve_args(&zero)).unwrap_err().to_string();
+    assert!(err.contains("--mail-per-minute"), "{err}");
+    let bad_from = [&url[..], &["--mail-from", "not an address"]].concat();
+    assert!(Config::from_serve_args(&serve_args(&bad_from)).unwrap_err().to_string().contains("--mail-from"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("password");
+    std::fs::write(&file, "s3cret:@\n").unwrap();
+    let flags = [&url[..], &from[..], &["--smtp-password-file", file.to_str().unwrap()]].concat();
+    let mail = Config::from_serve_args(&serve_args(&flags)).unwrap().mail.expect("mail on");
+    assert_eq!(mail.relay.credentials, Some(("me".to_owned(), "s3cret:@".to_owned())));
+    assert_eq!((mail.per_minute.get(), mail.per_blog_per_day), (60, 10_000));
+    assert_eq!(mail.from.email.to_string(), "noreply@example.com");
+    let no_user =
+        [&["--smtp-url", "smtps://mail.example.com"][..], &from[..], &["--smtp-password-file", file.to_str().unwrap()]]
+            .concat();
+    let err = Config::from_serve_args(&serve_args(&no_user)).unwrap_err().to_string();
+    assert!(err.contains("user name"), "{err}");
+}

@@ -1,8 +1,8 @@
 //! The mail queue (issue 30, docs/email.md): messages rendered once ([`NewContent`]) and queued
 //! for each of their recipients, one row each, in the caller's transaction. The sender
-//! (the mail sender) takes due rows, hands them to the SMTP relay and settles them.
+//! (src/mail/sender.rs) takes due rows, hands them to the SMTP relay and settles them.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::Error;
 
@@ -102,15 +102,211 @@ pub fn enqueue(conn: &Connection, content: &NewContent, recipients: &[Recipient]
     Ok(content_id)
 }
 
+/// A queued message claimed for the relay (now `sending`), with what it carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Due {
+    /// The queue row's id.
+    pub id: i64,
+    /// Its content's id.
+    pub content_id: i64,
+    /// The blog it is from, if any.
+    pub blog_id: Option<i64>,
+    /// Where it goes.
+    pub to: String,
+    /// The recipient's unsubscribe link ('' for none).
+    pub unsubscribe_url: String,
+    /// Failed attempts so far.
+    pub attempts: i64,
+    /// Its subject.
+    pub subject: String,
+    /// The plain-text part.
+    pub text: String,
+    /// The HTML part.
+    pub html: String,
+    /// The sender's display name.
+    pub from_name: String,
+    /// `Reply-To`.
+    pub reply_to: String,
+}
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+const TODAY: &str = "strftime('%Y-%m-%d', 'now')";
+
+/// Puts back the rows left `sending` (in flight when the server stopped), so they are sent
+/// again: at most one duplicate per message in flight at a crash. Answers how many.
+pub fn requeue_in_flight(conn: &Connection) -> Result<usize, Error> {
+    Ok(conn.execute("UPDATE mail_queue SET state = 'queued' WHERE state = 'sending'", [])?)
+}
+
+/// Claims up to `limit` due rows, oldest first, marking them `sending` (committed before the
+/// relay sees them). Held, not claimed: rows of a suspended blog, of a blog whose sending is
+/// paused, a post's while its blog sends no email, and a blog's once it sent `per_blog_per_day`
+/// today (they wait for the next UTC day). Notices about a blog (to its owner, the admins) are
+/// never held.
+pub fn claim_due(conn: &Connection, limit: u32, per_blog_per_day: u32) -> Result<Vec<Due>, Error> {
+    let mut select = conn.prepare_cached(&format!(
+        "SELECT q.id, q.content_id, q.blog_id, q.to_addr, q.unsubscribe_url, q.attempts,
+                c.subject, c.text_body, c.html_body, c.from_name, c.reply_to,
+                COALESCE((SELECT sent FROM mail_sent_daily d WHERE d.blog_id = q.blog_id AND d.day = {TODAY}), 0),
+                c.kind = 'notice'
+         FROM mail_queue q JOIN mail_contents c ON c.id = q.content_id
+         LEFT JOIN blogs b ON b.id = q.blog_id
+         WHERE q.state = 'queued' AND q.next_at <= {NOW}
+           AND (b.id IS NULL OR c.kind = 'notice'
+                OR (b.state <> 'suspended' AND b.mail_paused_at IS NULL
+                    AND (b.email_enabled = 1 OR c.kind <> 'post')))
+         ORDER BY q.next_at, q.id LIMIT ?1"
+    ))?;
+    let rows = select.query_map([i64::from(limit) * 4], |r| {
+        Ok((
+            Due {
+                id: r.get(0)?,
+                content_id: r.get(1)?,
+                blog_id: r.get(2)?,
+                to: r.get(3)?,
+                unsubscribe_url: r.get(4)?,
+                attempts: r.get(5)?,
+                subject: r.get(6)?,
+                text: r.get(7)?,
+                html: r.get(8)?,
+                from_name: r.get(9)?,
+                reply_to: r.get(10)?,
+            },
+            r.get::<_, i64>(11)?,
+            r.get::<_, bool>(12)?,
+        ))
+    })?;
+    let mut claimed = Vec::new();
+    let mut per_blog: std::collections::HashMap<i64, i64> = Default::default();
+    for row in rows {
+        let (due, sent_today, notice) = row?;
+        if let Some(blog) = due.blog_id.filter(|_| !notice) {
+            let taken = per_blog.entry(blog).or_insert(sent_today);
+            if *taken >= i64::from(per_blog_per_day) {
+                continue;
+            }
+            *taken += 1;
+        }
+        claimed.push(due);
+        if claimed.len() >= limit as usize {
+            break;
+        }
+    }
+    let mut mark = conn.prepare_cached("UPDATE mail_queue SET state = 'sending' WHERE id = ?1")?;
+    for due in &claimed {
+        mark.execute([due.id])?;
+    }
+    Ok(claimed)
+}
+
+/// Settles a sent row: deleted, counted on its content, its subscriber's `last_sent_at` and its
+/// blog's day set.
+pub fn sent(conn: &Connection, id: i64) -> Result<(), Error> {
+    let Some((content_id, blog_id, subscriber_id)) = take(conn, id)? else { return Ok(()) };
+    conn.execute("UPDATE mail_contents SET sent_count = sent_count + 1 WHERE id = ?1", [content_id])?;
+    if let Some(subscriber) = subscriber_id {
+        conn.execute(&format!("UPDATE subscribers SET last_sent_at = {NOW} WHERE id = ?1"), [subscriber])?;
+    }
+    if let Some(blog) = blog_id {
+        conn.execute(
+            &format!(
+                "INSERT INTO mail_sent_daily (blog_id, day, sent) VALUES (?1, {TODAY}, 1)
+                 ON CONFLICT (blog_id, day) DO UPDATE SET sent = sent + 1"
+            ),
+            [blog],
+        )?;
+        conn.execute("DELETE FROM mail_sent_daily WHERE day < strftime('%Y-%m-%d', 'now', '-2 days')", [])?;
+    }
+    Ok(())
+}
+
+/// Puts a row back in the queue after a failed attempt, due in `wait_seconds`.
+pub fn retry(conn: &Connection, id: i64, wait_seconds: f64, error: &str) -> Result<(), Error> {
+    conn.execute(
+        "UPDATE mail_queue SET state = 'queued', attempts = attempts + 1, last_error = ?2,
+                next_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3)
+         WHERE id = ?1",
+        params![id, error, format!("+{wait_seconds:.3} seconds")],
+    )?;
+    Ok(())
+}
+
+/// Gives a row up: deleted and counted failed on its content. With `bounced` (the relay refused
+/// the address for good) also counted as a bounce, its subscriber marked `bounced` and that
+/// subscriber's other queued rows given up too. Answers the blog whose sending this paused:
+/// a post's bounces passed [`BOUNCE_PAUSE_PERCENT`] % of its settled messages (at least
+/// [`BOUNCE_PAUSE_MIN_SETTLED`]).
+pub fn give_up(conn: &Connection, id: i64, bounced: bool) -> Result<Option<i64>, Error> {
+    let Some((content_id, blog_id, subscriber_id)) = take(conn, id)? else { return Ok(None) };
+    conn.execute(
+        "UPDATE mail_contents SET failed_count = failed_count + 1, bounced_count = bounced_count + ?2 WHERE id = ?1",
+        params![content_id, i64::from(bounced)],
+    )?;
+    if let (true, Some(subscriber)) = (bounced, subscriber_id) {
+        conn.execute("UPDATE subscribers SET state = 'bounced', confirm_hash = NULL WHERE id = ?1", [subscriber])?;
+        conn.execute(
+            "UPDATE mail_contents SET failed_count = failed_count +
+                 (SELECT count(*) FROM mail_queue q WHERE q.content_id = mail_contents.id AND q.subscriber_id = ?1)
+             WHERE id IN (SELECT content_id FROM mail_queue WHERE subscriber_id = ?1)",
+            [subscriber],
+        )?;
+        conn.execute("DELETE FROM mail_queue WHERE subscriber_id = ?1", [subscriber])?;
+    }
+    let Some(blog) = blog_id.filter(|_| bounced) else { return Ok(None) };
+    let (kind, settled, bounces): (String, i64, i64) = conn.query_row(
+        "SELECT kind, sent_count + failed_count, bounced_count FROM mail_contents WHERE id = ?1",
+        [content_id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    if kind != MailKind::Post.as_str()
+        || settled < BOUNCE_PAUSE_MIN_SETTLED
+        || bounces * 100 <= settled * BOUNCE_PAUSE_PERCENT
+    {
+        return Ok(None);
+    }
+    let paused = conn.execute(
+        &format!("UPDATE blogs SET mail_paused_at = {NOW} WHERE id = ?1 AND mail_paused_at IS NULL"),
+        [blog],
+    )?;
+    Ok((paused == 1).then_some(blog))
+}
+
+/// The share of a post's settled messages, in percent, its bounces may reach before its blog's
+/// sending pauses.
+pub const BOUNCE_PAUSE_PERCENT: i64 = 5;
+/// Settled messages a post needs before its bounces can pause its blog.
+pub const BOUNCE_PAUSE_MIN_SETTLED: i64 = 20;
+
+/// A deleted row's content, blog and subscriber.
+type Taken = (i64, Option<i64>, Option<i64>);
+
+/// Deletes a row, answering its content, blog and subscriber (None when it is gone already).
+fn take(conn: &Connection, id: i64) -> Result<Option<Taken>, Error> {
+    Ok(conn
+        .query_row("DELETE FROM mail_queue WHERE id = ?1 RETURNING content_id, blog_id, subscriber_id", [id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .optional()?)
+}
+
+/// A paused blog's name, subdomain and owner's sign-in email, for the notice.
+pub fn paused_blog(conn: &Connection, blog_id: i64) -> Result<Option<(String, String, String)>, Error> {
+    Ok(conn
+        .query_row(
+            "SELECT b.name, b.subdomain, u.email FROM blogs b JOIN users u ON u.id = b.user_id WHERE b.id = ?1",
+            [blog_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::db::test_support::with_blogs;
 
-    #[test]
-    fn a_message_is_stored_once_and_queued_per_recipient() {
-        let conn = with_blogs(&["alice"]);
-        let content = NewContent {
+    fn confirm_of_alice() -> NewContent {
+        NewContent {
             blog_id: Some(1),
             post_id: None,
             kind: MailKind::Confirm,
@@ -119,7 +315,13 @@ mod tests {
             html: String::new(),
             from_name: "alice".into(),
             reply_to: String::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_message_is_stored_once_and_queued_per_recipient() {
+        let conn = with_blogs(&["alice"]);
+        let content = confirm_of_alice();
         let to = |addr: &str| Recipient { to: addr.into(), subscriber_id: None, unsubscribe_url: String::new() };
         let id = enqueue(&conn, &content, &[to("a@example.org"), to("b@example.org")]).unwrap();
         let queued: i64 = conn
@@ -128,5 +330,30 @@ mod tests {
         assert_eq!(queued, 2);
         assert_eq!(MailKind::parse("confirm"), Some(MailKind::Confirm));
         assert_eq!(MailKind::parse("spam"), None);
+    }
+
+    #[test]
+    fn a_blogs_daily_cap_holds_its_rows_and_held_blogs_wait() {
+        let conn = with_blogs(&["alice"]);
+        // The first test's message, as a post.
+        let content = NewContent { kind: MailKind::Post, subject: "Post".into(), ..confirm_of_alice() };
+        let to = |addr: &str| Recipient { to: addr.into(), subscriber_id: None, unsubscribe_url: String::new() };
+        enqueue(&conn, &content, &[to("a@example.org"), to("b@example.org"), to("c@example.org")]).unwrap();
+        let first = claim_due(&conn, 10, 2).unwrap();
+        assert_eq!(first.len(), 2, "the cap, counting what this claim takes");
+        for due in &first {
+            sent(&conn, due.id).unwrap();
+        }
+        assert!(claim_due(&conn, 10, 2).unwrap().is_empty(), "two sent today: the third waits");
+        let sent_today: i64 =
+            conn.query_row("SELECT sent FROM mail_sent_daily WHERE blog_id = 1", [], |r| r.get(0)).unwrap();
+        assert_eq!(sent_today, 2);
+        conn.execute("UPDATE blogs SET email_enabled = 0", []).unwrap();
+        assert!(claim_due(&conn, 10, 100).unwrap().is_empty(), "a post's mail waits while the blog sends none");
+        conn.execute("UPDATE blogs SET email_enabled = 1", []).unwrap();
+        assert_eq!(claim_due(&conn, 10, 100).unwrap().len(), 1);
+        // A row left sending by a crash is queued again.
+        assert_eq!(requeue_in_flight(&conn).unwrap(), 1);
+        assert_eq!(claim_due(&conn, 10, 100).unwrap().len(), 1);
     }
 }

@@ -38,6 +38,7 @@ mod imports;
 mod inbox;
 mod inbox_limits;
 mod instance_actor;
+mod mail;
 mod markdown;
 mod posts;
 mod previews;

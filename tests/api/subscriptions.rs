@@ -12,7 +12,7 @@ use crate::helpers::{TestApp, simple_body};
 
 /// A server that sends mail, with alice's blog and one post.
 async fn spawn() -> TestApp {
-    let app = TestApp::spawn_with(|config| config.mail_on = true).await;
+    let app = TestApp::spawn_with(|config| config.mail = Some(crate::mail::dead_relay())).await;
     let alice = app.browser.clone();
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
     alice.create_post(blog, simple_body("Hello <b>readers</b>", "First words"), false).await;
@@ -180,7 +180,7 @@ async fn bad_addresses_bots_and_forged_tokens_are_refused_and_store_nothing() {
 #[tokio::test]
 async fn one_address_asked_a_thousand_times_gets_one_mail_and_one_client_its_allowance() {
     let app = TestApp::spawn_with(|config| {
-        config.mail_on = true;
+        config.mail = Some(crate::mail::dead_relay());
         config.public.subscribe_limits.per_address = 5;
     })
     .await;
@@ -218,7 +218,7 @@ async fn only_an_approved_blog_of_an_instance_that_sends_mail_takes_subscribers(
 
     // A blog waiting for review: no form either; a suspended one answers 410.
     let app = TestApp::spawn_with(|config| {
-        config.mail_on = true;
+        config.mail = Some(crate::mail::dead_relay());
         config.public.review_new_blogs = true;
     })
     .await;
@@ -238,7 +238,7 @@ async fn only_an_approved_blog_of_an_instance_that_sends_mail_takes_subscribers(
 /// confirmed subscribers `emails`.
 async fn mailing_blog(grace: Duration, emails: &[&str]) -> (TestApp, crate::helpers::Browser, i64) {
     let app = TestApp::spawn_with(|config| {
-        config.mail_on = true;
+        config.mail = Some(crate::mail::dead_relay());
         config.public.mail_grace = grace;
     })
     .await;
