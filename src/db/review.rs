@@ -50,6 +50,23 @@ pub struct AdminBlog {
     pub risk_explanation: String,
     /// The outbound link hosts of its posts, most frequent first.
     pub link_hosts: Vec<LinkHost>,
+    /// What it sends by email (issue 30).
+    pub mail: AdminMail,
+}
+
+/// A blog's email sending, as an admin sees it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "admin.ts")]
+pub struct AdminMail {
+    /// Its confirmed subscribers.
+    pub subscribers: i64,
+    /// Messages it sent today (UTC).
+    pub sent_today: i64,
+    /// Messages it sent that bounced (a 5xx for the address), over all its posts.
+    pub bounced: i64,
+    /// When its sending was paused for bounces (null while it sends).
+    pub paused_at: Option<String>,
 }
 
 /// One entry of the record of admin actions.
@@ -92,7 +109,11 @@ pub struct BlogFilter {
 
 const SELECT: &str = "SELECT b.id, b.subdomain, b.name, u.email, b.state, b.state_reason, b.created_at, b.flagged_at,
         (SELECT COUNT(*) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
-        b.risk_score, b.risk_explanation, b.link_hosts
+        b.risk_score, b.risk_explanation, b.link_hosts,
+        (SELECT COUNT(*) FROM subscribers s WHERE s.blog_id = b.id AND s.state = 'confirmed'),
+        COALESCE((SELECT sent FROM mail_sent_daily d WHERE d.blog_id = b.id AND d.day = strftime('%Y-%m-%d', 'now')), 0),
+        (SELECT COALESCE(SUM(bounced_count), 0) FROM mail_contents c WHERE c.blog_id = b.id),
+        b.mail_paused_at
     FROM blogs b JOIN users u ON u.id = b.user_id";
 
 const IN_QUEUE: &str = "(b.state = 'new' OR (b.state = 'approved' AND b.flagged_at IS NOT NULL))";
@@ -114,6 +135,12 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AdminBlog> {
             .into_iter()
             .map(|(host, links)| LinkHost { host, links })
             .collect(),
+        mail: AdminMail {
+            subscribers: row.get(12)?,
+            sent_today: row.get(13)?,
+            bounced: row.get(14)?,
+            paused_at: row.get(15)?,
+        },
     })
 }
 

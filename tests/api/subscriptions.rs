@@ -450,3 +450,27 @@ async fn the_owner_gets_at_most_one_digest_an_hour_of_what_waits_and_none_when_t
     app.state.blogs.send_digests().await.unwrap();
     assert_eq!(digests(&app).len(), 2);
 }
+
+#[tokio::test]
+async fn an_admin_sees_what_a_blog_sends_by_email() {
+    let app = TestApp::spawn_with(|config| {
+        config.mail = Some(crate::mail::dead_relay());
+        config.public.admins = vec!["admin@example.com".to_owned()];
+    })
+    .await;
+    app.browser.sign_up_with_blog("alice@example.com", "alice").await;
+    confirmed_subscribers(&app, &["ann@example.org", "bo@example.org"]).await;
+    app.db()
+        .execute_batch(
+            "INSERT INTO mail_sent_daily (blog_id, day, sent) VALUES (1, strftime('%Y-%m-%d', 'now'), 7);
+             UPDATE blogs SET mail_paused_at = '2026-11-28T10:00:00.000Z';",
+        )
+        .unwrap();
+    let admin = app.new_browser();
+    admin.sign_up("admin@example.com").await;
+    let answer: serde_json::Value = admin.get("/api/admin/blogs/alice").await.json().await.unwrap();
+    assert_eq!(
+        answer["blog"]["mail"],
+        serde_json::json!({ "subscribers": 2, "sentToday": 7, "bounced": 0, "pausedAt": "2026-11-28T10:00:00.000Z" })
+    );
+}

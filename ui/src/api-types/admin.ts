@@ -86,7 +86,11 @@ riskExplanation: string,
 /**
  * The outbound link hosts of its posts, most frequent first.
  */
-linkHosts: Array<LinkHost>, };
+linkHosts: Array<LinkHost>, 
+/**
+ * What it sends by email (issue 30).
+ */
+mail: AdminMail, };
 
 /**
  * `{blogs}`: a page of blogs (the queue, the search), with the paging headers.
@@ -97,6 +101,27 @@ export type AdminBlogs = { blogs: Array<AdminBlog>, };
  * `{done}`: what an action did, in one line (a deletion's answer: the blog is gone).
  */
 export type AdminDone = { done: string, };
+
+/**
+ * A blog's email sending, as an admin sees it.
+ */
+export type AdminMail = { 
+/**
+ * Its confirmed subscribers.
+ */
+subscribers: number, 
+/**
+ * Messages it sent today (UTC).
+ */
+sentToday: number, 
+/**
+ * Messages it sent that bounced (a 5xx for the address), over all its posts.
+ */
+bounced: number, 
+/**
+ * When its sending was paused for bounces (null while it sends).
+ */
+pausedAt: string | null, };
 
 /**
  * `{reports}`: a page of abuse reports, with the paging headers.

@@ -4,7 +4,7 @@ import { NOT_AN_ADMIN } from '../../app/routes/admin';
 import { errors, fakeApi, injectConfig, json, paged, signedIn } from '../../test/fake-api';
 import { renderRoute } from '../../test/render-route';
 import type { AdminAction, AdminBlog, Report } from './api';
-import { actionWords, actionsFor, ageOf, deleteQuestion } from './admin-screen';
+import { actionWords, actionsFor, ageOf, deleteQuestion, mailFigures } from './admin-screen';
 
 beforeAll(() => injectConfig({ host: 'localhost:8080', providerName: 'Local' }));
 
@@ -35,6 +35,7 @@ function aBlog(id: number, subdomain: string, overrides: Partial<AdminBlog> = {}
       { host: 'c.example', links: 1 },
       { host: 'd.example', links: 1 },
     ],
+    mail: { subscribers: 0, sentToday: 0, bounced: 0, pausedAt: null },
     ...overrides,
   };
 }
@@ -147,6 +148,14 @@ describe('the Admin screen', () => {
     expect(within(spam).getByRole('link', { name: 'spam' })).toHaveAttribute('href', 'http://spam.localhost:8080/');
     const quiet = within(await queueList()).getByRole('article', { name: 'quiet' });
     expect(within(quiet).getByText('no other sites')).toBeInTheDocument();
+    expect(within(quiet).queryByText('Email')).toBeNull();
+  });
+
+  it('shows what a blog sends by email when it does', async () => {
+    adminServer([aBlog(1, 'mailer', { mail: { subscribers: 2, sentToday: 5, bounced: 1, pausedAt: null } })]);
+    renderRoute('/d/admin');
+    const mailer = within(await queueList()).getByRole('article', { name: 'mailer' });
+    expect(within(mailer).getByText('2 subscribers · 5 sent today · 1 bounced')).toBeInTheDocument();
   });
 
   it('approves a blog: it leaves the queue and the record of actions shows it', async () => {
@@ -291,6 +300,15 @@ describe('the Admin screen helpers', () => {
     ]);
     expect(actionsFor({ state: 'silenced', flaggedAt: null })).toEqual(['approve', 'suspend']);
     expect(actionsFor({ state: 'suspended', flaggedAt: null })).toEqual(['unsuspend']);
+  });
+
+  it("tells a blog's email sending in one line", () => {
+    expect(mailFigures({ subscribers: 1, sentToday: 0, bounced: 0, pausedAt: null })).toBe(
+      '1 subscriber · 0 sent today',
+    );
+    expect(mailFigures({ subscribers: 1200, sentToday: 340, bounced: 3, pausedAt: '2026-11-28T10:00:00Z' })).toMatch(
+      /^1,200 subscribers · 340 sent today · 3 bounced · paused for bounces since /,
+    );
   });
 
   it('tells each recorded action in words', () => {

@@ -195,6 +195,15 @@ const DONE: Record<Moderation, string> = {
   unsuspend: 'Unsuspended',
 };
 
+/** A blog's email sending in one line: "120 subscribers · 340 sent today · 3 bounced · paused". */
+export function mailFigures(mail: AdminBlog['mail']): string {
+  const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+  const parts = [count(mail.subscribers, 'subscriber', 'subscribers'), `${mail.sentToday.toLocaleString()} sent today`];
+  if (mail.bounced > 0) parts.push(`${mail.bounced.toLocaleString()} bounced`);
+  if (mail.pausedAt) parts.push(`paused for bounces since ${localDateTime(mail.pausedAt)}`);
+  return parts.join(' · ');
+}
+
 /** The actions a blog's state allows, in the order the buttons show. */
 export function actionsFor(blog: Pick<AdminBlog, 'state' | 'flaggedAt'>): Moderation[] {
   switch (blog.state) {
@@ -275,6 +284,12 @@ function BlogCard({ blog, onChanged }: { blog: AdminBlog; onChanged: (line: stri
                 (blog.linkHosts.length > HOSTS_SHOWN ? `, and ${blog.linkHosts.length - HOSTS_SHOWN} more` : '')}
           </dd>
         </div>
+        {(blog.mail.subscribers > 0 || blog.mail.sentToday > 0 || blog.mail.pausedAt) && (
+          <div className="q-admin-blog__wide">
+            <dt>Email</dt>
+            <dd>{mailFigures(blog.mail)}</dd>
+          </div>
+        )}
         {blog.stateReason && (
           <div className="q-admin-blog__wide">
             <dt>Reason given</dt>
