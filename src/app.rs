@@ -233,7 +233,11 @@ impl App {
         let domain_checks =
             tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
         let admin_requests = tokio::spawn(crate::blogs::review::run_requests(self.state.blogs.clone()));
-        let mailings = tokio::spawn(crate::blogs::subscriptions::run_mailings(self.state.blogs.clone()));
+        let mailings = self
+            .state
+            .config
+            .mail_enabled()
+            .then(|| tokio::spawn(crate::blogs::subscriptions::run_mailings(self.state.blogs.clone())));
         let retry_unit = self.state.config.delivery_retry_unit;
         let deliveries = tokio::spawn(crate::blogs::federation::delivery::run(
             self.state.blogs.clone(),
@@ -263,7 +267,9 @@ impl App {
             mail.abort();
         }
         admin_requests.abort();
-        mailings.abort();
+        if let Some(mailings) = mailings {
+            mailings.abort();
+        }
         self.state.site.page_views.flush(&self.state.db).await;
         let search = self.state.search.clone();
         let _ = tokio::task::spawn_blocking(move || search.close_idle_writer(Duration::ZERO)).await;

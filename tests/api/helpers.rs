@@ -63,7 +63,18 @@ impl TestApp {
         let listen = SocketAddr::from(([127, 0, 0, 1], port));
         let mut config = Config::local(dir.path(), listen, "localhost:0");
         adjust(&mut config);
-        let app = App::build(config).await.expect("app builds");
+        // The app stopped a moment ago has closed its lock file, but a process another test
+        // is starting (fork, then exec) may still hold a copy of that descriptor, and with it
+        // the lock, until its exec closes it: wait that out, as a person restarting would.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let app = loop {
+            match App::build(config.clone()).await {
+                Err(err) if err.is::<quire::data_dir::InUse>() && std::time::Instant::now() < deadline => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+                built => break built.expect("app builds"),
+            }
+        };
         let port = app.port();
         let state = app.state().clone();
         let (tx, rx) = oneshot::channel::<()>();
