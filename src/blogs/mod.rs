@@ -34,6 +34,7 @@ pub mod schedule;
 pub mod served_names;
 mod settings;
 mod signups;
+pub mod subscriber_list;
 pub mod subscriptions;
 mod uploads;
 

@@ -14,9 +14,9 @@ use super::Blogs;
 use crate::auth::token_hash;
 use crate::db::blogs::{self, Blog};
 use crate::db::mail_queue::{self, MailKind, NewContent, Recipient};
+use crate::db::mail_settings;
 use crate::db::posts::{self, Post};
 use crate::db::subscribers::{self, Subscribed};
-use crate::domain::blog::trust_state::TrustState;
 use crate::domain::content::blocks::Body;
 use crate::domain::content::email_body::{self, PostMail};
 use crate::domain::content::html::escape;
@@ -43,8 +43,8 @@ pub(super) fn taking(conn: &Connection, subdomain: &str) -> Result<Option<Blog>>
     let Some(blog) = blogs::by_subdomain(conn, subdomain)? else {
         return Ok(None);
     };
-    let sends: bool = conn.query_row("SELECT email_enabled FROM blogs WHERE id = ?1", [blog.id], |r| r.get(0))?;
-    Ok((blog.state == TrustState::Approved && sends).then_some(blog))
+    let sends = mail_settings::get(conn, blog.id)?.is_some_and(|settings| blog.state.sends_email(settings.enabled));
+    Ok(sends.then_some(blog))
 }
 
 /// In a post write's transaction: a post that became public with this write (and is not a
@@ -84,11 +84,10 @@ impl Blogs {
                 let post = posts::by_ids(&tx, *blog_id, &[*post_id])?.pop();
                 let blog = blogs::by_id(&tx, *blog_id)?;
                 let (Some(post), Some(blog)) = (post, blog) else { continue };
-                let sends: bool =
-                    tx.query_row("SELECT email_enabled FROM blogs WHERE id = ?1", [blog.id], |r| r.get(0))?;
+                let sends = mail_settings::get(&tx, blog.id)?.is_some_and(|s| blog.state.sends_email(s.enabled));
                 // A blog waiting for review, silenced or suspended mails nothing: what it
                 // published meanwhile is not sent later either.
-                if !post.federates() || !sends || blog.state != TrustState::Approved {
+                if !post.federates() || !sends {
                     continue;
                 }
                 let origin = urls.blog_origin(&blog.address());

@@ -7,10 +7,10 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use crate::domain::public_instance::{
-    DEFAULT_CONFIRMATIONS_PER_HOUR, DEFAULT_IMPORTS_PER_DAY, DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS,
-    DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_POSTS_PER_DAY, DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_ADDRESS,
-    DEFAULT_SUBSCRIBES_PER_BLOG, DEFAULT_UPLOAD_QUOTA_MB, OperatorPage, PublicInstance, Quotas, SignupMode,
-    SubscribeLimits,
+    DEFAULT_CONFIRMATIONS_PER_HOUR, DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY, DEFAULT_IMPORTS_PER_DAY,
+    DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_POSTS_PER_DAY,
+    DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_BLOG, DEFAULT_UPLOAD_QUOTA_MB,
+    OperatorPage, PublicInstance, Quotas, SignupMode, SubscribeLimits,
 };
 
 /// Largest `--terms`, `--privacy` or `--review-terms` file Quire reads.
@@ -68,6 +68,11 @@ pub struct PublicInstanceArgs {
     /// Imports one blog may start in 24 hours.
     #[arg(long, env = "QUIRE_MAX_IMPORTS_PER_DAY", default_value_t = DEFAULT_IMPORTS_PER_DAY, value_name = "N")]
     pub max_imports_per_day: u32,
+
+    /// Email subscribers one blog may import from another service's CSV (Substack, Ghost,
+    /// Buttondown) in 24 hours.
+    #[arg(long, env = "QUIRE_MAX_IMPORTED_SUBSCRIBERS_PER_DAY", default_value_t = DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY, value_name = "N")]
+    pub max_imported_subscribers_per_day: u32,
 
     /// Abuse reports one client address (an IPv6 /64) may send in 24 hours.
     #[arg(long, env = "QUIRE_MAX_REPORTS_PER_ADDRESS", default_value_t = DEFAULT_REPORTS_PER_ADDRESS, value_name = "N")]
@@ -131,10 +136,11 @@ impl PublicInstanceArgs {
         }
         if self.max_subscribes_per_address == 0
             || self.max_subscribes_per_blog == 0
+            || self.max_imported_subscribers_per_day == 0
             || self.max_confirmation_mails_per_hour == 0
         {
             bail!(
-                "--max-subscribes-per-address, --max-subscribes-per-blog and --max-confirmation-mails-per-hour must be at least 1"
+                "--max-subscribes-per-address, --max-subscribes-per-blog, --max-imported-subscribers-per-day and --max-confirmation-mails-per-hour must be at least 1"
             );
         }
         let upload_bytes = self
@@ -177,6 +183,7 @@ impl PublicInstanceArgs {
                 upload_bytes,
                 posts_per_day: self.max_posts_per_day,
                 imports_per_day: self.max_imports_per_day,
+                imported_subscribers_per_day: self.max_imported_subscribers_per_day,
             },
             reports_per_address: self.max_reports_per_address,
             max_open_reports: self.max_open_reports,

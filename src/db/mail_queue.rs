@@ -2,6 +2,8 @@
 //! for each of their recipients, one row each, in the caller's transaction. The sender
 //! (src/mail/sender.rs) takes due rows, hands them to the SMTP relay and settles them.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::Error;
@@ -298,6 +300,48 @@ pub fn paused_blog(conn: &Connection, blog_id: i64) -> Result<Option<(String, St
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?)
+}
+
+/// A post's email as the post list shows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PostMailCounts {
+    /// When its grace period ends, while it waits for it (nothing is queued yet).
+    pub due_at: Option<String>,
+    /// Messages the relay took.
+    pub sent: i64,
+    /// Messages still queued or in flight.
+    pub waiting: i64,
+    /// Messages given up (bounces among them).
+    pub failed: i64,
+}
+
+/// The email of each of the posts (row ids) that has one, waiting or sent, in two queries.
+pub fn post_counts(conn: &Connection, post_ids: &[i64]) -> Result<HashMap<i64, PostMailCounts>, Error> {
+    let ids = serde_json::to_string(post_ids).map_err(|err| Error::Internal(err.into()))?;
+    let mut counts: HashMap<i64, PostMailCounts> = HashMap::new();
+    let mut sent = conn.prepare_cached(
+        "SELECT c.post_id, c.sent_count, c.failed_count, (SELECT count(*) FROM mail_queue q WHERE q.content_id = c.id)
+         FROM mail_contents c WHERE c.kind = 'post' AND c.post_id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = sent.query_map([&ids], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            PostMailCounts { due_at: None, sent: r.get(1)?, failed: r.get(2)?, waiting: r.get(3)? },
+        ))
+    })?;
+    for row in rows {
+        let (post_id, row) = row?;
+        counts.insert(post_id, row);
+    }
+    let mut due = conn.prepare_cached(
+        "SELECT post_id, due_at FROM post_mailings WHERE post_id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = due.query_map([&ids], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    for row in rows {
+        let (post_id, due_at) = row?;
+        counts.entry(post_id).or_default().due_at = Some(due_at);
+    }
+    Ok(counts)
 }
 
 #[cfg(test)]

@@ -162,6 +162,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0024_owner_digest.sql"),
         seed: None,
     },
+    Migration {
+        version: 25,
+        name: "subscribers imported by owners, for the daily cap",
+        sql: include_str!("migrations/0025_subscriber_imports.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

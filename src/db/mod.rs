@@ -25,6 +25,7 @@ pub mod images;
 pub mod imports;
 pub mod jobs;
 pub mod mail_queue;
+pub mod mail_settings;
 pub mod migrate;
 pub mod pages;
 pub mod paragraphs;
@@ -42,6 +43,7 @@ pub mod review;
 pub mod schedule;
 pub mod sessions;
 pub mod signups;
+pub mod subscriber_list;
 pub mod subscribers;
 pub mod tags;
 #[cfg(test)]

@@ -55,6 +55,8 @@ pub struct Quotas {
     pub posts_per_day: u32,
     /// Imports one blog may start in 24 hours.
     pub imports_per_day: u32,
+    /// Email subscribers one blog may import from another service's CSV in 24 hours.
+    pub imported_subscribers_per_day: u32,
 }
 
 /// `--upload-quota-mb`'s default.
@@ -63,6 +65,8 @@ pub const DEFAULT_UPLOAD_QUOTA_MB: u64 = 1024;
 pub const DEFAULT_POSTS_PER_DAY: u32 = 100;
 /// `--max-imports-per-day`'s default.
 pub const DEFAULT_IMPORTS_PER_DAY: u32 = 5;
+/// `--max-imported-subscribers-per-day`'s default.
+pub const DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY: u32 = 5_000;
 /// `--max-new-blogs-per-day`'s default.
 pub const DEFAULT_NEW_BLOGS_PER_DAY: u32 = 100;
 /// `--max-new-blogs-per-address`'s default.
@@ -108,6 +112,7 @@ impl Default for Quotas {
             upload_bytes: DEFAULT_UPLOAD_QUOTA_MB * 1024 * 1024,
             posts_per_day: DEFAULT_POSTS_PER_DAY,
             imports_per_day: DEFAULT_IMPORTS_PER_DAY,
+            imported_subscribers_per_day: DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY,
         }
     }
 }

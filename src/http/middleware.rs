@@ -26,6 +26,9 @@ use crate::http::plain_pages;
 
 /// Largest request body of a JSON call.
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
+/// The body of `POST .../subscribers/import`: another service's CSV of subscribers (about
+/// 100,000 addresses with Ghost's columns), in JSON.
+pub const SUBSCRIBER_LIST_BODY_LIMIT: usize = 8 * 1024 * 1024;
 /// Largest image upload (the multipart body around it may add a little).
 pub const UPLOAD_BODY_LIMIT: usize = 10 * 1024 * 1024 + 64 * 1024;
 /// The header naming each request's id on its answer.
@@ -132,6 +135,8 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
     let streamed = req.method() == poem::http::Method::POST && is_import_upload(path);
     let limit = if streamed {
         crate::blogs::MAX_IMPORT_BYTES
+    } else if req.method() == poem::http::Method::POST && is_subscriber_import(path) {
+        SUBSCRIBER_LIST_BODY_LIMIT as u64
     } else if path == "/api/images" {
         UPLOAD_BODY_LIMIT as u64
     } else if path == crate::domain::paths::AP_INBOX {
@@ -154,6 +159,14 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
         Err(ReadBodyError::PayloadTooLarge) => Err(Error::body_too_large(limit)),
         Err(_) => Err(Error::bad_request("body", "The request body could not be read")),
     }
+}
+
+/// Whether `path` is `/api/my/blogs/{blogId}/subscribers/import`, where another service's list
+/// of email subscribers is sent.
+fn is_subscriber_import(path: &str) -> bool {
+    path.strip_prefix("/api/my/blogs/")
+        .and_then(|rest| rest.strip_suffix("/subscribers/import"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
 }
 
 /// Whether `path` is `/api/my/blogs/{blogId}/imports`, where an import's file is uploaded.

@@ -72,6 +72,9 @@ pub struct AppSettings<'a> {
     terms_url: Option<&'static str>,
     /// The operator's privacy page (`/privacy`); null when `--privacy` is not given.
     privacy_url: Option<&'static str>,
+    /// Whether the instance sends email (`--smtp-url`): Settings shows the Subscribers panel and
+    /// the post list each post's email only then.
+    email: bool,
 }
 
 /// `index.html` with this server's settings filled in, rendered once at start.
@@ -103,6 +106,7 @@ impl UiIndex {
             contact_email: &config.public.contact_email,
             terms_url: config.public.terms.is_some().then_some(plain_pages::TERMS_PATH),
             privacy_url: config.public.privacy.is_some().then_some(plain_pages::PRIVACY_PATH),
+            email: config.mail_enabled(),
         };
         // Inside <script>, "<" could end the element early; JSON allows it escaped.
         let settings =

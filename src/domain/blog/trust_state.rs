@@ -54,6 +54,12 @@ impl TrustState {
         self != TrustState::Suspended
     }
 
+    /// Whether it takes email subscribers and mails its posts, its owner's switch being
+    /// `email_enabled` (a blog waiting for review, silenced or suspended mails nothing).
+    pub fn sends_email(self, email_enabled: bool) -> bool {
+        self == TrustState::Approved && email_enabled
+    }
+
     /// Whether its owner may change anything (a suspended owner may only export and delete).
     pub fn may_write(self) -> bool {
         self != TrustState::Suspended

@@ -18,6 +18,7 @@ pub mod preview_links;
 pub mod replies;
 pub mod sessions;
 pub mod social_accounts;
+pub mod subscribers;
 pub mod tags;
 pub mod themes;
 pub mod time_zones;
@@ -54,6 +55,12 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/replies", get(replies::list))
         .at("/my/blogs/:blog_id/replies/:reply_id", delete(replies::delete))
         .at("/my/blogs/:blog_id/replies/:reply_id/approve", post(replies::approve))
+        .at("/my/blogs/:blog_id/email", get(subscribers::show).put(subscribers::update))
+        .at("/my/blogs/:blog_id/email/resume", post(subscribers::resume))
+        .at("/my/blogs/:blog_id/subscribers", get(subscribers::list))
+        .at("/my/blogs/:blog_id/subscribers/export", get(subscribers::export))
+        .at("/my/blogs/:blog_id/subscribers/import", post(subscribers::import))
+        .at("/my/blogs/:blog_id/subscribers/:subscriber_id", delete(subscribers::remove))
         .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
         .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
         .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))

@@ -21,7 +21,7 @@ use crate::blogs::PostInput;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post};
-use crate::db::{reactions, replies, tags};
+use crate::db::{mail_queue, reactions, replies, tags};
 use crate::domain::content::blocks::Body;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
@@ -72,12 +72,30 @@ pub struct PostJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     views: Option<i64>,
+    /// Its email to the blog's subscribers (the post list only, when the instance sends mail):
+    /// null when it was never mailed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    mail: Option<Option<PostMailJson>>,
     /// Likes from the fediverse.
     likes: i64,
     /// Boosts from the fediverse.
     boosts: i64,
     /// Replies from the fediverse, held and approved.
     replies: i64,
+}
+
+/// A post's email to the blog's subscribers: waiting for its grace period (`dueAt`), then
+/// how many messages the relay took, how many wait and how many were given up.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "posts.ts", rename = "PostMail")]
+pub struct PostMailJson {
+    /// When the grace period ends and the messages are queued; null once they are.
+    due_at: Option<String>,
+    sent: i64,
+    waiting: i64,
+    failed: i64,
 }
 
 /// `{post}`: a post created, read or changed.
@@ -109,6 +127,7 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
         tags: &post.tags,
         page: post.page_position.is_some(),
         views: None,
+        mail: None,
         likes: 0,
         boosts: 0,
         replies: 0,
@@ -147,7 +166,7 @@ fn posts_json<'a>(config: &Config, blog: &Blog, rows: &'a [Post]) -> Result<Vec<
 pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
     let tag = super::tags::tag_param(req.uri().query())?;
-    let id = blog.id;
+    let (id, mail_on) = (blog.id, state.config.mail_enabled());
     // Counted views are written every few seconds; write them now so the owner sees them all.
     state.site.page_views.flush(&state.db).await;
     let (page, rows, counts) = state
@@ -165,14 +184,26 @@ pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<
             };
             let page = page.map_err(Error::BadRequest)?;
             let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
-            let counts = (posts::views(conn, &ids)?, reactions_of(conn, &ids)?);
+            let mail = match mail_on {
+                true => Some(mail_queue::post_counts(conn, &ids)?),
+                false => None,
+            };
+            let counts = (posts::views(conn, &ids)?, reactions_of(conn, &ids)?, mail);
             Ok((page, rows, counts))
         })
         .await?;
-    let (views, reactions) = counts;
+    let (views, reactions, mut mail) = counts;
     let mut list = posts_json(&state.config, &blog, &rows)?;
     for (json, post) in list.iter_mut().zip(&rows) {
         json.views = Some(views.get(&post.id).copied().unwrap_or(0));
+        json.mail = mail.as_mut().map(|mail| {
+            mail.remove(&post.id).map(|m| PostMailJson {
+                due_at: m.due_at,
+                sent: m.sent,
+                waiting: m.waiting,
+                failed: m.failed,
+            })
+        });
         set_reactions(json, post.id, &reactions);
     }
     Ok(paged(Json(ManyPosts { posts: list }), page))

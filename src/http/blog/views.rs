@@ -16,7 +16,6 @@ use crate::db::public::{self, PublicBlog};
 use crate::db::replies::Reply;
 use crate::db::{pages, replies, tags};
 use crate::domain::blog::post_address::split_permalink;
-use crate::domain::blog::trust_state::TrustState;
 use crate::domain::content::blocks::{Block, Body};
 use crate::domain::content::image::ImageType;
 use crate::domain::paths;
@@ -67,7 +66,7 @@ impl<'a> Look<'a> {
 /// and the blog takes subscribers (approved, sending email). A cached page keeps the token it
 /// was rendered with: its minimum fill time counts from the render.
 pub fn subscribe_token(state: &AppState, blog: &PublicBlog) -> Option<String> {
-    let takes = state.config.mail_enabled() && blog.state == TrustState::Approved && blog.email_enabled;
+    let takes = state.config.mail_enabled() && blog.state.sends_email(blog.email_enabled);
     takes.then(|| state.auth.forms.issue(super::subscribe::PURPOSE, unix_now()))
 }
 

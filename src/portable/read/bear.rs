@@ -132,35 +132,16 @@ fn convert(
 }
 
 /// Rows of RFC 4180 CSV: fields split at commas, quoted fields may hold commas, line breaks
-/// and doubled quotes; rows end with LF or CRLF.
+/// and doubled quotes; rows end with LF or CRLF. A row the reader cannot take ends the rows.
 fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    let mut row = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            ('"', true) => quoted = false,
-            ('"', false) if field.is_empty() => quoted = true,
-            (',', false) => row.push(std::mem::take(&mut field)),
-            ('\r', false) if chars.peek() == Some(&'\n') => {}
-            ('\n', false) => {
-                row.push(std::mem::take(&mut field));
-                rows.push(std::mem::take(&mut row));
-            }
-            (c, _) => field.push(c),
-        }
-    }
-    if !field.is_empty() || !row.is_empty() {
-        row.push(field);
-        rows.push(row);
-    }
-    rows
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .records()
+        .map_while(Result::ok)
+        .map(|record| record.iter().map(str::to_owned).collect())
+        .collect()
 }
 
 #[cfg(test)]

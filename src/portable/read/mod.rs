@@ -21,6 +21,7 @@ pub mod ghost;
 pub mod markdown_site;
 pub mod quire_archive;
 pub mod safe_zip;
+pub mod subscriber_list;
 pub mod wordpress;
 pub mod writefreely;
 

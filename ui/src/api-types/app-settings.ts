@@ -64,7 +64,12 @@ termsUrl: string | null,
 /**
  * The operator's privacy page (`/privacy`); null when `--privacy` is not given.
  */
-privacyUrl: string | null, };
+privacyUrl: string | null, 
+/**
+ * Whether the instance sends email (`--smtp-url`): Settings shows the Subscribers panel and
+ * the post list each post's email only then.
+ */
+email: boolean, };
 
 /**
  * The block rules as the owner app's page config carries them (`blockRules`), so the editor

@@ -70,6 +70,11 @@ page: boolean,
  */
 views?: number, 
 /**
+ * Its email to the blog's subscribers (the post list only, when the instance sends mail):
+ * null when it was never mailed.
+ */
+mail?: PostMail | null, 
+/**
  * Likes from the fediverse.
  */
 likes: number, 
@@ -90,6 +95,16 @@ export type PostBody = { type: 'root',
  * The blocks, in order.
  */
 children: Array<Block>, };
+
+/**
+ * A post's email to the blog's subscribers: waiting for its grace period (`dueAt`), then
+ * how many messages the relay took, how many wait and how many were given up.
+ */
+export type PostMail = { 
+/**
+ * When the grace period ends and the messages are queued; null once they are.
+ */
+dueAt: string | null, sent: number, waiting: number, failed: number, };
 
 /**
  * `{title, html}`: the title the post would get, and the HTML of its blocks as its public

@@ -34,6 +34,7 @@ describe('readAppConfig', () => {
       contactEmail: 'ops@blogs.example.com',
       termsUrl: '/terms',
       privacyUrl: '/privacy',
+      email: true,
     };
     inject(JSON.stringify(sent));
     expect(readAppConfig()).toEqual(sent);
@@ -56,7 +57,16 @@ describe('readAppConfig', () => {
       contactEmail: null,
       termsUrl: null,
       privacyUrl: null,
+      email: false,
     });
+  });
+
+  it('shows the email features only when the server says it sends email', () => {
+    inject(JSON.stringify({ email: true }));
+    expect(readAppConfig().email).toBe(true);
+    document.getElementById('quire-config')?.remove();
+    inject(JSON.stringify({ email: 'yes' }));
+    expect(readAppConfig().email).toBe(false);
   });
 
   it('takes only a known signup mode and only paths of its own origin for the operator pages', () => {

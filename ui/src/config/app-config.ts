@@ -42,6 +42,7 @@ function defaults(location: Location): AppConfig {
     contactEmail: null,
     termsUrl: null,
     privacyUrl: null,
+    email: false,
   };
 }
 
@@ -124,6 +125,7 @@ export function readAppConfig(doc: Document = document): AppConfig {
     contactEmail: optionalText(given.contactEmail),
     termsUrl: ownPath(given.termsUrl),
     privacyUrl: ownPath(given.privacyUrl),
+    email: given.email === true,
   };
 }
 
