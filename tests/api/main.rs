@@ -55,6 +55,7 @@ mod sign_in;
 mod sign_in_limits;
 mod signups;
 mod storage;
+mod subscribers;
 mod subscriptions;
 mod tags_pages;
 mod themes;
