@@ -168,6 +168,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0025_subscriber_imports.sql"),
         seed: None,
     },
+    Migration {
+        version: 26,
+        name: "comments and webmentions: responses held for the owner",
+        sql: include_str!("migrations/0026_responses.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -1,6 +1,7 @@
 //! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post.
 
 pub mod blocks;
+pub mod comment;
 pub mod dates;
 pub mod email_body;
 pub mod emoji;
