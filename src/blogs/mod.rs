@@ -15,6 +15,7 @@
 //! webmentions, ...) is added in one place, `effects.rs`: a field and a method on `Effects`
 //! that writes call to state it, and its line where the helper performs effects.
 
+pub mod comments;
 mod digests;
 pub mod domains;
 mod effects;

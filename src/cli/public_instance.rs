@@ -7,6 +7,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use crate::domain::public_instance::{
+    CommentLimits, DEFAULT_COMMENT_LINKS, DEFAULT_COMMENTS_PER_ADDRESS, DEFAULT_COMMENTS_PER_BLOG,
     DEFAULT_CONFIRMATIONS_PER_HOUR, DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY, DEFAULT_IMPORTS_PER_DAY,
     DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_POSTS_PER_DAY,
     DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_BLOG, DEFAULT_UPLOAD_QUOTA_MB,
@@ -95,6 +96,18 @@ pub struct PublicInstanceArgs {
     #[arg(long, env = "QUIRE_MAX_CONFIRMATION_MAILS_PER_HOUR", default_value_t = DEFAULT_CONFIRMATIONS_PER_HOUR, value_name = "N")]
     pub max_confirmation_mails_per_hour: u32,
 
+    /// Comments one client address (an IPv6 /64) may send in 24 hours, on any blog.
+    #[arg(long, env = "QUIRE_MAX_COMMENTS_PER_ADDRESS", default_value_t = DEFAULT_COMMENTS_PER_ADDRESS, value_name = "N")]
+    pub max_comments_per_address: u32,
+
+    /// Comments one blog takes in 24 hours.
+    #[arg(long, env = "QUIRE_MAX_COMMENTS_PER_BLOG", default_value_t = DEFAULT_COMMENTS_PER_BLOG, value_name = "N")]
+    pub max_comments_per_blog: u32,
+
+    /// Links one comment may hold (Markdown links and bare web addresses).
+    #[arg(long, env = "QUIRE_MAX_COMMENT_LINKS", default_value_t = DEFAULT_COMMENT_LINKS, value_name = "N")]
+    pub max_comment_links: u32,
+
     /// How long after a post is published its email goes to the blog's subscribers (30m, 1h...):
     /// a post unpublished or fixed meanwhile sends nothing, or its final form.
     #[arg(long, env = "QUIRE_MAIL_GRACE", default_value = "10m", value_name = "DURATION")]
@@ -132,6 +145,11 @@ impl PublicInstanceArgs {
         {
             bail!(
                 "--max-posts-per-day, --max-imports-per-day, --max-reports-per-address and --max-open-reports must be at least 1"
+            );
+        }
+        if self.max_comments_per_address == 0 || self.max_comments_per_blog == 0 {
+            bail!(
+                "--max-comments-per-address and --max-comments-per-blog must be at least 1 (comments are off until an owner turns them on)"
             );
         }
         if self.max_subscribes_per_address == 0
@@ -191,6 +209,11 @@ impl PublicInstanceArgs {
                 per_address: self.max_subscribes_per_address,
                 per_blog: self.max_subscribes_per_blog,
                 confirmations_per_hour: self.max_confirmation_mails_per_hour,
+            },
+            comment_limits: CommentLimits {
+                per_address: self.max_comments_per_address,
+                per_blog: self.max_comments_per_blog,
+                max_links: self.max_comment_links,
             },
             mail_grace: crate::domain::duration::parse(&self.mail_grace)
                 .map_err(|message| anyhow::anyhow!("--mail-grace: {message}"))?,

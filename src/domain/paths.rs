@@ -59,6 +59,8 @@ pub const TLS_ASK: &str = "/_quire/tls-ask";
 pub const REPORT: &str = "/report";
 /// A blog's email subscribe form and its POST (issue 30), on the blog's host.
 pub const SUBSCRIBE: &str = "/subscribe";
+/// Where a blog's comment form posts (issue 31).
+pub const COMMENTS: &str = "/comments";
 /// Where the report page sends a reader once their report is stored.
 pub const REPORT_SENT: &str = "/report/sent";
 

@@ -84,6 +84,35 @@ pub const DEFAULT_MAIL_GRACE: std::time::Duration = std::time::Duration::from_se
 /// `--max-confirmation-mails-per-hour`'s default.
 pub const DEFAULT_CONFIRMATIONS_PER_HOUR: u32 = 100;
 
+/// `--max-comments-per-address`'s default.
+pub const DEFAULT_COMMENTS_PER_ADDRESS: u32 = 20;
+/// `--max-comments-per-blog`'s default.
+pub const DEFAULT_COMMENTS_PER_BLOG: u32 = 500;
+/// `--max-comment-links`'s default.
+pub const DEFAULT_COMMENT_LINKS: u32 = 3;
+
+/// What the comment form takes (issue 31, docs/responses.md "Comments"), counted over the last
+/// 24 hours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommentLimits {
+    /// Comments one client address (an IPv6 /64) may send, on any blog (`--max-comments-per-address`).
+    pub per_address: u32,
+    /// Comments one blog takes (`--max-comments-per-blog`).
+    pub per_blog: u32,
+    /// Links one comment may hold (`--max-comment-links`).
+    pub max_links: u32,
+}
+
+impl Default for CommentLimits {
+    fn default() -> CommentLimits {
+        CommentLimits {
+            per_address: DEFAULT_COMMENTS_PER_ADDRESS,
+            per_blog: DEFAULT_COMMENTS_PER_BLOG,
+            max_links: DEFAULT_COMMENT_LINKS,
+        }
+    }
+}
+
 /// What the subscribe form takes (issue 30, docs/email.md "Subscribing"): each counted over the
 /// last 24 hours unless named otherwise. One confirmation mail per email address a day is fixed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,6 +229,8 @@ pub struct PublicInstance {
     pub max_open_reports: u32,
     /// What the email subscribe form takes.
     pub subscribe_limits: SubscribeLimits,
+    /// What the comment form takes.
+    pub comment_limits: CommentLimits,
     /// How long after a post is published its email goes out (`--mail-grace`): a post
     /// unpublished or fixed meanwhile sends nothing, or its final form.
     pub mail_grace: std::time::Duration,
@@ -225,6 +256,7 @@ impl Default for PublicInstance {
             reports_per_address: DEFAULT_REPORTS_PER_ADDRESS,
             max_open_reports: DEFAULT_MAX_OPEN_REPORTS,
             subscribe_limits: SubscribeLimits::default(),
+            comment_limits: CommentLimits::default(),
             mail_grace: DEFAULT_MAIL_GRACE,
             contact_email: None,
             terms: None,

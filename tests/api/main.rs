@@ -19,6 +19,7 @@ mod backup;
 mod blog_pages;
 mod blogs;
 mod cli;
+mod comments;
 mod csrf;
 mod domains;
 mod emoji;

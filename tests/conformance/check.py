@@ -106,8 +106,9 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def fetch(port, host, path):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Host": host})
+def fetch(port, host, path, form=None):
+    data = urllib.parse.urlencode(form).encode() if form is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers={"Host": host})
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, response.read()
@@ -181,16 +182,39 @@ def main():
             host = f"conform.localhost:{port}"
             post_path = "/" + post["permalink"].rsplit("/", 1)[1]
             preview_path = "/preview/" + preview["url"].rsplit("/", 1)[1]
+            # Comments on: the post shows its form; a hostile comment, approved, shows under it.
+            owner.call("PUT", f"/api/my/blogs/{blog_id}/comments", {"mode": "held"})
+            _, page = fetch(port, host, post_path)
+            token = page.split(b'name="token" value="', 1)[1].split(b'"', 1)[0].decode()
+            time.sleep(3.1)
+            comment = {"post": post["shortId"], "token": token, "name": f"Reader {XSS}"[:80],
+                       "website": "https://reader.example/?a=1&b=2", "text": f"Nice *post* {XSS}\n\n> a quote\n\n- a list"}
+            answered, answer_page = fetch(port, host, "/comments", comment)
+            problem = answer_page[answer_page.find(b'role="alert"'):][:300].decode(errors="replace")
+            check("a comment is answered 200", answered == 200, f"got {answered}: {problem}")
+            held = owner.call("GET", f"/api/my/blogs/{blog_id}/responses")["responses"]
+            owner.call("POST", f"/api/my/blogs/{blog_id}/responses/{held[0]['id']}/approve", {})
+            refused, refused_page = fetch(port, host, "/comments", dict(comment, token="forged"))
+            check("a forged comment token is answered 422", refused == 422, f"got {refused}")
             pages = {"front page": "/", "second page": "/?page=2", "post": post_path, "preview link": preview_path,
                      "search results": "/search?q=words", "empty search": "/search", "not found": "/no-such-page",
                      "tag page": "/tags/filler", "second tag page": "/tags/filler?page=2",
                      "tag search": "/search?q=words&tag=filler", "page": "/about"}
             with tempfile.TemporaryDirectory() as out:
                 files = {}
+                for name, body in (("comment answer", answer_page), ("comment form again", refused_page)):
+                    file = os.path.join(out, name.replace(" ", "-") + ".html")
+                    with open(file, "wb") as f:
+                        f.write(body)
+                    files[file] = name
                 for name, path in pages.items():
                     status, body = fetch(port, host, path)
                     expected = 404 if name == "not found" else 200
                     check(f"{name} answers {expected}", status == expected, f"got {status}")
+                    if name == "post":
+                        check("post shows the approved comment, escaped", b"Reader &#60;script&#62;" in body
+                              and b"<script>alert" not in body and b'class="comment-form"' in body,
+                              body[body.find(b"Responses"):][:400].decode(errors="replace"))
                     if name in ("post", "preview link"):
                         sized = f'<img src="{uploaded}" alt="A red boat" width="4" height="3"'.encode()
                         check(f"{name} gives the uploaded image its size", sized in body,

@@ -27,7 +27,7 @@ pub const MAX_TAG_ENTRIES: usize = 100;
 /// Most pages (About, Now, ...) one blog has: every public page lists them in its header.
 pub const MAX_PAGES: u64 = 20;
 /// First path segments a blog answers itself, which no page may take.
-pub const RESERVED_PATHS: [&str; 12] = [
+pub const RESERVED_PATHS: [&str; 16] = [
     "feed.xml",
     "rss.xml",
     "sitemap.xml",
@@ -40,6 +40,10 @@ pub const RESERVED_PATHS: [&str; 12] = [
     "api",
     "assets",
     "theme",
+    "subscribe",
+    "unsubscribe",
+    "comments",
+    "webmention",
 ];
 /// A prefix of paths a blog answers itself (its theme stylesheets, `/theme-{hash}.css`).
 pub const RESERVED_PREFIX: &str = "theme-";

@@ -16,6 +16,7 @@ pub mod posts;
 pub mod preview;
 pub mod preview_links;
 pub mod replies;
+pub mod responses;
 pub mod sessions;
 pub mod social_accounts;
 pub mod subscribers;
@@ -61,6 +62,10 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/subscribers/export", get(subscribers::export))
         .at("/my/blogs/:blog_id/subscribers/import", post(subscribers::import))
         .at("/my/blogs/:blog_id/subscribers/:subscriber_id", delete(subscribers::remove))
+        .at("/my/blogs/:blog_id/comments", get(responses::show_settings).put(responses::set_settings))
+        .at("/my/blogs/:blog_id/responses", get(responses::list))
+        .at("/my/blogs/:blog_id/responses/:response_id", delete(responses::delete))
+        .at("/my/blogs/:blog_id/responses/:response_id/:action", post(responses::act))
         .at("/my/blogs/:blog_id/addons/installed", get(addons::installed))
         .at("/my/blogs/:blog_id/addons/uninstalled", get(addons::uninstalled))
         .at("/my/blogs/:blog_id/addons/:addon_id/installation", post(addons::install).delete(addons::uninstall))

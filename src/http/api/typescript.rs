@@ -17,7 +17,7 @@ use ts_rs::{Config, TS};
 
 use crate::http::api::{
     addons, admin, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview,
-    preview_links, replies, sessions, social_accounts, subscribers, tags, themes, time_zones,
+    preview_links, replies, responses, sessions, social_accounts, subscribers, tags, themes, time_zones,
 };
 use crate::http::ui::AppSettings;
 
@@ -60,6 +60,9 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     fediverse::FediverseAnswer::export_all(&cfg)?;
     fediverse::Followers::export_all(&cfg)?;
     replies::Replies::export_all(&cfg)?;
+    responses::CommentsAnswer::export_all(&cfg)?;
+    responses::Responses::export_all(&cfg)?;
+    responses::OneResponse::export_all(&cfg)?;
     subscribers::EmailAnswer::export_all(&cfg)?;
     subscribers::Subscribers::export_all(&cfg)?;
     subscribers::ImportAnswer::export_all(&cfg)?;

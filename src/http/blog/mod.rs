@@ -13,6 +13,7 @@
 //! - `subscribe`: email subscriptions: subscribe, confirm, unsubscribe (never cached).
 
 mod cache;
+mod comments;
 mod feeds;
 mod preview_links;
 mod responses;

@@ -20,10 +20,10 @@ use std::sync::Arc;
 
 use poem::http::{Method, StatusCode, header};
 use poem::web::Data;
-use poem::{Request, Response, Route, get, handler};
+use poem::{Request, Response, Route, get, handler, post};
 
 use super::cache::Page;
-use super::{feeds, preview_links, responses, subscribe, views};
+use super::{comments, feeds, preview_links, responses, subscribe, views};
 use crate::db::public::{self, PublicBlog};
 use crate::db::redirects;
 use crate::domain::blog::old_paths;
@@ -39,6 +39,7 @@ pub struct BlogHost(pub String);
 pub fn routes() -> Route {
     Route::new()
         .at(paths::SUBSCRIBE, get(subscribe::subscribe_page).post(subscribe::send))
+        .at(paths::COMMENTS, post(comments::send))
         .at("/subscribe/confirm/:token", get(subscribe::confirm_form).post(subscribe::confirm))
         .at("/unsubscribe/:token", get(subscribe::unsubscribe_form).post(subscribe::unsubscribe))
         .at("/", serve)

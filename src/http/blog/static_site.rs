@@ -119,7 +119,9 @@ impl Files<'_> {
         let sizes = views::image_sizes_in(conn, look.config, &body)?;
         let path = post.path();
         let replies = replies::approved_for_post(conn, post.id)?;
-        let html = views::post_html(look, blog, &post, &body, &sizes, &path, false, &replies)?;
+        let responses = crate::db::responses::approved_for_post(conn, post.id)?;
+        let answers = views::Answers { replies: &replies, responses: &responses, comment_token: None };
+        let html = views::post_html(look, blog, &post, &body, &sizes, &path, false, &answers)?;
         self.page(&static_path(&path), &html)
     }
 

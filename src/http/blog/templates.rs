@@ -11,6 +11,7 @@ use askama::Template;
 use crate::db::posts::Post;
 use crate::db::public::PublicBlog;
 use crate::db::replies::Reply;
+use crate::db::responses::Response;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::domain::content::blocks::{Block, Body};
 use crate::domain::{content::dates, content::markdown, content::reader_view};
@@ -157,6 +158,56 @@ pub struct PostPage {
     pub is_page: bool,
     /// The approved replies from the fediverse, oldest first (none on a preview).
     pub replies: Vec<ReplyView>,
+    /// The approved comments and webmentions, oldest first (none on a preview).
+    pub responses: Vec<ResponseView>,
+    /// The comment form, when the post takes comments.
+    pub comment_form: Option<CommentFormView>,
+}
+
+/// The comment form under a post: the post's short id and the form's signed token.
+pub struct CommentFormView {
+    pub post: String,
+    pub token: String,
+}
+
+/// An approved comment or webmention under a post.
+pub struct ResponseView {
+    /// "commented" or "mentioned this on their blog".
+    pub said: &'static str,
+    pub author_name: String,
+    /// The author's website, when it is an http(s) URL.
+    pub author_url: Option<String>,
+    /// A webmention's source page.
+    pub source_url: Option<String>,
+    pub created_iso: String,
+    pub created_human: String,
+    /// The text as HTML: a comment's Markdown through the one renderer, a webmention's excerpt
+    /// escaped.
+    pub html: String,
+    /// The owner's reply as HTML ('' for none).
+    pub owner_reply_html: String,
+}
+
+/// An approved comment or webmention as the post page shows it, its date in the blog's zone.
+pub fn response_view(response: &Response, zone: &TimeZone) -> ResponseView {
+    let webmention = response.kind == "webmention";
+    let html = match webmention {
+        true => format!("<p>{}</p>", crate::domain::content::html::escape(&response.text)),
+        false => markdown::to_html(&response.text),
+    };
+    ResponseView {
+        said: if webmention { "mentioned this on their blog" } else { "commented" },
+        author_name: response.author_name.clone(),
+        author_url: web_link(&response.author_url),
+        source_url: response.source_url.as_deref().and_then(web_link),
+        created_iso: dates::iso_in(&response.created_at, zone),
+        created_human: dates::human(&response.created_at, zone),
+        html,
+        owner_reply_html: match response.owner_reply.is_empty() {
+            true => String::new(),
+            false => markdown::to_html(&response.owner_reply),
+        },
+    }
 }
 
 /// An approved reply under a post: plain text, escaped like every value.

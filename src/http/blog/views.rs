@@ -6,6 +6,7 @@ use askama::Template;
 use poem::http::StatusCode;
 
 use super::cache::Page;
+use super::comments;
 use super::responses::html_page;
 use super::templates::{self, FeedLink, ImageSizes, IndexPage, Layout, NotFoundPage, PostPage, SearchPage, TagPage};
 use super::themes::Themes;
@@ -14,6 +15,7 @@ use crate::db::images;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::replies::Reply;
+use crate::db::responses::{self, Response};
 use crate::db::{pages, replies, tags};
 use crate::domain::blog::post_address::split_permalink;
 use crate::domain::content::blocks::{Block, Body};
@@ -237,6 +239,17 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
     render_post(state, blog, post, &path, false, generation).await
 }
 
+/// What answers a post on its page: its approved fediverse replies, comments and webmentions,
+/// and the comment form's token when it takes comments.
+pub struct Answers<'a> {
+    /// Approved replies from the fediverse.
+    pub replies: &'a [Reply],
+    /// Approved comments and webmentions.
+    pub responses: &'a [Response],
+    /// The comment form's token (None: no form).
+    pub comment_token: Option<String>,
+}
+
 /// The page of `post` at `path`: its permalink, or (`preview`) its secret preview link, which
 /// is not indexed, shares nothing and counts no view.
 pub async fn render_post(
@@ -255,12 +268,28 @@ pub async fn render_post(
     .await?;
     let sizes = image_sizes(state, &body).await?;
     let id = post.id;
-    let shown =
-        if preview { Vec::new() } else { state.db.read(move |conn| replies::approved_for_post(conn, id)).await? };
+    let (shown, comments, closed) = match preview {
+        true => (Vec::new(), Vec::new(), true),
+        false => {
+            state
+                .db
+                .read(move |conn| {
+                    Ok((
+                        replies::approved_for_post(conn, id)?,
+                        responses::approved_for_post(conn, id)?,
+                        responses::post_closed(conn, id)?,
+                    ))
+                })
+                .await?
+        }
+    };
     let token = if preview { None } else { subscribe_token(state, &blog) };
+    let comment_token =
+        (!preview && comments::shows_form(&blog, &post, closed)).then(|| comments::form_token(state, post.id));
     off_runtime(move || {
         let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
-        let html = post_html(look, &blog, &post, &body, &sizes, &path, preview, &shown)?;
+        let answers = Answers { replies: &shown, responses: &comments, comment_token };
+        let html = post_html(look, &blog, &post, &body, &sizes, &path, preview, &answers)?;
         let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
         page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
         page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
@@ -271,7 +300,7 @@ pub async fn render_post(
 
 /// The HTML of `post` (its `body` parsed, its images' `sizes`) at `path`; a `preview` is not
 /// indexed and shares nothing.
-/// `replies`: its approved replies from the fediverse, shown under it.
+/// `answers`: its approved replies, comments and webmentions, shown under it, and its comment form.
 pub fn post_html(
     look: Look<'_>,
     blog: &PublicBlog,
@@ -280,7 +309,7 @@ pub fn post_html(
     sizes: &ImageSizes,
     path: &str,
     preview: bool,
-    replies: &[Reply],
+    answers: &Answers<'_>,
 ) -> Result<String, Error> {
     let url = format!("{}{path}", look.config.blog_origin(&blog.address));
     let mut layout = look.layout(blog, path);
@@ -312,7 +341,12 @@ pub fn post_html(
         rich_tweets: blog.has("rich-tweet-embeds"),
         is_page: post.page_position.is_some(),
         tags: if post.page_position.is_some() { Vec::new() } else { post.tags.clone() },
-        replies: replies.iter().map(|reply| templates::reply_view(reply, &blog.time_zone)).collect(),
+        replies: answers.replies.iter().map(|reply| templates::reply_view(reply, &blog.time_zone)).collect(),
+        responses: answers.responses.iter().map(|r| templates::response_view(r, &blog.time_zone)).collect(),
+        comment_form: answers
+            .comment_token
+            .clone()
+            .map(|token| templates::CommentFormView { post: post.short_id.clone(), token }),
     }
     .render()
     .map_err(|err| Error::Internal(err.into()))

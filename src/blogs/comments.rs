@@ -1,0 +1,250 @@
+//! Comments on the write path (issue 31, docs/responses.md "Comments"): a reader's comment, its
+//! limits (per client address and per blog a day), the duplicate check, the blog's blocked
+//! addresses and words (to Spam, silently), and the trusted commenters whose comments show at
+//! once; the owner's comment settings. A comment that shows at once takes the post's cached
+//! page with it.
+
+use super::Blogs;
+use crate::auth::token_hash;
+use crate::db::blogs::Blog;
+use crate::db::posts::Post;
+use crate::db::public::PublicBlog;
+use crate::db::responses::{self, CommentSettings, CommentsMode, NewComment, Response, ResponseState};
+use crate::domain::blog::trust_state::TrustState;
+use crate::domain::content::comment::Comment;
+use crate::domain::paging::{Page, PageRequest};
+use crate::error::{Error, Result};
+
+/// What became of a comment, as the reader is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Commented {
+    /// Stored, waiting for the owner (or, unknown to the sender, put in Spam): "waits for
+    /// approval".
+    Held,
+    /// Shown at once: the commenter is trusted.
+    Shown,
+    /// The same text is on the post already: nothing stored, the same answer as held.
+    Duplicate,
+    /// The client address sent its allowance today.
+    AddressLimit,
+    /// The blog took its allowance today.
+    BlogLimit,
+    /// The blog takes no comments now (off, closed, not approved).
+    Closed,
+}
+
+/// Whether `blog` takes comments on `post` now (approved, comments on, the post published, not
+/// a page, not closed).
+pub fn takes_comments(blog_state: TrustState, mode: CommentsMode, post: &Post, closed: bool) -> bool {
+    blog_state == TrustState::Approved && mode != CommentsMode::Off && post.federates() && !closed
+}
+
+/// The most words a blog may block, and the longest.
+pub const MAX_BLOCKED_WORDS: usize = 200;
+/// The longest blocked word, in characters.
+pub const MAX_BLOCKED_WORD: usize = 100;
+
+impl Blogs {
+    /// Stores `comment` on `post` of `blog`, from `client_key` with the cookie id `commenter`,
+    /// within the limits; answers what the reader is told.
+    pub async fn comment(
+        &self,
+        blog: &PublicBlog,
+        post: &Post,
+        comment: Comment,
+        client_key: String,
+        commenter: String,
+    ) -> Result<Commented> {
+        let limits = self.public.comment_limits;
+        let (blog_id, post_id, state, subdomain) = (blog.id, post.id, blog.state, blog.subdomain.clone());
+        let post = post.clone();
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let settings = responses::settings(&tx, blog_id)?;
+            if !takes_comments(state, settings.mode, &post, responses::post_closed(&tx, post_id)?) {
+                return Ok(Commented::Closed);
+            }
+            let counts = responses::counts_today(&tx, blog_id, &client_key)?;
+            if counts.from_client >= limits.per_address {
+                return Ok(Commented::AddressLimit);
+            }
+            if counts.on_blog >= limits.per_blog {
+                return Ok(Commented::BlogLimit);
+            }
+            let text_hash = token_hash(&comment.text);
+            if responses::is_duplicate(&tx, post_id, &text_hash)? {
+                return Ok(Commented::Duplicate);
+            }
+            let spam = responses::is_blocked(&tx, blog_id, &client_key)?
+                || crate::domain::content::comment::mentions_blocked_word(&comment, &settings.blocked_words);
+            let trusted = settings.mode == CommentsMode::Trusted && responses::is_trusted(&tx, blog_id, &commenter)?;
+            let state = match (spam, trusted) {
+                (true, _) => ResponseState::Spam,
+                (false, true) => ResponseState::Approved,
+                (false, false) => ResponseState::Held,
+            };
+            let edit: [u8; 16] = rand::random();
+            responses::insert_comment(
+                &tx,
+                &NewComment {
+                    blog_id,
+                    post_id,
+                    state,
+                    name: &comment.name,
+                    website: &comment.website,
+                    text: &comment.text,
+                    text_hash: &text_hash,
+                    client_key: &client_key,
+                    commenter: &commenter,
+                    edit_hash: &token_hash(&hex::encode(edit)),
+                },
+            )?;
+            tx.commit()?;
+            Ok(match state {
+                ResponseState::Approved => {
+                    effects.invalidate(&subdomain);
+                    Commented::Shown
+                }
+                _ => Commented::Held,
+            })
+        })
+        .await
+    }
+
+    /// One page of the blog's comments and webmentions in `state`, newest first, each with its
+    /// post's short id and title; a page past the end is a 400 on `page`.
+    pub async fn responses(
+        &self,
+        blog: &Blog,
+        state: ResponseState,
+        request: PageRequest,
+    ) -> Result<(Page, Vec<(Response, (String, String))>)> {
+        let id = blog.id;
+        self.db
+            .read(move |conn| {
+                let page = request.within(responses::count_in(conn, id, state)?).map_err(Error::BadRequest)?;
+                let found = responses::list(conn, id, state, request.offset(), request.page_size)?;
+                let with_posts = with_posts(conn, id, found)?;
+                Ok((page, with_posts))
+            })
+            .await
+    }
+
+    /// Moves the blog's response `response_id` to `state` (approving a comment trusts its
+    /// commenter); the post's page changes when it shows or stops showing.
+    pub async fn move_response(
+        &self,
+        blog: &Blog,
+        response_id: i64,
+        state: ResponseState,
+    ) -> Result<(Response, (String, String))> {
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            let before = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
+            responses::set_state(&tx, id, response_id, state)?;
+            let after = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
+            let found = with_posts(&tx, id, vec![after])?.pop().ok_or_else(response_not_found)?;
+            tx.commit()?;
+            if (before.state == ResponseState::Approved) != (state == ResponseState::Approved) {
+                effects.invalidate(&subdomain);
+            }
+            Ok(found)
+        })
+        .await
+    }
+
+    /// Deletes the blog's response `response_id`.
+    pub async fn delete_response(&self, blog: &Blog, response_id: i64) -> Result<()> {
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            let before = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
+            responses::delete(&tx, id, response_id)?;
+            tx.commit()?;
+            if before.state == ResponseState::Approved {
+                effects.invalidate(&subdomain);
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// The blog's comment settings.
+    pub async fn comment_settings(&self, blog_id: i64) -> Result<CommentSettings> {
+        self.db.read(move |conn| responses::settings(conn, blog_id)).await
+    }
+
+    /// Sets who may comment on the blog and its blocked words (None leaves them); the form
+    /// comes or goes on its pages.
+    pub async fn set_comment_settings(
+        &self,
+        blog_id: i64,
+        subdomain: &str,
+        mode: Option<CommentsMode>,
+        blocked_words: Option<Vec<String>>,
+    ) -> Result<CommentSettings> {
+        let words = blocked_words.map(|words| blocked_words_of(&words)).transpose()?;
+        let subdomain = subdomain.to_owned();
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            if let Some(mode) = mode {
+                responses::set_mode(&tx, blog_id, mode)?;
+            }
+            if let Some(words) = &words {
+                responses::set_blocked_words(&tx, blog_id, words)?;
+            }
+            let settings = responses::settings(&tx, blog_id)?;
+            tx.commit()?;
+            effects.invalidate(&subdomain);
+            Ok(settings)
+        })
+        .await
+    }
+}
+
+/// A response id the blog does not have.
+pub fn response_not_found() -> Error {
+    Error::not_found("response", "Response not found")
+}
+
+/// Each of `found` with its post's short id and title (a response outlives no post: they go
+/// together).
+fn with_posts(
+    conn: &rusqlite::Connection,
+    blog_id: i64,
+    found: Vec<Response>,
+) -> Result<Vec<(Response, (String, String))>> {
+    let ids: Vec<i64> = found.iter().map(|r| r.post_id).collect();
+    let posts = crate::db::posts::by_ids(conn, blog_id, &ids)?;
+    Ok(found
+        .into_iter()
+        .filter_map(|r| {
+            let post = posts.iter().find(|p| p.id == r.post_id)?;
+            let named = (post.short_id.clone(), post.title.clone());
+            Some((r, named))
+        })
+        .collect())
+}
+
+/// The owner's blocked words, trimmed, lowercased, without blanks and repeats; too many or too
+/// long is a 422 on `blockedWords`.
+fn blocked_words_of(words: &[String]) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for word in words {
+        let word = word.trim().to_lowercase();
+        if word.chars().count() > MAX_BLOCKED_WORD {
+            return Err(Error::invalid(
+                "blockedWords",
+                format!("A blocked word is at most {MAX_BLOCKED_WORD} characters"),
+            ));
+        }
+        if !word.is_empty() && !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    if out.len() > MAX_BLOCKED_WORDS {
+        return Err(Error::invalid("blockedWords", format!("A blog may block at most {MAX_BLOCKED_WORDS} words")));
+    }
+    Ok(out)
+}

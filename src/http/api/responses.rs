@@ -1,0 +1,179 @@
+//! The owner's side of comments and webmentions (docs/api.md 6.13, docs/responses.md): who may
+//! comment and the blocked words, and the queue of responses: held, approved or spam, approve,
+//! mark as spam, delete. Writes go through the write path ([`crate::blogs::Blogs`]); the
+//! fediverse's replies keep their own routes (`replies.rs`).
+
+use poem::http::StatusCode;
+use poem::web::{Data, Json, Path};
+use poem::{IntoResponse, Request, Response, handler};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::blogs::comments::response_not_found;
+use crate::db::responses::{CommentSettings, CommentsMode, Response as Stored, ResponseState};
+use crate::domain::messages::Messages;
+use crate::domain::paging::PageRequest;
+use crate::error::{Error, Result};
+use crate::http::api::fediverse::row_id;
+use crate::http::api::json::JsonBody;
+use crate::http::api::paged;
+use crate::http::owned_blog::OwnedBlog;
+use crate::http::state::AppState;
+
+/// Responses on a page when none is asked for.
+pub const DEFAULT_PAGE_SIZE: u32 = 20;
+/// Most responses on a page.
+pub const MAX_PAGE_SIZE: u32 = 100;
+
+/// `PUT .../comments`'s body: what is left out stays as it is.
+#[derive(Deserialize)]
+pub struct SetComments {
+    mode: Option<String>,
+    #[serde(rename = "blockedWords", alias = "blocked_words")]
+    blocked_words: Option<Vec<String>>,
+}
+
+/// The blog's comment settings.
+#[handler]
+pub async fn show_settings(OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Json<CommentsAnswer>> {
+    Ok(comments_answer(state.blogs.comment_settings(blog.id).await?))
+}
+
+/// Changes who may comment, or the blocked words.
+#[handler]
+pub async fn set_settings(
+    OwnedBlog { blog, input: JsonBody(body), .. }: OwnedBlog<JsonBody<SetComments>>,
+    state: Data<&AppState>,
+) -> Result<Json<CommentsAnswer>> {
+    let mode = body
+        .mode
+        .map(|raw| CommentsMode::parse(&raw).ok_or_else(|| Error::invalid("mode", "Should be off, held or trusted")))
+        .transpose()?;
+    let settings = state.blogs.set_comment_settings(blog.id, &blog.subdomain, mode, body.blocked_words).await?;
+    Ok(comments_answer(settings))
+}
+
+/// One page (`?state=held|approved|spam&page=&page_size=`) of the blog's comments and
+/// webmentions, newest first; `held` by default.
+#[handler]
+pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
+    let params: Vec<(String, String)> = serde_urlencoded::from_str(req.uri().query().unwrap_or("")).unwrap_or_default();
+    let wanted = match params.iter().find(|(key, _)| key == "state").map(|(_, value)| value.as_str()) {
+        None | Some("") => ResponseState::Held,
+        Some(raw) => ResponseState::parse(raw)
+            .ok_or_else(|| Error::BadRequest(Messages::one("state", "Should be held, approved or spam")))?,
+    };
+    let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
+    let (page, found) = state.blogs.responses(&blog, wanted, request).await?;
+    let responses = found.iter().map(|(response, post)| response_json(response, post)).collect();
+    Ok(paged(Json(Responses { responses }), page))
+}
+
+/// Approves a response (it shows under its post) or marks it as spam (`action` is `approve` or
+/// `spam`).
+#[handler]
+pub async fn act(
+    OwnedBlog { blog, .. }: OwnedBlog,
+    state: Data<&AppState>,
+    Path((_, response_id, action)): Path<(String, String, String)>,
+) -> Result<Response> {
+    let to = match action.as_str() {
+        "approve" => ResponseState::Approved,
+        "spam" => ResponseState::Spam,
+        _ => return Err(response_not_found()),
+    };
+    let (response, post) = state.blogs.move_response(&blog, row_id(&response_id, response_not_found)?, to).await?;
+    Ok(Json(OneResponse { response: response_json(&response, &post) }).into_response())
+}
+
+/// Deletes a response.
+#[handler]
+pub async fn delete(
+    OwnedBlog { blog, .. }: OwnedBlog,
+    state: Data<&AppState>,
+    Path((_, response_id)): Path<(String, String)>,
+) -> Result<Response> {
+    state.blogs.delete_response(&blog, row_id(&response_id, response_not_found)?).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `{comments}`: the blog's comment settings after the call.
+#[derive(Serialize, TS)]
+#[ts(export_to = "responses.ts")]
+pub struct CommentsAnswer {
+    comments: CommentsJson,
+}
+
+/// Who may comment on the blog, and the words that send a comment to Spam.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "responses.ts", rename = "CommentSettings")]
+pub struct CommentsJson {
+    /// `off` (no comment form), `held` (each waits for approval), `trusted` (held but for
+    /// commenters approved before).
+    #[ts(type = "\"off\" | \"held\" | \"trusted\"")]
+    mode: &'static str,
+    blocked_words: Vec<String>,
+}
+
+/// `{responses}`: one page of them.
+#[derive(Serialize, TS)]
+#[ts(export_to = "responses.ts")]
+pub struct Responses {
+    responses: Vec<ResponseJson>,
+}
+
+/// `{response}`: one, after a change.
+#[derive(Serialize, TS)]
+#[ts(export_to = "responses.ts")]
+pub struct OneResponse {
+    response: ResponseJson,
+}
+
+/// A comment or webmention, `<response>` of docs/api.md.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "responses.ts", rename = "Response")]
+pub struct ResponseJson {
+    id: i64,
+    /// `comment` or `webmention`.
+    #[ts(type = "\"comment\" | \"webmention\"")]
+    kind: String,
+    #[ts(type = "\"held\" | \"approved\" | \"spam\"")]
+    state: &'static str,
+    /// The short id of the post it answers.
+    post_id: String,
+    post_title: String,
+    author_name: String,
+    /// The author's website ('' for none).
+    author_url: String,
+    /// A webmention's source page.
+    source_url: Option<String>,
+    /// A comment's Markdown; a webmention's excerpt, plain text.
+    text: String,
+    /// The owner's reply ('' for none).
+    owner_reply: String,
+    received_at: String,
+}
+
+fn comments_answer(settings: CommentSettings) -> Json<CommentsAnswer> {
+    Json(CommentsAnswer {
+        comments: CommentsJson { mode: settings.mode.as_str(), blocked_words: settings.blocked_words },
+    })
+}
+
+fn response_json(response: &Stored, post: &(String, String)) -> ResponseJson {
+    ResponseJson {
+        id: response.id,
+        kind: response.kind.clone(),
+        state: response.state.as_str(),
+        post_id: post.0.clone(),
+        post_title: post.1.clone(),
+        author_name: response.author_name.clone(),
+        author_url: response.author_url.clone(),
+        source_url: response.source_url.clone(),
+        text: response.text.clone(),
+        owner_reply: response.owner_reply.clone(),
+        received_at: response.created_at.clone(),
+    }
+}
