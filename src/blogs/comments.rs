@@ -154,6 +154,80 @@ impl Blogs {
         .await
     }
 
+    /// Sets the owner's reply under the blog's comment `response_id` (Markdown, through the one
+    /// renderer; '' removes it). A webmention takes no reply (404).
+    pub async fn reply_to_response(
+        &self,
+        blog: &Blog,
+        response_id: i64,
+        text: &str,
+    ) -> Result<(Response, (String, String))> {
+        let reply = owner_reply_of(text)?;
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            if !responses::set_owner_reply(&tx, id, response_id, &reply)? {
+                return Err(response_not_found());
+            }
+            let after = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
+            let shown = after.state == ResponseState::Approved;
+            let found = with_posts(&tx, id, vec![after])?.pop().ok_or_else(response_not_found)?;
+            tx.commit()?;
+            if shown {
+                effects.invalidate(&subdomain);
+            }
+            Ok(found)
+        })
+        .await
+    }
+
+    /// Puts the blog's comment `response_id` in Spam and blocks the address it came from: the
+    /// address's later comments go to Spam too.
+    pub async fn block_response_sender(&self, blog: &Blog, response_id: i64) -> Result<(Response, (String, String))> {
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            let before = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
+            if !responses::block_sender(&tx, id, response_id)? {
+                return Err(response_not_found());
+            }
+            let after = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
+            let found = with_posts(&tx, id, vec![after])?.pop().ok_or_else(response_not_found)?;
+            tx.commit()?;
+            if before.state == ResponseState::Approved {
+                effects.invalidate(&subdomain);
+            }
+            Ok(found)
+        })
+        .await
+    }
+
+    /// Approves, marks as spam (`Some(state)`) or deletes (`None`) each of the blog's responses
+    /// `ids`, in one transaction; ids the blog does not have are skipped. Answers how many
+    /// changed.
+    pub async fn act_on_responses(&self, blog: &Blog, ids: Vec<i64>, to: Option<ResponseState>) -> Result<usize> {
+        if ids.len() > MAX_BULK {
+            return Err(Error::invalid("ids", format!("At most {MAX_BULK} responses at once")));
+        }
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            let mut changed = 0;
+            for response_id in ids {
+                changed += usize::from(match to {
+                    Some(state) => responses::set_state(&tx, id, response_id, state)?,
+                    None => responses::delete(&tx, id, response_id)?,
+                });
+            }
+            tx.commit()?;
+            if changed > 0 {
+                effects.invalidate(&subdomain);
+            }
+            Ok(changed)
+        })
+        .await
+    }
+
     /// Deletes the blog's response `response_id`.
     pub async fn delete_response(&self, blog: &Blog, response_id: i64) -> Result<()> {
         let (id, subdomain) = (blog.id, blog.subdomain.clone());
@@ -225,6 +299,20 @@ fn with_posts(
             Some((r, named))
         })
         .collect())
+}
+
+/// Responses one bulk action takes at most.
+pub const MAX_BULK: usize = 500;
+
+/// The owner's reply, trimmed; past [`crate::domain::content::comment::MAX_TEXT`] characters a
+/// 422 on `text`.
+fn owner_reply_of(text: &str) -> Result<String> {
+    let text = text.trim().replace("\r\n", "\n");
+    let max = crate::domain::content::comment::MAX_TEXT;
+    if text.chars().count() > max {
+        return Err(Error::invalid("text", format!("A reply is at most {max} characters")));
+    }
+    Ok(text)
 }
 
 /// The owner's blocked words, trimmed, lowercased, without blanks and repeats; too many or too

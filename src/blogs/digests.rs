@@ -51,6 +51,10 @@ fn digest(blog_name: &str, waiting: &Waiting, app_url: &str, blog_id: i64) -> Ne
         let replies = plural(waiting.held_replies, "reply from the fediverse waits", "replies from the fediverse wait");
         lines.push((format!("{replies} for your approval."), format!("{app_url}/d/replies")));
     }
+    if waiting.held_responses > 0 {
+        let responses = plural(waiting.held_responses, "comment waits", "comments wait");
+        lines.push((format!("{responses} for your approval."), format!("{app_url}/d/replies")));
+    }
     if waiting.given_up_hosts > 0 {
         let servers = plural(waiting.given_up_hosts, "server", "servers");
         lines.push((

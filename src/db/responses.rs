@@ -314,6 +314,43 @@ pub fn set_state(conn: &Connection, blog_id: i64, id: i64, state: ResponseState)
     Ok(changed > 0)
 }
 
+/// Sets the owner's reply to the blog's comment `id` ('' removes it); false when the blog has
+/// no such comment.
+pub fn set_owner_reply(conn: &Connection, blog_id: i64, id: i64, reply: &str) -> Result<bool, Error> {
+    Ok(conn.execute(
+        &format!(
+            "UPDATE responses SET owner_reply = ?3, updated_at = {NOW} WHERE blog_id = ?1 AND id = ?2 AND kind = 'comment'"
+        ),
+        params![blog_id, id, reply],
+    )? > 0)
+}
+
+/// Blocks the address the blog's comment `id` came from (its later comments go to Spam) and
+/// puts the comment in Spam; false when the blog has no such comment.
+pub fn block_sender(conn: &Connection, blog_id: i64, id: i64) -> Result<bool, Error> {
+    conn.execute(
+        "INSERT OR IGNORE INTO blocked_commenters (blog_id, client_key)
+         SELECT blog_id, client_key FROM responses
+         WHERE blog_id = ?1 AND id = ?2 AND kind = 'comment' AND client_key NOT IN ('', 'unknown')",
+        params![blog_id, id],
+    )?;
+    Ok(conn.execute(
+        &format!("UPDATE responses SET state = 'spam', updated_at = {NOW} WHERE blog_id = ?1 AND id = ?2 AND kind = 'comment'"),
+        params![blog_id, id],
+    )? > 0)
+}
+
+/// The count of each of the posts' (row ids) comments and webmentions, held or approved.
+pub fn counts_of(conn: &Connection, post_ids: &[i64]) -> Result<std::collections::HashMap<i64, i64>, Error> {
+    let ids = serde_json::to_string(post_ids).map_err(|err| Error::Internal(err.into()))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT post_id, count(*) FROM responses
+         WHERE post_id IN (SELECT value FROM json_each(?1)) AND state <> 'spam' GROUP BY post_id",
+    )?;
+    let rows = stmt.query_map([ids], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
 /// Deletes the blog's response `id`; false when there is none.
 pub fn delete(conn: &Connection, blog_id: i64, id: i64) -> Result<bool, Error> {
     Ok(conn.execute("DELETE FROM responses WHERE blog_id = ?1 AND id = ?2", params![blog_id, id])? > 0)

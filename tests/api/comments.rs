@@ -250,3 +250,65 @@ async fn in_trusted_mode_a_commenter_approved_once_shows_at_once_after() {
     let (_, answer, _) = send(&app, &third, "203.0.113.20", None).await;
     assert!(answer.contains("waiting for approval"));
 }
+
+#[tokio::test]
+async fn the_owner_replies_blocks_an_address_acts_in_bulk_and_sees_counts_per_post() {
+    let app = TestApp::spawn().await;
+    let (alice, blog, path) = blog_with_post(&app, "held").await;
+    let (post, token) = form_of(&app, &path).await;
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    for (name, client) in
+        [("Ann", "203.0.113.1"), ("Bo", "203.0.113.2"), ("Cy", "203.0.113.3"), ("Spammer", "192.0.2.66")]
+    {
+        let text = format!("A comment from {name}");
+        let form = [("post", post.as_str()), ("token", token.as_str()), ("name", name), ("text", text.as_str())];
+        assert_eq!(send(&app, &form, client, None).await.0, 200);
+    }
+    let responses = format!("/api/my/blogs/{blog}/responses");
+    let held: Value = alice.get(&responses).await.json().await.unwrap();
+    let id_of = |name: &str| {
+        held["responses"].as_array().unwrap().iter().find(|r| r["authorName"] == name).unwrap()["id"].as_i64().unwrap()
+    };
+    let posts: Value = alice.get(&format!("/api/my/blogs/{blog}/posts")).await.json().await.unwrap();
+    assert_eq!(posts["posts"][0]["responses"], 4, "held comments count on the post list");
+
+    // Block: the comment to Spam, and that address's next comment too.
+    let blocked = alice.post(&format!("{responses}/{}/block", id_of("Spammer")), json!({})).await;
+    assert_eq!(blocked.json::<Value>().await.unwrap()["response"]["state"], "spam");
+    let form =
+        [("post", post.as_str()), ("token", token.as_str()), ("name", "Spammer"), ("text", "Again, differently")];
+    assert_eq!(send(&app, &form, "192.0.2.66", None).await.0, 200);
+    let spam: Value = alice.get(&format!("{responses}?state=spam")).await.json().await.unwrap();
+    assert_eq!(spam["responses"].as_array().unwrap().len(), 2);
+
+    // Bulk: approve two at once (another blog's id is skipped); then delete one.
+    let (ann, bo, cy) = (id_of("Ann"), id_of("Bo"), id_of("Cy"));
+    let done =
+        alice.post(&format!("{responses}/bulk"), json!({ "ids": [ann, bo, 999_999], "action": "approve" })).await;
+    assert_eq!(done.json::<Value>().await.unwrap(), json!({ "done": 2 }));
+    let (field, _) =
+        error_field(alice.post(&format!("{responses}/bulk"), json!({ "ids": [cy], "action": "publish" })).await, 422)
+            .await;
+    assert_eq!(field, "action");
+    let done = alice.post(&format!("{responses}/bulk"), json!({ "ids": [cy], "action": "delete" })).await;
+    assert_eq!(done.json::<Value>().await.unwrap(), json!({ "done": 1 }));
+
+    // The owner's reply shows under the comment, through the one renderer.
+    let replied = alice
+        .send(Method::PUT, &format!("{responses}/{ann}/reply"), json!({ "text": "Thanks, *Ann* <script>x</script>" }))
+        .await;
+    assert_eq!(replied.json::<Value>().await.unwrap()["response"]["ownerReply"], "Thanks, *Ann* <script>x</script>");
+    let html = page(&app, &path).await;
+    let shown = &html[html.find("class=\"responses\"").unwrap()..];
+    assert!(shown.contains("A comment from Ann") && shown.contains("A comment from Bo"), "{shown}");
+    assert!(shown.contains("The author replied") && shown.contains("<em>Ann</em>"), "{shown}");
+    assert!(!shown.contains("<script>x"), "{shown}");
+    let (field, _) = error_field(
+        alice.send(Method::PUT, &format!("{responses}/{ann}/reply"), json!({ "text": "x".repeat(5_001) })).await,
+        422,
+    )
+    .await;
+    assert_eq!(field, "text");
+    let posts: Value = alice.get(&format!("/api/my/blogs/{blog}/posts")).await.json().await.unwrap();
+    assert_eq!(posts["posts"][0]["responses"], 2, "spam and deleted ones are not counted");
+}

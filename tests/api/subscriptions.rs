@@ -421,6 +421,13 @@ async fn the_owner_gets_at_most_one_digest_an_hour_of_what_waits_and_none_when_t
             [],
         )
         .unwrap();
+    app.db()
+        .execute(
+            "INSERT INTO responses (blog_id, post_id, kind, state, author_name, text)
+             SELECT 1, min(id), 'comment', 'held', '<i>Y</i>', 'a comment' FROM posts",
+            [],
+        )
+        .unwrap();
     app.state.blogs.send_digests().await.unwrap();
     let sent = digests(&app);
     assert_eq!(sent.len(), 1);
@@ -429,7 +436,8 @@ async fn the_owner_gets_at_most_one_digest_an_hour_of_what_waits_and_none_when_t
     assert!(text.contains("2 replies from the fediverse wait for your approval."), "{text}");
     assert!(text.contains(&format!("{}/d/replies", app.url)), "{text}");
     assert!(text.contains("gave up delivering your posts to 1 server"), "{text}");
-    assert!(!text.contains("<b>X</b>"), "nothing a stranger wrote");
+    assert!(text.contains("1 comment waits for your approval."), "{text}");
+    assert!(!text.contains("<b>X</b>") && !text.contains("<i>Y</i>"), "nothing a stranger wrote");
 
     // Within the hour: nothing more, whatever comes.
     held_reply(&app, "https://m.example/notes/3");
@@ -439,11 +447,12 @@ async fn the_owner_gets_at_most_one_digest_an_hour_of_what_waits_and_none_when_t
     app.db().execute("UPDATE blogs SET digest_sent_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
     app.db().execute("UPDATE replies SET received_at = '1999-01-01T00:00:00.000Z' WHERE note_id LIKE '%/1' OR note_id LIKE '%/2'", []).unwrap();
     app.db().execute("UPDATE given_up_hosts SET given_up_at = '1999-01-01T00:00:00.000Z'", []).unwrap();
+    app.db().execute("UPDATE responses SET created_at = '1999-01-01T00:00:00.000Z'", []).unwrap();
     app.state.blogs.send_digests().await.unwrap();
     let sent = digests(&app);
     assert_eq!(sent.len(), 2);
     assert!(sent[1].2.contains("1 reply from the fediverse waits"), "{}", sent[1].2);
-    assert!(!sent[1].2.contains("gave up"), "{}", sent[1].2);
+    assert!(!sent[1].2.contains("gave up") && !sent[1].2.contains("comment"), "{}", sent[1].2);
     // Turned off: none.
     app.db().execute("UPDATE blogs SET notify_owner = 0, digest_sent_at = NULL", []).unwrap();
     held_reply(&app, "https://m.example/notes/4");

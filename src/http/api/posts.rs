@@ -21,7 +21,7 @@ use crate::blogs::PostInput;
 use crate::config::Config;
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post};
-use crate::db::{mail_queue, reactions, replies, tags};
+use crate::db::{mail_queue, reactions, replies, responses, tags};
 use crate::domain::content::blocks::Body;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
@@ -83,6 +83,8 @@ pub struct PostJson<'a> {
     boosts: i64,
     /// Replies from the fediverse, held and approved.
     replies: i64,
+    /// Comments and webmentions, held and approved (not spam).
+    responses: i64,
 }
 
 /// A post's email to the blog's subscribers: waiting for its grace period (`dueAt`), then
@@ -131,21 +133,24 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
         likes: 0,
         boosts: 0,
         replies: 0,
+        responses: 0,
     })
 }
 
-/// The fediverse's likes, boosts and replies of the posts (row ids) that have any, in two queries.
-type Reactions = (HashMap<i64, reactions::Counts>, HashMap<i64, i64>);
+/// The fediverse's likes, boosts and replies, and the comments and webmentions, of the posts
+/// (row ids) that have any, in three queries.
+type Reactions = (HashMap<i64, reactions::Counts>, HashMap<i64, i64>, HashMap<i64, i64>);
 
 fn reactions_of(conn: &rusqlite::Connection, ids: &[i64]) -> Result<Reactions> {
-    Ok((reactions::counts_of(conn, ids)?, replies::counts_of(conn, ids)?))
+    Ok((reactions::counts_of(conn, ids)?, replies::counts_of(conn, ids)?, responses::counts_of(conn, ids)?))
 }
 
 /// Sets the counts of `json`, the post `id`.
-fn set_reactions(json: &mut PostJson<'_>, id: i64, (counts, replies): &Reactions) {
+fn set_reactions(json: &mut PostJson<'_>, id: i64, (counts, replies, responses): &Reactions) {
     let counts = counts.get(&id).copied().unwrap_or_default();
     (json.likes, json.boosts) = (counts.likes, counts.boosts);
     json.replies = replies.get(&id).copied().unwrap_or(0);
+    json.responses = responses.get(&id).copied().unwrap_or(0);
 }
 
 /// A post in its API shape, with its counts read.

@@ -69,21 +69,70 @@ pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<
     Ok(paged(Json(Responses { responses }), page))
 }
 
-/// Approves a response (it shows under its post) or marks it as spam (`action` is `approve` or
-/// `spam`).
+/// Approves a response (it shows under its post), marks it as spam, or marks a comment as spam
+/// and blocks the address it came from (`action` is `approve`, `spam` or `block`).
 #[handler]
 pub async fn act(
     OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
     Path((_, response_id, action)): Path<(String, String, String)>,
 ) -> Result<Response> {
-    let to = match action.as_str() {
-        "approve" => ResponseState::Approved,
-        "spam" => ResponseState::Spam,
+    let response_id = row_id(&response_id, response_not_found)?;
+    let (response, post) = match action.as_str() {
+        "approve" => state.blogs.move_response(&blog, response_id, ResponseState::Approved).await?,
+        "spam" => state.blogs.move_response(&blog, response_id, ResponseState::Spam).await?,
+        "block" => state.blogs.block_response_sender(&blog, response_id).await?,
         _ => return Err(response_not_found()),
     };
-    let (response, post) = state.blogs.move_response(&blog, row_id(&response_id, response_not_found)?, to).await?;
     Ok(Json(OneResponse { response: response_json(&response, &post) }).into_response())
+}
+
+/// `PUT .../responses/{id}/reply`'s body.
+#[derive(Deserialize)]
+pub struct Reply {
+    text: String,
+}
+
+/// `POST .../responses/bulk`'s body.
+#[derive(Deserialize)]
+pub struct Bulk {
+    ids: Vec<i64>,
+    action: String,
+}
+
+/// Sets the owner's reply under a comment.
+#[handler]
+pub async fn reply(
+    OwnedBlog { blog, input: JsonBody(body), .. }: OwnedBlog<JsonBody<Reply>>,
+    state: Data<&AppState>,
+    Path((_, response_id)): Path<(String, String)>,
+) -> Result<Json<OneResponse>> {
+    let response_id = row_id(&response_id, response_not_found)?;
+    let (response, post) = state.blogs.reply_to_response(&blog, response_id, &body.text).await?;
+    Ok(Json(OneResponse { response: response_json(&response, &post) }))
+}
+
+/// Approves, marks as spam or deletes several responses at once.
+#[handler]
+pub async fn bulk(
+    OwnedBlog { blog, input: JsonBody(body), .. }: OwnedBlog<JsonBody<Bulk>>,
+    state: Data<&AppState>,
+) -> Result<Json<BulkDone>> {
+    let to = match body.action.as_str() {
+        "approve" => Some(ResponseState::Approved),
+        "spam" => Some(ResponseState::Spam),
+        "delete" => None,
+        _ => return Err(Error::invalid("action", "Should be approve, spam or delete")),
+    };
+    let done = state.blogs.act_on_responses(&blog, body.ids, to).await?;
+    Ok(Json(BulkDone { done: done as i64 }))
+}
+
+/// `{done}`: how many responses a bulk action changed.
+#[derive(Serialize, TS)]
+#[ts(export_to = "responses.ts")]
+pub struct BulkDone {
+    done: i64,
 }
 
 /// Deletes a response.

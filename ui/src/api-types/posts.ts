@@ -85,7 +85,11 @@ boosts: number,
 /**
  * Replies from the fediverse, held and approved.
  */
-replies: number, };
+replies: number, 
+/**
+ * Comments and webmentions, held and approved (not spam).
+ */
+responses: number, };
 
 /**
  * A valid body: `{"type": "root", "children": [...]}`.

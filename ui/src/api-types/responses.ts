@@ -2,6 +2,11 @@
 // Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
 
 /**
+ * `{done}`: how many responses a bulk action changed.
+ */
+export type BulkDone = { done: number, };
+
+/**
  * Who may comment on the blog, and the words that send a comment to Spam.
  */
 export type CommentSettings = { 

@@ -14,7 +14,7 @@ import { api, paging, type Paging } from '../../lib/api';
 export type { Block, PostBody, PostPreview } from '../../api-types/posts';
 
 /** The fediverse's counts of a post, which the server always sends and the app also shows without. */
-type Reactions = 'likes' | 'boosts' | 'replies';
+type Reactions = 'likes' | 'boosts' | 'replies' | 'responses';
 
 /** A post, as the server describes it; the app also takes one without its fediverse counts. */
 export type Post = Omit<PostAnswer, Reactions> & Partial<Pick<PostAnswer, Reactions>>;
