@@ -16,13 +16,19 @@ use crate::domain::paging::{Page, PageRequest};
 use crate::error::{Error, Result};
 
 /// What became of a comment, as the reader is told.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Commented {
     /// Stored, waiting for the owner (or, unknown to the sender, put in Spam): "waits for
-    /// approval".
-    Held,
+    /// approval"; with the token of the secret link that changes or deletes it for a while.
+    Held {
+        /// The secret link's token.
+        edit: String,
+    },
     /// Shown at once: the commenter is trusted.
-    Shown,
+    Shown {
+        /// The secret link's token.
+        edit: String,
+    },
     /// The same text is on the post already: nothing stored, the same answer as held.
     Duplicate,
     /// The client address sent its allowance today.
@@ -83,7 +89,7 @@ impl Blogs {
                 (false, true) => ResponseState::Approved,
                 (false, false) => ResponseState::Held,
             };
-            let edit: [u8; 16] = rand::random();
+            let edit = hex::encode(rand::random::<[u8; 16]>());
             responses::insert_comment(
                 &tx,
                 &NewComment {
@@ -96,16 +102,16 @@ impl Blogs {
                     text_hash: &text_hash,
                     client_key: &client_key,
                     commenter: &commenter,
-                    edit_hash: &token_hash(&hex::encode(edit)),
+                    edit_hash: &token_hash(&edit),
                 },
             )?;
             tx.commit()?;
             Ok(match state {
                 ResponseState::Approved => {
                     effects.invalidate(&subdomain);
-                    Commented::Shown
+                    Commented::Shown { edit }
                 }
-                _ => Commented::Held,
+                _ => Commented::Held { edit },
             })
         })
         .await
@@ -240,6 +246,69 @@ impl Blogs {
                 effects.invalidate(&subdomain);
             }
             Ok(())
+        })
+        .await
+    }
+
+    /// The blog's comment whose secret link carries `edit`, while the link still works.
+    pub async fn comment_by_edit_link(&self, blog_id: i64, edit: &str) -> Result<Option<Response>> {
+        let hash = token_hash(edit);
+        self.db.read(move |conn| responses::by_edit_hash(conn, blog_id, &hash)).await
+    }
+
+    /// Changes (`Some`) or deletes (`None`) the blog's comment whose secret link carries `edit`,
+    /// while the link works; false when it no longer does. A changed comment waits for the owner
+    /// again (in Spam it stays, and a trusted commenter's shows at once, as a new one would).
+    pub async fn edit_comment(
+        &self,
+        blog: &PublicBlog,
+        edit: &str,
+        change: Option<Comment>,
+        commenter: String,
+    ) -> Result<bool> {
+        let hash = token_hash(edit);
+        let (blog_id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            let tx = conn.transaction()?;
+            let Some(before) = responses::by_edit_hash(&tx, blog_id, &hash)? else { return Ok(false) };
+            let shown_after = match change {
+                None => {
+                    responses::delete(&tx, blog_id, before.id)?;
+                    false
+                }
+                Some(comment) => {
+                    let settings = responses::settings(&tx, blog_id)?;
+                    let trusted =
+                        settings.mode == CommentsMode::Trusted && responses::is_trusted(&tx, blog_id, &commenter)?;
+                    let spam = before.state == ResponseState::Spam
+                        || crate::domain::content::comment::mentions_blocked_word(&comment, &settings.blocked_words);
+                    let state = match (spam, trusted) {
+                        (true, _) => ResponseState::Spam,
+                        (false, true) => ResponseState::Approved,
+                        (false, false) => ResponseState::Held,
+                    };
+                    let text_hash = token_hash(&comment.text);
+                    let changed = NewComment {
+                        blog_id,
+                        post_id: before.post_id,
+                        state,
+                        name: &comment.name,
+                        website: &comment.website,
+                        text: &comment.text,
+                        text_hash: &text_hash,
+                        client_key: "",
+                        commenter: "",
+                        edit_hash: &[],
+                    };
+                    responses::update_comment(&tx, blog_id, before.id, &changed)?;
+                    state == ResponseState::Approved
+                }
+            };
+            tx.commit()?;
+            if before.state == ResponseState::Approved || shown_after {
+                effects.invalidate(&subdomain);
+            }
+            Ok(true)
         })
         .await
     }

@@ -351,6 +351,36 @@ pub fn counts_of(conn: &Connection, post_ids: &[i64]) -> Result<std::collections
     Ok(rows)
 }
 
+/// How long a commenter's secret link may change or delete their comment.
+pub const EDIT_MINUTES: u32 = 15;
+
+/// The blog's comment whose secret link's token hashes to `edit_hash`, if it was sent less than
+/// [`EDIT_MINUTES`] ago.
+pub fn by_edit_hash(conn: &Connection, blog_id: i64, edit_hash: &[u8]) -> Result<Option<Response>, Error> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {COLUMNS} FROM responses WHERE blog_id = ?1 AND edit_hash = ?2 AND kind = 'comment'
+                   AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{EDIT_MINUTES} minutes')"
+            ),
+            params![blog_id, edit_hash],
+            response,
+        )
+        .optional()?)
+}
+
+/// Changes the words of the blog's comment `id`, back to `state`.
+pub fn update_comment(conn: &Connection, blog_id: i64, id: i64, comment: &NewComment<'_>) -> Result<bool, Error> {
+    Ok(conn.execute(
+        &format!(
+            "UPDATE responses SET author_name = ?3, author_url = ?4, text = ?5, text_hash = ?6, state = ?7,
+                    updated_at = {NOW}
+             WHERE blog_id = ?1 AND id = ?2 AND kind = 'comment'"
+        ),
+        params![blog_id, id, comment.name, comment.website, comment.text, comment.text_hash, comment.state.as_str()],
+    )? > 0)
+}
+
 /// Deletes the blog's response `id`; false when there is none.
 pub fn delete(conn: &Connection, blog_id: i64, id: i64) -> Result<bool, Error> {
     Ok(conn.execute("DELETE FROM responses WHERE blog_id = ?1 AND id = ?2", params![blog_id, id])? > 0)

@@ -312,3 +312,63 @@ async fn the_owner_replies_blocks_an_address_acts_in_bulk_and_sees_counts_per_po
     let posts: Value = alice.get(&format!("/api/my/blogs/{blog}/posts")).await.json().await.unwrap();
     assert_eq!(posts["posts"][0]["responses"], 2, "spam and deleted ones are not counted");
 }
+
+#[tokio::test]
+async fn a_commenters_secret_link_changes_or_deletes_the_comment_for_fifteen_minutes() {
+    let app = TestApp::spawn().await;
+    let (alice, blog, path) = blog_with_post(&app, "held").await;
+    let (post, token) = form_of(&app, &path).await;
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let form = [("post", post.as_str()), ("token", token.as_str()), ("name", "Ann"), ("text", "Frist!")];
+    let (_, answer, _) = send(&app, &form, "203.0.113.1", None).await;
+    let prefix = format!("http://{}/comments/edit/", host(&app));
+    let at = answer.find(&format!("href=\"{prefix}")).expect("the secret link, shown once") + 6;
+    let link = &answer[at..at + answer[at..].find('"').unwrap()];
+    let edit_path = link.strip_prefix(&format!("http://{}", host(&app))).unwrap().to_owned();
+
+    let shown = page(&app, &edit_path).await;
+    assert!(shown.contains("Frist!") && shown.contains("Delete my comment"), "{shown}");
+    let save = |pairs: Vec<(&'static str, &'static str)>| {
+        let (app, edit_path) = (&app, edit_path.clone());
+        async move {
+            let resp = reqwest::Client::new()
+                .post(format!("http://127.0.0.1:{}{edit_path}", app.port))
+                .header(HOST, host(app))
+                .form(&pairs)
+                .send()
+                .await
+                .unwrap();
+            (resp.status().as_u16(), resp.text().await.unwrap())
+        }
+    };
+    let (status, answer) = save(vec![("name", "Ann"), ("text", ""), ("action", "save")]).await;
+    assert_eq!((status, answer.contains("Write your comment.")), (422, true), "{answer}");
+    let (status, answer) = save(vec![("name", "Ann"), ("text", "First!"), ("action", "save")]).await;
+    assert_eq!((status, answer.contains("Your comment is changed")), (200, true), "{answer}");
+    let held: Value = alice.get(&format!("/api/my/blogs/{blog}/responses")).await.json().await.unwrap();
+    assert_eq!(
+        (held["responses"][0]["text"].clone(), held["responses"][0]["state"].clone()),
+        (json!("First!"), json!("held"))
+    );
+
+    // A forged link, and the real one past its 15 minutes: nothing changes.
+    let (status, _) = {
+        let resp = reqwest::Client::new()
+            .post(format!("http://127.0.0.1:{}/comments/edit/{}", app.port, "0".repeat(32)))
+            .header(HOST, host(&app))
+            .form(&[("action", "delete")])
+            .send()
+            .await
+            .unwrap();
+        (resp.status().as_u16(), ())
+    };
+    assert_eq!(status, 404);
+    app.db().execute("UPDATE responses SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
+    let (status, answer) = save(vec![("action", "delete")]).await;
+    assert_eq!((status, answer.contains("This link has expired")), (404, true), "{answer}");
+    assert_eq!(stored(&app).len(), 1);
+    app.db().execute("UPDATE responses SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')", []).unwrap();
+    let (status, answer) = save(vec![("action", "delete")]).await;
+    assert_eq!((status, answer.contains("Your comment is deleted")), (200, true), "{answer}");
+    assert!(stored(&app).is_empty());
+}

@@ -12,7 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use askama::Template;
 use poem::http::{StatusCode, header};
-use poem::web::Data;
+use poem::web::{Data, Path};
 use poem::{Body, IntoResponse, Request, Response, handler};
 use serde::Deserialize;
 
@@ -61,14 +61,20 @@ pub struct Sent {
     token: String,
     #[serde(default)]
     homepage: String,
+    /// `save` or `delete`, on the edit form.
+    #[serde(default)]
+    action: String,
 }
 
 struct FormPart {
+    action: String,
     post: String,
     token: String,
     name: String,
     website: String,
     text: String,
+    button: &'static str,
+    deletable: bool,
 }
 
 #[derive(Template)]
@@ -76,6 +82,7 @@ struct FormPart {
 struct CommentPage {
     title: String,
     lines: Vec<String>,
+    edit_link: Option<String>,
     problems: Vec<String>,
     form: Option<FormPart>,
     back_url: String,
@@ -94,6 +101,7 @@ fn page(
     let html = CommentPage {
         title: title.to_owned(),
         lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+        edit_link: None,
         problems,
         form,
         back_url: back.0,
@@ -102,6 +110,121 @@ fn page(
     .render()
     .unwrap_or_default();
     plain_pages::form_page(status, CSP, html)
+}
+
+/// What a held comment's sender is told.
+const HELD: &str = "Your comment is waiting for approval. It shows under the post once the author approves it.";
+/// What a trusted commenter is told.
+const SHOWN: &str = "Your comment is under the post.";
+
+/// "Thank you": `line`, the secret link that changes the comment (shown once), a link back.
+fn thanks(line: &str, edit_link: Option<String>, back: (String, String)) -> Response {
+    let html = CommentPage {
+        title: "Thank you".to_owned(),
+        lines: vec![line.to_owned()],
+        edit_link,
+        problems: Vec::new(),
+        form: None,
+        back_url: back.0,
+        back_text: back.1,
+    }
+    .render()
+    .unwrap_or_default();
+    plain_pages::form_page(StatusCode::OK, CSP, html)
+}
+
+/// The secret link that changes or deletes a comment.
+fn edit_url(state: &AppState, blog: &PublicBlog, edit: &str) -> String {
+    format!("{}{}/edit/{edit}", state.config.blog_origin(&blog.address), crate::domain::paths::COMMENTS)
+}
+
+/// The token an edit link carries, if it looks like one of ours (32 hex digits); '' otherwise.
+fn edit_token(raw: &str) -> String {
+    match raw.len() == 32 && raw.bytes().all(|b| b.is_ascii_hexdigit()) {
+        true => raw.to_ascii_lowercase(),
+        false => String::new(),
+    }
+}
+
+/// The form that changes the comment whose secret link carries `edit`.
+fn edit_form(edit: &str, name: &str, website: &str, text: &str) -> FormPart {
+    FormPart {
+        action: format!("{}/edit/{edit}", crate::domain::paths::COMMENTS),
+        post: String::new(),
+        token: String::new(),
+        name: kept(name, comment::MAX_NAME),
+        website: kept(website, comment::MAX_WEBSITE),
+        text: kept(text, comment::MAX_TEXT),
+        button: "Save changes",
+        deletable: true,
+    }
+}
+
+/// The blog this request is on, and its home link.
+async fn this_blog(req: &Request, state: &AppState) -> Result<Option<(PublicBlog, (String, String))>, Error> {
+    let subdomain = req.extensions().get::<BlogHost>().map(|h| h.0.clone()).unwrap_or_default();
+    let Some(blog) = state.db.read(move |conn| public::blog(conn, &subdomain)).await? else { return Ok(None) };
+    let home = (format!("{}/", state.config.blog_origin(&blog.address)), format!("Back to {}", blog.name));
+    Ok(Some((blog, home)))
+}
+
+fn link_expired(home: (String, String)) -> Response {
+    let line = "This link has expired: a comment can be changed for 15 minutes after it is sent.";
+    page(StatusCode::NOT_FOUND, "Link expired", &[line], Vec::new(), None, home)
+}
+
+/// `GET /comments/edit/{token}`: the comment's words, to change or delete.
+#[handler]
+pub async fn edit_page(req: &Request, state: Data<&AppState>, Path(raw): Path<String>) -> Result<Response, Error> {
+    let Some((blog, home)) = this_blog(req, &state).await? else { return Ok(no_blog()) };
+    let edit = edit_token(&raw);
+    let found = if edit.is_empty() { None } else { state.blogs.comment_by_edit_link(blog.id, &edit).await? };
+    let Some(found) = found else { return Ok(link_expired(home)) };
+    let form = edit_form(&edit, &found.author_name, &found.author_url, &found.text);
+    Ok(page(StatusCode::OK, "Your comment", &[], Vec::new(), Some(form), home))
+}
+
+/// `POST /comments/edit/{token}`: saves the change (`action=save`) or deletes the comment.
+#[handler]
+pub async fn save_edit(
+    req: &Request,
+    body: Body,
+    state: Data<&AppState>,
+    Path(raw): Path<String>,
+) -> Result<Response, Error> {
+    let Some((blog, home)) = this_blog(req, &state).await? else { return Ok(no_blog()) };
+    let edit = edit_token(&raw);
+    if edit.is_empty() {
+        return Ok(link_expired(home));
+    }
+    let bytes = body.into_vec().await.map_err(|_| Error::bad_request("body", "The form could not be read"))?;
+    let sent: Sent = serde_urlencoded::from_bytes(&bytes).unwrap_or_default();
+    let change = match sent.action.as_str() {
+        "delete" => None,
+        _ => {
+            let max_links = state.config.public.comment_limits.max_links as usize;
+            match comment::check(&sent.name, &sent.website, &sent.text, max_links) {
+                Ok(checked) => Some(checked),
+                Err(messages) => {
+                    let problems = messages.0.into_iter().map(|(_, message)| message).collect();
+                    let form = edit_form(&edit, &sent.name, &sent.website, &sent.text);
+                    return Ok(page(StatusCode::UNPROCESSABLE_ENTITY, "Your comment", &[], problems, Some(form), home));
+                }
+            }
+        }
+    };
+    let deleting = change.is_none();
+    let commenter = cookies::get(req, COMMENTER_COOKIE).unwrap_or_default().to_owned();
+    if !state.blogs.edit_comment(&blog, &edit, change, commenter).await? {
+        return Ok(link_expired(home));
+    }
+    let line =
+        if deleting { "Your comment is deleted." } else { "Your comment is changed. It waits for approval again." };
+    Ok(page(StatusCode::OK, "Thank you", &[line], Vec::new(), None, home))
+}
+
+fn no_blog() -> Response {
+    plain_pages::not_found("Not found", "There is no blog at this address.")
 }
 
 /// How much of what the reader typed a page shows back (the form's own limits, with room).
@@ -152,16 +275,7 @@ pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<R
     };
     let post_url = format!("{}{}", state.config.blog_origin(&blog.address), post.path());
     let back = (post_url, format!("Back to “{}”", post.title));
-    let held = |back| {
-        page(
-            StatusCode::OK,
-            "Thank you",
-            &["Your comment is waiting for approval. It shows under the post once the author approves it."],
-            Vec::new(),
-            None,
-            back,
-        )
-    };
+    let held = |back| thanks(HELD, None, back);
     if !sent.homepage.is_empty() {
         // Only a program fills a field no person sees: answer as to anyone, store nothing.
         tracing::info!("a comment with its honeypot field filled was dropped");
@@ -169,11 +283,14 @@ pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<R
     }
     let form_again = |problems: Vec<String>, status| {
         let form = FormPart {
+            action: crate::domain::paths::COMMENTS.to_owned(),
             post: post.short_id.clone(),
             token: form_token(&state, post.id),
             name: kept(&sent.name, comment::MAX_NAME),
             website: kept(&sent.website, comment::MAX_WEBSITE),
             text: kept(&sent.text, comment::MAX_TEXT),
+            button: "Send comment",
+            deletable: false,
         };
         page(status, "Your comment", &[], problems, Some(form), back.clone())
     };
@@ -202,10 +319,9 @@ pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<R
     let limited =
         |line: &str| page(StatusCode::TOO_MANY_REQUESTS, "Comment not sent", &[line], Vec::new(), None, back.clone());
     let answer = match outcome {
-        Commented::Held | Commented::Duplicate => held(back.clone()),
-        Commented::Shown => {
-            page(StatusCode::OK, "Thank you", &["Your comment is under the post."], Vec::new(), None, back.clone())
-        }
+        Commented::Duplicate => held(back.clone()),
+        Commented::Held { edit } => thanks(HELD, Some(edit_url(&state, &blog, &edit)), back.clone()),
+        Commented::Shown { edit } => thanks(SHOWN, Some(edit_url(&state, &blog, &edit)), back.clone()),
         Commented::AddressLimit => limited("You have sent many comments today; try again tomorrow."),
         Commented::BlogLimit => limited("This blog takes no more comments today; try again tomorrow."),
         Commented::Closed => page(

@@ -40,6 +40,7 @@ pub fn routes() -> Route {
     Route::new()
         .at(paths::SUBSCRIBE, get(subscribe::subscribe_page).post(subscribe::send))
         .at(paths::COMMENTS, post(comments::send))
+        .at("/comments/edit/:token", get(comments::edit_page).post(comments::save_edit))
         .at("/subscribe/confirm/:token", get(subscribe::confirm_form).post(subscribe::confirm))
         .at("/unsubscribe/:token", get(subscribe::unsubscribe_form).post(subscribe::unsubscribe))
         .at("/", serve)
