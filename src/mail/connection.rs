@@ -21,7 +21,7 @@ use lettre::transport::smtp::client::{
     AsyncSmtpConnection, AsyncTokioStream, Certificate, CertificateStore, TlsParameters, TlsParametersBuilder,
 };
 use lettre::transport::smtp::extension::{ClientId, Extension};
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::ServerName;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
@@ -50,9 +50,10 @@ enum Tls {
 }
 
 impl Connector {
-    /// The relay `config` names, trusting the built-in roots and `extra_roots`; an error names
-    /// `--smtp-url`.
-    pub fn new(config: &MailConfig, extra_roots: &[CertificateDer<'static>]) -> anyhow::Result<Connector> {
+    /// The relay `config` names, trusting the built-in roots and `--smtp-ca-file`'s; an error
+    /// names the flag.
+    pub fn new(config: &MailConfig) -> anyhow::Result<Connector> {
+        let extra_roots = &config.relay_roots;
         let relay = &config.relay;
         let tls = match relay.security {
             Security::Plain => Tls::None,
@@ -113,10 +114,7 @@ impl Connector {
                 .await
                 .map_err(|err| sort_error(&self.name(), &err))?,
             Tls::Implicit(connector, name) => {
-                let stream = connector
-                    .connect(name.clone(), tcp)
-                    .await
-                    .map_err(|err| SendError::Later(format!("the relay {}: TLS failed: {err}", self.name())))?;
+                let stream = connector.connect(name.clone(), tcp).await.map_err(|err| self.tls_failed(&err))?;
                 AsyncSmtpConnection::connect_with_transport(Box::new(Encrypted(stream)), &self.hello)
                     .await
                     .map_err(|err| sort_error(&self.name(), &err))?
@@ -130,9 +128,9 @@ impl Connector {
                     self.name()
                 )));
             }
-            connection.starttls(parameters.clone(), &self.hello).await.map_err(|err| {
-                let text = std::error::Error::source(&err).map_or_else(|| err.to_string(), ToString::to_string);
-                SendError::Later(format!("the relay {}: STARTTLS failed: {text}", self.name()))
+            connection.starttls(parameters.clone(), &self.hello).await.map_err(|err| match err.status() {
+                Some(_) => SendError::Later(format!("the relay {} refused STARTTLS: {err}", self.name())),
+                None => self.tls_failed(&err),
             })?;
         }
         if let Some(credentials) = &self.credentials
@@ -142,6 +140,19 @@ impl Connector {
             return Err(sort_error(&self.name(), &err));
         }
         Ok(connection)
+    }
+
+    /// The TLS handshake failed because of `cause` (the relay's certificate, most often).
+    fn tls_failed(&self, cause: &dyn std::fmt::Display) -> SendError {
+        // lettre wraps a failed STARTTLS handshake in "Connection error: " (twice).
+        let cause = cause.to_string();
+        let cause = cause.trim_start_matches("Connection error: ");
+        let hint = if cause.contains("certificate") {
+            format!(" (is it valid for {} and signed by a CA Quire trusts? see --smtp-ca-file)", self.host)
+        } else {
+            String::new()
+        };
+        SendError::Later(format!("the relay {}: TLS failed: {cause}{hint}", self.name()))
     }
 
     /// The TCP connection, to the first of the host's addresses that answers, Nagle off.

@@ -39,7 +39,7 @@ pub struct Relay {
 impl Relay {
     /// The relay `config` names (TLS is set up here: an error names the flag).
     pub fn new(config: &MailConfig) -> anyhow::Result<Relay> {
-        Ok(Relay { connector: Connector::new(config, &[])?, deadline: config.connect_timeout + config.answer_timeout })
+        Ok(Relay { connector: Connector::new(config)?, deadline: config.connect_timeout + config.answer_timeout })
     }
 
     /// Hands `message` to the relay over a new connection: its answer, or why not.
