@@ -24,6 +24,11 @@ pub struct MailArgs {
     #[arg(long, env = "QUIRE_SMTP_PASSWORD_FILE", value_name = "FILE")]
     pub smtp_password_file: Option<PathBuf>,
 
+    /// PEM certificates to trust for the relay's TLS, besides the Mozilla roots Quire carries
+    /// (a relay whose certificate a private CA signed, or a self-signed one).
+    #[arg(long, env = "QUIRE_SMTP_CA_FILE", value_name = "FILE")]
+    pub smtp_ca_file: Option<PathBuf>,
+
     /// The sender of every message, e.g. "Quire <noreply@example.com>" (required with
     /// --smtp-url). A blog's mail shows the blog's name with this address.
     #[arg(long, env = "QUIRE_MAIL_FROM", value_name = "MAILBOX")]

@@ -1,12 +1,15 @@
 //! The mail settings (issue 30; docs/email.md, "The SMTP relay"): `--smtp-url` and its password,
-//! `--mail-from`, the sending limits, checked once at start.
+//! `--smtp-ca-file`, `--mail-from`, the sending limits, checked once at start.
 
 use std::num::NonZeroU32;
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use lettre::message::Mailbox;
 use percent_encoding::percent_decode_str;
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
 
 use super::dkim::{Dkim, signer};
 use crate::cli::MailArgs;
@@ -57,6 +60,8 @@ impl std::fmt::Debug for Relay {
 pub struct MailConfig {
     /// Where mail goes.
     pub relay: Relay,
+    /// `--smtp-ca-file`'s certificates, trusted for the relay besides the built-in roots.
+    pub relay_roots: Vec<CertificateDer<'static>>,
     /// `--mail-from`: the address of every message, and the display name of the instance's own.
     pub from: Mailbox,
     /// Messages the instance sends a minute, at most.
@@ -90,6 +95,10 @@ impl MailConfig {
             };
             *stored = password;
         }
+        let relay_roots = match &args.smtp_ca_file {
+            Some(file) => read_roots(file)?,
+            None => Vec::new(),
+        };
         let from = args.mail_from.as_deref().map(str::trim).filter(|from| !from.is_empty()).ok_or_else(|| {
             anyhow!("--smtp-url needs --mail-from, the sender's address (e.g. \"Quire <noreply@example.com>\")")
         })?;
@@ -100,6 +109,7 @@ impl MailConfig {
         let (retry_unit, timeout) = args.test_only.given();
         Ok(Some(MailConfig {
             relay,
+            relay_roots,
             from,
             per_minute,
             per_blog_per_day: args.mail_per_blog_per_day,
@@ -114,6 +124,25 @@ impl MailConfig {
     pub fn from_domain(&self) -> &str {
         self.from.email.domain()
     }
+}
+
+/// `--smtp-ca-file`'s certificates: at least one, each one a trust anchor can be made of.
+fn read_roots(file: &Path) -> anyhow::Result<Vec<CertificateDer<'static>>> {
+    let shown = file.display();
+    let pem = std::fs::read(file).with_context(|| format!("--smtp-ca-file: cannot read {shown}"))?;
+    let roots = CertificateDer::pem_slice_iter(&pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| anyhow!("--smtp-ca-file: {shown} is not PEM ({err})"))?;
+    if roots.is_empty() {
+        bail!("--smtp-ca-file: {shown} holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
+    }
+    let mut store = rustls::RootCertStore::empty();
+    for root in &roots {
+        store
+            .add(root.clone())
+            .map_err(|err| anyhow!("--smtp-ca-file: {shown} holds a certificate that cannot be read ({err})"))?;
+    }
+    Ok(roots)
 }
 
 /// `--smtp-url`'s relay.

@@ -1,10 +1,12 @@
 //! Sending mail (issue 30; docs/email.md, "The SMTP relay" and "The mail queue"):
 //!
 //! - `relay.rs`: the SMTP relay `--smtp-url` names, with timeouts, and its answers sorted;
+//! - `connection.rs`: the one place a connection to it is made (TCP_NODELAY, TLS, login);
 //! - `message.rs`: one message built from its stored content and queue row;
 //! - `sender.rs`: the worker that takes queued rows to the relay and settles them;
 //! - here: `quire mail test ADDRESS`.
 
+pub mod connection;
 pub mod message;
 pub mod relay;
 pub mod sender;

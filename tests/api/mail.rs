@@ -14,16 +14,18 @@ use tempfile::TempDir;
 
 use crate::helpers::{Browser, TestApp, quire, quire_within, serve_on, stderr, stdout};
 
-const FROM: &str = "Quire <noreply@example.com>";
+pub(crate) const FROM: &str = "Quire <noreply@example.com>";
 
 /// An Ed25519 key as `openssl genpkey -algorithm ed25519` writes it (RFC 8410's example).
 const ED25519_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC\n-----END PRIVATE KEY-----\n";
 
 /// The SMTP sink on a free 127.0.0.1 port, killed when dropped.
-struct Sink {
+pub(crate) struct Sink {
     child: Child,
-    port: u16,
-    dir: TempDir,
+    /// Its port.
+    pub(crate) port: u16,
+    /// Where it stores messages (and `auth.log`).
+    pub(crate) dir: TempDir,
 }
 
 impl Sink {
@@ -34,6 +36,11 @@ impl Sink {
 
     /// [`Sink::start`], answering each message `delay_ms` after it is written.
     fn start_slow(later_fails: u32, delay_ms: u64) -> Sink {
+        Sink::start_with(&[&later_fails.to_string(), &delay_ms.to_string()])
+    }
+
+    /// The sink, with `args` after its directory and port (tests/support/smtp_sink.py's usage).
+    pub(crate) fn start_with(args: &[&str]) -> Sink {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/smtp_sink.py");
@@ -41,8 +48,7 @@ impl Sink {
             .arg(script)
             .arg(dir.path())
             .arg(port.to_string())
-            .arg(later_fails.to_string())
-            .arg(delay_ms.to_string())
+            .args(args)
             .stdout(Stdio::piped())
             .spawn()
             .expect("the SMTP sink runs (apt-get install python3-aiosmtpd)");
@@ -53,7 +59,7 @@ impl Sink {
     }
 
     /// The messages accepted so far, in order, as text.
-    fn messages(&self) -> Vec<String> {
+    pub(crate) fn messages(&self) -> Vec<String> {
         let mut names: Vec<_> = std::fs::read_dir(self.dir.path())
             .unwrap()
             .map(|entry| entry.unwrap().path())
@@ -86,6 +92,7 @@ impl Sink {
 fn relay_config(port: u16, per_minute: u32, retry_unit: Duration) -> MailConfig {
     MailConfig {
         relay: Relay { security: Security::Plain, host: "127.0.0.1".into(), port, credentials: None },
+        relay_roots: Vec::new(),
         from: FROM.parse().unwrap(),
         per_minute: NonZeroU32::new(per_minute).unwrap(),
         per_blog_per_day: 10_000,
@@ -109,12 +116,12 @@ impl Drop for Sink {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// The message sent to `to`, if any.
-fn to<'a>(messages: &'a [String], address: &str) -> Option<&'a String> {
+pub(crate) fn to<'a>(messages: &'a [String], address: &str) -> Option<&'a String> {
     messages.iter().find(|m| m.starts_with(&format!("X-Sink-To: {address}\r\n")))
 }
 

@@ -40,6 +40,7 @@ mod inbox;
 mod inbox_limits;
 mod instance_actor;
 mod mail;
+mod mail_tls;
 mod markdown;
 mod posts;
 mod previews;

@@ -43,9 +43,14 @@ async fn post(app: &TestApp, subdomain: &str, path: &str, form: &[(&str, &str)],
 /// The subscribe form's token on the blog's home page.
 async fn page_token(app: &TestApp, subdomain: &str) -> String {
     let html = app.get_with_host(&host(app, subdomain), "/").await.text().await.unwrap();
-    let form = &html[html.find("class=\"email-subscribe\"").expect("the subscribe form")..];
+    form_token(&html).expect("the subscribe form")
+}
+
+/// The token of the subscribe form on a page, if the page has the form.
+fn form_token(html: &str) -> Option<String> {
+    let form = &html[html.find("class=\"email-subscribe\"")?..];
     let at = form.find("name=\"token\" value=\"").unwrap() + 20;
-    form[at..at + form[at..].find('"').unwrap()].to_owned()
+    Some(form[at..at + form[at..].find('"').unwrap()].to_owned())
 }
 
 /// The queued mail of `kind`: (to, subject, text), in queue order.
@@ -232,6 +237,62 @@ async fn only_an_approved_blog_of_an_instance_that_sends_mail_takes_subscribers(
     let (status, _) = post(&app, "alice", "/subscribe", &[("email", "a@example.org")], "203.0.113.1").await;
     assert_eq!(status, 410);
     assert_eq!(app.count("subscribers"), 0);
+}
+
+#[tokio::test]
+async fn the_form_shows_on_the_home_page_posts_tag_pages_and_search_and_its_cached_token_works_for_anyone() {
+    let app = TestApp::spawn_with(|config| config.mail = Some(crate::mail::dead_relay())).await;
+    let alice = app.browser.clone();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    alice.post(&format!("/api/my/blogs/{blog}/addons/7/installation"), serde_json::json!({})).await;
+    let input =
+        serde_json::json!({ "body": simple_body("Tagged post", "Some words"), "draft": false, "tags": ["rust"] });
+    let resp = alice.post(&format!("/api/my/blogs/{blog}/posts"), input).await;
+    assert_eq!(resp.status(), 201);
+    let created: serde_json::Value = resp.json().await.unwrap();
+    let permalink = created["post"]["permalink"].as_str().unwrap();
+    let post_path = format!("/{}", permalink.splitn(4, '/').nth(3).unwrap());
+
+    let paths = ["/", post_path.as_str(), "/tags/rust", "/search?q=words", "/search?q=words&tag=rust", "/search"];
+    let mut csp = None;
+    let mut tokens = Vec::new();
+    for path in paths {
+        let resp = app.get_with_host(&host(&app, "alice"), path).await;
+        assert_eq!(resp.status(), 200, "{path}");
+        let policy = resp.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        assert!(policy.contains("script-src 'none'") && policy.contains("form-action 'self'"), "{path}: {policy}");
+        assert_eq!(csp.get_or_insert_with(|| policy.clone()), &policy, "{path}: the same policy as the home page");
+        let html = resp.text().await.unwrap();
+        assert_eq!(html.matches("class=\"email-subscribe\"").count(), 1, "{path}: one form");
+        assert!(!html.contains("<script"), "{path}: no script");
+        tokens.push((path, form_token(&html).unwrap()));
+    }
+    assert!(tokens.iter().any(|(path, _)| path.starts_with("/search?q=")), "a search with results");
+
+    // The tag page is cached: a second reader gets the same page, and its token is good for
+    // anyone once the fill time has passed (it holds no reader's state).
+    let again = app.get_with_host(&host(&app, "alice"), "/tags/rust").await.text().await.unwrap();
+    let tag_token = &tokens[2].1;
+    assert_eq!(form_token(&again).as_ref(), Some(tag_token), "served from the cache");
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let search_token = &tokens[3].1;
+    for (i, token) in [tag_token, search_token].into_iter().enumerate() {
+        let email = format!("reader{i}@example.org");
+        let client = format!("198.51.100.{}", i + 1);
+        let (status, page) = post(&app, "alice", "/subscribe", &[("email", &email), ("token", token)], &client).await;
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("Check your inbox"), "{page}");
+    }
+    assert_eq!(confirmations(&app).len(), 2);
+
+    // Once the blog takes no subscribers, no page shows the form, cached or not.
+    crate::trust_states::moderate(&app, quire::domain::blog::trust_state::Moderation::Silence, "Spam").await;
+    for path in paths {
+        let resp = app.get_with_host(&host(&app, "alice"), path).await;
+        assert_eq!(resp.status(), 200, "{path}: still served");
+        let html = resp.text().await.unwrap();
+        assert!(!html.contains("email-subscribe"), "{path}: {html}");
+    }
 }
 
 /// A server that sends posts' mail `grace` after they are published, with alice's blog and the

@@ -39,7 +39,8 @@ pub struct Look<'a> {
     /// The theme stylesheets.
     pub themes: &'a Themes,
     /// The email subscribe form's token on a live page of a blog that takes subscribers
-    /// ([`subscribe_token`]); None in the static site export and on pages without the form.
+    /// ([`subscribe_token`]): the index, posts, tag pages and search; None in the static site
+    /// export and on the other pages.
     pub subscribe_token: Option<&'a str>,
 }
 
@@ -74,11 +75,6 @@ pub fn subscribe_token(state: &AppState, blog: &PublicBlog) -> Option<String> {
 
 fn unix_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_secs())
-}
-
-/// The layout every page of `blog` at `path` shares.
-pub fn layout(state: &AppState, blog: &PublicBlog, path: &str) -> Layout {
-    Look::of(state).layout(blog, path)
 }
 
 /// The blog's themed 404 page.
@@ -369,8 +365,9 @@ pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, ge
         return Ok(not_found(state, blog, generation));
     }
     let (config, site, blog, tag) = (state.config.clone(), state.site.clone(), blog.clone(), tag.to_owned());
+    let token = subscribe_token(state, &blog);
     off_runtime(move || {
-        let look = Look { config: &config, themes: &site.themes, subscribe_token: None };
+        let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
         let html = tag_html(look, &blog, &tag, &posts, number, pages)?;
         let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
         let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
@@ -426,7 +423,9 @@ pub async fn search(state: &AppState, blog: &PublicBlog, query: Option<&str>, ge
         let blog = blog.clone();
         results = off_runtime(move || summaries(&blog, &posts, false)).await?;
     }
-    let mut layout = layout(state, blog, paths::SEARCH);
+    let token = subscribe_token(state, blog);
+    let look = Look { subscribe_token: token.as_deref(), ..Look::of(state) };
+    let mut layout = look.layout(blog, paths::SEARCH);
     layout.title = format!("Search · {}", blog.name);
     layout.noindex = true;
     layout.query = q;
