@@ -55,9 +55,14 @@ pub fn to_text(html: &str, max_chars: usize) -> String {
         ..ParseOpts::default()
     };
     let dom = parse_document(RcDom::default(), opts).one(html);
+    node_text(&dom.document, max_chars)
+}
+
+/// The text of the parsed node `root` and what it holds, at most `max_chars` characters.
+pub fn node_text(root: &Handle, max_chars: usize) -> String {
     let mut text = Text::default();
     // Each entry: a node to enter, or (`None`) the end of a block.
-    let mut stack: Vec<Option<Handle>> = vec![Some(dom.document.clone())];
+    let mut stack: Vec<Option<Handle>> = vec![Some(root.clone())];
     while let Some(entry) = stack.pop() {
         if text.chars > max_chars {
             break;
