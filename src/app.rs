@@ -233,6 +233,8 @@ impl App {
         let domain_checks =
             tokio::spawn(crate::blogs::domains::run(self.state.blogs.clone(), self.state.fetcher.clone()));
         let admin_requests = tokio::spawn(crate::blogs::review::run_requests(self.state.blogs.clone()));
+        let webmentions =
+            tokio::spawn(crate::blogs::webmentions::run(self.state.blogs.clone(), self.state.fetcher.clone()));
         let mailings = self
             .state
             .config
@@ -267,6 +269,7 @@ impl App {
             mail.abort();
         }
         admin_requests.abort();
+        webmentions.abort();
         if let Some(mailings) = mailings {
             mailings.abort();
         }

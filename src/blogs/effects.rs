@@ -68,6 +68,8 @@ pub(super) struct Effects {
     deliveries_queued: bool,
     /// Mail was queued: the mail sender looks again.
     mail_queued: bool,
+    /// A webmention was received: the verifier looks again.
+    webmention_queued: bool,
     /// A job was queued: the job runner looks again.
     job_queued: bool,
     /// A custom domain was set: the recheck task looks again.
@@ -114,6 +116,7 @@ impl Effects {
             schedule_moved: false,
             deliveries_queued: false,
             mail_queued: false,
+            webmention_queued: false,
             job_queued: false,
             domain_set: false,
         }
@@ -215,6 +218,11 @@ impl Effects {
         self.deliveries_queued = true;
     }
 
+    /// A webmention was received (`db::webmentions::receive`): the verifier looks at once.
+    pub(super) fn webmention_queued(&mut self) {
+        self.webmention_queued = true;
+    }
+
     /// Mail was (or may have been) queued (`db::mail_queue::enqueue`): the sender looks at once.
     pub(super) fn mail_queued(&mut self) {
         self.mail_queued = true;
@@ -309,6 +317,9 @@ impl Blogs {
         }
         if effects.mail_queued {
             self.mail_changed.notify_one();
+        }
+        if effects.webmention_queued {
+            self.webmentions_changed.notify_one();
         }
         if effects.job_queued {
             self.jobs_changed.notify_one();

@@ -38,6 +38,7 @@ mod signups;
 pub mod subscriber_list;
 pub mod subscriptions;
 mod uploads;
+pub mod webmentions;
 
 use std::sync::Arc;
 
@@ -88,6 +89,8 @@ pub struct Blogs {
     deliveries_changed: Notify,
     /// Woken when mail is queued, so the mail sender sends it at once.
     mail_changed: Arc<Notify>,
+    /// Woken when a webmention is received, so the verifier reads its source at once.
+    webmentions_changed: Notify,
     /// What other fediverse servers may make a blog store (`quire serve`'s flags).
     remote_limits: crate::domain::federation::remote_limits::RemoteLimits,
     /// What one import may take in (`serve --import-max-items`, `--import-max-item-mb`).
@@ -136,6 +139,7 @@ impl Blogs {
             outbound,
             deliveries_changed: Notify::new(),
             mail_changed: Arc::new(Notify::new()),
+            webmentions_changed: Notify::new(),
             remote_limits,
             import_limits,
             public,

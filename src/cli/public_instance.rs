@@ -9,9 +9,10 @@ use clap::Args;
 use crate::domain::public_instance::{
     CommentLimits, DEFAULT_COMMENT_LINKS, DEFAULT_COMMENTS_PER_ADDRESS, DEFAULT_COMMENTS_PER_BLOG,
     DEFAULT_CONFIRMATIONS_PER_HOUR, DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY, DEFAULT_IMPORTS_PER_DAY,
-    DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_POSTS_PER_DAY,
-    DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_BLOG, DEFAULT_UPLOAD_QUOTA_MB,
-    OperatorPage, PublicInstance, Quotas, SignupMode, SubscribeLimits,
+    DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_PENDING_WEBMENTIONS,
+    DEFAULT_POSTS_PER_DAY, DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_BLOG,
+    DEFAULT_UPLOAD_QUOTA_MB, DEFAULT_WEBMENTIONS_PER_ADDRESS, OperatorPage, PublicInstance, Quotas, SignupMode,
+    SubscribeLimits, WebmentionLimits,
 };
 
 /// Largest `--terms`, `--privacy` or `--review-terms` file Quire reads.
@@ -107,6 +108,14 @@ pub struct PublicInstanceArgs {
     /// Links one comment may hold (Markdown links and bare web addresses).
     #[arg(long, env = "QUIRE_MAX_COMMENT_LINKS", default_value_t = DEFAULT_COMMENT_LINKS, value_name = "N")]
     pub max_comment_links: u32,
+
+    /// Webmentions one client address (an IPv6 /64) may send in 24 hours, to any blog.
+    #[arg(long, env = "QUIRE_MAX_WEBMENTIONS_PER_ADDRESS", default_value_t = DEFAULT_WEBMENTIONS_PER_ADDRESS, value_name = "N")]
+    pub max_webmentions_per_address: u32,
+
+    /// Webmentions waiting for their source to be read, per blog; past it a blog answers 429.
+    #[arg(long, env = "QUIRE_MAX_PENDING_WEBMENTIONS", default_value_t = DEFAULT_PENDING_WEBMENTIONS, value_name = "N")]
+    pub max_pending_webmentions: u32,
 
     /// How long after a post is published its email goes to the blog's subscribers (30m, 1h...):
     /// a post unpublished or fixed meanwhile sends nothing, or its final form.
@@ -214,6 +223,10 @@ impl PublicInstanceArgs {
                 per_address: self.max_comments_per_address,
                 per_blog: self.max_comments_per_blog,
                 max_links: self.max_comment_links,
+            },
+            webmention_limits: WebmentionLimits {
+                per_address: self.max_webmentions_per_address,
+                pending_per_blog: self.max_pending_webmentions,
             },
             mail_grace: crate::domain::duration::parse(&self.mail_grace)
                 .map_err(|message| anyhow::anyhow!("--mail-grace: {message}"))?,

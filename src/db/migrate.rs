@@ -174,6 +174,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0026_responses.sql"),
         seed: None,
     },
+    Migration {
+        version: 27,
+        name: "webmentions waiting for their source to be read",
+        sql: include_str!("migrations/0027_webmentions.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

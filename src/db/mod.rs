@@ -51,6 +51,7 @@ pub mod tags;
 pub mod test_support;
 pub mod themes;
 pub mod users;
+pub mod webmentions;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -61,6 +61,8 @@ pub const REPORT: &str = "/report";
 pub const SUBSCRIBE: &str = "/subscribe";
 /// Where a blog's comment form posts (issue 31).
 pub const COMMENTS: &str = "/comments";
+/// A blog's webmention endpoint (issue 31).
+pub const WEBMENTION: &str = "/webmention";
 /// Where the report page sends a reader once their report is stored.
 pub const REPORT_SENT: &str = "/report/sent";
 

@@ -113,6 +113,27 @@ impl Default for CommentLimits {
     }
 }
 
+/// `--max-webmentions-per-address`'s default.
+pub const DEFAULT_WEBMENTIONS_PER_ADDRESS: u32 = 100;
+/// `--max-pending-webmentions`'s default.
+pub const DEFAULT_PENDING_WEBMENTIONS: u32 = 1_000;
+
+/// What `POST /webmention` takes (issue 31, docs/responses.md "Webmentions").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WebmentionLimits {
+    /// Webmentions one client address (an IPv6 /64) may send in 24 hours, to any blog
+    /// (`--max-webmentions-per-address`).
+    pub per_address: u32,
+    /// Webmentions waiting for their source to be read, per blog (`--max-pending-webmentions`).
+    pub pending_per_blog: u32,
+}
+
+impl Default for WebmentionLimits {
+    fn default() -> WebmentionLimits {
+        WebmentionLimits { per_address: DEFAULT_WEBMENTIONS_PER_ADDRESS, pending_per_blog: DEFAULT_PENDING_WEBMENTIONS }
+    }
+}
+
 /// What the subscribe form takes (issue 30, docs/email.md "Subscribing"): each counted over the
 /// last 24 hours unless named otherwise. One confirmation mail per email address a day is fixed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,6 +252,8 @@ pub struct PublicInstance {
     pub subscribe_limits: SubscribeLimits,
     /// What the comment form takes.
     pub comment_limits: CommentLimits,
+    /// What `POST /webmention` takes.
+    pub webmention_limits: WebmentionLimits,
     /// How long after a post is published its email goes out (`--mail-grace`): a post
     /// unpublished or fixed meanwhile sends nothing, or its final form.
     pub mail_grace: std::time::Duration,
@@ -257,6 +280,7 @@ impl Default for PublicInstance {
             max_open_reports: DEFAULT_MAX_OPEN_REPORTS,
             subscribe_limits: SubscribeLimits::default(),
             comment_limits: CommentLimits::default(),
+            webmention_limits: WebmentionLimits::default(),
             mail_grace: DEFAULT_MAIL_GRACE,
             contact_email: None,
             terms: None,

@@ -108,8 +108,17 @@ impl Resolve for Guard {
             let host = name.as_str().to_owned();
             // An IPv6 literal never reaches a resolver; a bare IPv4 one could only come from a
             // caller bypassing `check_url`, and is checked all the same.
+            let lowered = host.to_ascii_lowercase();
             let found: Vec<SocketAddr> = match host.parse::<Ipv4Addr>() {
                 Ok(ip) => vec![SocketAddr::from((ip, 0))],
+                // RFC 6761: `localhost` and every name under it are the loopback addresses,
+                // whatever the machine's resolver says (refused unless loopback is allowed).
+                Err(_) if lowered == "localhost" || lowered.ends_with(".localhost") => {
+                    vec![
+                        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+                        SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, 0)),
+                    ]
+                }
                 Err(_) => {
                     let found = tokio::net::lookup_host((host.as_str(), 0)).await.map(Iterator::collect);
                     found.map_err(|_| FetchError::UnknownHost(host.clone()))?

@@ -66,3 +66,4 @@ mod tls;
 mod trust_states;
 mod trust_states_federation;
 mod upload_props;
+mod webmentions;

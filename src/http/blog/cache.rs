@@ -55,6 +55,8 @@ pub struct Page {
     pub csp: Option<String>,
     /// Redirect target (301).
     pub location: Option<String>,
+    /// A `Link` header (a post's webmention endpoint).
+    pub link: Option<String>,
     /// The post whose view this page counts (with the Page views addon).
     pub counts_view_of: Option<i64>,
     /// Content-addressed (a theme's CSS): cached by clients for a year.
@@ -77,6 +79,7 @@ impl Page {
             last_modified: None,
             csp: None,
             location: None,
+            link: None,
             counts_view_of: None,
             immutable: false,
             generation,
@@ -92,6 +95,7 @@ impl Page {
             + text(&self.last_modified)
             + text(&self.csp)
             + text(&self.location)
+            + text(&self.link)
     }
 }
 

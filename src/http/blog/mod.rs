@@ -24,6 +24,7 @@ pub mod templates;
 mod themes;
 pub mod view_counter;
 pub mod views;
+mod webmention;
 
 use std::sync::Arc;
 

@@ -53,6 +53,9 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     if let Some(csp) = &page.csp {
         builder = builder.header(header::CONTENT_SECURITY_POLICY, csp.as_str());
     }
+    if let Some(link) = &page.link {
+        builder = builder.header(header::LINK, link.as_str());
+    }
     if page.gzip.is_some() {
         builder = builder.header(header::VARY, "Accept-Encoding");
     }

@@ -23,7 +23,7 @@ use poem::web::Data;
 use poem::{Request, Response, Route, get, handler, post};
 
 use super::cache::Page;
-use super::{comments, feeds, preview_links, responses, subscribe, views};
+use super::{comments, feeds, preview_links, responses, subscribe, views, webmention};
 use crate::db::public::{self, PublicBlog};
 use crate::db::redirects;
 use crate::domain::blog::old_paths;
@@ -40,6 +40,7 @@ pub fn routes() -> Route {
     Route::new()
         .at(paths::SUBSCRIBE, get(subscribe::subscribe_page).post(subscribe::send))
         .at(paths::COMMENTS, post(comments::send))
+        .at(paths::WEBMENTION, post(webmention::receive))
         .at("/comments/edit/:token", get(comments::edit_page).post(comments::save_edit))
         .at("/subscribe/confirm/:token", get(subscribe::confirm_form).post(subscribe::confirm))
         .at("/unsubscribe/:token", get(subscribe::unsubscribe_form).post(subscribe::unsubscribe))

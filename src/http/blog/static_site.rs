@@ -120,7 +120,8 @@ impl Files<'_> {
         let path = post.path();
         let replies = replies::approved_for_post(conn, post.id)?;
         let responses = crate::db::responses::approved_for_post(conn, post.id)?;
-        let answers = views::Answers { replies: &replies, responses: &responses, comment_token: None };
+        let answers =
+            views::Answers { replies: &replies, responses: &responses, comment_token: None, webmention: None };
         let html = views::post_html(look, blog, &post, &body, &sizes, &path, false, &answers)?;
         self.page(&static_path(&path), &html)
     }

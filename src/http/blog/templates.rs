@@ -70,6 +70,8 @@ pub struct Layout {
     pub report_url: String,
     /// The email subscribe form's token, when the blog takes subscribers (issue 30).
     pub subscribe_token: Option<String>,
+    /// The blog's webmention endpoint, on a post that takes webmentions (issue 31).
+    pub webmention: Option<String>,
 }
 
 /// A link of the blog's navigation.
@@ -116,6 +118,7 @@ impl Layout {
             activity: None,
             report_url: crate::domain::paths::report_blog(app_url, &blog.subdomain),
             subscribe_token: None,
+            webmention: None,
         }
     }
 }

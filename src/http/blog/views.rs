@@ -235,6 +235,11 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
     render_post(state, blog, post, &path, false, generation).await
 }
 
+/// Whether `post` of `blog` takes webmentions: a published post (not a page) of an approved blog.
+pub fn takes_webmentions(blog: &PublicBlog, post: &Post) -> bool {
+    blog.state == crate::domain::blog::trust_state::TrustState::Approved && post.federates()
+}
+
 /// What answers a post on its page: its approved fediverse replies, comments and webmentions,
 /// and the comment form's token when it takes comments.
 pub struct Answers<'a> {
@@ -244,6 +249,8 @@ pub struct Answers<'a> {
     pub responses: &'a [Response],
     /// The comment form's token (None: no form).
     pub comment_token: Option<String>,
+    /// The blog's webmention endpoint, when the post takes webmentions.
+    pub webmention: Option<String>,
 }
 
 /// The page of `post` at `path`: its permalink, or (`preview`) its secret preview link, which
@@ -284,9 +291,13 @@ pub async fn render_post(
         (!preview && comments::shows_form(&blog, &post, closed)).then(|| comments::form_token(state, post.id));
     off_runtime(move || {
         let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
-        let answers = Answers { replies: &shown, responses: &comments, comment_token };
+        let webmention = (!preview && takes_webmentions(&blog, &post))
+            .then(|| format!("{}{}", config.blog_origin(&blog.address), paths::WEBMENTION));
+        let link = webmention.as_ref().map(|endpoint| format!("<{endpoint}>; rel=\"webmention\""));
+        let answers = Answers { replies: &shown, responses: &comments, comment_token, webmention };
         let html = post_html(look, &blog, &post, &body, &sizes, &path, preview, &answers)?;
         let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
+        page.link = link;
         page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
         page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
         Ok(page)
@@ -315,6 +326,7 @@ pub fn post_html(
     if post.federates() && !preview {
         layout.activity = Some(look.config.ap_post_id(&blog.subdomain, &post.short_id));
     }
+    layout.webmention = answers.webmention.clone();
     if !preview {
         layout.report_url = paths::report_post(&look.config.app_url(), &url);
     }
