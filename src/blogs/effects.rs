@@ -218,7 +218,8 @@ impl Effects {
         self.deliveries_queued = true;
     }
 
-    /// A webmention was received (`db::webmentions::receive`): the verifier looks at once.
+    /// A webmention was received (`db::webmentions::receive`) or a post's links queued
+    /// (`db::webmentions::queue_outgoing`): the webmention worker looks at once.
     pub(super) fn webmention_queued(&mut self) {
         self.webmention_queued = true;
     }

@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 
 use super::Blogs;
 use super::effects::Effects;
-use super::{review, subscriptions};
+use super::{review, subscriptions, webmentions};
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite};
 use crate::db::quota_uses::{self, QuotaKind};
@@ -66,6 +66,7 @@ impl Blogs {
                 quota_uses::record(tx, blog_id, QuotaKind::Post)?;
                 outbound.post_written(tx, &subdomain, post, was_public)?;
                 subscriptions::post_written(tx, post, was_public, grace)?;
+                webmentions::post_written(tx, post, was_public)?;
                 review::rescore(tx, blog_id, &terms)
             };
             let (post, seq) = posts::create(conn, blog_id, &write, federate)?;
@@ -87,6 +88,7 @@ impl Blogs {
             let federate = |tx: &_, post: &_, was_public| {
                 outbound.post_written(tx, &subdomain, post, was_public)?;
                 subscriptions::post_written(tx, post, was_public, grace)?;
+                webmentions::post_written(tx, post, was_public)?;
                 review::rescore(tx, blog_id, &terms)
             };
             let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
@@ -156,6 +158,7 @@ fn saved(effects: &mut Effects, subdomain: &str, seq: i64, post: &Post, body: &B
     effects.invalidate(subdomain);
     effects.schedule_moved();
     effects.deliveries_queued();
+    effects.webmention_queued();
 }
 
 /// The answer for a post that is not in the blog.

@@ -33,12 +33,14 @@ impl Blogs {
                 let outbound = effects.outbound();
                 let federate = |tx: &_, post: &_, subdomain: &str| {
                     outbound.post_written(tx, subdomain, post, false)?;
-                    super::subscriptions::post_written(tx, post, false, grace)
+                    super::subscriptions::post_written(tx, post, false, grace)?;
+                    super::webmentions::post_written(tx, post, false)
                 };
                 let (posts, seq) = schedule::publish_due(conn, federate)?;
                 if let Some(seq) = seq {
                     for (post, _) in &posts {
                         effects.index_stored_post(seq, post);
+                        effects.webmention_queued();
                     }
                 }
                 let mut subdomains: Vec<&str> = posts.iter().map(|(_, subdomain)| subdomain.as_str()).collect();

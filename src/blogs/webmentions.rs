@@ -1,7 +1,8 @@
 //! Webmentions on the write path (issue 31, docs/responses.md "Webmentions"): one received is
 //! queued within its limits; the verifier then reads its source through the guarded fetcher
 //! (no private addresses, 1 MiB, the fetch deadline) and keeps, updates or removes the response
-//! it makes. A response waits for the owner like a comment.
+//! it makes. A response waits for the owner like a comment. A public post's links are queued in
+//! its write's transaction, and each linked page that names an endpoint is told.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,9 +11,12 @@ use time::OffsetDateTime;
 use url::Url;
 
 use super::Blogs;
+use crate::db::posts::Post;
 use crate::db::public::PublicBlog;
-use crate::db::webmentions::{self, Incoming, Received};
+use crate::db::webmentions::{self, Incoming, Outgoing, Received};
 use crate::domain::blog::trust_state::TrustState;
+use crate::domain::content::blocks::{Block, Body};
+use crate::domain::content::markdown;
 use crate::domain::federation::webmention::{self, SourceMention};
 use crate::error::Result;
 use crate::fetch::{FetchError, Fetcher, Request};
@@ -39,6 +43,44 @@ enum Read {
     /// It will not be read (a private address, a name with no address, too large, not a page):
     /// drop the request (the sender may send it again).
     Refused(String),
+}
+
+/// In a post write's transaction: queues the webmentions the post's links are to be told of
+/// (a post that is or was public; nothing for a draft that stays one).
+pub(super) fn post_written(tx: &rusqlite::Connection, post: &Post, was_public: bool) -> Result<()> {
+    if !post.federates() && !was_public {
+        return Ok(());
+    }
+    let targets = if post.federates() { links_of(post) } else { Vec::new() };
+    webmentions::queue_outgoing(tx, post.id, &targets)
+}
+
+/// The http(s) pages `post` links to (link blocks and links in paragraphs), each once.
+fn links_of(post: &Post) -> Vec<String> {
+    let Ok(body) = Body::from_json(&post.body_json) else { return Vec::new() };
+    let mut found: Vec<String> = Vec::new();
+    for block in &body.children {
+        let urls = match block {
+            Block::Link { url, .. } => vec![url.clone()],
+            Block::Paragraph { text } => markdown::link_urls(text),
+            _ => Vec::new(),
+        };
+        for url in urls {
+            let Ok(parsed) = Url::parse(&url) else { continue };
+            if matches!(parsed.scheme(), "http" | "https") && !found.contains(&url) {
+                found.push(url);
+            }
+        }
+    }
+    found
+}
+
+/// What sending a webmention came to.
+enum Sent {
+    /// Told, or the target names no endpoint: nothing more to do.
+    Done,
+    /// Not now (network, 5xx, timeout): again later.
+    Later(String),
 }
 
 impl Blogs {
@@ -75,6 +117,51 @@ impl Blogs {
             self.settle_webmention(incoming, outcome).await?;
         }
         let next = self.db.read(webmentions::next_due).await?;
+        Ok(next.and_then(|at| OffsetDateTime::parse(&at, &time::format_description::well_known::Rfc3339).ok()))
+    }
+
+    /// Sends the webmentions due: for each, the target page's endpoint, then the webmention.
+    /// Only an approved blog's posts send; answers when the next is due.
+    pub async fn send_due_webmentions(&self, fetcher: &Fetcher) -> Result<Option<OffsetDateTime>> {
+        let due = self.db.write(|conn| webmentions::claim_outgoing(conn, AT_ONCE, LEASE_SECS)).await?;
+        let ids: Vec<i64> = due.iter().map(|o| o.post_id).collect();
+        let urls = self.urls.clone();
+        let sources = self
+            .db
+            .read(move |conn| {
+                let mut sources = Vec::new();
+                for post_id in ids {
+                    let (post, blog) = match webmentions::blog_of(conn, post_id)? {
+                        Some(blog_id) => (
+                            crate::db::posts::by_ids(conn, blog_id, &[post_id])?.pop(),
+                            crate::db::blogs::by_id(conn, blog_id)?,
+                        ),
+                        None => (None, None),
+                    };
+                    sources.push(match (post, blog) {
+                        (Some(post), Some(blog)) if blog.state == TrustState::Approved && post.federates() => {
+                            Some(format!("{}{}", urls.blog_origin(&blog.address()), post.path()))
+                        }
+                        _ => None,
+                    });
+                }
+                Ok(sources)
+            })
+            .await?;
+        let sends = due.iter().zip(&sources).map(|(outgoing, source)| send(fetcher, outgoing, source.as_deref()));
+        let outcomes = futures_util::future::join_all(sends).await;
+        for (outgoing, outcome) in due.into_iter().zip(outcomes) {
+            self.db
+                .write(move |conn| match outcome {
+                    Sent::Later(error) if outgoing.attempts + 1 < MAX_ATTEMPTS => {
+                        tracing::info!(target = %outgoing.target, %error, "a webmention could not be sent; trying again later");
+                        webmentions::outgoing_retry(conn, outgoing.id, 60 * 10u64.pow(outgoing.attempts))
+                    }
+                    _ => webmentions::outgoing_done(conn, outgoing.id),
+                })
+                .await?;
+        }
+        let next = self.db.read(webmentions::next_outgoing).await?;
         Ok(next.and_then(|at| OffsetDateTime::parse(&at, &time::format_description::well_known::Rfc3339).ok()))
     }
 
@@ -148,18 +235,57 @@ async fn read(fetcher: &Fetcher, incoming: &Incoming) -> Read {
     }
 }
 
-/// The server's verifier: reads due sources, sleeps until the next is due (at most a minute)
-/// or a webmention comes; a failed look is logged and tried again.
+/// Tells `outgoing`'s target that `source` (the post's address; None when the post no longer
+/// sends) mentions it, through the guarded fetcher: its endpoint first, then the POST.
+async fn send(fetcher: &Fetcher, outgoing: &Outgoing, source: Option<&str>) -> Sent {
+    let Some(source) = source else { return Sent::Done };
+    let later = |err: FetchError| match err {
+        FetchError::Status(429 | 500..) | FetchError::TimedOut(_) | FetchError::Connect(_) | FetchError::Failed(_) => {
+            Sent::Later(err.to_string())
+        }
+        _ => Sent::Done,
+    };
+    let page = match fetcher.request(Request::get(&outgoing.target).max_bytes(MAX_SOURCE_BYTES)).await {
+        Ok(page) => page,
+        Err(err) => return later(err),
+    };
+    let Ok(base) = Url::parse(&page.url) else { return Sent::Done };
+    let links: Vec<&str> =
+        page.headers.get_all(http::header::LINK).iter().filter_map(|value| value.to_str().ok()).collect();
+    let html = match page.content_type.as_deref() {
+        Some("text/html" | "application/xhtml+xml") => String::from_utf8_lossy(&page.body).into_owned(),
+        _ => String::new(),
+    };
+    let Some(endpoint) = webmention::endpoint(&base, &links, &html) else { return Sent::Done };
+    let form =
+        serde_urlencoded::to_string([("source", source), ("target", outgoing.target.as_str())]).unwrap_or_default();
+    let post = Request::post(endpoint.as_str(), form)
+        .header(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/x-www-form-urlencoded"));
+    match fetcher.request(post).await {
+        Ok(_) => Sent::Done,
+        Err(err) => later(err),
+    }
+}
+
+/// The server's webmention worker: reads the due sources of webmentions received and sends the
+/// due ones of posts' links, sleeps until the next is due (at most a minute) or one comes; a
+/// failed look is logged and tried again.
 pub async fn run(blogs: Arc<Blogs>, fetcher: Fetcher) {
     loop {
-        let sleep = match blogs.verify_due_webmentions(&fetcher).await {
+        let received = blogs.verify_due_webmentions(&fetcher).await;
+        let sent = blogs.send_due_webmentions(&fetcher).await;
+        let next = match (received, sent) {
+            (Ok(a), Ok(b)) => Ok(a.into_iter().chain(b).min()),
+            (Err(err), _) | (_, Err(err)) => Err(err),
+        };
+        let sleep = match next {
             Ok(Some(next)) => Duration::try_from(next - OffsetDateTime::now_utc())
                 .unwrap_or(Duration::ZERO)
                 .max(Duration::from_millis(100))
                 .min(MAX_SLEEP),
             Ok(None) => MAX_SLEEP,
             Err(err) => {
-                tracing::warn!(error = %err, "reading webmentions' sources failed; trying again in a minute");
+                tracing::warn!(error = %err, "receiving or sending webmentions failed; trying again in a minute");
                 MAX_SLEEP
             }
         };

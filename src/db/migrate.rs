@@ -180,6 +180,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0027_webmentions.sql"),
         seed: None,
     },
+    Migration {
+        version: 28,
+        name: "webmentions to send for the links of public posts",
+        sql: include_str!("migrations/0028_outgoing_webmentions.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

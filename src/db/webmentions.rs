@@ -151,3 +151,85 @@ pub fn keep(conn: &Connection, blog_id: i64, post_id: i64, source: &str, mention
 pub fn remove(conn: &Connection, post_id: i64, source: &str) -> Result<bool, Error> {
     Ok(conn.execute("DELETE FROM responses WHERE post_id = ?1 AND source_url = ?2", params![post_id, source])? > 0)
 }
+
+/// Most pages one post tells about.
+pub const MAX_TARGETS: usize = 50;
+
+/// In a post write's transaction: the post now links to `targets` (empty when it is not
+/// public): each new or still linked one is queued to be told, and the ones told before that it
+/// no longer links to are queued once more (so they can remove the mention).
+pub fn queue_outgoing(conn: &Connection, post_id: i64, targets: &[String]) -> Result<(), Error> {
+    conn.execute(
+        "UPDATE outgoing_webmentions SET linked = 0, state = 'queued', attempts = 0,
+                next_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE post_id = ?1 AND state = 'sent'",
+        [post_id],
+    )?;
+    conn.execute("DELETE FROM outgoing_webmentions WHERE post_id = ?1 AND state = 'queued' AND linked = 1", [post_id])?;
+    let mut insert = conn.prepare_cached(&format!(
+        "INSERT INTO outgoing_webmentions (post_id, target) VALUES (?1, ?2)
+         ON CONFLICT (post_id, target) DO UPDATE SET linked = 1, state = 'queued', attempts = 0, next_at = {NOW}"
+    ))?;
+    for target in targets.iter().take(MAX_TARGETS) {
+        insert.execute(params![post_id, target])?;
+    }
+    Ok(())
+}
+
+/// A webmention to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    /// Row id.
+    pub id: i64,
+    /// The post that links (the source).
+    pub post_id: i64,
+    /// The page it links to (or linked to).
+    pub target: String,
+    /// Whether it still links to it.
+    pub linked: bool,
+    /// Sends tried so far.
+    pub attempts: u32,
+}
+
+/// Takes up to `limit` due webmentions to send, leasing each for `lease_secs`.
+pub fn claim_outgoing(conn: &Connection, limit: u32, lease_secs: u64) -> Result<Vec<Outgoing>, Error> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "UPDATE outgoing_webmentions SET next_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || ?2 || ' seconds')
+         WHERE id IN (SELECT id FROM outgoing_webmentions WHERE state = 'queued' AND next_at <= {NOW}
+                      ORDER BY next_at LIMIT ?1)
+         RETURNING id, post_id, target, linked, attempts"
+    ))?;
+    let rows = stmt.query_map(params![limit, lease_secs as i64], |r| {
+        Ok(Outgoing { id: r.get(0)?, post_id: r.get(1)?, target: r.get(2)?, linked: r.get(3)?, attempts: r.get(4)? })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// When the next webmention is due to be sent, if any.
+pub fn next_outgoing(conn: &Connection) -> Result<Option<String>, Error> {
+    Ok(conn.query_row("SELECT min(next_at) FROM outgoing_webmentions WHERE state = 'queued'", [], |r| r.get(0))?)
+}
+
+/// Settles a webmention sent (or given up): kept as sent while the post links to its target,
+/// forgotten otherwise.
+pub fn outgoing_done(conn: &Connection, id: i64) -> Result<(), Error> {
+    conn.execute("DELETE FROM outgoing_webmentions WHERE id = ?1 AND linked = 0", [id])?;
+    conn.execute("UPDATE outgoing_webmentions SET state = 'sent' WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// Sends the webmention `id` again in `wait_secs`.
+pub fn outgoing_retry(conn: &Connection, id: i64, wait_secs: u64) -> Result<(), Error> {
+    conn.execute(
+        "UPDATE outgoing_webmentions SET attempts = attempts + 1,
+                next_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+' || ?2 || ' seconds')
+         WHERE id = ?1",
+        params![id, wait_secs as i64],
+    )?;
+    Ok(())
+}
+
+/// The blog of the post `post_id`, if there is such a post.
+pub fn blog_of(conn: &Connection, post_id: i64) -> Result<Option<i64>, Error> {
+    Ok(conn.query_row("SELECT blog_id FROM posts WHERE id = ?1", [post_id], |r| r.get(0)).optional()?)
+}

@@ -183,3 +183,44 @@ async fn a_source_at_a_private_address_is_never_read() {
     assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 0, "no request reached a private address");
     assert!(responses(&app).is_empty());
 }
+
+#[tokio::test]
+async fn a_published_post_tells_the_pages_it_links_to_and_tells_them_again_when_the_link_goes() {
+    let app = spawn(|_| {}).await;
+    let alice = app.browser.clone();
+    let alices = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let target = post_with_link(&alice, alices, "Alice writes", None).await;
+    let target_url = target["permalink"].as_str().unwrap().to_owned();
+    let bob = app.new_browser();
+    let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
+
+    // Bob's draft tells nobody; publishing it does: alice's post names its endpoint, so it is
+    // told, reads bob's post and holds the mention.
+    let draft =
+        bob.create_post(bobs, simple_body("Bob answers", &format!("I liked [this]({target_url}).")), true).await;
+    let short_id = draft["shortId"].as_str().unwrap().to_owned();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(responses(&app).is_empty(), "a draft tells nobody");
+    let published =
+        json!({ "body": simple_body("Bob answers", &format!("I liked [this]({target_url}).")), "draft": false });
+    let posts = format!("/api/my/blogs/{bobs}/posts/{short_id}");
+    assert_eq!(bob.send(reqwest::Method::PUT, &posts, published).await.status(), 200);
+    let source_url = format!("http://bob.localhost:{}/bob-answers-{short_id}", app.port);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while responses(&app).is_empty() {
+        assert!(Instant::now() < deadline, "alice was never told");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(responses(&app), [("webmention".into(), "bob.localhost".into(), source_url)]);
+
+    // The link removed: alice is told again, reads the post, and the mention goes.
+    let unlinked = json!({ "body": simple_body("Bob answers", "Nothing to see."), "draft": false });
+    assert_eq!(bob.send(reqwest::Method::PUT, &posts, unlinked).await.status(), 200);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !responses(&app).is_empty() {
+        assert!(Instant::now() < deadline, "the mention was never removed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let kept: i64 = app.db().query_row("SELECT count(*) FROM outgoing_webmentions", [], |r| r.get(0)).unwrap();
+    assert_eq!(kept, 0, "a target told of the removal is forgotten");
+}
