@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(block_body subdomain host_classify search_query tar_restore custom_domain dns_answer ap_signature inbound ghost_export)
+TARGETS=(block_body subdomain host_classify search_query tar_restore custom_domain dns_answer ap_signature inbound ghost_export comment_form webmention)
 want=${1:-all}
 seconds=${2:-60}
 if [ "$want" != all ] && [[ ! " ${TARGETS[*]} " =~ " $want " ]]; then

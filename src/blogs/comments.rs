@@ -313,6 +313,19 @@ impl Blogs {
         .await
     }
 
+    /// Closes (or opens again) the comments of the blog's post `short_id`; answers whether they
+    /// are closed. The post's page drops or shows its form at once.
+    pub async fn close_comments(&self, blog: &Blog, short_id: &str, closed: bool) -> Result<bool> {
+        let (id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        self.commit(move |conn, effects| {
+            let post = crate::db::posts::get(conn, id, &short_id)?.ok_or_else(super::post_not_found)?;
+            responses::set_post_closed(conn, post.id, closed)?;
+            effects.invalidate(&subdomain);
+            Ok(closed)
+        })
+        .await
+    }
+
     /// The blog's comment settings.
     pub async fn comment_settings(&self, blog_id: i64) -> Result<CommentSettings> {
         self.db.read(move |conn| responses::settings(conn, blog_id)).await

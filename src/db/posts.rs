@@ -33,6 +33,8 @@ pub struct Post {
     pub page_position: Option<i64>,
     /// When an unpublished post is to be published (see db/schedule.rs); `None` otherwise.
     pub scheduled_at: Option<String>,
+    /// Whether its owner closed its comments (issue 31).
+    pub comments_closed: bool,
 }
 
 impl Post {
@@ -71,7 +73,7 @@ pub struct PostWrite {
 
 /// The columns [`from_row`] reads, in order.
 pub(crate) const COLUMNS: &str =
-    "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at";
+    "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at, comments_closed";
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// A post from a row of [`COLUMNS`].
@@ -89,6 +91,7 @@ pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
         tags: Vec::new(),
         page_position: None,
         scheduled_at: row.get(9)?,
+        comments_closed: row.get(10)?,
     })
 }
 

@@ -372,3 +372,31 @@ async fn a_commenters_secret_link_changes_or_deletes_the_comment_for_fifteen_min
     assert_eq!((status, answer.contains("Your comment is deleted")), (200, true), "{answer}");
     assert!(stored(&app).is_empty());
 }
+
+#[tokio::test]
+async fn a_post_whose_comments_are_closed_shows_no_form_and_takes_none() {
+    let app = TestApp::spawn().await;
+    let (alice, blog, path) = blog_with_post(&app, "held").await;
+    let (post, token) = form_of(&app, &path).await;
+    let close = format!("/api/my/blogs/{blog}/posts/{post}/comments");
+    let closed = alice.send(Method::PUT, &close, json!({ "closed": true })).await;
+    assert_eq!(closed.json::<Value>().await.unwrap(), json!({ "commentsClosed": true }));
+    let posts: Value = alice.get(&format!("/api/my/blogs/{blog}/posts")).await.json().await.unwrap();
+    assert_eq!(posts["posts"][0]["commentsClosed"], true);
+    assert!(!page(&app, &path).await.contains("comment-form"), "the form is gone at once");
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let form = [("post", post.as_str()), ("token", token.as_str()), ("name", "Ann"), ("text", "Late")];
+    let (status, answer, _) = send(&app, &form, "203.0.113.1", None).await;
+    assert_eq!((status, answer.contains("Comments are closed")), (404, true), "{answer}");
+    assert!(stored(&app).is_empty());
+    let (field, _) = error_field(
+        alice
+            .send(Method::PUT, &format!("/api/my/blogs/{blog}/posts/nosuchid/comments"), json!({ "closed": true }))
+            .await,
+        404,
+    )
+    .await;
+    assert_eq!(field, "post");
+    alice.send(Method::PUT, &close, json!({ "closed": false })).await;
+    assert!(page(&app, &path).await.contains("comment-form"));
+}

@@ -64,6 +64,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/subscribers/:subscriber_id", delete(subscribers::remove))
         .at("/my/blogs/:blog_id/comments", get(responses::show_settings).put(responses::set_settings))
         .at("/my/blogs/:blog_id/responses", get(responses::list))
+        .at("/my/blogs/:blog_id/posts/:post_id/comments", put(responses::close_post))
         .at("/my/blogs/:blog_id/responses/bulk", post(responses::bulk))
         .at("/my/blogs/:blog_id/responses/:response_id", delete(responses::delete))
         .at("/my/blogs/:blog_id/responses/:response_id/reply", put(responses::reply))

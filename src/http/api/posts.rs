@@ -68,6 +68,8 @@ pub struct PostJson<'a> {
     tags: &'a [String],
     /// Whether it is a page (at `/{slug}`, in the blog's navigation).
     page: bool,
+    /// Whether its owner closed its comments (`PUT .../posts/{postId}/comments`).
+    comments_closed: bool,
     /// Page views (the post list only).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -128,6 +130,7 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
         body,
         tags: &post.tags,
         page: post.page_position.is_some(),
+        comments_closed: post.comments_closed,
         views: None,
         mail: None,
         likes: 0,

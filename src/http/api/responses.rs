@@ -87,6 +87,31 @@ pub async fn act(
     Ok(Json(OneResponse { response: response_json(&response, &post) }).into_response())
 }
 
+/// `PUT .../posts/{postId}/comments`'s body.
+#[derive(Deserialize)]
+pub struct CloseComments {
+    closed: bool,
+}
+
+/// `{commentsClosed}`: whether the post's comments are closed now.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "responses.ts")]
+pub struct PostComments {
+    comments_closed: bool,
+}
+
+/// Closes or opens one post's comments.
+#[handler]
+pub async fn close_post(
+    OwnedBlog { blog, input: JsonBody(body), .. }: OwnedBlog<JsonBody<CloseComments>>,
+    state: Data<&AppState>,
+    Path((_, short_id)): Path<(String, String)>,
+) -> Result<Json<PostComments>> {
+    let closed = state.blogs.close_comments(&blog, &short_id, body.closed).await?;
+    Ok(Json(PostComments { comments_closed: closed }))
+}
+
 /// `PUT .../responses/{id}/reply`'s body.
 #[derive(Deserialize)]
 pub struct Reply {

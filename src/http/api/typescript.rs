@@ -64,6 +64,7 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     responses::Responses::export_all(&cfg)?;
     responses::OneResponse::export_all(&cfg)?;
     responses::BulkDone::export_all(&cfg)?;
+    responses::PostComments::export_all(&cfg)?;
     subscribers::EmailAnswer::export_all(&cfg)?;
     subscribers::Subscribers::export_all(&cfg)?;
     subscribers::ImportAnswer::export_all(&cfg)?;

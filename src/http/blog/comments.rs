@@ -22,7 +22,6 @@ use crate::auth::rate_limit::client_key;
 use crate::blogs::comments::{Commented, takes_comments};
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
-use crate::db::responses;
 use crate::domain::content::comment;
 use crate::error::Error;
 use crate::http::client::client_ip;
@@ -254,16 +253,8 @@ pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<R
         ));
     };
     let (blog_id, short_id) = (blog.id, sent.post.clone());
-    let found = state
-        .db
-        .read(move |conn| {
-            let Some(post) = public::published_post(conn, blog_id, &short_id)? else { return Ok(None) };
-            let closed = responses::post_closed(conn, post.id)?;
-            Ok(Some((post, closed)))
-        })
-        .await?;
-    let Some((post, _)) = found.filter(|(post, closed)| takes_comments(blog.state, blog.comments_mode, post, *closed))
-    else {
+    let found = state.db.read(move |conn| public::published_post(conn, blog_id, &short_id)).await?;
+    let Some(post) = found.filter(|post| shows_form(&blog, post)) else {
         return Ok(page(
             StatusCode::NOT_FOUND,
             "Comments are closed",
@@ -342,8 +333,8 @@ pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<R
 }
 
 /// Whether `blog` shows the comment form under `post` (the page asks before rendering).
-pub fn shows_form(blog: &PublicBlog, post: &Post, closed: bool) -> bool {
-    takes_comments(blog.state, blog.comments_mode, post, closed)
+pub fn shows_form(blog: &PublicBlog, post: &Post) -> bool {
+    takes_comments(blog.state, blog.comments_mode, post, post.comments_closed)
 }
 
 fn now() -> u64 {

@@ -271,24 +271,17 @@ pub async fn render_post(
     .await?;
     let sizes = image_sizes(state, &body).await?;
     let id = post.id;
-    let (shown, comments, closed) = match preview {
-        true => (Vec::new(), Vec::new(), true),
+    let (shown, comments) = match preview {
+        true => (Vec::new(), Vec::new()),
         false => {
             state
                 .db
-                .read(move |conn| {
-                    Ok((
-                        replies::approved_for_post(conn, id)?,
-                        responses::approved_for_post(conn, id)?,
-                        responses::post_closed(conn, id)?,
-                    ))
-                })
+                .read(move |conn| Ok((replies::approved_for_post(conn, id)?, responses::approved_for_post(conn, id)?)))
                 .await?
         }
     };
     let token = if preview { None } else { subscribe_token(state, &blog) };
-    let comment_token =
-        (!preview && comments::shows_form(&blog, &post, closed)).then(|| comments::form_token(state, post.id));
+    let comment_token = (!preview && comments::shows_form(&blog, &post)).then(|| comments::form_token(state, post.id));
     off_runtime(move || {
         let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
         let webmention = (!preview && takes_webmentions(&blog, &post))

@@ -66,6 +66,10 @@ scheduledAt: string | null, createdAt: string, updatedAt: string, body: PostBody
  */
 page: boolean, 
 /**
+ * Whether its owner closed its comments (`PUT .../posts/{postId}/comments`).
+ */
+commentsClosed: boolean, 
+/**
  * Page views (the post list only).
  */
 views?: number, 

@@ -27,6 +27,11 @@ export type CommentsAnswer = { comments: CommentSettings, };
 export type OneResponse = { response: Response, };
 
 /**
+ * `{commentsClosed}`: whether the post's comments are closed now.
+ */
+export type PostComments = { commentsClosed: boolean, };
+
+/**
  * A comment or webmention, `<response>` of docs/api.md.
  */
 export type Response = { id: number, 

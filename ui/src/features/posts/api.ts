@@ -13,8 +13,8 @@ import { api, paging, type Paging } from '../../lib/api';
 // The answers' types are generated from the server's structs (ui/src/api-types/).
 export type { Block, PostBody, PostPreview } from '../../api-types/posts';
 
-/** The fediverse's counts of a post, which the server always sends and the app also shows without. */
-type Reactions = 'likes' | 'boosts' | 'replies' | 'responses';
+/** The counts of a post and its comments switch, which the server always sends and the app also shows without. */
+type Reactions = 'likes' | 'boosts' | 'replies' | 'responses' | 'commentsClosed';
 
 /** A post, as the server describes it; the app also takes one without its fediverse counts. */
 export type Post = Omit<PostAnswer, Reactions> & Partial<Pick<PostAnswer, Reactions>>;
