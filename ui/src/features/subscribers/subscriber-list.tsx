@@ -76,6 +76,7 @@ export function SubscriberList({
           className="q-settings__grow"
           value={typed}
           onChange={setTyped}
+          maxLength={254}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
