@@ -4,62 +4,24 @@
 // server's mailbox, confirms with the page's button, gets the next post (parsed with a real MIME
 // parser: headers, both parts, a hostile title escaped), unsubscribes with `curl -X POST` on the
 // List-Unsubscribe address, and gets nothing of the post after.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { watchForErrors } from './support/browser';
-import { createBlog, signInWithLocalIssuer } from './support/flows';
+import { createBlog, publishPost, signInWithLocalIssuer } from './support/flows';
 import { ownQuire } from './support/own-quire';
-import { freePort, startQuire } from './support/quire';
+import { startQuire } from './support/quire';
+import { mailFlags, smtpSink } from './support/smtp-sink';
 
-const SINK = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tests/support/smtp_sink.py');
-
-let sink: ChildProcess | undefined;
-let mailbox = '';
-let smtpPort = 0;
-
-test.beforeAll(async () => {
-  mailbox = mkdtempSync(path.join(tmpdir(), 'quire-mailbox-'));
-  smtpPort = await freePort();
-  // Debian's python3, which has python3-aiosmtpd (scripts/test.sh installs it).
-  sink = spawn('/usr/bin/python3', [SINK, mailbox, String(smtpPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the SMTP sink did not start in 10 s')), 10_000);
-    sink!.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    sink!.on('exit', (code) => reject(new Error(`the SMTP sink exited (${code})`)));
-  });
-});
-
-test.afterAll(() => {
-  sink?.kill();
-  rmSync(mailbox, { recursive: true, force: true });
-});
-
-const app = ownQuire(() =>
-  startQuire({
-    args: [
-      '--smtp-url',
-      `smtp://127.0.0.1:${smtpPort}`,
-      '--mail-from',
-      'Quire <noreply@localhost>',
-      '--mail-grace',
-      '1s',
-    ],
-  }),
-);
+const sink = smtpSink();
+const app = ownQuire(() => startQuire({ args: mailFlags(sink(), '--mail-grace', '1s') }));
 
 /** Every message the SMTP server took, parsed, with its envelope recipients. */
 async function messages(): Promise<{ to: string[]; mail: ParsedMail }[]> {
+  const { mailbox } = sink();
   const names = readdirSync(mailbox)
     .filter((name) => name.endsWith('.eml'))
     .sort();
@@ -87,26 +49,6 @@ async function mailTo(address: string, subject: string, count = 1): Promise<Pars
     )
     .toBe(count);
   return found;
-}
-
-/** Publishes a post through the owner API with the page's cookies and CSRF token. */
-async function publish(page: Page, title: string, text: string): Promise<void> {
-  const { baseUrl } = app();
-  const cookies = await page.context().cookies();
-  const csrf = cookies.find((c) => c.name === 'csrf_token')?.value ?? '';
-  const blogId = cookies.find((c) => c.name === 'blog_id')?.value;
-  const body = {
-    type: 'root',
-    children: [
-      { type: 'heading', value: { text: title } },
-      { type: 'paragraph', value: { text } },
-    ],
-  };
-  const response = await page.request.post(`${baseUrl}/api/my/blogs/${blogId}/posts`, {
-    data: { body, draft: false },
-    headers: { 'CSRF-Token': csrf },
-  });
-  expect(response.status()).toBe(201);
 }
 
 /** A reader in a browser with JavaScript disabled subscribes `address` from the blog's home page. */
@@ -159,7 +101,7 @@ test('a reader subscribes without JavaScript, confirms, gets a post, unsubscribe
   // The post's email: the blog's name as the sender's, both parts, RFC 8058 headers, the title
   // escaped in the HTML.
   const title = 'Tea & <script>alert(1)</script>';
-  await publish(page, title, 'A *first* post.');
+  await publishPost(page, app().baseUrl, title, 'A *first* post.');
   const [post] = await mailTo('reader@example.org', title);
   expect(post!.from?.value[0]).toMatchObject({ name: 'mail-test', address: 'noreply@localhost' });
   const rawHeader = (name: string) => post!.headerLines.find((h) => h.key === name)?.line ?? '';
@@ -190,7 +132,7 @@ test('a reader subscribes without JavaScript, confirms, gets a post, unsubscribe
   expect(stdout).toContain('You are unsubscribed');
 
   // The next post reaches the reader who stayed, and not the one who left.
-  await publish(page, 'Second post', 'More words.');
+  await publishPost(page, app().baseUrl, 'Second post', 'More words.');
   await mailTo('stays@example.org', 'Second post');
   const toLeaver = (await messages()).filter((m) => m.to.includes('reader@example.org'));
   expect(toLeaver.map((m) => m.mail.subject)).toEqual(['Confirm your subscription to mail-test', title]);

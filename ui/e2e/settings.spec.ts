@@ -77,6 +77,11 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
     await expect(social.getByRole('button', { name: 'Connect' })).toHaveCount(0);
   });
 
+  await test.step('an instance that sends no email shows no Subscribers panel', async () => {
+    await expect(panel(page, 'Fediverse')).toBeVisible();
+    await expect(panel(page, 'Subscribers')).toHaveCount(0);
+  });
+
   await test.step('rename: the menu and the public blog show the new name', async () => {
     const name = blog.getByRole('textbox', { name: 'Name' });
     await expect(name).toHaveValue('dana');

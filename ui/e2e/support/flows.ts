@@ -1,5 +1,5 @@
 // Steps several end-to-end tests share: signing in through the local issuer's popup and
-// creating a blog on the 'Welcome' screen.
+// creating a blog on the 'Welcome' screen, and publishing a post through the owner API.
 import { expect, type Page } from '@playwright/test';
 
 /** Clicks `button` (which opens the sign-in popup) and signs in as `email` at the local issuer. */
@@ -25,3 +25,22 @@ export async function createBlog(page: Page, subdomain: string): Promise<void> {
 
 /** A subdomain the server refused. */
 export const SUBDOMAIN_REFUSED = { status: 422, path: '/api/my/blogs' } as const;
+
+/** Publishes a post (a heading and a paragraph) on `baseUrl` through the owner API, with the page's cookies and CSRF token. */
+export async function publishPost(page: Page, baseUrl: string, title: string, text: string): Promise<void> {
+  const cookies = await page.context().cookies();
+  const csrf = cookies.find((c) => c.name === 'csrf_token')?.value ?? '';
+  const blogId = cookies.find((c) => c.name === 'blog_id')?.value;
+  const body = {
+    type: 'root',
+    children: [
+      { type: 'heading', value: { text: title } },
+      { type: 'paragraph', value: { text } },
+    ],
+  };
+  const response = await page.request.post(`${baseUrl}/api/my/blogs/${blogId}/posts`, {
+    data: { body, draft: false },
+    headers: { 'CSRF-Token': csrf },
+  });
+  expect(response.status()).toBe(201);
+}

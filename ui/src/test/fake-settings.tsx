@@ -124,7 +124,7 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
 }
 
 /** The owner area's part: it shows the blog's name and loads the blog again on `refreshBlog()`. */
-function Harness({ initial }: { initial: Blog }) {
+function Harness({ initial, email }: { initial: Blog; email: boolean }) {
   const [blog, setBlog] = useState(initial);
   const reloadBlog = useCallback(async () => {
     setBlog(await fetchBlog(initial.id));
@@ -133,17 +133,22 @@ function Harness({ initial }: { initial: Blog }) {
   return (
     <>
       <p data-testid="shell-name">{blog.name}</p>
-      <SettingsScreen blog={blog} providerName="Local" />
+      <SettingsScreen blog={blog} providerName="Local" email={email} />
     </>
   );
 }
 
-/** Renders the settings screen at /d/settings; `/` shows a 'Landing' heading. */
-export function renderSettings(options: { blog?: Blog; advanceTimers?: (ms: number) => unknown } = {}) {
+/**
+ * Renders the settings screen at /d/settings; `/` shows a 'Landing' heading. `email` is the page
+ * config's (the instance sends email), false unless given.
+ */
+export function renderSettings(
+  options: { blog?: Blog; advanceTimers?: (ms: number) => unknown; email?: boolean } = {},
+) {
   const user = userEvent.setup(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {});
   const { history } = renderRoutes(
     [
-      { path: '/d/settings', element: <Harness initial={options.blog ?? alice.blog} /> },
+      { path: '/d/settings', element: <Harness initial={options.blog ?? alice.blog} email={options.email ?? false} /> },
       { path: '/', element: <h1>Landing</h1> },
     ],
     '/d/settings',

@@ -1,8 +1,8 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, ErrorLine, Pager, Panel, Spinner, TextInput } from '../../components';
-import { ApiError } from '../../lib/api';
 import { copyFailedText, useCopy } from '../../lib/use-copy';
 import { useLoad } from '../../lib/use-load';
+import { usePageBack } from '../../lib/use-page-back';
 import { failureText, useSaveAction } from '../../lib/use-save-action';
 import {
   approveFollower,
@@ -140,14 +140,7 @@ function Followers({
   const shown = list.lastData;
   const count = fediverse.followerCount;
   const waiting = waitingText(fediverse.pendingCount);
-  // A change that emptied the last page leaves it past the end (the server's 400 on `page`).
-  const pastTheEnd =
-    page > 1 &&
-    ((list.status === 'ready' && list.data.followers.length === 0) ||
-      (list.status === 'failed' && list.error instanceof ApiError && 'page' in list.error.fields));
-  useEffect(() => {
-    if (pastTheEnd) setPage((current) => current - 1);
-  }, [pastTheEnd]);
+  const pastTheEnd = usePageBack(page, list, (data) => data.followers.length === 0, setPage);
 
   const act = (follower: Follower, work: () => Promise<Fediverse>) => {
     setBusy(follower.id);

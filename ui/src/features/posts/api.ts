@@ -11,7 +11,7 @@ import type {
 import { api, paging, type Paging } from '../../lib/api';
 
 // The answers' types are generated from the server's structs (ui/src/api-types/).
-export type { Block, PostBody, PostPreview } from '../../api-types/posts';
+export type { Block, PostBody, PostMail, PostPreview } from '../../api-types/posts';
 
 /** The counts of a post and its comments switch, which the server always sends and the app also shows without. */
 type Reactions = 'likes' | 'boosts' | 'replies' | 'responses' | 'commentsClosed';

@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
 import { Button } from '../../components';
 import { paths } from '../../config/paths';
-import type { Post } from './api';
+import { amount, counted } from '../../lib/counted';
+import { localClock } from '../../lib/local-time';
+import type { Post, PostMail } from './api';
 import { sharePost } from './share';
 
 /** `publishedAt` as a local date and time, e.g. "May 4, 2026, 3:07 PM". */
@@ -14,7 +16,8 @@ export function formatPublished(publishedAt: string): string {
 /**
  * One post in the list or in search results: its title links to the editor; 'Draft',
  * 'Scheduled' with the time it will be published, or the publication date; its likes, boosts and replies from the
- * fediverse when it has some; a published post adds 'Read' (its permalink, new tab) and 'Share'.
+ * fediverse when it has some; its email to subscribers when it was mailed; a published post adds 'Read' (its
+ * permalink, new tab) and 'Share'.
  */
 export function PostCard({ post }: { post: Post }) {
   const published = post.publishedAt !== null;
@@ -38,6 +41,7 @@ export function PostCard({ post }: { post: Post }) {
         {post.page && <span className="q-post-card__page"> · Page</span>}
       </p>
       <Reactions post={post} />
+      {post.mail && <p className="q-post-card__mail">{mailText(post.mail)}</p>}
       {post.tags && post.tags.length > 0 && (
         <ul className="q-post-card__tags" aria-label={`Tags of ${post.title}`}>
           {post.tags.map((tag) => (
@@ -60,9 +64,6 @@ export function PostCard({ post }: { post: Post }) {
     </article>
   );
 }
-
-/** `count` of `one` (or `many`), e.g. '1 like', '3 likes'. */
-const counted = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** The fediverse's likes, boosts and replies of the post, those that are not zero; nothing without any. */
 function Reactions({ post }: { post: Post }) {
@@ -93,6 +94,21 @@ function Reactions({ post }: { post: Post }) {
       ))}
     </ul>
   );
+}
+
+/**
+ * What the post's email to subscribers came to: when it goes out while it waits for its grace
+ * period, then how many the relay took, and those waiting or given up when there are some.
+ */
+export function mailText(mail: PostMail): string {
+  if (mail.dueAt) return `Email goes out at ${localClock(mail.dueAt)}`;
+  return [
+    `Emailed to ${amount(mail.sent)}`,
+    mail.waiting > 0 && `${amount(mail.waiting)} waiting`,
+    mail.failed > 0 && `${amount(mail.failed)} failed`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** A list of post cards. */

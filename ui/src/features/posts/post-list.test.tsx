@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, injectConfig } from '../../test/fake-api';
 import { postsServer, samplePost } from '../../test/fake-posts';
 import { renderRoute } from '../../test/render-route';
+import { localClock } from '../../lib/local-time';
 import { pageFromParam } from '../../lib/page-param';
 import { formatPublished } from './post-card';
 
@@ -87,6 +88,24 @@ describe('post list', () => {
     expect(within(second!).queryByRole('list', { name: /From the fediverse/ })).toBeNull();
     await user.click(within(counts).getByRole('link', { name: '1 reply' }));
     expect(history.location.pathname).toBe('/d/replies');
+  });
+
+  it("shows each mailed post's email: when it goes out, then how many it went to, waiting and failed", async () => {
+    const dueAt = '2026-03-01T09:40:00Z';
+    const waiting = samplePost(4, { title: 'Waiting', mail: { dueAt, sent: 0, waiting: 0, failed: 0 } });
+    const sending = samplePost(3, { title: 'Sending', mail: { dueAt: null, sent: 118, waiting: 2, failed: 1 } });
+    const sent = samplePost(2, { title: 'Sent', mail: { dueAt: null, sent: 40, waiting: 0, failed: 0 } });
+    const never = samplePost(1, { title: 'Never', mail: null });
+    fakeApi(postsServer([waiting, sending, sent, never, samplePost(0, { title: 'Without' })]).handlers);
+    renderRoute('/d/posts');
+    await screen.findByRole('list', { name: 'Posts' });
+    const [first, second, third, fourth, fifth] = cards();
+    expect(within(first!).getByText(`Email goes out at ${localClock(dueAt)}`)).toBeInTheDocument();
+    expect(localClock(dueAt)).not.toMatch(/2026/);
+    expect(within(second!).getByText('Emailed to 118 · 2 waiting · 1 failed')).toBeInTheDocument();
+    expect(within(third!).getByText('Emailed to 40')).toBeInTheDocument();
+    expect(within(fourth!).queryByText(/Email/)).toBeNull();
+    expect(within(fifth!).queryByText(/Email/)).toBeNull();
   });
 
   it('shares through the device when it can, otherwise opens the post intent in a new window', async () => {

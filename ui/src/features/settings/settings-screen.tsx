@@ -10,25 +10,30 @@ import { DomainPanel } from '../custom-domain';
 import { FediversePanel } from '../fediverse';
 import { ImportExportPanel } from '../import-export';
 import { SocialAccountsPanel } from '../social-accounts';
+import { SubscribersPanel } from '../subscribers';
 
 export interface SettingsScreenProps {
   blog: Blog;
   /** The sign-in provider's name (config.providerName). */
   providerName: string;
+  /** Whether the instance sends email (config.email): the Subscribers panel shows only then. */
+  email: boolean;
 }
 
 /**
  * The settings screen: the panels of the features it composes, in order: Blog, Custom domain,
- * Fediverse, Social Accounts, Addons, Import and export, and Account. A panel that changes the blog
- * refreshes it (`refreshBlog()`, features/blogs), and those showing it follow the new `blog`.
+ * Fediverse, Subscribers (only on an instance that sends email), Social Accounts, Addons, Import
+ * and export, and Account. A panel that changes the blog refreshes it (`refreshBlog()`,
+ * features/blogs), and those showing it follow the new `blog`.
  */
-export function SettingsScreen({ blog, providerName }: SettingsScreenProps) {
+export function SettingsScreen({ blog, providerName, email }: SettingsScreenProps) {
   const navigate = useNavigate();
   return (
     <div className="q-settings">
       <BlogPanel blog={blog} />
       <DomainPanel blogId={blog.id} />
       <FediversePanel blogId={blog.id} />
+      {email && <SubscribersPanel blogId={blog.id} />}
       <SocialAccountsPanel blog={blog} providerName={providerName} />
       <AddonsPanel blogId={blog.id} />
       <ImportExportPanel blogId={blog.id} />
