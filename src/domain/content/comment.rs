@@ -60,9 +60,12 @@ pub fn check(name: &str, website: &str, text: &str, max_links: usize) -> Result<
     } else if name.chars().count() > MAX_NAME {
         errors.push("name", format!("A name is at most {MAX_NAME} characters."));
     }
-    let website = cleaned(website, false);
+    let mut website = cleaned(website, false);
     if let Some(problem) = website_problem(&website).filter(|_| !website.is_empty()) {
         errors.push("website", problem);
+    } else if let Ok(url) = url::Url::parse(&website) {
+        // Stored as the URL parser writes it: `https:host/x` becomes `https://host/x`.
+        website = url.to_string();
     }
     let text = cleaned(text, true);
     if text.is_empty() {
@@ -131,6 +134,13 @@ mod tests {
         }
         assert_eq!(problems("Ann", "", &"x".repeat(5_001))[0].0, "text");
         assert!(problems("Ann", "", &"x".repeat(5_000)).is_empty());
+    }
+
+    #[test]
+    fn a_website_is_kept_as_the_url_parser_writes_it() {
+        // Found by the fuzz target: a special scheme without its slashes is still that URL.
+        let comment = check("Ann", "https:ann.example/x y", "Hi", 3).unwrap();
+        assert_eq!(comment.website, "https://ann.example/x%20y");
     }
 
     #[test]
