@@ -14,8 +14,12 @@ fuzz_target!(|data: &[u8]| {
     let (name, website, body) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let Ok(comment) = check(name, website, body, 3) else { return };
     assert!(!comment.name.is_empty() && comment.name.chars().count() <= MAX_NAME);
-    assert!(!comment.name.chars().any(|c| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')));
-    assert!(comment.website.is_empty() || comment.website.starts_with("http://") || comment.website.starts_with("https://"));
+    assert!(
+        !comment.name.chars().any(|c| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+    );
+    assert!(
+        comment.website.is_empty() || comment.website.starts_with("http://") || comment.website.starts_with("https://")
+    );
     assert!(!comment.text.is_empty() && comment.text.chars().count() <= MAX_TEXT);
     assert!(link_count(&comment.text) <= 3);
     let html = markdown::to_html(&comment.text);
