@@ -9,6 +9,8 @@ use crate::auth::token_hash;
 use crate::db::blogs::Blog;
 use crate::db::posts::Post;
 use crate::db::public::PublicBlog;
+use crate::db::replies;
+use crate::db::response_queue::{self, Entry};
 use crate::db::responses::{self, CommentSettings, CommentsMode, NewComment, Response, ResponseState};
 use crate::domain::blog::trust_state::TrustState;
 use crate::domain::content::comment::Comment;
@@ -124,33 +126,26 @@ impl Blogs {
         blog: &Blog,
         state: ResponseState,
         request: PageRequest,
-    ) -> Result<(Page, Vec<(Response, (String, String))>)> {
+    ) -> Result<(Page, Vec<Entry>)> {
         let id = blog.id;
         self.db
             .read(move |conn| {
-                let page = request.within(responses::count_in(conn, id, state)?).map_err(Error::BadRequest)?;
-                let found = responses::list(conn, id, state, request.offset(), request.page_size)?;
-                let with_posts = with_posts(conn, id, found)?;
-                Ok((page, with_posts))
+                let page = request.within(response_queue::count(conn, id, state)?).map_err(Error::BadRequest)?;
+                Ok((page, response_queue::list(conn, id, state, request.offset(), request.page_size)?))
             })
             .await
     }
 
     /// Moves the blog's response `response_id` to `state` (approving a comment trusts its
     /// commenter); the post's page changes when it shows or stops showing.
-    pub async fn move_response(
-        &self,
-        blog: &Blog,
-        response_id: i64,
-        state: ResponseState,
-    ) -> Result<(Response, (String, String))> {
+    pub async fn move_response(&self, blog: &Blog, response_id: i64, state: ResponseState) -> Result<Entry> {
         let (id, subdomain) = (blog.id, blog.subdomain.clone());
         self.commit(move |conn, effects| {
             let tx = conn.transaction()?;
             let before = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
             responses::set_state(&tx, id, response_id, state)?;
             let after = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
-            let found = with_posts(&tx, id, vec![after])?.pop().ok_or_else(response_not_found)?;
+            let found = entry_of(&tx, id, after)?;
             tx.commit()?;
             if (before.state == ResponseState::Approved) != (state == ResponseState::Approved) {
                 effects.invalidate(&subdomain);
@@ -162,12 +157,7 @@ impl Blogs {
 
     /// Sets the owner's reply under the blog's comment `response_id` (Markdown, through the one
     /// renderer; '' removes it). A webmention takes no reply (404).
-    pub async fn reply_to_response(
-        &self,
-        blog: &Blog,
-        response_id: i64,
-        text: &str,
-    ) -> Result<(Response, (String, String))> {
+    pub async fn reply_to_response(&self, blog: &Blog, response_id: i64, text: &str) -> Result<Entry> {
         let reply = owner_reply_of(text)?;
         let (id, subdomain) = (blog.id, blog.subdomain.clone());
         self.commit(move |conn, effects| {
@@ -177,7 +167,7 @@ impl Blogs {
             }
             let after = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
             let shown = after.state == ResponseState::Approved;
-            let found = with_posts(&tx, id, vec![after])?.pop().ok_or_else(response_not_found)?;
+            let found = entry_of(&tx, id, after)?;
             tx.commit()?;
             if shown {
                 effects.invalidate(&subdomain);
@@ -189,7 +179,7 @@ impl Blogs {
 
     /// Puts the blog's comment `response_id` in Spam and blocks the address it came from: the
     /// address's later comments go to Spam too.
-    pub async fn block_response_sender(&self, blog: &Blog, response_id: i64) -> Result<(Response, (String, String))> {
+    pub async fn block_response_sender(&self, blog: &Blog, response_id: i64) -> Result<Entry> {
         let (id, subdomain) = (blog.id, blog.subdomain.clone());
         self.commit(move |conn, effects| {
             let tx = conn.transaction()?;
@@ -198,7 +188,7 @@ impl Blogs {
                 return Err(response_not_found());
             }
             let after = responses::get(&tx, id, response_id)?.ok_or_else(response_not_found)?;
-            let found = with_posts(&tx, id, vec![after])?.pop().ok_or_else(response_not_found)?;
+            let found = entry_of(&tx, id, after)?;
             tx.commit()?;
             if before.state == ResponseState::Approved {
                 effects.invalidate(&subdomain);
@@ -208,11 +198,17 @@ impl Blogs {
         .await
     }
 
-    /// Approves, marks as spam (`Some(state)`) or deletes (`None`) each of the blog's responses
-    /// `ids`, in one transaction; ids the blog does not have are skipped. Answers how many
-    /// changed.
-    pub async fn act_on_responses(&self, blog: &Blog, ids: Vec<i64>, to: Option<ResponseState>) -> Result<usize> {
-        if ids.len() > MAX_BULK {
+    /// Approves, marks as spam (`Some(state)`) or deletes (`None`) each of the blog's comments
+    /// and webmentions `ids` and fediverse replies `reply_ids`, in one transaction; ids the blog
+    /// does not have are skipped. Answers how many changed.
+    pub async fn act_on_responses(
+        &self,
+        blog: &Blog,
+        ids: Vec<i64>,
+        reply_ids: Vec<i64>,
+        to: Option<ResponseState>,
+    ) -> Result<usize> {
+        if ids.len() + reply_ids.len() > MAX_BULK {
             return Err(Error::invalid("ids", format!("At most {MAX_BULK} responses at once")));
         }
         let (id, subdomain) = (blog.id, blog.subdomain.clone());
@@ -223,6 +219,12 @@ impl Blogs {
                 changed += usize::from(match to {
                     Some(state) => responses::set_state(&tx, id, response_id, state)?,
                     None => responses::delete(&tx, id, response_id)?,
+                });
+            }
+            for reply_id in reply_ids {
+                changed += usize::from(match to {
+                    Some(state) => replies::set_state(&tx, id, reply_id, state)?.is_some(),
+                    None => replies::delete(&tx, id, reply_id)?.is_some(),
                 });
             }
             tx.commit()?;
@@ -366,21 +368,9 @@ pub fn response_not_found() -> Error {
 
 /// Each of `found` with its post's short id and title (a response outlives no post: they go
 /// together).
-fn with_posts(
-    conn: &rusqlite::Connection,
-    blog_id: i64,
-    found: Vec<Response>,
-) -> Result<Vec<(Response, (String, String))>> {
-    let ids: Vec<i64> = found.iter().map(|r| r.post_id).collect();
-    let posts = crate::db::posts::by_ids(conn, blog_id, &ids)?;
-    Ok(found
-        .into_iter()
-        .filter_map(|r| {
-            let post = posts.iter().find(|p| p.id == r.post_id)?;
-            let named = (post.short_id.clone(), post.title.clone());
-            Some((r, named))
-        })
-        .collect())
+fn entry_of(conn: &rusqlite::Connection, blog_id: i64, response: Response) -> Result<Entry> {
+    let post = crate::db::posts::by_ids(conn, blog_id, &[response.post_id])?.pop().ok_or_else(response_not_found)?;
+    Ok(Entry::of_response(response, (post.short_id, post.title)))
 }
 
 /// Responses one bulk action takes at most.

@@ -49,11 +49,11 @@ fn digest(blog_name: &str, waiting: &Waiting, app_url: &str, blog_id: i64) -> Ne
     let mut lines = Vec::new();
     if waiting.held_replies > 0 {
         let replies = plural(waiting.held_replies, "reply from the fediverse waits", "replies from the fediverse wait");
-        lines.push((format!("{replies} for your approval."), format!("{app_url}/d/replies")));
+        lines.push((format!("{replies} for your approval."), format!("{app_url}/d/responses")));
     }
     if waiting.held_responses > 0 {
         let responses = plural(waiting.held_responses, "comment waits", "comments wait");
-        lines.push((format!("{responses} for your approval."), format!("{app_url}/d/replies")));
+        lines.push((format!("{responses} for your approval."), format!("{app_url}/d/responses")));
     }
     if waiting.given_up_hosts > 0 {
         let servers = plural(waiting.given_up_hosts, "server", "servers");

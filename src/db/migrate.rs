@@ -186,6 +186,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0028_outgoing_webmentions.sql"),
         seed: None,
     },
+    Migration {
+        version: 29,
+        name: "fediverse replies can be put in spam",
+        sql: include_str!("migrations/0029_reply_spam.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -39,6 +39,7 @@ pub mod remote_actors;
 pub mod remote_refusals;
 pub mod replies;
 pub mod reports;
+pub mod response_queue;
 pub mod responses;
 pub mod review;
 pub mod schedule;

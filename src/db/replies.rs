@@ -3,6 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::db::responses::ResponseState;
 use crate::domain::federation::inbound::host_of;
 use crate::domain::federation::remote_limits::Held;
 use crate::error::Error;
@@ -30,8 +31,8 @@ pub struct Reply {
     pub text: String,
     /// When it was written, as stored (UTC, ms, Z).
     pub published_at: String,
-    /// Shown under the post (else held for the owner).
-    pub approved: bool,
+    /// Held for the owner, shown under the post, or put in Spam.
+    pub state: ResponseState,
     /// When Quire received it.
     pub received_at: String,
 }
@@ -75,7 +76,7 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Reply> {
         url: row.get(7)?,
         text: row.get(8)?,
         published_at: row.get(9)?,
-        approved: row.get::<_, String>(10)? == "approved",
+        state: ResponseState::parse(&row.get::<_, String>(10)?).unwrap_or(ResponseState::Held),
         received_at: row.get(11)?,
     })
 }
@@ -139,25 +140,21 @@ pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Reply>, Er
         .optional()?)
 }
 
-fn state_of(approved: bool) -> &'static str {
-    if approved { "approved" } else { "held" }
-}
-
-/// How many replies, held or approved, the blog has.
-pub fn count_in(conn: &Connection, blog_id: i64, approved: bool) -> Result<u64, Error> {
+/// How many replies in `state` the blog has.
+pub fn count_in(conn: &Connection, blog_id: i64, state: ResponseState) -> Result<u64, Error> {
     Ok(conn.query_row(
         "SELECT count(*) FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.state = ?2",
-        params![blog_id, state_of(approved)],
+        params![blog_id, state.as_str()],
         |row| row.get(0),
     )?)
 }
 
-/// One page (`limit` after `offset`) of the blog's replies, held or approved, newest first, with
-/// the short id and title of the post each answers.
+/// One page (`limit` after `offset`) of the blog's replies in `state`, newest first, with the
+/// short id and title of the post each answers.
 pub fn list(
     conn: &Connection,
     blog_id: i64,
-    approved: bool,
+    state: ResponseState,
     offset: u64,
     limit: u32,
 ) -> Result<Vec<(Reply, String, String)>, Error> {
@@ -166,7 +163,7 @@ pub fn list(
          WHERE p.blog_id = ?1 AND r.state = ?2 ORDER BY r.received_at DESC, r.id DESC LIMIT ?3 OFFSET ?4"
     ))?;
     let rows = stmt
-        .query_map(params![blog_id, state_of(approved), limit, offset as i64], |row| {
+        .query_map(params![blog_id, state.as_str(), limit, offset as i64], |row| {
             Ok((from_row(row)?, row.get(12)?, row.get(13)?))
         })?
         .collect::<rusqlite::Result<_>>()?;
@@ -182,17 +179,24 @@ pub fn approved_for_post(conn: &Connection, post_id: i64) -> Result<Vec<Reply>, 
     Ok(rows)
 }
 
-/// Approves the reply `id` of one of the blog's posts; answers the post's row id, or `None`
-/// when the blog has no such reply.
-pub fn approve(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<i64>, Error> {
-    Ok(conn
+/// Moves the reply `id` of one of the blog's posts to `state` (approved: shown under the post);
+/// answers the state it was in, or `None` when the blog has no such reply.
+pub fn set_state(
+    conn: &Connection,
+    blog_id: i64,
+    id: i64,
+    state: ResponseState,
+) -> Result<Option<ResponseState>, Error> {
+    let before: Option<String> = conn
         .query_row(
-            "UPDATE replies SET state = 'approved'
-             WHERE id = ?2 AND post_id IN (SELECT id FROM posts WHERE blog_id = ?1) RETURNING post_id",
+            "SELECT state FROM replies WHERE id = ?2 AND post_id IN (SELECT id FROM posts WHERE blog_id = ?1)",
             [blog_id, id],
             |row| row.get(0),
         )
-        .optional()?)
+        .optional()?;
+    let Some(before) = before else { return Ok(None) };
+    conn.execute("UPDATE replies SET state = ?2 WHERE id = ?1", params![id, state.as_str()])?;
+    Ok(Some(ResponseState::parse(&before).unwrap_or(ResponseState::Held)))
 }
 
 /// Deletes the reply `id` of one of the blog's posts (the owner's choice); answers whether it
@@ -220,16 +224,19 @@ pub fn delete_by_note(conn: &Connection, note_id: &str, actor_id: &str) -> Resul
         .optional()?)
 }
 
-/// How many replies (held and approved) the post (row id) has.
+/// How many replies (held and approved, not spam) the post (row id) has.
 pub fn count(conn: &Connection, post_id: i64) -> Result<i64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM replies WHERE post_id = ?1", [post_id], |row| row.get(0))?)
+    Ok(conn.query_row("SELECT count(*) FROM replies WHERE post_id = ?1 AND state <> 'spam'", [post_id], |row| {
+        row.get(0)
+    })?)
 }
 
-/// How many replies (held and approved) each of the posts (row ids) that has any has, in one query.
+/// How many replies (held and approved, not spam) each of the posts (row ids) that has any has, in one query.
 pub fn counts_of(conn: &Connection, post_ids: &[i64]) -> Result<std::collections::HashMap<i64, i64>, Error> {
     let ids = serde_json::to_string(post_ids).map_err(|err| Error::Internal(err.into()))?;
     let mut stmt = conn.prepare_cached(
-        "SELECT post_id, count(*) FROM replies WHERE post_id IN (SELECT value FROM json_each(?1)) GROUP BY post_id",
+        "SELECT post_id, count(*) FROM replies WHERE post_id IN (SELECT value FROM json_each(?1)) AND state <> 'spam'
+         GROUP BY post_id",
     )?;
     let rows = stmt.query_map([ids], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
@@ -286,23 +293,29 @@ mod tests {
         assert!(!insert_held(&conn, &reply("https://peer.example/n/1", "https://peer.example/u/carol")).unwrap());
         assert!(insert_held(&conn, &reply("https://peer.example/n/2", "https://peer.example/u/carol")).unwrap());
         assert!(approved_for_post(&conn, 10).unwrap().is_empty(), "held replies are not shown");
-        let held = list(&conn, 1, false, 0, 10).unwrap();
+        let held = list(&conn, 1, ResponseState::Held, 0, 10).unwrap();
         assert_eq!(held.len(), 2);
-        assert_eq!(count_in(&conn, 1, false).unwrap(), 2);
-        assert_eq!(list(&conn, 1, false, 1, 10).unwrap(), held[1..], "the second page of one");
+        assert_eq!(count_in(&conn, 1, ResponseState::Held).unwrap(), 2);
+        assert_eq!(list(&conn, 1, ResponseState::Held, 1, 10).unwrap(), held[1..], "the second page of one");
         assert_eq!(held_in(&conn, 1, "peer.example").unwrap(), Held { from_host: 2, in_blog: 2 });
         assert_eq!(held_in(&conn, 1, "other.example").unwrap(), Held { from_host: 0, in_blog: 2 });
         assert!(exists(&conn, "https://peer.example/n/1").unwrap());
         assert_eq!((held[0].1.as_str(), held[0].2.as_str()), ("p1", "Hi"));
         let first = held.iter().find(|(r, ..)| r.note_id.ends_with("/1")).unwrap().0.id;
-        assert_eq!(approve(&conn, 2, first).unwrap(), None, "another blog's owner cannot approve it");
-        assert_eq!(approve(&conn, 1, first).unwrap(), Some(10));
+        let approved = ResponseState::Approved;
+        assert_eq!(set_state(&conn, 2, first, approved).unwrap(), None, "another blog's owner cannot approve it");
+        assert_eq!(set_state(&conn, 1, first, approved).unwrap(), Some(ResponseState::Held));
         assert_eq!(approved_for_post(&conn, 10).unwrap()[0].text, "Nice post");
         assert_eq!(count(&conn, 10).unwrap(), 2);
+        let second = held.iter().find(|(r, ..)| r.note_id.ends_with("/2")).unwrap().0.id;
+        assert_eq!(set_state(&conn, 1, second, ResponseState::Spam).unwrap(), Some(ResponseState::Held));
+        assert_eq!(count(&conn, 10).unwrap(), 1, "a reply in spam is not counted");
+        assert_eq!(counts_of(&conn, &[10]).unwrap()[&10], 1);
+        assert_eq!(list(&conn, 1, ResponseState::Spam, 0, 10).unwrap().len(), 1);
+        assert_eq!(approved_for_post(&conn, 10).unwrap().len(), 1, "nor shown");
         let note = "https://peer.example/n/1";
         assert_eq!(delete_by_note(&conn, note, "https://evil.example/u/mallory").unwrap(), None, "not its author");
         assert_eq!(delete_by_note(&conn, note, "https://peer.example/u/carol").unwrap(), Some((10, true)));
-        let second = held.iter().find(|(r, ..)| r.note_id.ends_with("/2")).unwrap().0.id;
         let second = get(&conn, 1, second).unwrap().unwrap();
         assert_eq!(delete(&conn, 2, second.id).unwrap(), None);
         assert_eq!(delete(&conn, 1, second.id).unwrap(), Some(false));

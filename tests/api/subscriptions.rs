@@ -495,7 +495,7 @@ async fn the_owner_gets_at_most_one_digest_an_hour_of_what_waits_and_none_when_t
     let (to, subject, text) = &sent[0];
     assert_eq!((to.as_str(), subject.as_str()), ("alice@example.com", "What waits for you on alice"));
     assert!(text.contains("2 replies from the fediverse wait for your approval."), "{text}");
-    assert!(text.contains(&format!("{}/d/replies", app.url)), "{text}");
+    assert!(text.contains(&format!("{}/d/responses", app.url)), "{text}");
     assert!(text.contains("gave up delivering your posts to 1 server"), "{text}");
     assert!(text.contains("1 comment waits for your approval."), "{text}");
     assert!(!text.contains("<b>X</b>") && !text.contains("<i>Y</i>"), "nothing a stranger wrote");

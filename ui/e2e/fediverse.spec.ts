@@ -85,7 +85,7 @@ function seedFromTheFediverse(blogId: string, shortId: string): void {
   `);
 }
 
-test('followers, blocked domains, counts and a reply approved from the Replies screen onto the public page', async ({
+test('followers, blocked domains, counts and a reply approved from the Responses screen onto the public page', async ({
   page,
   context,
 }) => {
@@ -108,7 +108,7 @@ test('followers, blocked domains, counts and a reply approved from the Replies s
   // The post list counts what came from the fediverse.
   await page.goto(`${server.baseUrl}/d/posts`);
   const card = page.getByRole('article').filter({ hasText: POST_TITLE });
-  const counts = card.getByRole('list', { name: `From the fediverse, for ${POST_TITLE}` });
+  const counts = card.getByRole('list', { name: `Responses to ${POST_TITLE}` });
   await expect(counts.getByRole('img', { name: '2 likes' })).toHaveText('♥ 2');
   await expect(counts.getByRole('link', { name: '1 reply' })).toBeVisible();
 
@@ -143,18 +143,19 @@ test('followers, blocked domains, counts and a reply approved from the Replies s
   await expect(panel.getByText('1 follower', { exact: true })).toBeVisible();
   await expect(followers.getByText('@carol@other.example')).toHaveCount(0);
 
-  // The Replies screen: the held reply as text, approved.
-  await menu.getByRole('link', { name: 'Replies' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Replies' })).toBeVisible();
-  const held = page.getByRole('list', { name: 'Held replies' });
-  const reply = held.getByRole('article', { name: 'Reply by Bob <b>Boater</b>' });
+  // The Responses screen: the held reply as text, approved.
+  await menu.getByRole('link', { name: 'Responses' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Responses' })).toBeVisible();
+  const held = page.getByRole('list', { name: 'Held responses' });
+  const reply = held.getByRole('article', { name: 'Fediverse reply by Bob <b>Boater</b>' });
   await expect(reply.getByRole('link', { name: POST_TITLE })).toHaveAttribute('href', `/d/posts/${post.shortId}/edit`);
-  await expect(reply.locator('.q-reply__text')).toHaveText(HOSTILE, { useInnerText: false });
+  await expect(reply.getByText('@bob@peer.example')).toBeVisible();
+  await expect(reply.locator('.q-response__text')).toHaveText(HOSTILE, { useInnerText: false });
   await reply.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('No replies are waiting for your approval.')).toBeVisible();
+  await expect(page.getByText('Nothing is waiting for your approval.')).toBeVisible();
   await page.getByRole('tab', { name: 'Approved' }).click();
-  await expect(page).toHaveURL(`${server.baseUrl}/d/replies?state=approved`);
-  await expect(page.getByRole('list', { name: 'Approved replies' }).getByRole('article')).toHaveCount(1);
+  await expect(page).toHaveURL(`${server.baseUrl}/d/responses?state=approved`);
+  await expect(page.getByRole('list', { name: 'Approved responses' }).getByRole('article')).toHaveCount(1);
 
   // The public post page shows it under the post, escaped, linked nofollow.
   await page.goto(post.permalink);

@@ -74,7 +74,7 @@ test('signing up with the local issuer, creating a blog, signing out and logging
 
   await test.step('the owner shell', async () => {
     const links = menu(page).getByRole('link');
-    await expect(links).toHaveText(['Posts', 'Replies', 'Settings', 'Open blog', 'Signout']);
+    await expect(links).toHaveText(['Posts', 'Responses', 'Settings', 'Open blog', 'Signout']);
     await expect(menu(page).getByRole('link', { name: 'Posts' })).toHaveAttribute('href', '/d/posts');
     await expect(menu(page).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/d/settings');
     const openBlog = menu(page).getByRole('link', { name: 'Open blog' });

@@ -18,6 +18,7 @@ use crate::db::blogs::Blog;
 use crate::db::followers::{self, Follower};
 use crate::db::remote_refusals::{self, Refusals};
 use crate::db::replies::{self, Reply};
+use crate::db::responses::ResponseState;
 use crate::db::{blocked_domains, deliveries};
 use crate::domain::federation::activity;
 use crate::domain::federation::domain_blocklist::blockable;
@@ -196,27 +197,35 @@ impl Blogs {
         .await
     }
 
-    /// One page of the blog's held or approved replies, newest first; a page past the end is a
-    /// 400 on `page`.
-    pub async fn replies(&self, blog: &Blog, approved: bool, request: PageRequest) -> Result<(Page, Vec<ReplyOfPost>)> {
+    /// One page of the blog's replies in `state`, newest first; a page past the end is a 400 on
+    /// `page`.
+    pub async fn replies(
+        &self,
+        blog: &Blog,
+        state: ResponseState,
+        request: PageRequest,
+    ) -> Result<(Page, Vec<ReplyOfPost>)> {
         let id = blog.id;
         self.db
             .read(move |conn| {
-                let page = request.within(replies::count_in(conn, id, approved)?).map_err(Error::BadRequest)?;
-                Ok((page, replies::list(conn, id, approved, request.offset(), request.page_size)?))
+                let page = request.within(replies::count_in(conn, id, state)?).map_err(Error::BadRequest)?;
+                Ok((page, replies::list(conn, id, state, request.offset(), request.page_size)?))
             })
             .await
     }
 
-    /// Approves the reply `reply_id`: it shows under its post from now on.
-    pub async fn approve_reply(&self, blog: &Blog, reply_id: i64) -> Result<ReplyOfPost> {
+    /// Moves the reply `reply_id` to `state`: approved, it shows under its post from now on; in
+    /// spam, it is out of sight.
+    pub async fn move_reply(&self, blog: &Blog, reply_id: i64, state: ResponseState) -> Result<ReplyOfPost> {
         let (id, subdomain) = (blog.id, blog.subdomain.clone());
         self.commit(move |conn, effects| {
             let tx = conn.transaction()?;
-            replies::approve(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
+            let before = replies::set_state(&tx, id, reply_id, state)?.ok_or_else(reply_not_found)?;
             let reply = replies::get_with_post(&tx, id, reply_id)?.ok_or_else(reply_not_found)?;
             tx.commit()?;
-            effects.invalidate(&subdomain);
+            if (before == ResponseState::Approved) != (state == ResponseState::Approved) {
+                effects.invalidate(&subdomain);
+            }
             Ok(reply)
         })
         .await

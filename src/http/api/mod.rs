@@ -55,7 +55,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/fediverse/blocked_domains/:domain", delete(fediverse::unblock_domain))
         .at("/my/blogs/:blog_id/replies", get(replies::list))
         .at("/my/blogs/:blog_id/replies/:reply_id", delete(replies::delete))
-        .at("/my/blogs/:blog_id/replies/:reply_id/approve", post(replies::approve))
+        .at("/my/blogs/:blog_id/replies/:reply_id/:action", post(replies::act))
         .at("/my/blogs/:blog_id/email", get(subscribers::show).put(subscribers::update))
         .at("/my/blogs/:blog_id/email/resume", post(subscribers::resume))
         .at("/my/blogs/:blog_id/subscribers", get(subscribers::list))

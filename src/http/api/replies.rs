@@ -1,5 +1,6 @@
-//! The replies a blog received from the fediverse: page through the held or approved ones,
-//! approve or delete one (docs/api.md, docs/federation.md). Writes go through the write path
+//! The replies a blog received from the fediverse: page through the held, approved or spam
+//! ones, approve one, put it in spam or delete it (docs/api.md, docs/federation.md); the owner's
+//! one queue (`responses.rs`) lists them with the comments and webmentions. Writes go through the write path
 //! ([`crate::blogs::Blogs`]).
 
 use poem::http::StatusCode;
@@ -9,6 +10,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::blogs::{ReplyOfPost, reply_not_found};
+use crate::db::responses::ResponseState;
 use crate::domain::messages::Messages;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
@@ -22,29 +24,35 @@ pub const DEFAULT_PAGE_SIZE: u32 = 20;
 /// Most replies on a page.
 pub const MAX_PAGE_SIZE: u32 = 100;
 
-/// One page (`?page=&page_size=`) of the blog's held (`?state=held`, the default) or approved
-/// replies, newest first.
+/// One page (`?page=&page_size=`) of the blog's held (`?state=held`, the default), approved or
+/// spam replies, newest first.
 #[handler]
 pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     let params: Vec<(String, String)> = serde_urlencoded::from_str(req.uri().query().unwrap_or("")).unwrap_or_default();
-    let approved = match params.iter().find(|(key, _)| key == "state").map(|(_, value)| value.as_str()) {
-        None | Some("held") => false,
-        Some("approved") => true,
-        Some(_) => return Err(Error::BadRequest(Messages::one("state", "Should be held or approved"))),
+    let wanted = match params.iter().find(|(key, _)| key == "state").map(|(_, value)| value.as_str()) {
+        None | Some("") => ResponseState::Held,
+        Some(raw) => ResponseState::parse(raw)
+            .ok_or_else(|| Error::BadRequest(Messages::one("state", "Should be held, approved or spam")))?,
     };
     let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
-    let (page, replies) = state.blogs.replies(&blog, approved, request).await?;
+    let (page, replies) = state.blogs.replies(&blog, wanted, request).await?;
     Ok(paged(Json(Replies { replies: replies.iter().map(reply_json).collect() }), page))
 }
 
-/// Approves a held reply: it shows under its post.
+/// Approves a reply (it shows under its post) or puts it in spam (`action` is `approve` or
+/// `spam`).
 #[handler]
-pub async fn approve(
+pub async fn act(
     OwnedBlog { blog, .. }: OwnedBlog,
     state: Data<&AppState>,
-    Path((_, reply_id)): Path<(String, String)>,
+    Path((_, reply_id, action)): Path<(String, String, String)>,
 ) -> Result<Response> {
-    let reply = state.blogs.approve_reply(&blog, row_id(&reply_id, reply_not_found)?).await?;
+    let to = match action.as_str() {
+        "approve" => ResponseState::Approved,
+        "spam" => ResponseState::Spam,
+        _ => return Err(reply_not_found()),
+    };
+    let reply = state.blogs.move_reply(&blog, row_id(&reply_id, reply_not_found)?, to).await?;
     Ok(Json(OneReply { reply: reply_json(&reply) }).into_response())
 }
 
@@ -57,17 +65,6 @@ pub async fn delete(
 ) -> Result<Response> {
     state.blogs.delete_reply(&blog, row_id(&reply_id, reply_not_found)?).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
-}
-
-/// Held for the owner's approval, or shown under the post.
-#[derive(Serialize, TS)]
-#[serde(rename_all = "lowercase")]
-#[ts(export_to = "replies.ts")]
-pub enum ReplyState {
-    /// Waits for the owner's approval.
-    Held,
-    /// Shown under its post.
-    Approved,
 }
 
 /// A reply from the fediverse to one of the blog's posts, `<reply>` of docs/api.md.
@@ -90,7 +87,9 @@ pub struct ReplyJson<'a> {
     text: &'a str,
     published_at: &'a str,
     received_at: &'a str,
-    state: ReplyState,
+    /// Held for the owner's approval, shown under the post, or in spam.
+    #[ts(type = "\"held\" | \"approved\" | \"spam\"")]
+    state: &'static str,
 }
 
 /// `{replies}`, newest first.
@@ -119,6 +118,6 @@ fn reply_json((reply, short_id, title): &ReplyOfPost) -> ReplyJson<'_> {
         text: &reply.text,
         published_at: &reply.published_at,
         received_at: &reply.received_at,
-        state: if reply.approved { ReplyState::Approved } else { ReplyState::Held },
+        state: reply.state.as_str(),
     }
 }

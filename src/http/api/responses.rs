@@ -1,7 +1,8 @@
 //! The owner's side of comments and webmentions (docs/api.md 6.13, docs/responses.md): who may
-//! comment and the blocked words, and the queue of responses: held, approved or spam, approve,
-//! mark as spam, delete. Writes go through the write path ([`crate::blogs::Blogs`]); the
-//! fediverse's replies keep their own routes (`replies.rs`).
+//! comment and the blocked words, and the one queue of responses (fediverse replies, comments,
+//! webmentions): held, approved or spam, approve, mark as spam, delete. Writes go through the
+//! write path ([`crate::blogs::Blogs`]); a fediverse reply's own actions keep their routes
+//! (`replies.rs`), the bulk action takes both.
 
 use poem::http::StatusCode;
 use poem::web::{Data, Json, Path};
@@ -10,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::blogs::comments::response_not_found;
-use crate::db::responses::{CommentSettings, CommentsMode, Response as Stored, ResponseState};
+use crate::db::response_queue::Entry;
+use crate::db::responses::{CommentSettings, CommentsMode, ResponseState};
 use crate::domain::messages::Messages;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
@@ -53,8 +55,8 @@ pub async fn set_settings(
     Ok(comments_answer(settings))
 }
 
-/// One page (`?state=held|approved|spam&page=&page_size=`) of the blog's comments and
-/// webmentions, newest first; `held` by default.
+/// One page (`?state=held|approved|spam&page=&page_size=`) of the blog's fediverse replies,
+/// comments and webmentions, newest first; `held` by default.
 #[handler]
 pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<&AppState>) -> Result<Response> {
     let params: Vec<(String, String)> = serde_urlencoded::from_str(req.uri().query().unwrap_or("")).unwrap_or_default();
@@ -65,7 +67,7 @@ pub async fn list(req: &Request, OwnedBlog { blog, .. }: OwnedBlog, state: Data<
     };
     let request = PageRequest::parse(req.uri().query(), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE).map_err(Error::BadRequest)?;
     let (page, found) = state.blogs.responses(&blog, wanted, request).await?;
-    let responses = found.iter().map(|(response, post)| response_json(response, post)).collect();
+    let responses = found.into_iter().map(response_json).collect();
     Ok(paged(Json(Responses { responses }), page))
 }
 
@@ -78,13 +80,13 @@ pub async fn act(
     Path((_, response_id, action)): Path<(String, String, String)>,
 ) -> Result<Response> {
     let response_id = row_id(&response_id, response_not_found)?;
-    let (response, post) = match action.as_str() {
+    let entry = match action.as_str() {
         "approve" => state.blogs.move_response(&blog, response_id, ResponseState::Approved).await?,
         "spam" => state.blogs.move_response(&blog, response_id, ResponseState::Spam).await?,
         "block" => state.blogs.block_response_sender(&blog, response_id).await?,
         _ => return Err(response_not_found()),
     };
-    Ok(Json(OneResponse { response: response_json(&response, &post) }).into_response())
+    Ok(Json(OneResponse { response: response_json(entry) }).into_response())
 }
 
 /// `PUT .../posts/{postId}/comments`'s body.
@@ -118,10 +120,14 @@ pub struct Reply {
     text: String,
 }
 
-/// `POST .../responses/bulk`'s body.
+/// `POST .../responses/bulk`'s body: comments and webmentions by `ids`, fediverse replies by
+/// `replyIds`.
 #[derive(Deserialize)]
 pub struct Bulk {
+    #[serde(default)]
     ids: Vec<i64>,
+    #[serde(default, rename = "replyIds", alias = "reply_ids")]
+    reply_ids: Vec<i64>,
     action: String,
 }
 
@@ -133,8 +139,8 @@ pub async fn reply(
     Path((_, response_id)): Path<(String, String)>,
 ) -> Result<Json<OneResponse>> {
     let response_id = row_id(&response_id, response_not_found)?;
-    let (response, post) = state.blogs.reply_to_response(&blog, response_id, &body.text).await?;
-    Ok(Json(OneResponse { response: response_json(&response, &post) }))
+    let entry = state.blogs.reply_to_response(&blog, response_id, &body.text).await?;
+    Ok(Json(OneResponse { response: response_json(entry) }))
 }
 
 /// Approves, marks as spam or deletes several responses at once.
@@ -149,7 +155,7 @@ pub async fn bulk(
         "delete" => None,
         _ => return Err(Error::invalid("action", "Should be approve, spam or delete")),
     };
-    let done = state.blogs.act_on_responses(&blog, body.ids, to).await?;
+    let done = state.blogs.act_on_responses(&blog, body.ids, body.reply_ids, to).await?;
     Ok(Json(BulkDone { done: done as i64 }))
 }
 
@@ -204,14 +210,15 @@ pub struct OneResponse {
     response: ResponseJson,
 }
 
-/// A comment or webmention, `<response>` of docs/api.md.
+/// A fediverse reply, comment or webmention, `<response>` of docs/api.md.
 #[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "responses.ts", rename = "Response")]
 pub struct ResponseJson {
+    /// Its id among the blog's replies (`kind` `reply`: the replies routes act on it), else
+    /// among its comments and webmentions.
     id: i64,
-    /// `comment` or `webmention`.
-    #[ts(type = "\"comment\" | \"webmention\"")]
+    #[ts(type = "\"reply\" | \"comment\" | \"webmention\"")]
     kind: String,
     #[ts(type = "\"held\" | \"approved\" | \"spam\"")]
     state: &'static str,
@@ -219,13 +226,17 @@ pub struct ResponseJson {
     post_id: String,
     post_title: String,
     author_name: String,
-    /// The author's website ('' for none).
+    /// A fediverse author's handle (`@bob@peer.example`), else null.
+    author_handle: Option<String>,
+    /// The author's website or profile ('' for none).
     author_url: String,
-    /// A webmention's source page.
+    /// A webmention's source page, a reply's own page.
     source_url: Option<String>,
-    /// A comment's Markdown; a webmention's excerpt, plain text.
+    /// A webmention's title ('' for none).
+    title: String,
+    /// A comment's Markdown; a reply's or webmention's plain text.
     text: String,
-    /// The owner's reply ('' for none).
+    /// The owner's reply under a comment ('' for none).
     owner_reply: String,
     received_at: String,
 }
@@ -236,18 +247,20 @@ fn comments_answer(settings: CommentSettings) -> Json<CommentsAnswer> {
     })
 }
 
-fn response_json(response: &Stored, post: &(String, String)) -> ResponseJson {
+fn response_json(entry: Entry) -> ResponseJson {
     ResponseJson {
-        id: response.id,
-        kind: response.kind.clone(),
-        state: response.state.as_str(),
-        post_id: post.0.clone(),
-        post_title: post.1.clone(),
-        author_name: response.author_name.clone(),
-        author_url: response.author_url.clone(),
-        source_url: response.source_url.clone(),
-        text: response.text.clone(),
-        owner_reply: response.owner_reply.clone(),
-        received_at: response.created_at.clone(),
+        id: entry.id,
+        kind: entry.kind,
+        state: entry.state.as_str(),
+        post_id: entry.post_id,
+        post_title: entry.post_title,
+        author_name: entry.author_name,
+        author_handle: entry.author_handle,
+        author_url: entry.author_url,
+        source_url: entry.source_url,
+        title: entry.title,
+        text: entry.text,
+        owner_reply: entry.owner_reply,
+        received_at: entry.received_at,
     }
 }

@@ -446,7 +446,7 @@ mod tests {
             url: Some(" JaVaScRiPt:alert(2)".into()),
             text: "one\ntwo\n\n\n\nthree\n".into(),
             published_at: "2026-11-24T23:30:00.000Z".into(),
-            approved: true,
+            state: crate::db::responses::ResponseState::Approved,
             received_at: "2026-11-24T23:31:00.000Z".into(),
         };
         let tokyo = TimeZone::parse("Asia/Tokyo").unwrap();

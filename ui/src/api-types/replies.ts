@@ -34,9 +34,8 @@ url: string | null,
 /**
  * Plain text, paragraphs separated by a blank line.
  */
-text: string, publishedAt: string, receivedAt: string, state: ReplyState, };
-
+text: string, publishedAt: string, receivedAt: string, 
 /**
- * Held for the owner's approval, or shown under the post.
+ * Held for the owner's approval, shown under the post, or in spam.
  */
-export type ReplyState = "held" | "approved";
+state: "held" | "approved" | "spam", };

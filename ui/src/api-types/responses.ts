@@ -32,31 +32,40 @@ export type OneResponse = { response: Response, };
 export type PostComments = { commentsClosed: boolean, };
 
 /**
- * A comment or webmention, `<response>` of docs/api.md.
+ * A fediverse reply, comment or webmention, `<response>` of docs/api.md.
  */
-export type Response = { id: number, 
+export type Response = { 
 /**
- * `comment` or `webmention`.
+ * Its id among the blog's replies (`kind` `reply`: the replies routes act on it), else
+ * among its comments and webmentions.
  */
-kind: "comment" | "webmention", state: "held" | "approved" | "spam", 
+id: number, kind: "reply" | "comment" | "webmention", state: "held" | "approved" | "spam", 
 /**
  * The short id of the post it answers.
  */
 postId: string, postTitle: string, authorName: string, 
 /**
- * The author's website ('' for none).
+ * A fediverse author's handle (`@bob@peer.example`), else null.
+ */
+authorHandle: string | null, 
+/**
+ * The author's website or profile ('' for none).
  */
 authorUrl: string, 
 /**
- * A webmention's source page.
+ * A webmention's source page, a reply's own page.
  */
 sourceUrl: string | null, 
 /**
- * A comment's Markdown; a webmention's excerpt, plain text.
+ * A webmention's title ('' for none).
+ */
+title: string, 
+/**
+ * A comment's Markdown; a reply's or webmention's plain text.
  */
 text: string, 
 /**
- * The owner's reply ('' for none).
+ * The owner's reply under a comment ('' for none).
  */
 ownerReply: string, receivedAt: string, };
 

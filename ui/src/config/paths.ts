@@ -26,7 +26,10 @@ export const paths = {
   editPost: (shortId: string) => `/d/posts/${encodeURIComponent(shortId)}/edit`,
   /** The editor's route pattern (react-router), matching `editPost(shortId)`. */
   editPostRoute: '/d/posts/:shortId/edit',
-  replies: '/d/replies',
+  /** Responses: fediverse replies, comments and webmentions, one queue. */
+  responses: '/d/responses',
+  /** Its old address (the Replies screen), sent on to `responses`. */
+  oldReplies: '/d/replies',
   settings: '/d/settings',
   /** The instance admins' screen (`quire serve --admin`). */
   admin: '/d/admin',

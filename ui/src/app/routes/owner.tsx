@@ -12,7 +12,8 @@ import { PostsSearchRoute } from './posts-search';
 // first shown.
 const NewPostRoute = lazyScreen(loadNewPostRoute);
 const EditPostRoute = lazyScreen(loadEditPostRoute);
-const RepliesRoute = lazyScreen(() => import('./replies').then((m) => m.RepliesRoute));
+const ResponsesRoute = lazyScreen(() => import('./responses').then((m) => m.ResponsesRoute));
+const OldRepliesRoute = lazyScreen(() => import('./responses').then((m) => m.OldRepliesRoute));
 const SettingsRoute = lazyScreen(() => import('./settings').then((m) => m.SettingsRoute));
 const AdminRoute = lazyScreen(() => import('./admin').then((m) => m.AdminRoute));
 
@@ -26,7 +27,8 @@ export const ownerRoute: RouteObject = {
     { path: paths.newPost, element: <NewPostRoute /> },
     { path: paths.postsSearch, element: <PostsSearchRoute /> },
     { path: paths.editPostRoute, element: <EditPostRoute /> },
-    { path: paths.replies, element: <RepliesRoute /> },
+    { path: paths.responses, element: <ResponsesRoute /> },
+    { path: paths.oldReplies, element: <OldRepliesRoute /> },
     { path: paths.settings, element: <SettingsRoute /> },
     { path: paths.admin, element: <AdminRoute /> },
     { path: '*', element: <OwnerNotFoundRoute /> },

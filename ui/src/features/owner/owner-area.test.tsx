@@ -31,7 +31,7 @@ describe('owner area', () => {
       .map((link) => [link.textContent, link.getAttribute('href')]);
     expect(names.slice(0, 4)).toEqual([
       ['Posts', '/d/posts'],
-      ['Replies', '/d/replies'],
+      ['Responses', '/d/responses'],
       ['Settings', '/d/settings'],
       ['Admin', '/d/admin'],
     ]);
@@ -44,7 +44,7 @@ describe('owner area', () => {
     const links = within(menu()).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Posts', '/d/posts'],
-      ['Replies', '/d/replies'],
+      ['Responses', '/d/responses'],
       ['Settings', '/d/settings'],
       ['Open blog', 'http://alice.localhost:8080'],
       ['Support', 'https://ko-fi.com/quire'],

@@ -81,8 +81,8 @@ export function OwnerMenu({ id, blog, supportUrl, isAdmin = false, open, onChoos
           </NavLink>
         </li>
         <li>
-          <NavLink to={paths.replies} className={linkClass} onClick={reloadIfCurrent(paths.replies)}>
-            Replies
+          <NavLink to={paths.responses} className={linkClass} onClick={reloadIfCurrent(paths.responses)}>
+            Responses
           </NavLink>
         </li>
         <li>

@@ -48,7 +48,7 @@ describe('owner shell', () => {
       within(menu)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Posts', 'Replies', 'Settings', 'Open blog', 'Signout']);
+    ).toEqual(['Posts', 'Responses', 'Settings', 'Open blog', 'Signout']);
   });
 
   it('reloads the current screen when its own entry is clicked', async () => {

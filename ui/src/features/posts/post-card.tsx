@@ -65,20 +65,29 @@ export function PostCard({ post }: { post: Post }) {
   );
 }
 
-/** The fediverse's likes, boosts and replies of the post, those that are not zero; nothing without any. */
+/**
+ * The fediverse's likes, boosts and replies of the post, and its comments and webmentions (held or
+ * approved), those that are not zero; nothing without any. Replies and responses link to Responses.
+ */
 function Reactions({ post }: { post: Post }) {
   const counts = [
     { key: 'likes', count: post.likes ?? 0, symbol: '♥', words: counted(post.likes ?? 0, 'like', 'likes') },
     { key: 'boosts', count: post.boosts ?? 0, symbol: '⟲', words: counted(post.boosts ?? 0, 'boost', 'boosts') },
     { key: 'replies', count: post.replies ?? 0, symbol: '↩', words: counted(post.replies ?? 0, 'reply', 'replies') },
+    {
+      key: 'responses',
+      count: post.responses ?? 0,
+      symbol: '💬',
+      words: counted(post.responses ?? 0, 'comment or webmention', 'comments and webmentions'),
+    },
   ].filter(({ count }) => count > 0);
   if (counts.length === 0) return null;
   return (
-    <ul className="q-post-card__reactions" aria-label={`From the fediverse, for ${post.title}`}>
+    <ul className="q-post-card__reactions" aria-label={`Responses to ${post.title}`}>
       {counts.map(({ key, count, symbol, words }) => (
         <li key={key} className="q-post-card__reaction">
-          {key === 'replies' ? (
-            <Link to={paths.replies} aria-label={words}>
+          {key === 'replies' || key === 'responses' ? (
+            <Link to={paths.responses} aria-label={words}>
               <span aria-hidden="true">
                 {symbol} {count}
               </span>

@@ -26,6 +26,7 @@ import { useImageUpload } from './use-image-upload';
 import { PreviewLinkControl } from './preview-link';
 import { ScheduleField } from './schedule-field';
 import { usePostActions } from './use-post-actions';
+import { CommentsSwitch } from '../responses';
 import { validationRules } from './validation';
 
 /** Asked before a block is removed: a removed block cannot be brought back. */
@@ -185,6 +186,9 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
           onChange={(page) => dispatch({ type: 'setPage', page })}
           error={state.optionErrors.page}
         />
+        {state.persisted && post && !post.page && (
+          <CommentsSwitch blogId={blogId} postId={post.shortId} closed={post.commentsClosed ?? false} />
+        )}
       </div>
       <div className="q-post-editor__blocks" ref={listRef} hidden={preview.showing}>
         {state.blocks.map((block, index) => (

@@ -82,12 +82,12 @@ describe('post list', () => {
     const { user, history } = renderRoute('/d/posts');
     await screen.findByRole('list', { name: 'Posts' });
     const [first, second] = cards();
-    const counts = within(first!).getByRole('list', { name: 'From the fediverse, for Liked' });
+    const counts = within(first!).getByRole('list', { name: 'Responses to Liked' });
     expect(within(counts).getByRole('img', { name: '3 likes' })).toHaveTextContent('♥ 3');
     expect(within(counts).queryByRole('img', { name: /boost/ })).toBeNull();
-    expect(within(second!).queryByRole('list', { name: /From the fediverse/ })).toBeNull();
+    expect(within(second!).queryByRole('list', { name: /Responses to/ })).toBeNull();
     await user.click(within(counts).getByRole('link', { name: '1 reply' }));
-    expect(history.location.pathname).toBe('/d/replies');
+    expect(history.location.pathname).toBe('/d/responses');
   });
 
   it("shows each mailed post's email: when it goes out, then how many it went to, waiting and failed", async () => {

@@ -9,6 +9,7 @@ import type { Blog } from '../blogs';
 import { DomainPanel } from '../custom-domain';
 import { FediversePanel } from '../fediverse';
 import { ImportExportPanel } from '../import-export';
+import { CommentsPanel } from '../responses';
 import { SocialAccountsPanel } from '../social-accounts';
 import { SubscribersPanel } from '../subscribers';
 
@@ -22,7 +23,7 @@ export interface SettingsScreenProps {
 
 /**
  * The settings screen: the panels of the features it composes, in order: Blog, Custom domain,
- * Fediverse, Subscribers (only on an instance that sends email), Social Accounts, Addons, Import
+ * Comments, Fediverse, Subscribers (only on an instance that sends email), Social Accounts, Addons, Import
  * and export, and Account. A panel that changes the blog refreshes it (`refreshBlog()`,
  * features/blogs), and those showing it follow the new `blog`.
  */
@@ -32,6 +33,7 @@ export function SettingsScreen({ blog, providerName, email }: SettingsScreenProp
     <div className="q-settings">
       <BlogPanel blog={blog} />
       <DomainPanel blogId={blog.id} />
+      <CommentsPanel blogId={blog.id} />
       <FediversePanel blogId={blog.id} />
       {email && <SubscribersPanel blogId={blog.id} />}
       <SocialAccountsPanel blog={blog} providerName={providerName} />
