@@ -88,6 +88,26 @@ struct CommentPage {
     back_text: String,
 }
 
+impl CommentPage {
+    /// A page titled `title` with `lines` to read and a link `back` (url, text).
+    fn new(title: &str, lines: &[&str], back: (String, String)) -> CommentPage {
+        CommentPage {
+            title: title.to_owned(),
+            lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+            edit_link: None,
+            problems: Vec::new(),
+            form: None,
+            back_url: back.0,
+            back_text: back.1,
+        }
+    }
+
+    /// The page, answered with `status` under the form pages' strict CSP.
+    fn respond(self, status: StatusCode) -> Response {
+        plain_pages::form_page(status, CSP, self.render().unwrap_or_default())
+    }
+}
+
 /// The page of an answer: `lines` to read, `problems` to fix in `form`, a link back.
 fn page(
     status: StatusCode,
@@ -97,18 +117,7 @@ fn page(
     form: Option<FormPart>,
     back: (String, String),
 ) -> Response {
-    let html = CommentPage {
-        title: title.to_owned(),
-        lines: lines.iter().map(|l| (*l).to_owned()).collect(),
-        edit_link: None,
-        problems,
-        form,
-        back_url: back.0,
-        back_text: back.1,
-    }
-    .render()
-    .unwrap_or_default();
-    plain_pages::form_page(status, CSP, html)
+    CommentPage { problems, form, ..CommentPage::new(title, lines, back) }.respond(status)
 }
 
 /// What a held comment's sender is told.
@@ -118,18 +127,7 @@ const SHOWN: &str = "Your comment is under the post.";
 
 /// "Thank you": `line`, the secret link that changes the comment (shown once), a link back.
 fn thanks(line: &str, edit_link: Option<String>, back: (String, String)) -> Response {
-    let html = CommentPage {
-        title: "Thank you".to_owned(),
-        lines: vec![line.to_owned()],
-        edit_link,
-        problems: Vec::new(),
-        form: None,
-        back_url: back.0,
-        back_text: back.1,
-    }
-    .render()
-    .unwrap_or_default();
-    plain_pages::form_page(StatusCode::OK, CSP, html)
+    CommentPage { edit_link, ..CommentPage::new("Thank you", &[line], back) }.respond(StatusCode::OK)
 }
 
 /// The secret link that changes or deletes a comment.
