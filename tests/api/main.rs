@@ -49,6 +49,7 @@ mod quotas;
 mod remote_issuer;
 mod remote_limits;
 mod reports;
+mod response_abuse;
 mod response_queue;
 mod round_trip;
 mod schedule;
