@@ -307,3 +307,32 @@ async fn ten_thousand_webmentions_naming_distinct_sources_queue_no_more_than_the
     assert_eq!(app.get_with_host(&host(&app), "/").await.status(), 200);
     eprintln!("10,000 webmention POSTs in {:?}", started.elapsed());
 }
+
+#[tokio::test]
+async fn a_silenced_or_suspended_blog_takes_no_comment_and_no_webmention() {
+    use quire::domain::blog::trust_state::Moderation;
+    let app = TestApp::spawn_with(|config| config.fetch_allow_loopback = true).await;
+    let (_, path, post, token) = commentable(&app).await;
+    let target = format!("http://{}{path}", host(&app));
+    let client = reqwest::Client::new();
+    let comment = |text: &'static str| {
+        let (client, app, post, token) = (&client, &app, &post, &token);
+        async move {
+            let form = [("post", post.as_str()), ("token", token.as_str()), ("name", "Ann"), ("text", text)];
+            post_form(client, app, "/comments", &form, "203.0.113.9").await
+        }
+    };
+    assert_eq!(comment("While approved").await, 200, "the control: an approved blog takes it");
+
+    app.state.blogs.moderate("alice", Moderation::Silence, "Spam", "ops@example.com").await.unwrap();
+    let html = app.get_with_host(&host(&app), &path).await.text().await.unwrap();
+    assert!(!html.contains("class=\"comment-form\"") && !html.contains("rel=\"webmention\""), "no form, no endpoint");
+    assert_eq!(comment("While silenced").await, 404, "Comments are closed");
+    assert_eq!(mention(&client, &app, "https://peer.example/a", &target, "203.0.113.9").await, 400);
+
+    app.state.blogs.moderate("alice", Moderation::Suspend, "Spam", "ops@example.com").await.unwrap();
+    assert_eq!(comment("While suspended").await, 410);
+    assert_eq!(mention(&client, &app, "https://peer.example/b", &target, "203.0.113.9").await, 410);
+    assert_eq!(count(&app, "SELECT count(*) FROM responses"), 1, "only the comment sent while approved");
+    assert_eq!(count(&app, "SELECT count(*) FROM incoming_webmentions"), 0);
+}
