@@ -303,6 +303,7 @@ async fn replies_are_held_then_approved_shown_escaped_on_the_post_page_and_count
         "{page}"
     );
     assert!(page.contains("24 November 2026"));
+    assert!(page.contains("</span> replied on the fediverse · "), "each response says its kind: {page}");
     assert!(!page.contains("Held for now"), "held replies are not shown");
 
     // Another owner cannot approve or delete it.
