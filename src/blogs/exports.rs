@@ -187,6 +187,7 @@ fn write_archive<W: Write + Seek>(
             body: quire_archive::body(&post.body_json, upload)
                 .with_context(|| format!("the body of post {}", post.short_id))?,
             old_paths: redirects::of_post(conn, post.id)?,
+            comments_closed: post.comments_closed,
             short_id: post.short_id,
             slug: post.slug,
             title: post.title,
@@ -212,6 +213,11 @@ fn write_archive<W: Write + Seek>(
     if !subscribers.is_empty() {
         let list = quire_archive::ArchiveSubscribers { subscribers };
         zip.text(quire_archive::SUBSCRIBERS, &serde_json::to_vec_pretty(&list)?)?;
+    }
+    let responses = exports::responses_for_archive(conn, blog.id)?;
+    if !responses.is_empty() {
+        let list = quire_archive::ArchiveResponses { responses };
+        zip.text(quire_archive::RESPONSES, &serde_json::to_vec_pretty(&list)?)?;
     }
     on_progress(total, total)
 }

@@ -98,20 +98,24 @@ impl Blogs {
         .await
     }
 
-    /// Deletes the post `short_id`.
+    /// Deletes the post `short_id`; the pages it linked to are told once more (they re-read it,
+    /// find it gone and drop its mention).
     pub async fn delete_post(&self, blog: &Blog, short_id: &str) -> Result<()> {
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
         let terms = self.review_terms();
+        let origin = self.urls.blog_origin(&blog.address());
         self.commit(move |conn, effects| {
             let outbound = effects.outbound();
+            let gone = |tx: &_, post: &Post| webmentions::post_deleted(tx, post, &origin);
             let federate = |tx: &_| {
                 outbound.post_deleted(tx, blog_id, &subdomain, &short_id)?;
                 review::rescore(tx, blog_id, &terms)
             };
-            let (row_id, seq) = posts::delete(conn, blog_id, &short_id, federate)?.ok_or_else(post_not_found)?;
+            let (row_id, seq) = posts::delete(conn, blog_id, &short_id, gone, federate)?.ok_or_else(post_not_found)?;
             effects.unindex_post(seq, row_id);
             effects.invalidate(&subdomain);
             effects.deliveries_queued();
+            effects.webmention_queued();
             Ok(())
         })
         .await

@@ -55,6 +55,12 @@ pub(super) fn post_written(tx: &rusqlite::Connection, post: &Post, was_public: b
     webmentions::queue_outgoing(tx, post.id, &targets)
 }
 
+/// In a post deletion's transaction, before its row goes: the pages it linked to and was told
+/// of are to be told once more, from the address it had on `origin`.
+pub(super) fn post_deleted(tx: &rusqlite::Connection, post: &Post, origin: &str) -> Result<()> {
+    webmentions::post_deleted(tx, post.id, &format!("{origin}{}", post.path()))
+}
+
 /// The http(s) pages `post` links to (link blocks and links in paragraphs), each once.
 fn links_of(post: &Post) -> Vec<String> {
     let Ok(body) = Body::from_json(&post.body_json) else { return Vec::new() };
@@ -124,38 +130,17 @@ impl Blogs {
     /// Only an approved blog's posts send; answers when the next is due.
     pub async fn send_due_webmentions(&self, fetcher: &Fetcher) -> Result<Option<OffsetDateTime>> {
         let due = self.db.write(|conn| webmentions::claim_outgoing(conn, AT_ONCE, LEASE_SECS)).await?;
-        let ids: Vec<i64> = due.iter().map(|o| o.post_id).collect();
         let urls = self.urls.clone();
-        let sources = self
-            .db
-            .read(move |conn| {
-                let mut sources = Vec::new();
-                for post_id in ids {
-                    let (post, blog) = match webmentions::blog_of(conn, post_id)? {
-                        Some(blog_id) => (
-                            crate::db::posts::by_ids(conn, blog_id, &[post_id])?.pop(),
-                            crate::db::blogs::by_id(conn, blog_id)?,
-                        ),
-                        None => (None, None),
-                    };
-                    sources.push(match (post, blog) {
-                        (Some(post), Some(blog)) if blog.state == TrustState::Approved && post.federates() => {
-                            Some(format!("{}{}", urls.blog_origin(&blog.address()), post.path()))
-                        }
-                        _ => None,
-                    });
-                }
-                Ok(sources)
-            })
-            .await?;
+        let asked = due.clone();
+        let sources = self.db.read(move |conn| sources_of(conn, &urls, &asked)).await?;
         let sends = due.iter().zip(&sources).map(|(outgoing, source)| send(fetcher, outgoing, source.as_deref()));
         let outcomes = futures_util::future::join_all(sends).await;
         for (outgoing, outcome) in due.into_iter().zip(outcomes) {
             self.db
-                .write(move |conn| match outcome {
-                    Sent::Later(error) if outgoing.attempts + 1 < MAX_ATTEMPTS => {
+                .write(move |conn| match (outcome, webmentions::backoff(outgoing.attempts, MAX_ATTEMPTS)) {
+                    (Sent::Later(error), Some(wait)) => {
                         tracing::info!(target = %outgoing.target, %error, "a webmention could not be sent; trying again later");
-                        webmentions::outgoing_retry(conn, outgoing.id, 60 * 10u64.pow(outgoing.attempts))
+                        webmentions::outgoing_retry(conn, outgoing.id, wait)
                     }
                     _ => webmentions::outgoing_done(conn, outgoing.id),
                 })
@@ -181,9 +166,9 @@ impl Blogs {
                     webmentions::remove(&tx, incoming.post_id, &incoming.source)?;
                     webmentions::done(&tx, incoming.id)?;
                 }
-                Read::Later(error) if incoming.attempts + 1 < MAX_ATTEMPTS => {
+                Read::Later(error) if let Some(wait) = webmentions::backoff(incoming.attempts, MAX_ATTEMPTS) => {
                     tracing::info!(source = %incoming.source, %error, "a webmention's source could not be read; trying again later");
-                    webmentions::retry(&tx, incoming.id, 60 * 10u64.pow(incoming.attempts))?;
+                    webmentions::retry(&tx, incoming.id, wait)?;
                 }
                 Read::Later(error) | Read::Refused(error) => {
                     tracing::info!(source = %incoming.source, %error, "a webmention's source was not read");
@@ -200,6 +185,30 @@ impl Blogs {
     }
 }
 
+/// The address each of `due` is sent from: its post's while the post is public, or the address
+/// a deleted post had; `None` for a blog that is not approved (it sends nothing) or a post that
+/// is not public.
+fn sources_of(
+    conn: &rusqlite::Connection,
+    urls: &crate::config::Config,
+    due: &[Outgoing],
+) -> Result<Vec<Option<String>>> {
+    let mut sources = Vec::with_capacity(due.len());
+    for outgoing in due {
+        let blog = crate::db::blogs::by_id(conn, outgoing.blog_id)?.filter(|blog| blog.state == TrustState::Approved);
+        let source = match (blog, outgoing.post_id) {
+            (Some(blog), Some(post_id)) => crate::db::posts::by_ids(conn, blog.id, &[post_id])?
+                .pop()
+                .filter(|post| post.federates())
+                .map(|post| format!("{}{}", urls.blog_origin(&blog.address()), post.path())),
+            (Some(_), None) => Some(outgoing.source.clone()).filter(|source| !source.is_empty()),
+            (None, _) => None,
+        };
+        sources.push(source);
+    }
+    Ok(sources)
+}
+
 /// Reads `incoming`'s source through the guarded fetcher.
 async fn read(fetcher: &Fetcher, incoming: &Incoming) -> Read {
     let (Ok(source), Ok(target)) = (Url::parse(&incoming.source), Url::parse(&incoming.target)) else {
@@ -213,8 +222,15 @@ async fn read(fetcher: &Fetcher, incoming: &Incoming) -> Read {
     match fetcher.request(request).await {
         Ok(page) => {
             let base = Url::parse(&page.url).unwrap_or(source);
-            let html = String::from_utf8_lossy(&page.body);
-            match webmention::read_source(&html, &base, &target) {
+            // Parsing a page of up to 1 MiB is CPU work: off the async runtime.
+            let parsed = tokio::task::spawn_blocking(move || {
+                let html = String::from_utf8_lossy(&page.body);
+                let mention = webmention::read_source(&html, &base, &target);
+                (mention, base)
+            })
+            .await;
+            let Ok((mention, base)) = parsed else { return Read::Refused("the page could not be parsed".to_owned()) };
+            match mention {
                 Some(mut mention) => {
                     if mention.author_name.is_empty() {
                         mention.author_name = base.host_str().unwrap_or_default().to_owned();
@@ -250,13 +266,18 @@ async fn send(fetcher: &Fetcher, outgoing: &Outgoing, source: Option<&str>) -> S
         Err(err) => return later(err),
     };
     let Ok(base) = Url::parse(&page.url) else { return Sent::Done };
-    let links: Vec<&str> =
-        page.headers.get_all(http::header::LINK).iter().filter_map(|value| value.to_str().ok()).collect();
-    let html = match page.content_type.as_deref() {
-        Some("text/html" | "application/xhtml+xml") => String::from_utf8_lossy(&page.body).into_owned(),
-        _ => String::new(),
-    };
-    let Some(endpoint) = webmention::endpoint(&base, &links, &html) else { return Sent::Done };
+    // Discovery parses a page of up to 1 MiB: off the async runtime.
+    let discovered = tokio::task::spawn_blocking(move || {
+        let links: Vec<&str> =
+            page.headers.get_all(http::header::LINK).iter().filter_map(|value| value.to_str().ok()).collect();
+        let html = match page.content_type.as_deref() {
+            Some("text/html" | "application/xhtml+xml") => String::from_utf8_lossy(&page.body).into_owned(),
+            _ => String::new(),
+        };
+        webmention::endpoint(&base, &links, &html)
+    })
+    .await;
+    let Ok(Some(endpoint)) = discovered else { return Sent::Done };
     let form =
         serde_urlencoded::to_string([("source", source), ("target", outgoing.target.as_str())]).unwrap_or_default();
     let post = Request::post(endpoint.as_str(), form)

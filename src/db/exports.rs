@@ -1,11 +1,13 @@
 //! What exports read: a blog's settings as an archive carries them, its posts in creation order
-//! a page at a time (never the whole blog at once), and the images its owner uploaded.
+//! a page at a time (never the whole blog at once), the images its owner uploaded, and its
+//! posts' comments and webmentions.
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::domain::content::image::ImageType;
 use crate::error::Error;
+use crate::portable::model::MovedResponse;
 use crate::portable::write::quire_archive::ArchiveBlog;
 
 /// A blog's settings as an archive carries them, with the ids that find the rest.
@@ -23,7 +25,8 @@ pub struct BlogSettings {
 pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSettings>, Error> {
     let found = conn
         .query_row(
-            "SELECT b.id, b.user_id, b.subdomain, b.name, t.slug, f.code, b.time_zone, b.created_at
+            "SELECT b.id, b.user_id, b.subdomain, b.name, t.slug, f.code, b.time_zone, b.created_at,
+                    b.comments_mode, b.blocked_words
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id WHERE b.subdomain = ?1",
             [subdomain],
             |r| {
@@ -35,6 +38,8 @@ pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSe
                     addons: Vec::new(),
                     time_zone: r.get(6)?,
                     created_at: r.get(7)?,
+                    comments_mode: Some(r.get(8)?),
+                    blocked_words: Some(serde_json::from_str(&r.get::<_, String>(9)?).unwrap_or_default()),
                 };
                 Ok(BlogSettings { id: r.get(0)?, user_id: r.get(1)?, settings })
             },
@@ -91,4 +96,31 @@ pub fn image_names(conn: &Connection, user_id: i64) -> Result<Vec<String>, Error
         }
     }
     Ok(names)
+}
+
+/// Every comment and webmention of the blog's posts as an archive carries them (all states),
+/// each tied to its post's short id: post by post in the posts' order, oldest first within a
+/// post (the order an import adds them in, so a re-export gives the same file).
+pub fn responses_for_archive(conn: &Connection, blog_id: i64) -> Result<Vec<MovedResponse>, Error> {
+    let mut stmt = conn.prepare(
+        "SELECT p.short_id, r.kind, r.state, r.author_name, r.author_url, r.source_url, r.title, r.text,
+                r.owner_reply, r.created_at
+         FROM responses r JOIN posts p ON p.id = r.post_id WHERE r.blog_id = ?1
+         ORDER BY p.created_at, p.id, r.id",
+    )?;
+    let rows = stmt.query_map([blog_id], |r| {
+        Ok(MovedResponse {
+            post: r.get(0)?,
+            kind: r.get(1)?,
+            state: r.get(2)?,
+            author_name: r.get(3)?,
+            author_url: r.get(4)?,
+            source_url: r.get(5)?,
+            title: r.get(6)?,
+            text: r.get(7)?,
+            owner_reply: r.get(8)?,
+            received_at: r.get(9)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

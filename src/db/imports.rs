@@ -14,6 +14,7 @@ use crate::domain::blog::post_address::is_short_id;
 use crate::domain::content::tags::{MAX_PAGES, free_page_address, is_reserved};
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
 use crate::error::Error;
+use crate::portable::model::MovedResponse;
 
 /// One imported post, checked and ready to store.
 #[derive(Debug, Clone)]
@@ -45,6 +46,10 @@ pub struct ImportWrite {
     pub scheduled_at: Option<String>,
     /// Its old addresses, as `domain::old_paths` keys.
     pub old_paths: Vec<String>,
+    /// Whether its comments are closed.
+    pub comments_closed: bool,
+    /// Its comments and webmentions (a Quire archive's), added with it.
+    pub responses: Vec<MovedResponse>,
 }
 
 /// What became of one [`ImportWrite`].
@@ -60,6 +65,8 @@ pub enum Outcome {
         changes: Vec<String>,
         /// Old addresses recorded.
         redirects: u64,
+        /// Comments and webmentions added with it.
+        responses: u64,
     },
     /// An earlier import wrote it (its post is still there).
     AlreadyImported,
@@ -175,7 +182,8 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
             changes.push(format!("the old address {key} already leads to another post: not redirected here"));
         }
     }
-    Ok(Outcome::Written { post: Box::new(post), changes, redirects: recorded })
+    let responses = add_moved_responses(tx, blog_id, post.id, write.comments_closed, &write.responses)?;
+    Ok(Outcome::Written { post: Box::new(post), changes, redirects: recorded, responses })
 }
 
 /// `short_id` when no post (of any blog) has it.
@@ -183,4 +191,42 @@ fn short_id_free(conn: &Connection, short_id: &str) -> Result<Option<String>, Er
     let taken: bool =
         conn.query_row("SELECT EXISTS (SELECT 1 FROM posts WHERE short_id = ?1)", [short_id], |r| r.get(0))?;
     Ok((!taken).then(|| short_id.to_owned()))
+}
+
+/// In an import batch's transaction, for a post it wrote: closes its comments when the export
+/// says so and adds its comments and webmentions as the export has them (state, author, text,
+/// the owner's reply, when each came); answers how many were added (a second webmention from
+/// the same source is one).
+pub fn add_moved_responses(
+    conn: &Connection,
+    blog_id: i64,
+    post_id: i64,
+    comments_closed: bool,
+    responses: &[MovedResponse],
+) -> Result<u64, Error> {
+    if comments_closed {
+        crate::db::responses::set_post_closed(conn, post_id, true)?;
+    }
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO responses (blog_id, post_id, kind, state, author_name, author_url, source_url,
+                                          title, text, owner_reply, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+    )?;
+    let mut added = 0;
+    for r in responses {
+        added += insert.execute(params![
+            blog_id,
+            post_id,
+            r.kind,
+            r.state,
+            r.author_name,
+            r.author_url,
+            r.source_url,
+            r.title,
+            r.text,
+            r.owner_reply,
+            r.received_at
+        ])? as u64;
+    }
+    Ok(added)
 }

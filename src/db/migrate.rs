@@ -192,6 +192,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0029_reply_spam.sql"),
         seed: None,
     },
+    Migration {
+        version: 30,
+        name: "webmentions sent once more for deleted posts",
+        sql: include_str!("migrations/0030_webmentions_of_deleted_posts.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -203,15 +203,19 @@ fn is_public(conn: &Connection, blog_id: i64, short_id: &str) -> Result<bool, Er
 }
 
 /// Deletes a post; returns its row id and the new change counter, `None` when not found.
-/// `federate` runs in the transaction when the post was public (published, not a page).
+/// `before` runs in the transaction while the post's row is still there; `federate` runs in it
+/// after, when the post was public (published, not a page).
 pub fn delete(
     conn: &mut Connection,
     blog_id: i64,
     short_id: &str,
+    before: impl FnOnce(&Connection, &Post) -> Result<(), Error>,
     federate: impl FnOnce(&Connection) -> Result<(), Error>,
 ) -> Result<Option<(i64, i64)>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let was_public = is_public(&tx, blog_id, short_id)?;
+    let Some(post) = get(&tx, blog_id, short_id)? else { return Ok(None) };
+    before(&tx, &post)?;
     let id: Option<i64> = tx
         .query_row(
             "DELETE FROM posts WHERE blog_id = ?1 AND short_id = ?2 RETURNING id",

@@ -100,6 +100,8 @@ pub struct Post {
     pub old_paths: Vec<String>,
     /// A page's place among the blog's pages (lower first), when the source orders them.
     pub page_position: Option<i64>,
+    /// Whether its comments are closed (a Quire archive's `commentsClosed`; false elsewhere).
+    pub comments_closed: bool,
     /// What of this item could not be carried over, one line each, for the report.
     pub notes: Vec<String>,
 }
@@ -124,6 +126,51 @@ pub struct Settings {
     /// The blog's confirmed email subscribers (a Quire archive's `subscribers.json`): they
     /// consented to this blog's mail, so a move keeps them.
     pub subscribers: Option<Vec<MovedSubscriber>>,
+    /// The blog's comment settings (a Quire archive's `commentsMode` and `blockedWords`).
+    pub comments: Option<MovedComments>,
+    /// Its comments and webmentions (a Quire archive's `responses.json`), each checked.
+    pub responses: Option<Vec<MovedResponse>>,
+}
+
+/// A blog's comment settings an export carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MovedComments {
+    /// Who may comment: `off`, `held` or `trusted`.
+    pub mode: String,
+    /// Words that send a comment to Spam.
+    pub blocked_words: Vec<String>,
+}
+
+/// A comment or webmention an export carries, tied to its post by the post's id in the export.
+/// The commenter's cookie id, the secret edit link and the sender's address stay behind: they
+/// are private, or mean something only on the old server for a short while.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MovedResponse {
+    /// The short id of its post in the archive.
+    pub post: String,
+    /// `comment` or `webmention`.
+    pub kind: String,
+    /// `held`, `approved` or `spam`.
+    pub state: String,
+    /// Its author's name.
+    pub author_name: String,
+    /// Its author's website ('' when none).
+    #[serde(default)]
+    pub author_url: String,
+    /// A webmention's source page; null for a comment.
+    #[serde(default)]
+    pub source_url: Option<String>,
+    /// A webmention's source title ('' for a comment).
+    #[serde(default)]
+    pub title: String,
+    /// A comment's Markdown, or a webmention's plain excerpt.
+    pub text: String,
+    /// The owner's reply ('' when none).
+    #[serde(default)]
+    pub owner_reply: String,
+    /// When it came (stored form).
+    pub received_at: String,
 }
 
 /// A confirmed email subscriber an export carries.

@@ -16,6 +16,8 @@ pub const MAX_MESSAGE: usize = 1_000;
 pub const EXPORT_ITEM: &str = "The export";
 /// The item of lines about the blog's settings.
 pub const SETTINGS_ITEM: &str = "Blog settings";
+/// The item of lines about the comments and webmentions a Quire archive carries.
+pub const RESPONSES_ITEM: &str = "Comments and webmentions";
 
 /// An import's report (JSON: camelCase).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,8 +48,8 @@ pub struct Report {
 /// One thing the owner should know about one item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
-    /// The post's or page's title (its source id when untitled), [`EXPORT_ITEM`] or
-    /// [`SETTINGS_ITEM`].
+    /// The post's or page's title (its source id when untitled), [`EXPORT_ITEM`],
+    /// [`SETTINGS_ITEM`] or [`RESPONSES_ITEM`].
     pub item: String,
     /// What happened, and why.
     pub message: String,

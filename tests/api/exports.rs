@@ -192,9 +192,60 @@ pub(crate) async fn full_blog() -> Full {
     Full { app, alice, blog, png, posts }
 }
 
+/// Gives alice's first post a comment of each state and a webmention, as a reader's form and a
+/// verified source leave them (with the commenter's cookie id, edit link and address the
+/// archive must not carry), the owner's reply on one; comments held with a blocked word; the
+/// first post's comments closed.
+pub(crate) async fn with_responses(app: &TestApp, alice: &Browser, blog: i64, post: &Value) {
+    let base = format!("/api/my/blogs/{blog}");
+    let settings = json!({ "mode": "held", "blockedWords": ["casino"] });
+    assert_eq!(alice.send(Method::PUT, &format!("{base}/comments"), settings).await.status(), 200);
+    let post_id: i64 = app
+        .db()
+        .query_row("SELECT id FROM posts WHERE short_id = ?1", [post["shortId"].as_str().unwrap()], |r| r.get(0))
+        .unwrap();
+    let db = app.db();
+    for (kind, state, name, url, source, title, text, reply) in [
+        (
+            "comment",
+            "approved",
+            "Ann <b>",
+            "https://ann.example/",
+            None,
+            "",
+            "Nice *post* <script>x</script>",
+            "Thanks!",
+        ),
+        ("comment", "held", "Bo", "", None, "", "Waiting", ""),
+        ("comment", "spam", "Spammer", "https://spam.example/", None, "", "Buy casino chips", ""),
+        (
+            "webmention",
+            "approved",
+            "bob.example",
+            "https://bob.example/",
+            Some("https://bob.example/a"),
+            "Bob's answer",
+            "An excerpt",
+            "",
+        ),
+    ] {
+        db.execute(
+            "INSERT INTO responses (blog_id, post_id, kind, state, author_name, author_url, source_url, title, text,
+                                    owner_reply, client_key, commenter, edit_hash, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, '203.0.113.9', 'cookie-id', randomblob(32),
+                     '2026-11-20T08:00:00.000Z')",
+            rusqlite::params![blog, post_id, kind, state, name, url, source, title, text, reply],
+        )
+        .unwrap();
+    }
+    let close = format!("{base}/posts/{}/comments", post["shortId"].as_str().unwrap());
+    assert_eq!(alice.send(Method::PUT, &close, json!({ "closed": true })).await.status(), 200);
+}
+
 #[tokio::test]
 async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() {
     let Full { app, alice, blog, png, posts } = full_blog().await;
+    with_responses(&app, &alice, blog, &posts[0]).await;
     let export = start(&alice, blog, "archive").await;
     let export = finished(&alice, blog, export["id"].as_i64().unwrap()).await;
     let resp = alice.get(export["downloadUrl"].as_str().unwrap()).await;
@@ -202,7 +253,8 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
         time::OffsetDateTime::now_utc().format(time::macros::format_description!("[year][month][day]")).unwrap();
     assert_eq!(resp.headers()["content-type"], "application/zip");
     assert_eq!(resp.headers()["content-disposition"], format!("attachment; filename=\"alice-{today}.quire.zip\""));
-    let zip = Unzipped::of(&resp.bytes().await.unwrap());
+    let archive = resp.bytes().await.unwrap().to_vec();
+    let zip = Unzipped::of(&archive);
 
     let names = zip.names();
     assert_eq!(names[0], "quire-archive.json", "the manifest comes first: {names:?}");
@@ -224,6 +276,7 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
         json!({
             "subdomain": "alice", "name": "Alice's notes", "theme": "serif", "icon": icon,
             "addons": ["reading-time", "search-box"], "timeZone": "Asia/Tokyo", "createdAt": blog_created,
+            "commentsMode": "held", "blockedWords": ["casino"],
         })
     );
     assert_eq!(manifest["counts"], json!({ "posts": 3, "pages": 1, "images": 2 }));
@@ -241,7 +294,7 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
             .query_row(
                 "SELECT slug, title, body, created_at, updated_at, published_at, scheduled_at,
                         (SELECT json_group_array(tag) FROM (SELECT tag FROM post_tags WHERE post_id = p.id ORDER BY position)),
-                        (SELECT position FROM post_pages WHERE post_id = p.id)
+                        (SELECT position FROM post_pages WHERE post_id = p.id), comments_closed
                  FROM posts p WHERE short_id = ?1",
                 [short_id],
                 |r| {
@@ -255,11 +308,12 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
                         r.get::<_, Option<String>>(6)?,
                         r.get::<_, String>(7)?,
                         r.get::<_, Option<i64>>(8)?,
+                        r.get::<_, bool>(9)?,
                     ))
                 },
             )
             .unwrap();
-        let (slug, title, stored_body, created, updated, published, scheduled, tags, position) = row;
+        let (slug, title, stored_body, created, updated, published, scheduled, tags, position, closed) = row;
         let mut expected_body: Value = serde_json::from_str(&stored_body).unwrap();
         for block in expected_body["children"].as_array_mut().unwrap() {
             if block["type"] == "image" {
@@ -271,6 +325,7 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
             "shortId": short_id, "slug": slug, "title": title, "kind": if position.is_some() { "page" } else { "post" },
             "body": expected_body, "tags": serde_json::from_str::<Value>(&tags).unwrap(),
             "createdAt": created, "updatedAt": updated, "publishedAt": published, "scheduledAt": scheduled, "oldPaths": [],
+            "commentsClosed": closed,
         });
         if let Some(position) = position {
             expected["page"] = json!({ "slug": slug, "position": position });
@@ -296,6 +351,83 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
     for (name, _, deflated) in &zip.0 {
         assert_eq!(*deflated, !name.starts_with("images/"), "{name}: text deflated, images stored");
     }
+    assert_eq!(first["commentsClosed"], true);
+
+    // Every response of every state, field by field, tied to its post; nothing private.
+    assert_eq!(names.last(), Some(&"responses.json"), "{names:?}");
+    let responses = zip.json("responses.json")["responses"].clone();
+    let mut stmt = db
+        .prepare(
+            "SELECT kind, state, author_name, author_url, source_url, title, text, owner_reply, created_at
+             FROM responses WHERE blog_id = ?1 ORDER BY id",
+        )
+        .unwrap();
+    let stored: Vec<Value> = stmt
+        .query_map([blog], |r| {
+            Ok(json!({
+                "post": short_ids[0], "kind": r.get::<_, String>(0)?, "state": r.get::<_, String>(1)?,
+                "authorName": r.get::<_, String>(2)?, "authorUrl": r.get::<_, String>(3)?,
+                "sourceUrl": r.get::<_, Option<String>>(4)?, "title": r.get::<_, String>(5)?,
+                "text": r.get::<_, String>(6)?, "ownerReply": r.get::<_, String>(7)?, "receivedAt": r.get::<_, String>(8)?,
+            }))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(stored.len(), 4);
+    assert_eq!(responses, json!(stored), "held, approved and spam alike, and no cookie id, edit link or address");
+    let text = String::from_utf8(zip.get("responses.json").unwrap().to_vec()).unwrap();
+    assert!(!text.contains("203.0.113.9") && !text.contains("cookie-id"), "{text}");
+
+    // Imported into bob's new blog: the settings, the closed post and every response come back
+    // on the post they answered.
+    let bob = app.new_browser();
+    let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
+    let import = crate::import_uploads::imported(&bob, bobs, "fileName=alice.quire.zip", archive).await;
+    assert_eq!(import["state"], "done", "{import}");
+    let lines = &import["report"]["lines"];
+    let added = |line: &Value| line["item"] == "Comments and webmentions" && line["message"] == "4 added";
+    assert!(lines.as_array().unwrap().iter().any(added), "{lines}");
+    let settings: Value = bob.get(&format!("/api/my/blogs/{bobs}/comments")).await.json().await.unwrap();
+    assert_eq!(
+        (&settings["comments"]["mode"], &settings["comments"]["blockedWords"]),
+        (&json!("held"), &json!(["casino"]))
+    );
+    let (closed, title): (bool, String) = db
+        .query_row(
+            "SELECT p.comments_closed, p.title FROM responses r JOIN posts p ON p.id = r.post_id
+             WHERE r.blog_id = ?1 GROUP BY p.id",
+            [bobs],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((closed, title.as_str()), (true, "Hello world"));
+    let mut stmt = db
+        .prepare(
+            "SELECT kind, state, author_name, author_url, source_url, title, text, owner_reply, created_at,
+                    client_key, commenter, edit_hash IS NULL
+             FROM responses WHERE blog_id = ?1 ORDER BY id",
+        )
+        .unwrap();
+    let moved: Vec<(Value, String, String, bool)> = stmt
+        .query_map([bobs], |r| {
+            Ok((
+                json!({
+                    "post": short_ids[0], "kind": r.get::<_, String>(0)?, "state": r.get::<_, String>(1)?,
+                    "authorName": r.get::<_, String>(2)?, "authorUrl": r.get::<_, String>(3)?,
+                    "sourceUrl": r.get::<_, Option<String>>(4)?, "title": r.get::<_, String>(5)?,
+                    "text": r.get::<_, String>(6)?, "ownerReply": r.get::<_, String>(7)?, "receivedAt": r.get::<_, String>(8)?,
+                }),
+                r.get(9)?,
+                r.get(10)?,
+                r.get(11)?,
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(moved.iter().map(|(response, ..)| response.clone()).collect::<Vec<_>>(), stored);
+    assert!(moved.iter().all(|(_, key, commenter, no_edit)| key.is_empty() && commenter.is_empty() && *no_edit));
 }
 
 #[tokio::test]
@@ -421,6 +553,32 @@ fn resolve(from: &str, link: &str) -> String {
         }
     }
     parts.join("/")
+}
+
+#[tokio::test]
+async fn the_static_site_shows_approved_responses_escaped_and_never_held_or_spam_or_a_form() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let post = save(&alice, blog, json!({ "draft": false, "body": simple_body("Hello readers", "Words.") })).await;
+    with_responses(&app, &alice, blog, &post).await;
+    // Open again: the live page shows the comment form, the static page cannot take a POST.
+    let close = format!("/api/my/blogs/{blog}/posts/{}/comments", post["shortId"].as_str().unwrap());
+    assert_eq!(alice.send(Method::PUT, &close, json!({ "closed": false })).await.status(), 200);
+    let path = post["permalink"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let live = app.get_with_host(&format!("alice.localhost:{}", app.port), &format!("/{path}")).await;
+    assert!(live.text().await.unwrap().contains("class=\"comment-form\""), "the live page takes comments");
+
+    let (_, zip) = exported(&alice, blog, "site").await;
+    let page = zip.text(&format!("{path}/index.html"));
+    assert!(page.contains("Ann &#60;b&#62;</a> commented"), "the approved comment, its name escaped: {page}");
+    assert!(page.contains("&lt;script&gt;x&lt;/script&gt;") && !page.contains("<script>x"), "its text escaped: {page}");
+    assert!(page.contains("Thanks!"), "the owner's reply");
+    assert!(page.contains("https://bob.example/a") && page.contains("mentioned this on their blog"), "the webmention");
+    assert!(!page.contains("Waiting"), "a held comment never shows");
+    assert!(!page.contains("casino") && !page.contains("Spammer"), "nor spam");
+    assert!(!page.contains("class=\"comment-form\"") && !page.contains("<form"), "no form a static site cannot answer");
+    assert!(!page.contains("rel=\"webmention\""), "nor an endpoint it does not have");
 }
 
 #[tokio::test]

@@ -522,3 +522,84 @@ async fn deleting_the_account_removes_an_uploaded_file_still_waiting_to_be_impor
     assert_eq!(export_files(&app), Vec::<String>::new(), "the uploaded file went with the account");
     assert_eq!(app.count("jobs"), 0);
 }
+
+#[tokio::test]
+async fn a_quire_archive_with_bad_responses_imports_the_good_ones_and_names_the_rest() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let post = serde_json::json!({ "draft": false, "body": crate::helpers::simple_body("Hello readers", "Words.") });
+    let post = crate::exports::save(&alice, blog, post).await;
+    let short_id = post["shortId"].as_str().unwrap().to_owned();
+    let (_, zip) = crate::exports::exported(&alice, blog, "archive").await;
+    let with = |responses: &[u8]| {
+        let mut entries: Vec<(&str, &[u8])> =
+            zip.names().into_iter().map(|name| (name, zip.get(name).unwrap())).collect();
+        entries.push(("responses.json", responses));
+        zip_of(&entries)
+    };
+    let good = |text: &str| {
+        serde_json::json!({ "post": short_id, "kind": "comment", "state": "approved", "authorName": "Ann",
+                            "text": text, "receivedAt": "2026-11-20T08:00:00.000Z" })
+    };
+    let responses = serde_json::json!({ "responses": [
+        good("Kept"),
+        { "post": "nosuchid", "kind": "comment", "state": "approved", "authorName": "A", "text": "t", "receivedAt": "2026-11-20T08:00:00.000Z" },
+        { "post": short_id, "kind": "like", "state": "approved", "authorName": "A", "text": "t", "receivedAt": "2026-11-20T08:00:00.000Z" },
+        { "post": short_id, "kind": "comment", "state": "approved", "authorName": "A", "authorUrl": "javascript:alert(1)", "text": "t", "receivedAt": "2026-11-20T08:00:00.000Z" },
+        { "post": short_id, "kind": "webmention", "state": "approved", "authorName": "A", "sourceUrl": "http://[::1", "text": "t", "receivedAt": "2026-11-20T08:00:00.000Z" },
+        { "post": short_id, "kind": "comment", "state": "approved", "authorName": "", "text": "t", "receivedAt": "2026-11-20T08:00:00.000Z" },
+        good(&"x".repeat(1_000_000)),
+        "a string",
+        null,
+    ]});
+
+    let bob = app.new_browser();
+    let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
+    let import = imported(&bob, bobs, "fileName=alice.quire.zip", with(responses.to_string().as_bytes())).await;
+    assert_eq!(import["state"], "done", "{import}");
+    let lines = messages(&import);
+    let left_out: Vec<&String> = lines.iter().filter(|line| line.contains("of responses.json was left out")).collect();
+    assert_eq!(left_out.len(), 8, "each bad entry named: {lines:#?}");
+    assert!(lines.contains(&r#""Comments and webmentions": "1 added""#.to_owned()), "{lines:#?}");
+    let texts: Vec<String> = {
+        let db = app.db();
+        let mut stmt = db.prepare("SELECT text FROM responses WHERE blog_id = ?1").unwrap();
+        stmt.query_map([bobs], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert_eq!(texts, ["Kept"]);
+
+    // A responses.json that is not a list of responses refuses the archive at once, clearly.
+    let carol = app.new_browser();
+    let carols = carol.sign_up_with_blog("carol@example.com", "carol").await;
+    for bad in [&b"{\"responses\": [1, 2"[..], b"[]", b"{\"responses\": {}}"] {
+        let resp = upload(&carol, carols, "fileName=alice.quire.zip", with(bad)).await;
+        let (field, message) = error_field(resp, 422).await;
+        assert_eq!(field, "file");
+        assert!(message.contains("responses.json"), "{message}");
+    }
+    assert_eq!(
+        app.db().query_row("SELECT count(*) FROM posts WHERE blog_id = ?1", [carols], |r| r.get::<_, i64>(0)).unwrap(),
+        0
+    );
+
+    // Comment settings this Quire does not take are reported and leave the blog's as they were.
+    let mut manifest: Value = serde_json::from_slice(zip.get("quire-archive.json").unwrap()).unwrap();
+    manifest["blog"]["commentsMode"] = "sometimes".into();
+    manifest["blog"]["blockedWords"] = (0..300).map(|n| format!("word{n}")).collect::<Vec<_>>().into();
+    let manifest = manifest.to_string();
+    let mut entries: Vec<(&str, &[u8])> = zip.names().into_iter().map(|name| (name, zip.get(name).unwrap())).collect();
+    entries[0].1 = manifest.as_bytes();
+    let dora = app.new_browser();
+    let doras = dora.sign_up_with_blog("dora@example.com", "dora").await;
+    let import = imported(&dora, doras, "fileName=alice.quire.zip", zip_of(&entries)).await;
+    assert_eq!(import["state"], "done", "{import}");
+    let lines = messages(&import).join("\n");
+    assert!(lines.contains("comments \\\"sometimes\\\" is not a setting Quire knows: not applied"), "{lines}");
+    assert!(
+        lines.contains("the blocked words for comments were not applied: a blog may block at most 200 words"),
+        "{lines}"
+    );
+    let settings: Value = dora.get(&format!("/api/my/blogs/{doras}/comments")).await.json().await.unwrap();
+    assert_eq!(settings["comments"], serde_json::json!({ "mode": "off", "blockedWords": [] }));
+}

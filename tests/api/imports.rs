@@ -125,6 +125,7 @@ pub(crate) fn item(source_id: &str, title: &str) -> Post {
         tags: Vec::new(),
         old_paths: Vec::new(),
         page_position: None,
+        comments_closed: false,
         notes: Vec::new(),
     }
 }
@@ -555,6 +556,8 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             time_zone: Some("Europe/Paris".into()),
             site_url: None,
             subscribers: None,
+            comments: None,
+            responses: None,
         },
         expected_items: Some(1),
         notes: vec!["2 comments were not imported".into()],

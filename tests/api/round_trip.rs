@@ -13,10 +13,10 @@ use quire::blogs::{ImportOptions, ImportSource};
 use quire::db::blogs::Blog;
 use quire::domain::content::blocks::Block;
 use quire::portable::read::files::NoFiles;
-use quire::portable::report::{Report, SETTINGS_ITEM};
+use quire::portable::report::{RESPONSES_ITEM, Report, SETTINGS_ITEM};
 use quire::portable::{self, Options};
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::exports::{Full, Unzipped, full_blog, save};
 use crate::helpers::{TestApp, body, quire, s, stderr};
@@ -83,6 +83,9 @@ async fn fuller_blog() -> Full {
     )
     .await;
     assert_eq!((report.posts, report.redirects), (1, 2));
+    // Comments of each state and a webmention on the first post, whose comments are closed;
+    // comments held, with a blocked word.
+    crate::exports::with_responses(&full.app, alice, blog, &full.posts[0]).await;
     // Two readers confirmed their email subscription, one never did: an archive carries the two.
     full.app
         .db()
@@ -112,7 +115,7 @@ fn post_lines(report: &Report) -> Vec<String> {
     report
         .lines
         .iter()
-        .filter(|line| line.item != SETTINGS_ITEM)
+        .filter(|line| line.item != SETTINGS_ITEM && line.item != RESPONSES_ITEM)
         .map(|line| format!("{}: {}", line.item, line.message))
         .collect()
 }
@@ -137,7 +140,10 @@ async fn an_archive_imported_into_a_new_blog_elsewhere_exports_again_byte_for_by
     let second = export(&elsewhere, "bob", &out.path().join("bob.quire.zip")).await;
 
     assert_eq!(second.names(), first.names(), "the same entries in the same order");
-    assert_eq!(first.names().last(), Some(&"subscribers.json"));
+    assert_eq!(
+        first.names().rsplit(|name| name.starts_with("images/")).next().unwrap(),
+        ["subscribers.json", "responses.json"]
+    );
     let moved: Vec<(String, String, String, String)> = {
         let db = elsewhere.db();
         let mut stmt =
@@ -216,6 +222,18 @@ async fn an_archive_imported_into_another_blog_of_the_same_server_differs_only_b
     }
     let resp = app.get_with_host(&host, "/2015/03/hello/").await;
     assert_eq!(resp.status(), 301, "the old addresses of the imported post came along");
+
+    // The responses came along on carol's copies of the posts: only their posts' ids differ.
+    let renamed: std::collections::HashMap<Value, Value> = alices
+        .iter()
+        .zip(&carols)
+        .map(|(a, c)| (first.json(a)["shortId"].clone(), second.json(c)["shortId"].clone()))
+        .collect();
+    let mut expected = first.json("responses.json");
+    for response in expected["responses"].as_array_mut().unwrap() {
+        response["post"] = renamed[&response["post"]].clone();
+    }
+    assert_eq!(second.json("responses.json"), expected);
 }
 
 #[tokio::test]

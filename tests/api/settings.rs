@@ -184,6 +184,23 @@ async fn deleting_the_account_leaves_nothing_of_the_user_and_retires_the_subdoma
     alice.create_post(blog, simple_body("Alice's secret diary", "zanzibar"), false).await;
     alice.create_post(blog, simple_body("Draft", "zanzibar"), true).await;
     alice.post(&format!("/api/my/blogs/{blog}/addons/3/installation"), json!({})).await;
+    // Her readers' responses (issue 31): a comment, webmentions received and to send, the
+    // commenters she trusted and blocked.
+    {
+        let conn = app.db();
+        let post: i64 =
+            conn.query_row("SELECT id FROM posts WHERE blog_id = ?1 LIMIT 1", [blog], |r| r.get(0)).unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO responses (blog_id, post_id, kind, state, author_name, text, commenter)
+                 VALUES ({blog}, {post}, 'comment', 'approved', 'A reader of alice', 'Dear alice', 'alice-fan');
+             INSERT INTO incoming_webmentions (blog_id, post_id, source, target, client_key)
+                 VALUES ({blog}, {post}, 'https://peer.example/on-alice', 'https://alice.example/', 'alice-sender');
+             INSERT INTO outgoing_webmentions (blog_id, post_id, target) VALUES ({blog}, {post}, 'https://peer.example/alice-linked');
+             INSERT INTO trusted_commenters (blog_id, commenter) VALUES ({blog}, 'alice-fan');
+             INSERT INTO blocked_commenters (blog_id, client_key) VALUES ({blog}, 'alice-blocked');"
+        ))
+        .unwrap();
+    }
     let only_hers = upload(&alice, &app.url, &[PNG, b"alice only"].concat()).await;
     let bob = app.new_browser();
     let bob_blog = bob.sign_up_with_blog("bob@example.com", "bob").await;
@@ -204,7 +221,20 @@ async fn deleting_the_account_leaves_nothing_of_the_user_and_retires_the_subdoma
     assert!(!leftovers.contains("secret diary"));
     let alice_lines: Vec<&str> = leftovers.lines().filter(|l| l.contains("alice")).collect();
     assert_eq!(alice_lines, ["retired_subdomains: alice"], "only the retired subdomain remains");
-    for table in ["users", "social_accounts", "sessions", "blogs", "posts", "installations", "images"] {
+    for table in [
+        "users",
+        "social_accounts",
+        "sessions",
+        "blogs",
+        "posts",
+        "installations",
+        "images",
+        "responses",
+        "incoming_webmentions",
+        "outgoing_webmentions",
+        "trusted_commenters",
+        "blocked_commenters",
+    ] {
         let count: i64 = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap();
         let bobs = match table {
             "users" | "blogs" | "social_accounts" | "sessions" | "posts" | "images" => 1,

@@ -63,6 +63,26 @@ async fn post_with_link(browser: &Browser, blog: i64, title: &str, link: Option<
     browser.create_post(blog, simple_body(title, &text), false).await
 }
 
+/// Waits (at most 15 s) until `done` holds, or fails saying `what` never happened.
+async fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !done() {
+        assert!(Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// alice's blog with a post that links nowhere (answered with its address), and bob's blog.
+async fn alice_and_bob(app: &TestApp) -> (Browser, i64, String, Browser, i64) {
+    let alice = app.browser.clone();
+    let alices = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let target = post_with_link(&alice, alices, "Alice writes", None).await;
+    let target_url = target["permalink"].as_str().unwrap().to_owned();
+    let bob = app.new_browser();
+    let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
+    (alice, alices, target_url, bob, bobs)
+}
+
 #[tokio::test]
 async fn another_blogs_post_that_links_to_a_post_becomes_a_held_mention_then_shown_then_removed() {
     let app = spawn(|_| {}).await;
@@ -187,12 +207,7 @@ async fn a_source_at_a_private_address_is_never_read() {
 #[tokio::test]
 async fn a_published_post_tells_the_pages_it_links_to_and_tells_them_again_when_the_link_goes() {
     let app = spawn(|_| {}).await;
-    let alice = app.browser.clone();
-    let alices = alice.sign_up_with_blog("alice@example.com", "alice").await;
-    let target = post_with_link(&alice, alices, "Alice writes", None).await;
-    let target_url = target["permalink"].as_str().unwrap().to_owned();
-    let bob = app.new_browser();
-    let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
+    let (_, _, target_url, bob, bobs) = alice_and_bob(&app).await;
 
     // Bob's draft tells nobody; publishing it does: alice's post names its endpoint, so it is
     // told, reads bob's post and holds the mention.
@@ -206,21 +221,42 @@ async fn a_published_post_tells_the_pages_it_links_to_and_tells_them_again_when_
     let posts = format!("/api/my/blogs/{bobs}/posts/{short_id}");
     assert_eq!(bob.send(reqwest::Method::PUT, &posts, published).await.status(), 200);
     let source_url = format!("http://bob.localhost:{}/bob-answers-{short_id}", app.port);
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while responses(&app).is_empty() {
-        assert!(Instant::now() < deadline, "alice was never told");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    until("alice was never told", || !responses(&app).is_empty()).await;
     assert_eq!(responses(&app), [("webmention".into(), "bob.localhost".into(), source_url)]);
 
     // The link removed: alice is told again, reads the post, and the mention goes.
     let unlinked = json!({ "body": simple_body("Bob answers", "Nothing to see."), "draft": false });
     assert_eq!(bob.send(reqwest::Method::PUT, &posts, unlinked).await.status(), 200);
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while !responses(&app).is_empty() {
-        assert!(Instant::now() < deadline, "the mention was never removed");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    until("the mention was never removed", || responses(&app).is_empty()).await;
     let kept: i64 = app.db().query_row("SELECT count(*) FROM outgoing_webmentions", [], |r| r.get(0)).unwrap();
     assert_eq!(kept, 0, "a target told of the removal is forgotten");
+}
+
+#[tokio::test]
+async fn a_deleted_post_tells_the_pages_it_linked_to_and_their_mention_goes() {
+    let app = spawn(|_| {}).await;
+    let (alice, alices, target_url, bob, bobs) = alice_and_bob(&app).await;
+
+    // Bob's post links to alice's: she is told, and shows the mention once she approves it.
+    let source = post_with_link(&bob, bobs, "Bob answers", Some(&target_url)).await;
+    let source_url = source["permalink"].as_str().unwrap().to_owned();
+    until("alice was never told", || !responses(&app).is_empty()).await;
+    let held: Value = alice.get(&format!("/api/my/blogs/{alices}/responses")).await.json().await.unwrap();
+    let id = held["responses"][0]["id"].as_i64().unwrap();
+    alice.post(&format!("/api/my/blogs/{alices}/responses/{id}/approve"), json!({})).await;
+    let alice_host = format!("alice.localhost:{}", app.port);
+    let page = app.get_with_host(&alice_host, &path_of(&target_url)).await.text().await.unwrap();
+    assert!(page.contains(&format!("<a href=\"{source_url}\" rel=\"nofollow ugc\">mentioned this")), "{page}");
+
+    // Bob deletes it: its address answers that it is gone, alice is told once more, reads it
+    // again and drops the mention from her page.
+    let short_id = source["shortId"].as_str().unwrap();
+    let deleted = bob.send(reqwest::Method::DELETE, &format!("/api/my/blogs/{bobs}/posts/{short_id}"), json!({})).await;
+    assert!(deleted.status().is_success(), "{}", deleted.status());
+    let gone = app.get_with_host(&format!("bob.localhost:{}", app.port), &path_of(&source_url)).await;
+    assert_eq!(gone.status(), 404);
+    until("the deleted post's mention was never removed", || responses(&app).is_empty()).await;
+    let page = app.get_with_host(&alice_host, &path_of(&target_url)).await.text().await.unwrap();
+    assert!(!page.contains("mentioned this"), "the page renewed: {page}");
+    until("the notice of the deletion was never settled", || app.count("outgoing_webmentions") == 0).await;
 }

@@ -82,7 +82,9 @@ impl Blogs {
                     continue;
                 }
             };
-            writes.push(import_write(&item, &body, run.format, now).map_err(internal)?);
+            let mut write = import_write(&item, &body, run.format, now).map_err(internal)?;
+            write.responses = run.responses.remove(&item.post.source_id).unwrap_or_default();
+            writes.push(write);
             bodies.push(body);
             names.push((item.name, item.changes));
         }
@@ -90,6 +92,7 @@ impl Blogs {
             return Ok(());
         }
         let (subdomain, terms) = (blog.subdomain.clone(), self.review_terms());
+        let carried: Vec<u64> = writes.iter().map(|write| write.responses.len() as u64).collect();
         let outcomes = self
             .commit(move |conn, effects| {
                 let (outcomes, seq) = imports::write_batch(conn, blog_id, &writes)?;
@@ -109,9 +112,13 @@ impl Blogs {
                 Ok(outcomes)
             })
             .await?;
-        for (outcome, (name, mut changes)) in outcomes.into_iter().zip(names) {
+        for ((outcome, (name, mut changes)), carried) in outcomes.into_iter().zip(names).zip(carried) {
+            if !matches!(outcome, Outcome::Written { .. }) {
+                run.responses_left += carried; // left out with their post
+            }
             match outcome {
-                Outcome::Written { post, changes: more, redirects } => {
+                Outcome::Written { post, changes: more, redirects, responses } => {
+                    run.responses_added += responses;
                     if post.page_position.is_some() {
                         run.report.pages += 1;
                     } else {
@@ -193,5 +200,7 @@ fn import_write(item: &Item, body: &Body, format: Format, now: OffsetDateTime) -
         published_at: (post.state == State::Published).then(|| stored(at)),
         scheduled_at: (post.state == State::Scheduled).then(|| stored(at)),
         old_paths: post.old_paths.clone(),
+        comments_closed: post.comments_closed,
+        responses: Vec::new(),
     })
 }

@@ -2,7 +2,8 @@
 //! yields (`portable::model`) is normalized with Quire's rules (`portable::normalize`), its
 //! images are downloaded (through the guarded fetcher) or read from the export and stored as
 //! uploads, and its posts are written in batches: each batch in one SQLite transaction (posts,
-//! tags, pages, the `imported_items` rows, the old addresses), indexed in one index commit,
+//! tags, pages, the `imported_items` rows, the old addresses, a Quire archive's comments and
+//! webmentions of those posts), indexed in one index commit,
 //! then the blog's pages dropped from the cache. A report says what was imported, and every
 //! item skipped or changed with the reason.
 //!
@@ -33,10 +34,10 @@ use crate::db::blogs::Blog;
 use crate::domain::limits;
 use crate::error::{Error, Result};
 use crate::fetch::Fetcher;
-use crate::portable::model::{Format, Post, Read};
+use crate::portable::model::{Format, MovedResponse, Post, Read};
 use crate::portable::normalize::lowercase_first;
 use crate::portable::read::files::ExportFiles;
-use crate::portable::report::{EXPORT_ITEM, Report};
+use crate::portable::report::{EXPORT_ITEM, RESPONSES_ITEM, Report};
 
 /// Posts written per transaction and per search-index commit, unless told otherwise. Each
 /// commit costs a disk flush of the database and of the index, so batches make a large import
@@ -113,6 +114,13 @@ struct Run<'a> {
     no_uploads: Option<String>,
     /// Images downloaded from other servers so far, failed attempts included.
     downloads: u64,
+    /// The comments and webmentions of the export's posts not written yet, by the post's id in
+    /// the export (a Quire archive's `responses.json`): each batch adds those of its posts.
+    responses: HashMap<String, Vec<MovedResponse>>,
+    /// Responses added so far.
+    responses_added: u64,
+    /// Responses left out because their post was not written.
+    responses_left: u64,
 }
 
 impl Blogs {
@@ -133,17 +141,33 @@ impl Blogs {
         I: Iterator<Item = std::result::Result<Post, E>> + Send + 'static,
         E: Display + Send + 'static,
     {
-        let ImportSource { read, posts, files } = source;
+        let ImportSource { mut read, posts, files } = source;
         let mut report = Report::default();
         for note in &read.notes {
             report.line(EXPORT_ITEM, note.clone());
         }
         self.apply_settings(blog, &read.settings, &mut report).await?;
         self.import_subscribers(blog, &read.settings, &mut report).await?;
+        let mut responses: HashMap<String, Vec<MovedResponse>> = HashMap::new();
+        for response in read.settings.responses.take().unwrap_or_default() {
+            responses.entry(response.post.clone()).or_default().push(response);
+        }
         let (total, format, read) = (read.expected_items, read.format, Arc::new(read));
         let (images, tags) = (HashMap::new(), HashSet::new());
-        let mut run =
-            Run { fetcher, files, format, report, images, tags, over_limit: 0, no_uploads: None, downloads: 0 };
+        let mut run = Run {
+            fetcher,
+            files,
+            format,
+            report,
+            images,
+            tags,
+            over_limit: 0,
+            no_uploads: None,
+            downloads: 0,
+            responses,
+            responses_added: 0,
+            responses_left: 0,
+        };
         let (mut done, mut stopped) = (0, false);
         let mut posts = Some(posts);
         loop {
@@ -183,6 +207,13 @@ impl Blogs {
             report.line(EXPORT_ITEM, format!("{} items were not imported: {full}", run.over_limit));
         }
         report.tags = run.tags.len() as u64;
+        if run.responses_added > 0 {
+            report.line(RESPONSES_ITEM, format!("{} added", run.responses_added));
+        }
+        let left = run.responses_left + run.responses.values().map(|list| list.len() as u64).sum::<u64>();
+        if left > 0 && !stopped {
+            report.line(RESPONSES_ITEM, format!("{left} left out with their posts"));
+        }
         Ok(report)
     }
 }

@@ -1,12 +1,15 @@
-//! The settings an import carries (name, theme, icon, time zone, addons), applied through the
-//! usual setters, each change or refusal in the report; and the confirmed email subscribers a
-//! Quire archive carries, added as confirmed (they consented to this blog on its old server).
+//! The settings an import carries (name, theme, icon, time zone, addons, a Quire archive's
+//! comment settings), applied through the usual setters, each change or refusal in the report;
+//! and the confirmed email subscribers a Quire archive carries, added as confirmed (they
+//! consented to this blog on its old server).
 
 use super::messages;
 use crate::blogs::Blogs;
 use crate::db::blogs::{self, Blog};
+use crate::db::responses::CommentsMode;
 use crate::db::{addons, favicons, themes};
 use crate::error::{Error, Result};
+use crate::portable::model::MovedComments;
 use crate::portable::model::Settings;
 use crate::portable::normalize::lowercase_first;
 use crate::portable::report::{Report, SETTINGS_ITEM};
@@ -113,6 +116,38 @@ impl Blogs {
                 let refused = format!("the addon {name} was not uninstalled");
                 settled(done, report, format!("the addon {name} is uninstalled"), refused)?;
             }
+        }
+        if let Some(comments) = &settings.comments {
+            self.apply_comment_settings(blog, comments, report).await?;
+        }
+        Ok(())
+    }
+
+    /// Applies an archive's comment settings (who may comment, the blocked words) through the
+    /// owner's setter; a mode Quire does not know, or words it refuses, are reported and left.
+    async fn apply_comment_settings(&self, blog: &Blog, comments: &MovedComments, report: &mut Report) -> Result<()> {
+        let current = self.comment_settings(blog.id).await?;
+        let mode = match CommentsMode::parse(&comments.mode) {
+            Some(mode) if mode == current.mode => None,
+            Some(mode) => Some(mode),
+            None => {
+                let line = format!("comments \"{}\" is not a setting Quire knows: not applied", comments.mode);
+                report.line(SETTINGS_ITEM, line);
+                None
+            }
+        };
+        let (blog_id, subdomain) = (blog.id, blog.subdomain.as_str());
+        if let Some(mode) = mode {
+            let done = self.set_comment_settings(blog_id, subdomain, Some(mode), None).await.map(|_| ());
+            let applied = format!("comments are now {}", mode.as_str());
+            settled(done, report, applied, format!("comments {} was not applied", mode.as_str()))?;
+        }
+        if comments.blocked_words != current.blocked_words {
+            let words = comments.blocked_words.clone();
+            let count = words.len();
+            let done = self.set_comment_settings(blog_id, subdomain, None, Some(words)).await.map(|_| ());
+            let applied = format!("{count} blocked words for comments");
+            settled(done, report, applied, "the blocked words for comments were not applied".to_owned())?;
         }
         Ok(())
     }

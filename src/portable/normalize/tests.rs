@@ -21,6 +21,7 @@ fn post(title: &str, blocks: Vec<Block>) -> Post {
         tags: Vec::new(),
         old_paths: Vec::new(),
         page_position: None,
+        comments_closed: false,
         notes: Vec::new(),
     }
 }

@@ -127,6 +127,7 @@ fn convert(
         tags,
         old_paths,
         page_position: None,
+        comments_closed: false,
         notes: converted.notes,
     })
 }

@@ -20,6 +20,7 @@ mod fixtures;
 pub mod ghost;
 pub mod markdown_site;
 pub mod quire_archive;
+pub mod quire_responses;
 pub mod safe_zip;
 pub mod subscriber_list;
 pub mod wordpress;

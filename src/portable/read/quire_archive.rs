@@ -1,16 +1,22 @@
 //! Reading a Quire archive (docs/archive.md) with the types [`crate::portable::write::quire_archive`] writes it
 //! with: `quire-archive.json` first (refused when its `format` is another or its `version`
 //! higher than this Quire reads), then each `posts/<shortId>.json` one at a time. Blocks are
-//! kept as stored; an image block's `images/<name>` becomes `file:images/<name>`.
+//! kept as stored; an image block's `images/<name>` becomes `file:images/<name>`. The blog's
+//! comment settings come with the manifest, its comments and webmentions from `responses.json`
+//! (checked by [`super::quire_responses`]).
 
+use std::collections::HashSet;
 use std::io::{Read, Seek};
 
 use super::dates;
+use super::quire_responses;
 use super::safe_zip::SafeZip;
 use crate::domain::content::blocks::Block;
 use crate::domain::net::email_address::EmailAddress;
-use crate::portable::model::{Format, Kind, Post, Read as Header, Settings, State};
-use crate::portable::write::quire_archive::{ArchivePost, ArchiveSubscribers, MANIFEST, Manifest, SUBSCRIBERS};
+use crate::portable::model::{Format, Kind, MovedComments, Post, Read as Header, Settings, State};
+use crate::portable::write::quire_archive::{
+    ArchivePost, ArchiveSubscribers, MANIFEST, Manifest, RESPONSES, SUBSCRIBERS,
+};
 use crate::portable::{Export, Problem, Unreadable};
 
 /// Largest `posts/<shortId>.json` read.
@@ -34,6 +40,32 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
         false => (None, Vec::new()),
     };
     notes.truncate(20);
+    let responses = match zip.contains(RESPONSES) {
+        true => {
+            let short_ids: HashSet<String> = posts
+                .iter()
+                .filter_map(|name| name.strip_prefix("posts/")?.strip_suffix(".json"))
+                .map(str::to_owned)
+                .collect();
+            let (kept, mut left_out) =
+                quire_responses::read(&zip.read(RESPONSES, quire_responses::MAX_RESPONSES_BYTES)?, &short_ids)?;
+            if left_out.len() > 20 {
+                let more = left_out.len() - 20;
+                left_out.truncate(20);
+                left_out.push(format!("{more} more responses of responses.json were left out"));
+            }
+            notes.extend(left_out);
+            Some(kept)
+        }
+        false => None,
+    };
+    let comments = match (blog.comments_mode, blog.blocked_words) {
+        (None, None) => None,
+        (mode, words) => Some(MovedComments {
+            mode: mode.unwrap_or_else(|| "off".to_owned()),
+            blocked_words: words.unwrap_or_default(),
+        }),
+    };
     let read = Header {
         format: Format::QuireArchive,
         settings: Settings {
@@ -44,6 +76,8 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
             time_zone: Some(blog.time_zone),
             site_url: None,
             subscribers,
+            comments,
+            responses,
         },
         expected_items: Some(posts.len() as u64),
         notes,
@@ -114,6 +148,7 @@ fn post<R: Read + Seek>(zip: &mut SafeZip<R>, name: &str) -> Result<Post, Proble
         tags: post.tags,
         old_paths: post.old_paths,
         page_position: post.page.map(|p| p.position),
+        comments_closed: post.comments_closed,
         notes: Vec::new(),
     })
 }
@@ -165,6 +200,8 @@ mod tests {
         let export = read(Cursor::new(bytes)).unwrap();
         assert_eq!(export.read.settings.theme.as_deref(), Some("serif"));
         assert_eq!(export.read.settings.addons, Some(vec!["reading-time".to_owned()]));
+        // Written before comments: nothing of them, so an import leaves the blog's as they are.
+        assert_eq!((&export.read.settings.comments, &export.read.settings.responses), (&None, &None));
         let posts: Vec<Post> = export.items.map(Result::unwrap).collect();
         assert_eq!(
             posts[0].blocks[1],
@@ -172,10 +209,42 @@ mod tests {
         );
         assert_eq!((posts[0].state, posts[0].published_at), (State::Published, Some(datetime!(2026-01-02 11:00 UTC))));
         assert_eq!(posts[0].old_paths, ["/2015/01/hello/"]);
+        assert!(!posts[0].comments_closed, "open unless the archive says closed");
         assert_eq!(
             (posts[1].kind, posts[1].slug.as_str(), posts[1].page_position, posts[1].state),
             (Kind::Page, "about", Some(2), State::Draft)
         );
+    }
+
+    #[test]
+    fn comment_settings_closed_posts_and_responses_come_with_the_archive() {
+        let mut manifest: serde_json::Value = serde_json::from_slice(&manifest("quire-archive", 1)).unwrap();
+        manifest["blog"]["commentsMode"] = json!("trusted");
+        manifest["blog"]["blockedWords"] = json!(["casino"]);
+        let post = json!({
+            "shortId": "abc12345", "slug": "hello", "title": "Hello", "kind": "post",
+            "body": { "type": "root", "children": [{ "type": "heading", "value": { "text": "Hello" } }] },
+            "tags": [], "createdAt": "2026-01-02T10:00:00.000Z", "updatedAt": "2026-01-02T10:00:00.000Z",
+            "publishedAt": "2026-01-02T10:00:00.000Z", "scheduledAt": null, "commentsClosed": true,
+        });
+        let responses = json!({ "responses": [
+            { "post": "abc12345", "kind": "comment", "state": "held", "authorName": "Ann", "text": "Hi",
+              "receivedAt": "2026-01-03T10:00:00.000Z" },
+            { "post": "gone1234", "kind": "comment", "state": "held", "authorName": "Bo", "text": "Hi",
+              "receivedAt": "2026-01-03T10:00:00.000Z" },
+        ]});
+        let bytes = zip_of(&[
+            ("quire-archive.json", manifest.to_string().as_bytes()),
+            ("posts/abc12345.json", post.to_string().as_bytes()),
+            ("responses.json", responses.to_string().as_bytes()),
+        ]);
+        let export = read(Cursor::new(bytes)).unwrap();
+        let comments = export.read.settings.comments.clone().unwrap();
+        assert_eq!((comments.mode.as_str(), comments.blocked_words), ("trusted", vec!["casino".to_owned()]));
+        let responses = export.read.settings.responses.clone().unwrap();
+        assert_eq!(responses.iter().map(|r| r.author_name.as_str()).collect::<Vec<_>>(), ["Ann"]);
+        assert!(export.read.notes[0].contains("\"gone1234\" is not in this archive"), "{:?}", export.read.notes);
+        assert!(export.items.map(Result::unwrap).all(|post| post.comments_closed));
     }
 
     #[test]

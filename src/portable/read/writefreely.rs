@@ -120,6 +120,7 @@ fn convert(post: WfPost, blog: Option<&url::Url>, in_blog: bool, now: OffsetDate
         tags: post.tags.unwrap_or_default(),
         old_paths,
         page_position: None,
+        comments_closed: false,
         notes: converted.notes,
     }
 }

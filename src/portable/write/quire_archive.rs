@@ -2,7 +2,8 @@
 //! nothing lost. `quire-archive.json` first (the blog's settings and counts), then
 //! `posts/<shortId>.json` for every post and page in creation order, then `images/<name>` for
 //! every image the owner uploaded, then `subscribers.json` when the blog has confirmed email
-//! subscribers. The import side reads it with the same types.
+//! subscribers, then `responses.json` when its posts have comments or webmentions. The import
+//! side reads it with the same types.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,8 +16,18 @@ pub const VERSION: u32 = 1;
 pub const MANIFEST: &str = "quire-archive.json";
 /// The folder of the images, `images/<stored name>`.
 pub const IMAGES: &str = "images/";
-/// The confirmed email subscribers' entry, the last of the zip, when there are any.
+/// The confirmed email subscribers' entry, after the images, when there are any.
 pub const SUBSCRIBERS: &str = "subscribers.json";
+/// The comments and webmentions' entry, the last of the zip, when there are any.
+pub const RESPONSES: &str = "responses.json";
+
+/// `responses.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchiveResponses {
+    /// Every comment and webmention of the blog's posts (held, approved and spam), post by post
+    /// in the posts' order, oldest first within a post.
+    pub responses: Vec<crate::portable::model::MovedResponse>,
+}
 
 /// `subscribers.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +72,13 @@ pub struct ArchiveBlog {
     pub time_zone: String,
     /// When it was created.
     pub created_at: String,
+    /// Who may comment: `off`, `held` or `trusted` (absent from an archive written before
+    /// comments: the importing blog's setting stays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments_mode: Option<String>,
+    /// Words that send a comment to Spam (absent as `commentsMode` is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked_words: Option<Vec<String>>,
 }
 
 /// How many posts, pages and images an archive holds.
@@ -105,6 +123,9 @@ pub struct ArchivePost {
     /// Old addresses that redirect to it (from an earlier import).
     #[serde(default)]
     pub old_paths: Vec<String>,
+    /// Whether its comments are closed (false in an archive written before comments).
+    #[serde(default)]
+    pub comments_closed: bool,
 }
 
 /// A page's place.
@@ -194,6 +215,8 @@ mod tests {
                 addons: vec![],
                 time_zone: "UTC".into(),
                 created_at: String::new(),
+                comments_mode: None,
+                blocked_words: None,
             },
             counts: Counts { posts: 0, pages: 0, images: 0 },
         };

@@ -105,6 +105,7 @@ pub(super) fn convert(
         updated_at: date(&post.updated_at),
         tags: tag_names,
         page_position: None,
+        comments_closed: false,
         notes: notes.into_lines(),
     })
 }

@@ -222,6 +222,7 @@ impl<R> ItemsOf<R> {
             } else {
                 None
             },
+            comments_closed: false,
             notes: notes.into_lines(),
         })
     }

@@ -152,6 +152,7 @@ impl<R> ItemsOf<R> {
             tags,
             old_paths,
             page_position: (kind == Kind::Page).then(|| item.get("wp:menu_order").trim().parse().unwrap_or(0)),
+            comments_closed: false,
             notes: notes.into_lines(),
         }))
     }
