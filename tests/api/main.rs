@@ -68,4 +68,5 @@ mod tls;
 mod trust_states;
 mod trust_states_federation;
 mod upload_props;
+mod webmention_rocks;
 mod webmentions;

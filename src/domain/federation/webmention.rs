@@ -93,21 +93,45 @@ fn resolve(base: &Url, href: &str) -> Option<Url> {
     base.join(href.trim()).ok().filter(|url| matches!(url.scheme(), "http" | "https"))
 }
 
+/// Splits `text` at each `separator` outside `<...>` and double quotes (a comma may sit in a
+/// URL or a quoted value of a `Link` header, RFC 8288).
+fn split_outside(text: &str, separator: char) -> Vec<&str> {
+    let (mut parts, mut start, mut in_uri, mut in_quotes) = (Vec::new(), 0, false, false);
+    for (at, c) in text.char_indices() {
+        match c {
+            '"' if !in_uri => in_quotes = !in_quotes,
+            '<' if !in_quotes => in_uri = true,
+            '>' if !in_quotes => in_uri = false,
+            c if c == separator && !in_uri && !in_quotes => {
+                parts.push(&text[start..at]);
+                start = at + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// The target of one `Link` header value when its `rel` (the first, its name in any case,
+/// quoted or not) has the token `webmention`.
+fn webmention_link(link: &str) -> Option<&str> {
+    let mut parts = split_outside(link, ';').into_iter();
+    let target = parts.next()?.trim().strip_prefix('<')?.strip_suffix('>')?;
+    let (_, rel) = parts.filter_map(|p| p.split_once('=')).find(|(k, _)| k.trim().eq_ignore_ascii_case("rel"))?;
+    rel.trim()
+        .trim_matches('"')
+        .split_ascii_whitespace()
+        .any(|t| t.eq_ignore_ascii_case("webmention"))
+        .then_some(target)
+}
+
 /// The webmention endpoint of the page at `base` (after redirects), from its `Link` headers'
 /// values and its HTML; None when it names none.
 pub fn endpoint(base: &Url, link_headers: &[&str], html: &str) -> Option<Url> {
-    for header in link_headers {
-        for link in header.split(',') {
-            let Some((target, params)) = link.split_once(';') else { continue };
-            let target = target.trim().strip_prefix('<').and_then(|t| t.strip_suffix('>'));
-            let rel = params.split(';').filter_map(|p| p.trim().split_once('=')).find(|(k, _)| k.trim() == "rel");
-            let is_webmention = rel.is_some_and(|(_, v)| {
-                v.trim().trim_matches('"').split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("webmention"))
-            });
-            if let (Some(target), true) = (target, is_webmention) {
-                return resolve(base, target);
-            }
-        }
+    let from_header = link_headers.iter().flat_map(|header| split_outside(header, ',')).find_map(webmention_link);
+    if let Some(target) = from_header {
+        return resolve(base, target);
     }
     let dom = parse(html);
     let found = elements(&dom.document).into_iter().find(|node| {
@@ -207,6 +231,21 @@ mod tests {
         assert_eq!(endpoint(&base, &[], r#"<a rel="webmention" href="javascript:alert(1)">x</a>"#), None);
         // A rel that only contains the word is not it.
         assert_eq!(endpoint(&base, &[], r#"<a rel="not-webmention" href="/x">x</a>"#), None);
+    }
+
+    #[test]
+    fn a_link_header_is_split_only_between_values_and_its_parameter_names_have_any_case() {
+        let base = url("https://peer.example/post");
+        // A comma inside the URL or inside a quoted parameter does not end the value.
+        let commas = r#"<https://peer.example/wm?ids=1,2>; rel="webmention""#;
+        assert_eq!(endpoint(&base, &[commas], ""), Some(url("https://peer.example/wm?ids=1,2")));
+        let quoted = r#"</a>; title="one, two"; rel="other", </wm>; rel="webmention""#;
+        assert_eq!(endpoint(&base, &[quoted], ""), Some(url("https://peer.example/wm")));
+        // RFC 8288: parameter names are case-insensitive; only the first rel counts.
+        assert_eq!(endpoint(&base, &["</wm>; REL=webmention"], ""), Some(url("https://peer.example/wm")));
+        assert_eq!(endpoint(&base, &["</wm>; rel=other; rel=webmention"], ""), None);
+        // A rel name that merely ends in rel is not one; a value without <...> is not a link.
+        assert_eq!(endpoint(&base, &["</wm>; norel=webmention", "/wm; rel=webmention"], ""), None);
     }
 
     #[test]
