@@ -98,15 +98,21 @@ pub fn image_names(conn: &Connection, user_id: i64) -> Result<Vec<String>, Error
     Ok(names)
 }
 
-/// Every comment and webmention of the blog's posts as an archive carries them (all states),
-/// each tied to its post's short id: post by post in the posts' order, oldest first within a
-/// post (the order an import adds them in, so a re-export gives the same file).
+/// Every comment, webmention and fediverse reply of the blog's posts as an archive carries them
+/// (all states), each tied to its post's short id: post by post in the posts' order, within a
+/// post the comments and webmentions oldest first, then the replies oldest first (the order an
+/// import adds them in, so a re-export gives the same file).
 pub fn responses_for_archive(conn: &Connection, blog_id: i64) -> Result<Vec<MovedResponse>, Error> {
     let mut stmt = conn.prepare(
         "SELECT p.short_id, r.kind, r.state, r.author_name, r.author_url, r.source_url, r.title, r.text,
-                r.owner_reply, r.created_at
+                r.owner_reply, r.created_at, NULL, NULL, NULL, NULL, p.created_at AS post_at, p.id AS post, 0 AS part,
+                r.id AS n
          FROM responses r JOIN posts p ON p.id = r.post_id WHERE r.blog_id = ?1
-         ORDER BY p.created_at, p.id, r.id",
+         UNION ALL
+         SELECT p.short_id, 'reply', f.state, f.author_name, f.author_url, f.url, '', f.text, '', f.received_at,
+                f.author_handle, f.note_id, f.actor_id, f.published_at, p.created_at, p.id, 1, f.id
+         FROM replies f JOIN posts p ON p.id = f.post_id WHERE p.blog_id = ?1
+         ORDER BY post_at, post, part, n",
     )?;
     let rows = stmt.query_map([blog_id], |r| {
         Ok(MovedResponse {
@@ -120,6 +126,10 @@ pub fn responses_for_archive(conn: &Connection, blog_id: i64) -> Result<Vec<Move
             text: r.get(7)?,
             owner_reply: r.get(8)?,
             received_at: r.get(9)?,
+            author_handle: r.get(10)?,
+            note_id: r.get(11)?,
+            actor_id: r.get(12)?,
+            published_at: r.get(13)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

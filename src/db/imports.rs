@@ -12,6 +12,7 @@ use crate::db::{redirects, tags};
 use crate::domain::blog::old_paths;
 use crate::domain::blog::post_address::is_short_id;
 use crate::domain::content::tags::{MAX_PAGES, free_page_address, is_reserved};
+use crate::domain::federation::inbound::host_of;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
 use crate::error::Error;
 use crate::portable::model::MovedResponse;
@@ -194,9 +195,9 @@ fn short_id_free(conn: &Connection, short_id: &str) -> Result<Option<String>, Er
 }
 
 /// In an import batch's transaction, for a post it wrote: closes its comments when the export
-/// says so and adds its comments and webmentions as the export has them (state, author, text,
-/// the owner's reply, when each came); answers how many were added (a second webmention from
-/// the same source is one).
+/// says so and adds its comments, webmentions and fediverse replies as the export has them
+/// (state, author, text, the owner's reply, when each came); answers how many were added (a
+/// second webmention from the same source is one, a Note this server holds already is left out).
 pub fn add_moved_responses(
     conn: &Connection,
     blog_id: i64,
@@ -212,8 +213,32 @@ pub fn add_moved_responses(
                                           title, text, owner_reply, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
     )?;
+    let mut reply = conn.prepare_cached(
+        "INSERT OR IGNORE INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, url, text,
+                                        published_at, state, received_at, actor_host)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?;
     let mut added = 0;
     for r in responses {
+        if let (Some(note_id), Some(actor_id)) = (&r.note_id, &r.actor_id)
+            && r.kind == "reply"
+        {
+            added += reply.execute(params![
+                note_id,
+                post_id,
+                actor_id,
+                r.author_name,
+                r.author_handle.as_deref().unwrap_or_default(),
+                r.author_url,
+                r.source_url,
+                r.text,
+                r.published_at.as_deref().unwrap_or(&r.received_at),
+                r.state,
+                r.received_at,
+                host_of(actor_id).unwrap_or_default()
+            ])? as u64;
+            continue;
+        }
         added += insert.execute(params![
             blog_id,
             post_id,

@@ -141,7 +141,8 @@ pub struct MovedComments {
     pub blocked_words: Vec<String>,
 }
 
-/// A comment or webmention an export carries, tied to its post by the post's id in the export.
+/// A comment, webmention or fediverse reply an export carries, tied to its post by the post's id
+/// in the export.
 /// The commenter's cookie id, the secret edit link and the sender's address stay behind: they
 /// are private, or mean something only on the old server for a short while.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -149,7 +150,7 @@ pub struct MovedComments {
 pub struct MovedResponse {
     /// The short id of its post in the archive.
     pub post: String,
-    /// `comment` or `webmention`.
+    /// `comment`, `webmention` or `reply` (from the fediverse).
     pub kind: String,
     /// `held`, `approved` or `spam`.
     pub state: String,
@@ -171,6 +172,18 @@ pub struct MovedResponse {
     pub owner_reply: String,
     /// When it came (stored form).
     pub received_at: String,
+    /// A fediverse reply's author's handle (`@bob@peer.example`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author_handle: Option<String>,
+    /// A fediverse reply's Note id (its author may still delete it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_id: Option<String>,
+    /// A fediverse reply's author's actor id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor_id: Option<String>,
+    /// When a fediverse reply was written (stored form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published_at: Option<String>,
 }
 
 /// A confirmed email subscriber an export carries.

@@ -238,8 +238,29 @@ pub(crate) async fn with_responses(app: &TestApp, alice: &Browser, blog: i64, po
         )
         .unwrap();
     }
+    // And an approved reply from the fediverse, as the inbox stores it.
+    db.execute(
+        "INSERT INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, url, text,
+                              published_at, state, received_at, actor_host)
+         VALUES ('https://peer.example/notes/1', ?1, 'https://peer.example/users/cy', 'Cy', '@cy@peer.example',
+                 'https://peer.example/@cy', 'https://peer.example/@cy/1', 'A reply from afar',
+                 '2026-11-20T07:00:00.000Z', 'approved', '2026-11-20T09:00:00.000Z', 'peer.example')",
+        [post_id],
+    )
+    .unwrap();
     let close = format!("{base}/posts/{}/comments", post["shortId"].as_str().unwrap());
     assert_eq!(alice.send(Method::PUT, &close, json!({ "closed": true })).await.status(), 200);
+}
+
+/// The fediverse reply [`with_responses`] stores, as the archive carries it.
+fn reply_json(post: &Value) -> Value {
+    json!({
+        "post": post, "kind": "reply", "state": "approved", "authorName": "Cy",
+        "authorUrl": "https://peer.example/@cy", "sourceUrl": "https://peer.example/@cy/1", "title": "",
+        "text": "A reply from afar", "ownerReply": "", "receivedAt": "2026-11-20T09:00:00.000Z",
+        "authorHandle": "@cy@peer.example", "noteId": "https://peer.example/notes/1",
+        "actorId": "https://peer.example/users/cy", "publishedAt": "2026-11-20T07:00:00.000Z"
+    })
 }
 
 #[tokio::test]
@@ -375,7 +396,13 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
         .map(Result::unwrap)
         .collect();
     assert_eq!(stored.len(), 4);
-    assert_eq!(responses, json!(stored), "held, approved and spam alike, and no cookie id, edit link or address");
+    let mut stored = stored;
+    stored.push(reply_json(&json!(short_ids[0])));
+    assert_eq!(
+        responses,
+        json!(stored),
+        "held, approved and spam alike, the fediverse's reply after them, and no cookie id, edit link or address"
+    );
     let text = String::from_utf8(zip.get("responses.json").unwrap().to_vec()).unwrap();
     assert!(!text.contains("203.0.113.9") && !text.contains("cookie-id"), "{text}");
 
@@ -383,11 +410,38 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
     // on the post they answered.
     let bob = app.new_browser();
     let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
-    let import = crate::import_uploads::imported(&bob, bobs, "fileName=alice.quire.zip", archive).await;
+    let import = crate::import_uploads::imported(&bob, bobs, "fileName=alice.quire.zip", archive.clone()).await;
     assert_eq!(import["state"], "done", "{import}");
     let lines = &import["report"]["lines"];
     let added = |line: &Value| line["item"] == "Comments and webmentions" && line["message"] == "4 added";
+    assert!(lines.as_array().unwrap().iter().any(added), "the reply's Note is on this server already: {lines}");
+
+    // On another server, the fediverse's reply comes along too, under the post it answered.
+    let other = TestApp::spawn().await;
+    let carols = other.browser.sign_up_with_blog("carol@example.com", "carol").await;
+    let import =
+        crate::import_uploads::imported(&other.browser, carols, "fileName=alice.quire.zip", archive.clone()).await;
+    let lines = &import["report"]["lines"];
+    let added = |line: &Value| line["item"] == "Comments and webmentions" && line["message"] == "5 added";
     assert!(lines.as_array().unwrap().iter().any(added), "{lines}");
+    let moved: (String, String, String, String, String) = other
+        .db()
+        .query_row(
+            "SELECT r.note_id, r.state, r.author_handle, r.actor_host, p.title FROM replies r JOIN posts p ON p.id = r.post_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        moved,
+        (
+            "https://peer.example/notes/1".into(),
+            "approved".into(),
+            "@cy@peer.example".into(),
+            "peer.example".into(),
+            "Hello world".into()
+        )
+    );
     let settings: Value = bob.get(&format!("/api/my/blogs/{bobs}/comments")).await.json().await.unwrap();
     assert_eq!(
         (&settings["comments"]["mode"], &settings["comments"]["blockedWords"]),
@@ -426,7 +480,7 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(moved.iter().map(|(response, ..)| response.clone()).collect::<Vec<_>>(), stored);
+    assert_eq!(moved.iter().map(|(response, ..)| response.clone()).collect::<Vec<_>>(), stored[..4]);
     assert!(moved.iter().all(|(_, key, commenter, no_edit)| key.is_empty() && commenter.is_empty() && *no_edit));
 }
 
@@ -575,6 +629,7 @@ async fn the_static_site_shows_approved_responses_escaped_and_never_held_or_spam
     assert!(page.contains("&lt;script&gt;x&lt;/script&gt;") && !page.contains("<script>x"), "its text escaped: {page}");
     assert!(page.contains("Thanks!"), "the owner's reply");
     assert!(page.contains("https://bob.example/a") && page.contains("mentioned this on their blog"), "the webmention");
+    assert!(page.contains("A reply from afar") && page.contains("replied on the fediverse"), "the fediverse's reply");
     assert!(!page.contains("Waiting"), "a held comment never shows");
     assert!(!page.contains("casino") && !page.contains("Spammer"), "nor spam");
     assert!(!page.contains("class=\"comment-form\"") && !page.contains("<form"), "no form a static site cannot answer");

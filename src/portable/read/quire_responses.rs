@@ -1,7 +1,8 @@
-//! The comments and webmentions a Quire archive carries (`responses.json`, docs/archive.md),
-//! each checked as the server checks what it stores: a known kind and state, a post the
-//! archive holds, a comment's name, website and text as the comment form takes them, a
-//! webmention's http(s) source, lengths within Quire's, a readable time. An entry that fails
+//! The comments, webmentions and fediverse replies a Quire archive carries (`responses.json`,
+//! docs/archive.md), each checked as the server checks what it stores: a known kind and state, a
+//! post the archive holds, a comment's name, website and text as the comment form takes them, a
+//! webmention's http(s) source, a reply's http(s) Note and author, lengths within Quire's, a
+//! readable time. An entry that fails
 //! is left out and named in the report; a file that is not JSON refuses the archive.
 
 use std::collections::HashSet;
@@ -13,7 +14,7 @@ use url::Url;
 use super::dates;
 use crate::domain::content::comment;
 use crate::domain::content::schedule::stored;
-use crate::domain::federation::webmention;
+use crate::domain::federation::{remote_html, webmention};
 use crate::portable::Unreadable;
 use crate::portable::model::MovedResponse;
 
@@ -86,7 +87,32 @@ fn checked(mut response: MovedResponse, posts: &HashSet<String>) -> Result<Moved
                 return Err(format!("its excerpt is longer than {} characters", webmention::MAX_EXCERPT));
             }
         }
-        other => return Err(format!("its kind {other:?} is not comment or webmention")),
+        "reply" => {
+            let web = |raw: Option<&str>| raw.is_some_and(is_web_address);
+            if !web(response.note_id.as_deref()) || !web(response.actor_id.as_deref()) {
+                return Err("a fediverse reply needs its Note's and its author's http or https addresses".to_owned());
+            }
+            let optional_web = |raw: &str| raw.is_empty() || is_web_address(raw);
+            if !optional_web(&response.author_url) || !optional_web(response.source_url.as_deref().unwrap_or_default())
+            {
+                return Err("its author's or its own page is not an http or https address".to_owned());
+            }
+            let long = |text: &str, most: usize| text.chars().count() > most;
+            let handle = response.author_handle.get_or_insert_default();
+            if long(&response.author_name, webmention::MAX_NAME) || long(handle, webmention::MAX_NAME) {
+                return Err(format!("its author's name or handle is longer than {} characters", webmention::MAX_NAME));
+            }
+            if long(&response.text, remote_html::MAX_CHARS) {
+                return Err(format!("its text is longer than {} characters", remote_html::MAX_CHARS));
+            }
+            let published = response.published_at.as_deref().map_or(Some(at), dates::parse);
+            response.published_at = Some(stored(published.ok_or("its date is not a date Quire can read")?));
+            (response.title, response.owner_reply) = (String::new(), String::new());
+        }
+        other => return Err(format!("its kind {other:?} is not comment, webmention or reply")),
+    }
+    if response.kind != "reply" {
+        (response.author_handle, response.note_id, response.actor_id, response.published_at) = (None, None, None, None);
     }
     Ok(response)
 }
@@ -110,8 +136,16 @@ mod tests {
         let mention = json!({"post": "abc12345", "kind": "webmention", "state": "held", "authorName": "bob.example",
                              "sourceUrl": "https://bob.example/a", "title": "A", "text": "An excerpt",
                              "receivedAt": "2026-11-20T08:00:00.000Z"});
+        let reply = json!({"post": "abc12345", "kind": "reply", "state": "spam", "authorName": "Bob",
+                           "authorUrl": "https://peer.example/@bob", "sourceUrl": "https://peer.example/@bob/1",
+                           "text": "A reply", "receivedAt": "2026-11-20T08:00:00Z", "authorHandle": "@bob@peer.example",
+                           "noteId": "https://peer.example/notes/1", "actorId": "https://peer.example/users/bob",
+                           "ownerReply": "dropped"});
         let bytes = json!({"responses": [
-            good, mention, 12, {"post": "zzz", "kind": "comment", "state": "held", "authorName": "A", "text": "t", "receivedAt": "2026-11-20T08:00:00Z"},
+            good, mention, reply,
+            {"post": "abc12345", "kind": "reply", "state": "held", "authorName": "Bob", "text": "t", "receivedAt": "2026-11-20T08:00:00Z",
+             "noteId": "javascript:alert(1)", "actorId": "https://peer.example/users/bob"},
+            12, {"post": "zzz", "kind": "comment", "state": "held", "authorName": "A", "text": "t", "receivedAt": "2026-11-20T08:00:00Z"},
             {"post": "abc12345", "kind": "reaction", "state": "held", "authorName": "A", "text": "t", "receivedAt": "2026-11-20T08:00:00Z"},
             {"post": "abc12345", "kind": "comment", "state": "shown", "authorName": "A", "text": "t", "receivedAt": "2026-11-20T08:00:00Z"},
             {"post": "abc12345", "kind": "comment", "state": "held", "authorName": "A", "text": "t", "receivedAt": "yesterday"},
@@ -122,15 +156,25 @@ mod tests {
         ]})
         .to_string();
         let (kept, notes) = read(bytes.as_bytes(), &posts).unwrap();
-        assert_eq!(kept.len(), 2, "{notes:?}");
+        assert_eq!(kept.len(), 3, "{notes:?}");
+        assert_eq!(
+            (kept[2].note_id.as_deref(), kept[2].owner_reply.as_str()),
+            (Some("https://peer.example/notes/1"), "")
+        );
+        assert_eq!(
+            kept[2].published_at.as_deref(),
+            Some("2026-11-20T08:00:00.000Z"),
+            "written when it came, if unsaid"
+        );
         assert_eq!((kept[0].author_name.as_str(), kept[0].author_url.as_str()), ("Ann", "https://ann.example/"));
         assert_eq!(kept[0].received_at, "2026-11-20T08:00:00.000Z");
         assert_eq!(kept[1].source_url.as_deref(), Some("https://bob.example/a"));
-        assert_eq!(notes.len(), 9, "{notes:?}");
+        assert_eq!(notes.len(), 10, "{notes:?}");
         for (note, says) in notes.iter().zip([
+            "needs its Note's and its author's http or https addresses",
             "not a response Quire can read",
             "is not in this archive",
-            "is not comment or webmention",
+            "is not comment, webmention or reply",
             "is not held, approved or spam",
             "not a date",
             "https://",
