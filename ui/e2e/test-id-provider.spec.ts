@@ -58,7 +58,14 @@ test('signing up, creating a blog, signing out and logging in again through a th
   await expect(page).toHaveURL(`${baseUrl}/d/posts`);
   await createBlog(page, 'carol');
 
-  await expect(menu.getByRole('link')).toHaveText(['Posts', 'Responses', 'Settings', 'Open blog', 'Support', 'Signout']);
+  await expect(menu.getByRole('link')).toHaveText([
+    'Posts',
+    'Responses',
+    'Settings',
+    'Open blog',
+    'Support',
+    'Signout',
+  ]);
   await expect(menu.getByRole('link', { name: 'Open blog' })).toHaveAttribute('href', `http://carol.localhost:${port}`);
   await expect(menu.getByRole('link', { name: 'Support' })).toHaveAttribute('href', SUPPORT_URL);
   await expect(menu.getByRole('link', { name: 'Support' })).toHaveAttribute('target', '_blank');
