@@ -44,7 +44,7 @@ pub enum Commented {
 /// Whether `blog` takes comments on `post` now (approved, comments on, the post published, not
 /// a page, not closed).
 pub fn takes_comments(blog_state: TrustState, mode: CommentsMode, post: &Post, closed: bool) -> bool {
-    blog_state == TrustState::Approved && mode != CommentsMode::Off && post.federates() && !closed
+    blog_state == TrustState::Approved && mode != CommentsMode::Off && post.is_published_post() && !closed
 }
 
 /// The most words a blog may block, and the longest.

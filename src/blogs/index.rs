@@ -23,7 +23,8 @@ pub fn doc(post: &Post, body: &Body) -> PostDoc {
     PostDoc {
         post_id: post.id,
         blog_id: post.blog_id,
-        published: post.published_at.is_some(),
+        // Public search finds listed posts only: an unlisted one is found by its owner alone.
+        published: post.published_at.is_some() && !post.unlisted,
         title: post.title.clone(),
         text: body.text(),
         tags: post.tags.clone(),

@@ -15,12 +15,13 @@ use crate::domain::blog::post_address::slug;
 use crate::domain::content::blocks::Body;
 use crate::domain::content::schedule;
 use crate::domain::content::tags;
+use crate::domain::content::visibility::Visibility;
 use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
 use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
 
 /// A create or update as the client sends it: `{body: {type: "root", children}, draft, tags,
-/// page, publish_at}`.
+/// page, publish_at, visibility, announce}`.
 #[derive(Debug, Deserialize)]
 pub struct PostInput {
     body: Value,
@@ -35,6 +36,13 @@ pub struct PostInput {
     /// With the draft flag off: publish at this RFC 3339 time instead of now.
     #[serde(default)]
     publish_at: Option<String>,
+    /// `public` (the default) or `unlisted` (docs/unlisted.md); a page is always public.
+    #[serde(default)]
+    visibility: Option<String>,
+    /// On the save that makes a published unlisted post public: announce it to followers (the
+    /// fediverse and email subscribers) as new; without it, it becomes public quietly.
+    #[serde(default)]
+    announce: bool,
 }
 
 /// A checked post, ready to store: the parsed body travels with what is written, so it is
@@ -83,11 +91,16 @@ impl Blogs {
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
         let terms = self.review_terms();
         let grace = self.mail_grace();
+        let announce = input.announce;
         self.commit(move |conn, effects| {
+            // A published unlisted post made public reaches followers only when announced.
+            let quiet = !announce && posts::get(conn, blog_id, &short_id)?.is_some_and(|p| p.is_unlisted_live());
             let outbound = effects.outbound();
             let federate = |tx: &_, post: &_, was_public| {
-                outbound.post_written(tx, &subdomain, post, was_public)?;
-                subscriptions::post_written(tx, post, was_public, grace)?;
+                if !quiet {
+                    outbound.post_written(tx, &subdomain, post, was_public)?;
+                    subscriptions::post_written(tx, post, was_public, grace)?;
+                }
                 webmentions::post_written(tx, post, was_public)?;
                 review::rescore(tx, blog_id, &terms)
             };
@@ -133,7 +146,14 @@ impl Blogs {
         let body = Body::parse(&input.body, &self.rules).map_err(|more| errors.0.extend(more.0)).ok();
         let tags = tags::normalize(&input.tags).map_err(|more| errors.0.extend(more.0)).ok();
         let publish_at = publish_at.map_err(|more| errors.0.extend(more.0)).ok();
-        let (Some(body), Some(tags), Some(publish_at)) = (body, tags, publish_at) else {
+        let visibility = match input.visibility.as_deref().map(Visibility::parse).transpose() {
+            Ok(visibility) => Some(visibility.unwrap_or_default()),
+            Err(message) => {
+                errors.0.extend(Messages::one("visibility", message).0);
+                None
+            }
+        };
+        let (Some(body), Some(tags), Some(publish_at), Some(visibility)) = (body, tags, publish_at, visibility) else {
             return Err(Error::Invalid(errors));
         };
         let title = body.title();
@@ -149,6 +169,8 @@ impl Blogs {
             tags,
             page: input.page,
             publish_at,
+            // Pages are not affected: always public.
+            unlisted: visibility == Visibility::Unlisted && !input.page,
         };
         Ok(Checked { body, write })
     }

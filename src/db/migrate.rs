@@ -198,6 +198,7 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0030_webmentions_of_deleted_posts.sql"),
         seed: None,
     },
+    Migration { version: 31, name: "unlisted posts", sql: include_str!("migrations/0031_unlisted.sql"), seed: None },
 ];
 
 /// The schema version this binary writes.

@@ -35,12 +35,27 @@ pub struct Post {
     pub scheduled_at: Option<String>,
     /// Whether its owner closed its comments (issue 31).
     pub comments_closed: bool,
+    /// Whether it is unlisted (issue 32, docs/unlisted.md): reachable by its permalink only, in
+    /// no public list, feed or search, never federated or mailed. Never set on a page.
+    pub unlisted: bool,
 }
 
 impl Post {
-    /// Whether it is announced to the blog's followers: published, and not a page.
+    /// Whether it is announced to the blog's followers and listed: published, not a page, not
+    /// unlisted.
     pub fn federates(&self) -> bool {
+        self.published_at.is_some() && self.page_position.is_none() && !self.unlisted
+    }
+
+    /// Whether it is a published post, listed or not (not a page): it takes comments and
+    /// webmentions.
+    pub fn is_published_post(&self) -> bool {
         self.published_at.is_some() && self.page_position.is_none()
+    }
+
+    /// Whether it is published but unlisted: reachable by its permalink only.
+    pub fn is_unlisted_live(&self) -> bool {
+        self.published_at.is_some() && self.unlisted
     }
 
     /// Its public path: `/{slug}` for a page, `/{slug}-{shortId}` for a post.
@@ -69,11 +84,12 @@ pub struct PostWrite {
     pub page: bool,
     /// With `publish`: publish at this stored time instead of now.
     pub publish_at: Option<String>,
+    /// Whether it is unlisted (false for a page).
+    pub unlisted: bool,
 }
 
 /// The columns [`from_row`] reads, in order.
-pub(crate) const COLUMNS: &str =
-    "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at, comments_closed";
+pub(crate) const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at, comments_closed, unlisted";
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// A post from a row of [`COLUMNS`].
@@ -92,6 +108,7 @@ pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
         page_position: None,
         scheduled_at: row.get(9)?,
         comments_closed: row.get(10)?,
+        unlisted: row.get(11)?,
     })
 }
 
@@ -121,10 +138,10 @@ pub fn create(
     let id = with_fresh_short_id(&tx, |short_id| {
         tx.execute(
             &format!(
-                "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at, scheduled_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 AND ?7 IS NULL THEN {NOW} END, CASE WHEN ?6 THEN ?7 END)"
+                "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at, scheduled_at, unlisted)
+                 VALUES (?1, ?2, ?3, ?4, ?5, CASE WHEN ?6 AND ?7 IS NULL THEN {NOW} END, CASE WHEN ?6 THEN ?7 END, ?8)"
             ),
-            params![blog_id, short_id, write.slug, write.title, write.body_json, write.publish, write.publish_at],
+            bound(&blog_id, &short_id, write).as_slice(),
         )
     })?;
     let seq = bump_seq(&tx)?;
@@ -134,6 +151,11 @@ pub fn create(
     federate(&tx, &post, false)?;
     tx.commit()?;
     Ok((post, seq))
+}
+
+/// The parameters of a create's INSERT and an update's UPDATE, in their order (?1 to ?8).
+fn bound<'a>(blog_id: &'a i64, short_id: &'a &'a str, write: &'a PostWrite) -> [&'a dyn rusqlite::ToSql; 8] {
+    [blog_id, short_id, &write.slug, &write.title, &write.body_json, &write.publish, &write.publish_at, &write.unlisted]
 }
 
 /// Runs `insert` (a post's INSERT) with a new random short id, again with another while the
@@ -173,10 +195,11 @@ pub fn update(
             &format!(
                 "UPDATE posts SET slug = ?3, title = ?4, body = ?5, updated_at = {NOW},
                      published_at = CASE WHEN published_at IS NULL AND ?6 AND ?7 IS NULL THEN {NOW} ELSE published_at END,
-                     scheduled_at = CASE WHEN published_at IS NULL AND ?6 THEN ?7 END
+                     scheduled_at = CASE WHEN published_at IS NULL AND ?6 THEN ?7 END,
+                     unlisted = ?8
                  WHERE blog_id = ?1 AND short_id = ?2 RETURNING {COLUMNS}"
             ),
-            params![blog_id, short_id, write.slug, write.title, write.body_json, write.publish, write.publish_at],
+            bound(&blog_id, &short_id, write).as_slice(),
             from_row,
         )
         .optional()?;
@@ -189,11 +212,11 @@ pub fn update(
     Ok(Some((post, seq)))
 }
 
-/// Whether the post is public as a post (published, not a page): what federates.
+/// Whether the post is public as a post (published, listed, not a page): what federates.
 fn is_public(conn: &Connection, blog_id: i64, short_id: &str) -> Result<bool, Error> {
     Ok(conn
         .query_row(
-            "SELECT published_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_pages WHERE post_id = posts.id)
+            "SELECT published_at IS NOT NULL AND NOT unlisted AND NOT EXISTS (SELECT 1 FROM post_pages WHERE post_id = posts.id)
              FROM posts WHERE blog_id = ?1 AND short_id = ?2",
             params![blog_id, short_id],
             |r| r.get(0),

@@ -95,16 +95,20 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
 /// Posts that are not pages (pages are in the navigation, not the index and feeds).
 const NOT_PAGE: &str = "NOT EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = posts.id)";
 
-/// Number of published posts (pages left out).
+/// Posts in the public lists: published and not unlisted (an unlisted post is reachable by its
+/// permalink only: docs/unlisted.md).
+const LISTED: &str = "published_at IS NOT NULL AND NOT unlisted";
+
+/// Number of published posts (pages and unlisted posts left out).
 pub fn count_published(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
     Ok(conn.query_row(
-        &format!("SELECT count(*) FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL AND {NOT_PAGE}"),
+        &format!("SELECT count(*) FROM posts WHERE blog_id = ?1 AND {LISTED} AND {NOT_PAGE}"),
         [blog_id],
         |r| r.get(0),
     )?)
 }
 
-/// The instance's approved blogs and their published posts (pages left out), for NodeInfo: a
+/// The instance's approved blogs and their listed published posts (pages left out), for NodeInfo: a
 /// blog waiting for review, silenced or suspended is not counted, as it is in no instance-wide
 /// list and not federated.
 pub fn instance_counts(conn: &Connection) -> Result<(u64, u64), Error> {
@@ -112,17 +116,17 @@ pub fn instance_counts(conn: &Connection) -> Result<(u64, u64), Error> {
         &format!(
             "SELECT (SELECT count(*) FROM blogs WHERE state = 'approved'),
                     (SELECT count(*) FROM posts JOIN blogs b ON b.id = posts.blog_id
-                     WHERE b.state = 'approved' AND published_at IS NOT NULL AND {NOT_PAGE})"
+                     WHERE b.state = 'approved' AND {LISTED} AND {NOT_PAGE})"
         ),
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
 }
 
-/// Published posts (pages left out), newest first.
+/// Published posts (pages and unlisted posts left out), newest first.
 pub fn published(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<Vec<Post>, Error> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL AND {NOT_PAGE}
+        "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND {LISTED} AND {NOT_PAGE}
          ORDER BY published_at DESC, id DESC LIMIT ?2 OFFSET ?3"
     ))?;
     let mut posts: Vec<Post> =
@@ -145,12 +149,12 @@ pub struct SitemapPost {
 }
 
 /// The newest `limit` published posts' slugs, short ids and change times, for the sitemap
-/// (their bodies are never read).
+/// (their bodies are never read; unlisted posts left out).
 pub fn sitemap_entries(conn: &Connection, blog_id: i64, limit: u64) -> Result<Vec<SitemapPost>, Error> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT slug, short_id, updated_at, EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = posts.id) FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT slug, short_id, updated_at, EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = posts.id) FROM posts WHERE blog_id = ?1 AND {LISTED}
          ORDER BY published_at DESC, id DESC LIMIT ?2",
-    )?;
+    ))?;
     let posts = stmt
         .query_map(params![blog_id, limit as i64], |row| {
             Ok(SitemapPost { slug: row.get(0)?, short_id: row.get(1)?, updated_at: row.get(2)?, page: row.get(3)? })
@@ -159,7 +163,7 @@ pub fn sitemap_entries(conn: &Connection, blog_id: i64, limit: u64) -> Result<Ve
     Ok(posts)
 }
 
-/// A published post by short id.
+/// A published post by short id (an unlisted one too: its permalink answers).
 pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
     let post = conn
         .query_row(
@@ -171,11 +175,10 @@ pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result
     tags::attached(conn, post)
 }
 
-/// Published posts with these row ids, in that order.
+/// Published posts with these row ids, in that order (unlisted posts left out: public search).
 pub fn published_by_ids(conn: &Connection, blog_id: i64, ids: &[i64]) -> Result<Vec<Post>, Error> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM posts WHERE id = ?1 AND blog_id = ?2 AND published_at IS NOT NULL"
-    ))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1 AND blog_id = ?2 AND {LISTED}"))?;
     let mut posts = Vec::with_capacity(ids.len());
     for id in ids {
         if let Some(post) = stmt.query_row(params![id, blog_id], from_row).optional()? {

@@ -7,9 +7,9 @@ use rusqlite::{Connection, Transaction, params};
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::error::Error;
 
-/// What every public list of a tag's posts requires of a post: published, and not a page.
-const PUBLIC_POST: &str =
-    "p.published_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = p.id)";
+/// What every public list of a tag's posts requires of a post: published, listed (not unlisted),
+/// and not a page.
+const PUBLIC_POST: &str = "p.published_at IS NOT NULL AND NOT p.unlisted AND NOT EXISTS (SELECT 1 FROM post_pages pp WHERE pp.post_id = p.id)";
 
 /// Fills in the tags and the page place of each post.
 pub fn attach(conn: &Connection, posts: &mut [Post]) -> Result<(), Error> {

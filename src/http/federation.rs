@@ -17,6 +17,7 @@ use poem::web::Data;
 use poem::{Request, Response, Route, get, handler};
 use serde_json::Value;
 
+use crate::db::posts::Post;
 use crate::db::{blogs, followers, public};
 use crate::domain::federation::activity::{self, ACTIVITY_JSON, ActorFacts, JRD_JSON, OUTBOX_PAGE_SIZE};
 use crate::domain::paths;
@@ -245,15 +246,15 @@ async fn followers_collection(req: &Request, state: Data<&AppState>) -> Result<R
     Ok(activity_json(&activity::followers(&actor_id, total)))
 }
 
-/// `GET /_quire/ap/posts/{shortId}`: a published post's Article; drafts, scheduled posts and
-/// pages are 404s.
+/// `GET /_quire/ap/posts/{shortId}`: a published post's Article; drafts, scheduled posts,
+/// unlisted posts and pages are 404s.
 #[handler]
 async fn post(req: &Request, state: Data<&AppState>, short_id: poem::web::Path<String>) -> Result<Response> {
     let subdomain = subdomain_of(req);
     let Some(blog) = blog_of(&state, &subdomain).await? else { return Err(no_post()) };
     let (blog_id, short_id) = (blog.id, short_id.0);
     let found = state.db.read(move |conn| public::published_post(conn, blog_id, &short_id)).await?;
-    let post = found.filter(|post| post.page_position.is_none()).ok_or_else(no_post)?;
+    let post = found.filter(Post::federates).ok_or_else(no_post)?;
     Ok(activity_json(&state.blogs.article(&blog.subdomain, &post)?))
 }
 

@@ -67,6 +67,7 @@ mod time_zones;
 mod tls;
 mod trust_states;
 mod trust_states_federation;
+mod unlisted;
 mod upload_props;
 mod webmention_rocks;
 mod webmentions;

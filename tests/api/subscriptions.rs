@@ -310,7 +310,7 @@ async fn mailing_blog(grace: Duration, emails: &[&str]) -> (TestApp, crate::help
 }
 
 /// Subscribes and confirms each of `emails` to alice's blog through the form and the links.
-async fn confirmed_subscribers(app: &TestApp, emails: &[&str]) {
+pub(crate) async fn confirmed_subscribers(app: &TestApp, emails: &[&str]) {
     let token = page_token(app, "alice").await;
     tokio::time::sleep(Duration::from_millis(3100)).await;
     for (i, email) in emails.iter().enumerate() {
@@ -327,7 +327,7 @@ async fn confirmed_subscribers(app: &TestApp, emails: &[&str]) {
 }
 
 /// The queued mail of posts: (to, subject, unsubscribe link, text, html), in queue order.
-fn post_mail(app: &TestApp) -> Vec<(String, String, String, String, String)> {
+pub(crate) fn post_mail(app: &TestApp) -> Vec<(String, String, String, String, String)> {
     let db = app.db();
     let mut stmt = db
         .prepare(
@@ -342,7 +342,7 @@ fn post_mail(app: &TestApp) -> Vec<(String, String, String, String, String)> {
 }
 
 /// Makes every waiting mailing due, then queues what is due, as the server's timer does.
-async fn grace_over(app: &TestApp) {
+pub(crate) async fn grace_over(app: &TestApp) {
     app.db().execute("UPDATE post_mailings SET due_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
     app.state.blogs.mail_due_posts().await.unwrap();
 }

@@ -9,7 +9,8 @@
 //! - a deleted account queues a `Delete` of its actor to every inbox, and its key is retired,
 //!   not deleted, until that is delivered (`Blogs::sweep_keys`).
 //!
-//! Drafts, scheduled posts not yet live, previews and pages never reach a follower. A silenced
+//! Drafts, scheduled posts not yet live, previews, unlisted posts and pages never reach a
+//! follower; a post made unlisted is deleted for them (docs/unlisted.md). A silenced
 //! blog queues nothing; a blog waiting for review (`new`) queues as usual, and the delivery
 //! worker holds its activities until it is approved (`db::deliveries::claim_due`, issue 29). A write
 //! reaches [`Outbound`] through its `Effects` (`blogs/effects.rs`), which also wakes the

@@ -1,4 +1,4 @@
-//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post.
+//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post, its visibility.
 
 pub mod blocks;
 pub mod comment;
@@ -12,3 +12,4 @@ pub mod reader_view;
 pub mod risk;
 pub mod schedule;
 pub mod tags;
+pub mod visibility;

@@ -23,6 +23,7 @@ use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post};
 use crate::db::{mail_queue, reactions, replies, responses, tags};
 use crate::domain::content::blocks::Body;
+use crate::domain::content::visibility::Visibility;
 use crate::domain::paging::PageRequest;
 use crate::error::{Error, Result};
 use crate::http::api::answers::Empty;
@@ -70,6 +71,10 @@ pub struct PostJson<'a> {
     page: bool,
     /// Whether its owner closed its comments (`PUT .../posts/{postId}/comments`).
     comments_closed: bool,
+    /// `public`, or `unlisted`: reachable by its permalink only (docs/unlisted.md). A page is
+    /// always public.
+    #[ts(type = "\"public\" | \"unlisted\"")]
+    visibility: &'static str,
     /// Page views (the post list only).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -131,6 +136,7 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
         tags: &post.tags,
         page: post.page_position.is_some(),
         comments_closed: post.comments_closed,
+        visibility: Visibility::of(post.unlisted).as_str(),
         views: None,
         mail: None,
         likes: 0,

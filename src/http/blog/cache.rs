@@ -61,6 +61,8 @@ pub struct Page {
     pub counts_view_of: Option<i64>,
     /// Content-addressed (a theme's CSS): cached by clients for a year.
     pub immutable: bool,
+    /// Answered with `X-Robots-Tag: noindex` (an unlisted post's page).
+    pub noindex: bool,
     /// The blog generation it was rendered for.
     pub generation: u64,
 }
@@ -82,6 +84,7 @@ impl Page {
             link: None,
             counts_view_of: None,
             immutable: false,
+            noindex: false,
             generation,
         }
     }

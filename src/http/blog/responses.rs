@@ -59,6 +59,9 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     if page.gzip.is_some() {
         builder = builder.header(header::VARY, "Accept-Encoding");
     }
+    if page.noindex {
+        builder = builder.header("x-robots-tag", "noindex");
+    }
     let fresh = match req.header(header::IF_NONE_MATCH) {
         Some(tags) => tags.split(',').any(|tag| tag.trim() == page.etag || tag.trim() == "*"),
         None => page

@@ -237,7 +237,7 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
 
 /// Whether `post` of `blog` takes webmentions: a published post (not a page) of an approved blog.
 pub fn takes_webmentions(blog: &PublicBlog, post: &Post) -> bool {
-    blog.state == crate::domain::blog::trust_state::TrustState::Approved && post.federates()
+    blog.state == crate::domain::blog::trust_state::TrustState::Approved && post.is_published_post()
 }
 
 /// What answers a post on its page: its approved fediverse replies, comments and webmentions,
@@ -293,6 +293,7 @@ pub async fn render_post(
         page.link = link;
         page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
         page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
+        page.noindex = post.unlisted;
         Ok(page)
     })
     .await
@@ -315,7 +316,8 @@ pub fn post_html(
     let mut layout = look.layout(blog, path);
     layout.title = format!("{} · {}", post.title, blog.name);
     layout.og_type = "article";
-    layout.noindex |= preview;
+    // An unlisted post is reachable by its link, never indexed (the header too: `Page::noindex`).
+    layout.noindex |= preview || post.unlisted;
     if post.federates() && !preview {
         layout.activity = Some(look.config.ap_post_id(&blog.subdomain, &post.short_id));
     }

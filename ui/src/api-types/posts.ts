@@ -70,6 +70,11 @@ page: boolean,
  */
 commentsClosed: boolean, 
 /**
+ * `public`, or `unlisted`: reachable by its permalink only (docs/unlisted.md). A page is
+ * always public.
+ */
+visibility: "public" | "unlisted", 
+/**
  * Page views (the post list only).
  */
 views?: number, 
