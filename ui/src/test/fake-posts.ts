@@ -48,12 +48,14 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
       tags = [],
       page = false,
       publish_at,
+      visibility = 'public',
     } = request.body as {
       body: { children: Block[] };
       draft: boolean;
       tags?: string[];
       page?: boolean;
       publish_at?: string | null;
+      visibility?: Post['visibility'];
     };
     const now = new Date(Date.UTC(2026, 4, 4, 10, 0) + created * 1000).toISOString();
     const title = titleOf(body.children);
@@ -69,6 +71,7 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
       body: { type: 'root', children: body.children },
       tags: tags.map((t) => t.trim().toLowerCase()),
       page,
+      visibility: page ? 'public' : visibility,
     };
   };
   const blogPath = `/api/my/blogs/${alice.blog.id}`;

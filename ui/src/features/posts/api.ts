@@ -13,11 +13,14 @@ import { api, paging, type Paging } from '../../lib/api';
 // The answers' types are generated from the server's structs (ui/src/api-types/).
 export type { Block, PostBody, PostMail, PostPreview } from '../../api-types/posts';
 
-/** The counts of a post and its comments switch, which the server always sends and the app also shows without. */
-type Reactions = 'likes' | 'boosts' | 'replies' | 'responses' | 'commentsClosed';
+/** The counts of a post, its comments switch and its visibility, which the server always sends and the app also shows without (a post without a visibility is public). */
+type Reactions = 'likes' | 'boosts' | 'replies' | 'responses' | 'commentsClosed' | 'visibility';
 
 /** A post, as the server describes it; the app also takes one without its fediverse counts. */
 export type Post = Omit<PostAnswer, Reactions> & Partial<Pick<PostAnswer, Reactions>>;
+
+/** Who finds a published post: everyone ('public') or those given its link ('unlisted'). */
+export type Visibility = PostAnswer['visibility'];
 
 /** One block type. The list the server takes, in its order, is the page config's `blockRules.blockTypes`. */
 export type BlockType = Block['type'];
@@ -32,6 +35,10 @@ export interface PostInput {
   page?: boolean;
   /** With the draft flag off, publish at this time (UTC, RFC 3339) instead of now. */
   publishAt?: string | null;
+  /** 'public' (the default) or 'unlisted' (docs/unlisted.md). */
+  visibility?: Visibility;
+  /** On the save that makes a published unlisted post public: announce it to followers as new. */
+  announce?: boolean;
 }
 
 /** Posts per page of the list. */
@@ -47,10 +54,19 @@ const postsPath = (blogId: number) => `/api/my/blogs/${blogId}/posts`;
 const postPath = (blogId: number, shortId: string) => `${postsPath(blogId)}/${encodeURIComponent(shortId)}`;
 const withSignal = (signal?: AbortSignal) => (signal ? { signal } : {});
 
-function payload({ blocks, draft, tags = [], page = false, publishAt = null }: PostInput) {
+function payload({
+  blocks,
+  draft,
+  tags = [],
+  page = false,
+  publishAt = null,
+  visibility = 'public',
+  announce = false,
+}: PostInput) {
   const body: PostBody = { type: 'root', children: blocks };
+  const sent = { body, draft, tags, page, visibility, ...(announce ? { announce } : {}) };
   // publishAt is left out unless set: a save without it publishes now, as before scheduling existed.
-  return publishAt ? { body, draft, tags, page, publishAt } : { body, draft, tags, page };
+  return publishAt ? { ...sent, publishAt } : sent;
 }
 
 /** One page of the blog's posts. */

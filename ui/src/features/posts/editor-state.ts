@@ -1,7 +1,7 @@
 // The post editor's state and every change to it, as one pure reducer (ui/README.md, 'Posts').
 // No DOM, no network: the editor component dispatches, these functions decide.
 import type { BlockRules } from '../../config/app-config';
-import type { Block, BlockType, Post } from './api';
+import type { Block, BlockType, Post, Visibility } from './api';
 import { isFutureInput, toLocalInput } from './schedule';
 import { hasErrors, validateBlocks, type BlockErrors } from './validation';
 
@@ -35,6 +35,12 @@ export interface EditorState {
   tags: string[];
   /** Whether it is a page. */
   page: boolean;
+  /** 'public' or 'unlisted' (a page is always public). */
+  visibility: Visibility;
+  /** The visibility the server last stored (a new post: 'public'). */
+  savedVisibility: Visibility;
+  /** Announce to followers on the save that makes a published unlisted post public. */
+  announce: boolean;
   /** Messages about the tags (`tags`) and the page flag (`page`). */
   optionErrors: OptionErrors;
 }
@@ -64,6 +70,8 @@ export type EditorAction =
   /** Replaces the tags (already checked by the tag field). */
   | { type: 'setTags'; tags: string[] }
   | { type: 'setPage'; page: boolean }
+  | { type: 'setVisibility'; visibility: Visibility }
+  | { type: 'setAnnounce'; announce: boolean }
   /** Messages about the tags and the page flag (the editor's or the server's). */
   | { type: 'optionErrors'; errors: OptionErrors }
   /** The date input changed (a datetime-local value, '' when cleared). */
@@ -112,6 +120,9 @@ function initial(blocks: readonly Block[], draft: boolean, rules: BlockRules, po
     nextKey: blocks.length,
     tags: post?.tags ?? [],
     page: post?.page ?? false,
+    visibility: post?.visibility ?? 'public',
+    savedVisibility: post?.visibility ?? 'public',
+    announce: false,
     optionErrors: {},
   };
 }
@@ -164,6 +175,18 @@ export function primaryLabel(
   if (state.persisted && !state.draft) return 'Publish';
   if (!state.persisted && state.draft) return 'Save as Draft';
   return 'Publish';
+}
+
+/**
+ * 'Announce to followers' shows when the save makes a published unlisted post public: without it
+ * the post becomes public quietly (docs/unlisted.md).
+ */
+export function showsAnnounce(
+  state: Pick<EditorState, 'publishedAt' | 'savedVisibility' | 'visibility' | 'page'>,
+): boolean {
+  return (
+    state.publishedAt !== null && !state.page && state.savedVisibility === 'unlisted' && state.visibility === 'public'
+  );
 }
 
 /** 'Mark as draft' shows while the post is not saved yet or not published (there is no unpublishing). */
@@ -233,6 +256,11 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'setPage':
       if (action.page === state.page) return state;
       return changed(state, { page: action.page, optionErrors: { ...state.optionErrors, page: undefined } });
+    case 'setVisibility':
+      if (action.visibility === state.visibility) return state;
+      return changed(state, { visibility: action.visibility, announce: false });
+    case 'setAnnounce':
+      return { ...state, announce: action.announce };
     case 'optionErrors':
       return { ...state, optionErrors: action.errors };
     case 'setPublishAt':
@@ -255,6 +283,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         optionErrors: {},
         tags: action.post.tags ?? state.tags,
         page: action.post.page ?? state.page,
+        visibility: action.post.visibility ?? state.visibility,
+        savedVisibility: action.post.visibility ?? state.visibility,
+        announce: false,
         savedRevision: state.revision,
       };
   }

@@ -1,10 +1,14 @@
 import { Button, Checkbox } from '../../components';
+import type { Visibility } from './api';
 import { primaryLabel, showsDraftCheckbox, type EditorState } from './editor-state';
+import { VisibilityField } from './visibility-field';
 
 export interface EditorToolbarProps {
   state: EditorState;
   onToggleEditing: () => void;
   onDraftChange: (draft: boolean) => void;
+  onVisibilityChange: (visibility: Visibility) => void;
+  onAnnounceChange: (announce: boolean) => void;
   /** Null hides 'Delete' (a post not saved yet). */
   onDelete: (() => void) | null;
   saving: boolean;
@@ -16,11 +20,13 @@ export interface EditorToolbarProps {
   onTogglePreview: () => void;
 }
 
-/** The editor's bar: 'Edit blocks', 'Mark as draft', 'Delete' and the submit button. */
+/** The editor's bar: 'Edit blocks', 'Mark as draft', Public / Unlisted, 'Delete' and the submit button. */
 export function EditorToolbar({
   state,
   onToggleEditing,
   onDraftChange,
+  onVisibilityChange,
+  onAnnounceChange,
   onDelete,
   saving,
   deleting,
@@ -54,6 +60,7 @@ export function EditorToolbar({
           className="q-post-editor__draft"
         />
       )}
+      <VisibilityField state={state} onVisibilityChange={onVisibilityChange} onAnnounceChange={onAnnounceChange} />
       <span className="q-post-editor__spacer" />
       {onDelete && (
         <Button

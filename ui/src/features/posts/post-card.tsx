@@ -15,7 +15,7 @@ export function formatPublished(publishedAt: string): string {
 
 /**
  * One post in the list or in search results: its title links to the editor; 'Draft',
- * 'Scheduled' with the time it will be published, or the publication date; its likes, boosts and replies from the
+ * 'Scheduled' with the time it will be published, or the publication date; 'Unlisted' for an unlisted post; its likes, boosts and replies from the
  * fediverse when it has some; its email to subscribers when it was mailed; a published post adds 'Read' (its
  * permalink, new tab) and 'Share'.
  */
@@ -39,6 +39,7 @@ export function PostCard({ post }: { post: Post }) {
           <time dateTime={post.publishedAt}>{formatPublished(post.publishedAt)}</time>
         )}
         {post.page && <span className="q-post-card__page"> · Page</span>}
+        {post.visibility === 'unlisted' && <span className="q-post-card__unlisted"> · Unlisted</span>}
       </p>
       <Reactions post={post} />
       {post.mail && <p className="q-post-card__mail">{mailText(post.mail)}</p>}

@@ -251,6 +251,7 @@ describe('new post', () => {
         draft: false,
         tags: [],
         page: false,
+        visibility: 'public',
       },
     ]);
     expect(localStorage.getItem('new')).toBeNull();
@@ -356,6 +357,7 @@ describe('editing a post', () => {
         draft: false,
         tags: [],
         page: false,
+        visibility: 'public',
       },
     ]);
     expect(confirm).not.toHaveBeenCalled();

@@ -142,6 +142,8 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
         state={state}
         onToggleEditing={() => dispatch({ type: 'toggleEditing' })}
         onDraftChange={(draft) => dispatch({ type: 'setDraft', draft })}
+        onVisibilityChange={(visibility) => dispatch({ type: 'setVisibility', visibility })}
+        onAnnounceChange={(announce) => dispatch({ type: 'setAnnounce', announce })}
         onDelete={state.persisted && post ? actions.remove : null}
         saving={actions.saving}
         deleting={actions.deleting}

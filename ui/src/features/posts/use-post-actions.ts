@@ -5,7 +5,7 @@ import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { createPost, deletePost, updatePost, type Block, type Post } from './api';
-import { blocksOf, type EditorAction, type EditorState, type OptionErrors } from './editor-state';
+import { blocksOf, showsAnnounce, type EditorAction, type EditorState, type OptionErrors } from './editor-state';
 import { pageProblem } from './tags';
 import { clearLocalDraft } from './local-draft';
 import { checkPublishAt, parseLocalInput } from './schedule';
@@ -132,7 +132,15 @@ export function usePostActions({
     }
     setSaving(true);
     try {
-      const input = { blocks, draft: state.draft, tags: state.tags, page: state.page, publishAt: schedule.at };
+      const input = {
+        blocks,
+        draft: state.draft,
+        tags: state.tags,
+        page: state.page,
+        publishAt: schedule.at,
+        visibility: state.page ? ('public' as const) : state.visibility,
+        announce: showsAnnounce(state) && state.announce,
+      };
       const saved =
         state.persisted && post ? await updatePost(blogId, post.shortId, input) : await createPost(blogId, input);
       dispatch({ type: 'saved', post: saved });
