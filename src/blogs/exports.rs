@@ -188,6 +188,7 @@ fn write_archive<W: Write + Seek>(
                 .with_context(|| format!("the body of post {}", post.short_id))?,
             old_paths: redirects::of_post(conn, post.id)?,
             comments_closed: post.comments_closed,
+            unlisted: post.unlisted,
             short_id: post.short_id,
             slug: post.slug,
             title: post.title,

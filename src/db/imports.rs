@@ -49,6 +49,8 @@ pub struct ImportWrite {
     pub old_paths: Vec<String>,
     /// Whether its comments are closed.
     pub comments_closed: bool,
+    /// Whether it is unlisted (docs/unlisted.md).
+    pub unlisted: bool,
     /// Its comments and webmentions (a Quire archive's), added with it.
     pub responses: Vec<MovedResponse>,
 }
@@ -147,13 +149,25 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
     let kept =
         write.short_id.as_deref().filter(|id| is_short_id(id)).map(|id| short_id_free(tx, id)).transpose()?.flatten();
     let mut insert = tx.prepare_cached(
-        "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at, scheduled_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO posts (blog_id, short_id, slug, title, body, published_at, scheduled_at, created_at, updated_at,
+             unlisted)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?;
     let mut insert_as = |short_id: &str| {
         let w = write;
         let times = (&w.published_at, &w.scheduled_at, &w.created_at, &w.updated_at);
-        insert.execute(params![blog_id, short_id, slug, w.title, w.body_json, times.0, times.1, times.2, times.3])
+        insert.execute(params![
+            blog_id,
+            short_id,
+            slug,
+            w.title,
+            w.body_json,
+            times.0,
+            times.1,
+            times.2,
+            times.3,
+            w.unlisted
+        ])
     };
     let id = match &kept {
         Some(short_id) => {

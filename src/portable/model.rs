@@ -102,6 +102,8 @@ pub struct Post {
     pub page_position: Option<i64>,
     /// Whether its comments are closed (a Quire archive's `commentsClosed`; false elsewhere).
     pub comments_closed: bool,
+    /// Whether it is unlisted (a Quire archive's `unlisted`; false elsewhere: docs/unlisted.md).
+    pub unlisted: bool,
     /// What of this item could not be carried over, one line each, for the report.
     pub notes: Vec<String>,
 }

@@ -346,7 +346,7 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
             "shortId": short_id, "slug": slug, "title": title, "kind": if position.is_some() { "page" } else { "post" },
             "body": expected_body, "tags": serde_json::from_str::<Value>(&tags).unwrap(),
             "createdAt": created, "updatedAt": updated, "publishedAt": published, "scheduledAt": scheduled, "oldPaths": [],
-            "commentsClosed": closed,
+            "commentsClosed": closed, "unlisted": false,
         });
         if let Some(position) = position {
             expected["page"] = json!({ "slug": slug, "position": position });

@@ -126,6 +126,7 @@ pub(crate) fn item(source_id: &str, title: &str) -> Post {
         old_paths: Vec::new(),
         page_position: None,
         comments_closed: false,
+        unlisted: false,
         notes: Vec::new(),
     }
 }

@@ -23,7 +23,7 @@ use crate::helpers::{TestApp, body, quire, s, stderr};
 use crate::imports::{blog_of, import_into, item, wordpress};
 
 /// Writes the archive of `subdomain` on `app` to `out` with `quire export`, and reads it back.
-async fn export(app: &TestApp, subdomain: &str, out: &Path) -> Unzipped {
+pub(crate) async fn export(app: &TestApp, subdomain: &str, out: &Path) -> Unzipped {
     let args = [
         "export",
         "--data-dir",
@@ -42,7 +42,7 @@ async fn export(app: &TestApp, subdomain: &str, out: &Path) -> Unzipped {
 
 /// Imports the archive at `path` into `blog` as an import from Settings does: the file's
 /// reader, the files inside it, the engine.
-async fn import(app: &TestApp, blog: &Blog, path: &Path) -> Report {
+pub(crate) async fn import(app: &TestApp, blog: &Blog, path: &Path) -> Report {
     let export = portable::read::open(path, &Options::default()).unwrap();
     let files = portable::read::files::of(path, export.read.format).unwrap();
     let source = ImportSource { read: export.read, posts: export.items, files };

@@ -339,3 +339,34 @@ async fn a_visibility_that_is_not_public_or_unlisted_is_refused_on_its_field_and
     assert_eq!((unlisted, title.as_str()), (false, "Stays"), "nothing changed");
     assert!(page(&app, "/").await.contains("Stays"));
 }
+
+#[tokio::test]
+async fn the_quire_archive_carries_an_unlisted_post_and_its_import_stays_unlisted() {
+    let app = TestApp::spawn().await;
+    let alice = app.browser.clone();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let save = |title: &str, visibility: &str| json!({ "body": simple_body(title, "Words."), "draft": false, "visibility": visibility });
+    let hidden = create(&alice, blog, save("Hidden gem", "unlisted")).await;
+    let open = create(&alice, blog, save("Open post", "public")).await;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("alice.quire.zip");
+    let zip = crate::round_trip::export(&app, "alice", &out).await;
+    let entry = |post: &Value| zip.json(&format!("posts/{}.json", short_id(post)));
+    assert_eq!((entry(&hidden)["unlisted"].clone(), entry(&open)["unlisted"].clone()), (json!(true), json!(false)));
+
+    let bob = app.new_browser();
+    let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
+    crate::round_trip::import(&app, &crate::imports::blog_of(&app, bobs).await, &out).await;
+    let unlisted_of = |title: &str| -> bool {
+        app.db()
+            .query_row(
+                "SELECT unlisted FROM posts WHERE blog_id = ?1 AND title = ?2",
+                rusqlite::params![bobs, title],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!((unlisted_of("Hidden gem"), unlisted_of("Open post")), (true, false));
+    let home = app.get_with_host(&format!("bob.localhost:{}", app.port), "/").await.text().await.unwrap();
+    assert!(home.contains("Open post") && !home.contains("Hidden gem"), "{home}");
+}

@@ -201,6 +201,8 @@ fn import_write(item: &Item, body: &Body, format: Format, now: OffsetDateTime) -
         scheduled_at: (post.state == State::Scheduled).then(|| stored(at)),
         old_paths: post.old_paths.clone(),
         comments_closed: post.comments_closed,
+        // Pages are always public.
+        unlisted: post.unlisted && post.page_position.is_none(),
         responses: Vec::new(),
     })
 }

@@ -22,6 +22,7 @@ fn post(title: &str, blocks: Vec<Block>) -> Post {
         old_paths: Vec::new(),
         page_position: None,
         comments_closed: false,
+        unlisted: false,
         notes: Vec::new(),
     }
 }

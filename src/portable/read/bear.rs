@@ -128,6 +128,7 @@ fn convert(
         old_paths,
         page_position: None,
         comments_closed: false,
+        unlisted: false,
         notes: converted.notes,
     })
 }

@@ -149,6 +149,7 @@ fn post<R: Read + Seek>(zip: &mut SafeZip<R>, name: &str) -> Result<Post, Proble
         old_paths: post.old_paths,
         page_position: post.page.map(|p| p.position),
         comments_closed: post.comments_closed,
+        unlisted: post.unlisted,
         notes: Vec::new(),
     })
 }

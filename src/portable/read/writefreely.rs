@@ -121,6 +121,7 @@ fn convert(post: WfPost, blog: Option<&url::Url>, in_blog: bool, now: OffsetDate
         old_paths,
         page_position: None,
         comments_closed: false,
+        unlisted: false,
         notes: converted.notes,
     }
 }

@@ -126,6 +126,9 @@ pub struct ArchivePost {
     /// Whether its comments are closed (false in an archive written before comments).
     #[serde(default)]
     pub comments_closed: bool,
+    /// Whether it is unlisted (docs/unlisted.md; false in an archive written before it).
+    #[serde(default)]
+    pub unlisted: bool,
 }
 
 /// A page's place.

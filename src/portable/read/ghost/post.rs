@@ -106,6 +106,7 @@ pub(super) fn convert(
         tags: tag_names,
         page_position: None,
         comments_closed: false,
+        unlisted: false,
         notes: notes.into_lines(),
     })
 }

@@ -223,6 +223,7 @@ impl<R> ItemsOf<R> {
                 None
             },
             comments_closed: false,
+            unlisted: false,
             notes: notes.into_lines(),
         })
     }

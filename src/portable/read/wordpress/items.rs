@@ -153,6 +153,7 @@ impl<R> ItemsOf<R> {
             old_paths,
             page_position: (kind == Kind::Page).then(|| item.get("wp:menu_order").trim().parse().unwrap_or(0)),
             comments_closed: false,
+            unlisted: false,
             notes: notes.into_lines(),
         }))
     }
