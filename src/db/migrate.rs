@@ -198,6 +198,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0030_webmentions_of_deleted_posts.sql"),
         seed: None,
     },
+    Migration {
+        version: 32,
+        name: "a blog's custom CSS",
+        sql: include_str!("migrations/0032_custom_css.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.
