@@ -181,3 +181,15 @@ async fn another_owners_blog_is_not_found_and_a_write_without_csrf_is_refused() 
     assert_eq!(stored(&app), "");
     assert_eq!(app.new_browser().get(&path).await.status(), 401);
 }
+
+#[tokio::test]
+async fn the_operator_chooses_the_size_limit() {
+    let app = TestApp::spawn_with(|config| config.max_custom_css_bytes = 1024).await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let css = "a { color: red; }\n".repeat(100);
+    let (field, message) = error_field(put_css(&alice, blog, &css).await, 422).await;
+    assert_eq!(field, "css");
+    assert!(message.starts_with("Line 57:") && message.contains("1 KB (1024 bytes)"), "{message}");
+    assert_eq!(put_css(&alice, blog, &css[..1008]).await.status(), 200, "56 lines fit");
+}
