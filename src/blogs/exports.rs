@@ -19,6 +19,7 @@ use crate::db::exports::{self, After, BlogSettings};
 use crate::db::posts::Post;
 use crate::db::{redirects, subscribers};
 use crate::domain::content::blocks::{Block, Body};
+use crate::domain::content::custom_css::rebase_media;
 use crate::domain::content::image::ImageType;
 use crate::domain::content::schedule;
 use crate::portable::model::MovedSubscriber;
@@ -167,16 +168,21 @@ fn write_archive<W: Write + Seek>(
 ) -> anyhow::Result<()> {
     let (posts, pages) = exports::counts(conn, blog.id)?;
     let images = uploads(conn, data_dir, blog.user_id)?;
+    let owned: HashSet<&str> = images.iter().map(String::as_str).collect();
+    let mut settings = blog.settings.clone();
+    // The stylesheet's uploads are named by their archive path, as an image block's are.
+    settings.custom_css = settings.custom_css.map(|css| {
+        rebase_media(&css, crate::domain::paths::MEDIA_PREFIX, quire_archive::IMAGES, |name| owned.contains(name))
+    });
     let manifest = Manifest {
         format: quire_archive::FORMAT.to_owned(),
         version: quire_archive::VERSION,
         exported_at: schedule::stored(time::OffsetDateTime::now_utc()),
         generator: format!("Quire {}", env!("CARGO_PKG_VERSION")),
-        blog: blog.settings.clone(),
+        blog: settings,
         counts: Counts { posts, pages, images: images.len() as u64 },
     };
     zip.text(quire_archive::MANIFEST, &serde_json::to_vec_pretty(&manifest)?)?;
-    let owned: HashSet<&str> = images.iter().map(String::as_str).collect();
     let upload = |url: &str| upload_name(url).filter(|name| owned.contains(name)).map(str::to_owned);
     let total = posts + pages + images.len() as u64;
     let mut done = 0;

@@ -16,6 +16,7 @@
 //! that writes call to state it, and its line where the helper performs effects.
 
 pub mod comments;
+mod custom_css;
 mod digests;
 pub mod domains;
 mod effects;

@@ -98,6 +98,11 @@ pub struct ServeArgs {
     #[arg(long, env = "QUIRE_CUSTOM_DOMAIN_CHANGES_PER_DAY", default_value_t = 6, value_name = "N")]
     pub custom_domain_changes_per_day: u32,
 
+    /// Largest custom stylesheet a blog may have, in bytes (Settings, Blog, Custom CSS; checked
+    /// on every save). At most 524288.
+    #[arg(long, env = "QUIRE_MAX_CUSTOM_CSS_BYTES", default_value_t = crate::domain::content::custom_css::DEFAULT_MAX_BYTES, value_name = "N")]
+    pub max_custom_css_bytes: usize,
+
     #[command(flatten)]
     pub tls: TlsArgs,
 

@@ -96,6 +96,8 @@ pub struct Config {
     pub import_limits: ImportLimits,
     /// What one blog may do with custom domains.
     pub domains: DomainLimits,
+    /// The largest custom stylesheet of a blog, in bytes (`serve --max-custom-css-bytes`).
+    pub max_custom_css_bytes: usize,
     /// Signups, review, quotas, reports and the operator's pages (docs/public-instance.md).
     pub public: PublicInstance,
     /// The SMTP relay and the sending limits (docs/email.md); None without `--smtp-url`, and
@@ -188,6 +190,7 @@ impl Config {
             remote_limits: args.federation_limits.limits(),
             import_limits: import_limits(args)?,
             domains: domain_limits(args)?,
+            max_custom_css_bytes: max_custom_css_bytes(args)?,
             public: args.public_instance.public_instance()?,
             mail: MailConfig::from_args(&args.mail)?,
         })
@@ -218,6 +221,7 @@ impl Config {
             remote_limits: RemoteLimits::default(),
             import_limits: ImportLimits::default(),
             domains: DomainLimits::default(),
+            max_custom_css_bytes: crate::domain::content::custom_css::DEFAULT_MAX_BYTES,
             // Tests create many blogs from 127.0.0.1: no daily caps on new blogs.
             public: PublicInstance {
                 new_blogs_per_day: u32::MAX,
@@ -253,6 +257,15 @@ fn import_limits(args: &ServeArgs) -> anyhow::Result<ImportLimits> {
     let max_item_bytes =
         mb.checked_mul(1024 * 1024).ok_or_else(|| anyhow!("--import-max-item-mb {mb} is too large"))?;
     Ok(ImportLimits { max_items: items, max_item_bytes, max_image_downloads: args.imports.import_max_image_downloads })
+}
+
+/// `--max-custom-css-bytes`: from 1 byte to 512 KiB (a save's JSON body is capped at 1 MiB).
+fn max_custom_css_bytes(args: &ServeArgs) -> anyhow::Result<usize> {
+    let bytes = args.max_custom_css_bytes;
+    if bytes == 0 || bytes > 512 * 1024 {
+        bail!("--max-custom-css-bytes must be from 1 to 524288, got {bytes}");
+    }
+    Ok(bytes)
 }
 
 /// The custom domain limits of `serve`'s flags.

@@ -197,3 +197,14 @@ fn the_mail_flags_are_checked_at_start_and_off_without_a_relay() {
     let err = Config::from_serve_args(&serve_args(&no_user)).unwrap_err().to_string();
     assert!(err.contains("user name"), "{err}");
 }
+
+#[test]
+fn the_custom_css_limit_defaults_to_16_kb_and_refuses_what_a_save_could_not_carry() {
+    assert_eq!(Config::from_serve_args(&serve_args(&[])).unwrap().max_custom_css_bytes, 16 * 1024);
+    let chosen = Config::from_serve_args(&serve_args(&["--max-custom-css-bytes", "65536"])).unwrap();
+    assert_eq!(chosen.max_custom_css_bytes, 65536);
+    for bad in ["0", "524289"] {
+        let err = Config::from_serve_args(&serve_args(&["--max-custom-css-bytes", bad])).unwrap_err().to_string();
+        assert!(err.starts_with("--max-custom-css-bytes"), "{bad}: {err}");
+    }
+}

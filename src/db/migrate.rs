@@ -199,6 +199,12 @@ pub const MIGRATIONS: &[Migration] = &[
         seed: None,
     },
     Migration { version: 31, name: "unlisted posts", sql: include_str!("migrations/0031_unlisted.sql"), seed: None },
+    Migration {
+        version: 32,
+        name: "a blog's custom CSS",
+        sql: include_str!("migrations/0032_custom_css.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -14,6 +14,7 @@ pub mod addons;
 pub mod admin_requests;
 pub mod blocked_domains;
 pub mod blogs;
+pub mod custom_css;
 pub mod custom_domains;
 pub mod deliveries;
 pub mod digests;

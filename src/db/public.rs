@@ -43,6 +43,8 @@ pub struct PublicBlog {
     pub email_enabled: bool,
     /// Who may comment on its posts (issue 31).
     pub comments_mode: super::responses::CommentsMode,
+    /// Its custom stylesheet, '' for none (issue 32).
+    pub custom_css: String,
 }
 
 impl PublicBlog {
@@ -59,7 +61,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
                     f.code,
-                    b.time_zone, d.name, b.state, b.email_enabled, b.comments_mode
+                    b.time_zone, d.name, b.state, b.email_enabled, b.comments_mode, b.custom_css
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'
              WHERE b.subdomain = ?1",
@@ -82,6 +84,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     email_enabled: row.get(11)?,
                     comments_mode: super::responses::CommentsMode::parse(&row.get::<_, String>(12)?)
                         .unwrap_or(super::responses::CommentsMode::Off),
+                    custom_css: row.get(13)?,
                 })
             },
         )

@@ -29,6 +29,9 @@ pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
 /// The body of `POST .../subscribers/import`: another service's CSV of subscribers (about
 /// 100,000 addresses with Ghost's columns), in JSON.
 pub const SUBSCRIBER_LIST_BODY_LIMIT: usize = 8 * 1024 * 1024;
+/// The body of a custom stylesheet's save or check (issue 32): a megabyte of CSS, line breaks
+/// escaped, is still read, so that it is refused on `css` with the line where it passes the limit.
+pub const CUSTOM_CSS_BODY_LIMIT: usize = 4 * 1024 * 1024;
 /// Largest image upload (the multipart body around it may add a little).
 pub const UPLOAD_BODY_LIMIT: usize = 10 * 1024 * 1024 + 64 * 1024;
 /// The header naming each request's id on its answer.
@@ -137,6 +140,8 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
         crate::blogs::MAX_IMPORT_BYTES
     } else if req.method() == poem::http::Method::POST && is_subscriber_import(path) {
         SUBSCRIBER_LIST_BODY_LIMIT as u64
+    } else if is_custom_css(path) {
+        CUSTOM_CSS_BODY_LIMIT as u64
     } else if path == "/api/images" {
         UPLOAD_BODY_LIMIT as u64
     } else if path == crate::domain::paths::AP_INBOX {
@@ -159,6 +164,13 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
         Err(ReadBodyError::PayloadTooLarge) => Err(Error::body_too_large(limit)),
         Err(_) => Err(Error::bad_request("body", "The request body could not be read")),
     }
+}
+
+/// Whether `path` is `/api/my/blogs/{blogId}/css` or `.../css/check`.
+fn is_custom_css(path: &str) -> bool {
+    path.strip_prefix("/api/my/blogs/")
+        .and_then(|rest| rest.strip_suffix("/css").or_else(|| rest.strip_suffix("/css/check")))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
 }
 
 /// Whether `path` is `/api/my/blogs/{blogId}/subscribers/import`, where another service's list

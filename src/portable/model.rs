@@ -132,6 +132,8 @@ pub struct Settings {
     pub comments: Option<MovedComments>,
     /// Its comments and webmentions (a Quire archive's `responses.json`), each checked.
     pub responses: Option<Vec<MovedResponse>>,
+    /// Its custom stylesheet (a Quire archive's `customCss`), checked again when applied.
+    pub custom_css: Option<String>,
 }
 
 /// A blog's comment settings an export carries.

@@ -642,6 +642,9 @@ async fn the_static_site_has_every_public_page_and_every_link_resolves_to_a_file
     for n in 1..=11 {
         save(&alice, blog, json!({ "draft": false, "tags": ["rust"], "body": simple_body(&format!("Post number {n}"), "More words.") })).await;
     }
+    let css = format!(".hero {{ background: url({png}); }}\n");
+    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/css"), json!({ "css": css })).await;
+    assert_eq!(resp.status(), 200, "the custom CSS (issue 32)");
     let (export, zip) = exported(&alice, blog, "site").await;
     assert!(export["fileName"].as_str().unwrap().ends_with("-site.zip"));
     let names = zip.names();
@@ -664,6 +667,10 @@ async fn the_static_site_has_every_public_page_and_every_link_resolves_to_a_file
         assert!(names.contains(&file.as_str()), "{file} in {names:?}");
     }
     assert!(names.iter().any(|n| n.starts_with("theme-serif-") && n.ends_with(".css")), "the blog's theme");
+    let custom = names.iter().find(|n| n.starts_with("custom-") && n.ends_with(".css")).expect("the custom CSS");
+    let png_name = png.rsplit('/').next().unwrap();
+    assert_eq!(zip.text(custom), format!(".hero {{ background: url(media/{png_name}); }}\n"), "its image in the site");
+    assert!(zip.text("index.html").contains(&format!("href=\"{custom}\"")), "linked from the pages");
     assert!(
         !names
             .iter()

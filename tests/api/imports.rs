@@ -559,6 +559,8 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             subscribers: None,
             comments: None,
             responses: None,
+            // Refused as a save would be (issue 32): reported, and the blog keeps its own.
+            custom_css: Some("a {}\n@import url(https://tracker.example/x.css);".into()),
         },
         expected_items: Some(1),
         notes: vec!["2 comments were not imported".into()],
@@ -577,15 +579,22 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             "the addon \"no-such-addon\" is not one of this server's: not installed",
             "the addon Reading time is installed",
             "the addon Search box is installed",
+            "the custom CSS was not applied: line 2: `@import` is not allowed",
         ]
     );
+    let css: String =
+        blog.app.db().query_row("SELECT custom_css FROM blogs WHERE id = ?1", [blog.blog_id], |r| r.get(0)).unwrap();
+    assert_eq!(css, "", "nothing stored");
     let shown: Value = blog.alice.get(&format!("/api/my/blogs/{}", blog.blog_id)).await.json().await.unwrap();
     assert_eq!(shown["blog"]["name"], "Harbour Notes");
     assert!(blog.html("/kept-id-abcd2345").await.contains("Text of Kept id."));
     let again = blog.run(archive(), vec![post.clone()], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
     assert_eq!(
         messages_of(&again, "Blog settings"),
-        vec!["the addon \"no-such-addon\" is not one of this server's: not installed"],
+        vec![
+            "the addon \"no-such-addon\" is not one of this server's: not installed",
+            "the custom CSS was not applied: line 2: `@import` is not allowed",
+        ],
         "applying the same settings again changes nothing"
     );
 

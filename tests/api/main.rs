@@ -21,6 +21,7 @@ mod blogs;
 mod cli;
 mod comments;
 mod csrf;
+mod custom_css;
 mod domains;
 mod emoji;
 mod exports;

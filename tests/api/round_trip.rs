@@ -56,6 +56,10 @@ pub(crate) async fn import(app: &TestApp, blog: &Blog, path: &Path) -> Report {
 async fn fuller_blog() -> Full {
     let full = full_blog().await;
     let (alice, blog) = (&full.alice, full.blog);
+    // A custom stylesheet (issue 32) naming one of the uploads.
+    let css = format!("/* mine */\n.hero {{ background: url(\"{}\") center; }}\n", full.png);
+    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/css"), json!({ "css": css })).await;
+    assert_eq!(resp.status(), 200, "the custom CSS");
     save(alice, blog, json!({ "draft": false, "tags": ["notes"], "body": body(&[
         ("paragraph", json!({ "text": "Just a note: café ☕, **bold**, `code` and [a link](https://example.com/x).\n\n- one\n- two" })),
         ("image", json!({ "url": full.png, "alt": "", "caption": "No alt text, a caption" })),
@@ -97,6 +101,13 @@ async fn fuller_blog() -> Full {
         ))
         .unwrap();
     full
+}
+
+/// The stored name of the image the custom stylesheet names (the one of `Full::png`).
+fn full_png_name(zip: &Unzipped) -> String {
+    let css = zip.json("quire-archive.json")["blog"]["customCss"].as_str().unwrap().to_owned();
+    let start = css.find("images/").unwrap() + "images/".len();
+    css[start..start + 68].to_owned()
 }
 
 /// The manifest with what names the blog rather than its content (and the export's time)
@@ -154,6 +165,18 @@ async fn an_archive_imported_into_a_new_blog_elsewhere_exports_again_byte_for_by
     assert_eq!(emails, [("ann@example.org", "confirmed", "import"), ("bo@example.org", "confirmed", "import")]);
     assert!(moved.iter().all(|m| m.3.len() == 32 && m.3 != "a1" && m.3 != "b2"), "new unsubscribe links here");
     assert_eq!(manifest_content(&second), manifest_content(&first));
+    let name = full_png_name(&first);
+    assert_eq!(
+        first.json("quire-archive.json")["blog"]["customCss"],
+        format!("/* mine */\n.hero {{ background: url(\"images/{name}\") center; }}\n"),
+        "the stylesheet names its upload by the archive's path"
+    );
+    let moved_css: String =
+        elsewhere.db().query_row("SELECT custom_css FROM blogs WHERE subdomain = 'bob'", [], |r| r.get(0)).unwrap();
+    assert_eq!(
+        moved_css,
+        format!("/* mine */\n.hero {{ background: url(\"{}/media/{name}\") center; }}\n", elsewhere.url)
+    );
     assert_eq!(second.json("quire-archive.json")["blog"]["subdomain"], "bob");
     for name in first.names().into_iter().filter(|name| *name != "quire-archive.json") {
         assert!(

@@ -111,6 +111,25 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
     await expect(reader.locator('body')).toHaveCSS('background-color', 'rgb(13, 17, 23)');
   });
 
+  await test.step('custom CSS: refused naming its line as it is typed, then the public page takes it', async () => {
+    // The check of the @import below answers 422, as it should.
+    expected.push({ status: 422, path: `/api/my/blogs/${await blogIdOf(page)}/css/check` });
+    const form = blog.getByRole('form', { name: 'Custom CSS' });
+    const css = form.getByRole('textbox', { name: 'Custom CSS' });
+    await css.fill('body { color: red; }\n@import url(https://tracker.example/x.css);');
+    await expect(form.getByRole('alert')).toHaveText('Line 2: `@import` is not allowed');
+    await css.fill('body { background-color: rgb(1, 2, 3); }');
+    await expect(form.getByRole('status')).toHaveText('No problems found.');
+    await save(form.getByRole('button', { name: 'Save' }), form.getByRole('button', { name: 'Saved' }));
+    // The strict CSP of the blog's pages lets its own stylesheet in.
+    await reader.reload();
+    await expect(reader.locator('body')).toHaveCSS('background-color', 'rgb(1, 2, 3)');
+    await css.fill('');
+    await save(form.getByRole('button', { name: 'Save' }), form.getByRole('button', { name: 'Saved' }));
+    await reader.reload();
+    await expect(reader.locator('body')).toHaveCSS('background-color', 'rgb(13, 17, 23)');
+  });
+
   await test.step('tab icon: scroll the picker to page 3, pick an icon there', async () => {
     const pages: number[] = [];
     const onRequest = (request: Request) => {

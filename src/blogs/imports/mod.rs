@@ -199,6 +199,8 @@ impl Blogs {
         }
         if format == Format::QuireArchive && !stopped {
             self.store_other_images(blog.user_id, &mut run).await?;
+            // After the images: the stylesheet may name only uploads the owner has here.
+            self.import_custom_css(blog, read.settings.custom_css.as_deref(), &mut run.report).await?;
         }
         let mut report = run.report;
         if run.over_limit > 0 {

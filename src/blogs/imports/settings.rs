@@ -8,11 +8,13 @@ use crate::blogs::Blogs;
 use crate::db::blogs::{self, Blog};
 use crate::db::responses::CommentsMode;
 use crate::db::{addons, favicons, themes};
+use crate::domain::content::custom_css::rebase_media;
 use crate::error::{Error, Result};
 use crate::portable::model::MovedComments;
 use crate::portable::model::Settings;
 use crate::portable::normalize::lowercase_first;
 use crate::portable::report::{Report, SETTINGS_ITEM};
+use crate::portable::write::quire_archive;
 
 impl Blogs {
     /// Adds the confirmed subscribers a Quire archive carries to `blog`, as confirmed, in one
@@ -39,6 +41,20 @@ impl Blogs {
         };
         report.line(SETTINGS_ITEM, line);
         Ok(())
+    }
+
+    /// Applies the custom stylesheet a Quire archive carries (issue 32), its images' archive paths
+    /// (`images/<name>`) pointed at the owner's uploads here, checked as a save is; a refusal is reported
+    /// and the blog's stylesheet left as it is.
+    pub(super) async fn import_custom_css(&self, blog: &Blog, css: Option<&str>, report: &mut Report) -> Result<()> {
+        let Some(css) = css.filter(|css| !css.is_empty()) else { return Ok(()) };
+        let user_id = blog.user_id;
+        let owned: std::collections::HashSet<String> =
+            self.db.read(move |conn| crate::db::exports::image_names(conn, user_id)).await?.into_iter().collect();
+        let prefix = format!("{}{}", self.urls.app_url(), crate::domain::paths::MEDIA_PREFIX);
+        let css = rebase_media(css, quire_archive::IMAGES, &prefix, |name| owned.contains(name));
+        let done = self.set_custom_css(blog, &css).await;
+        settled(done, report, "the custom CSS was applied".to_owned(), "the custom CSS was not applied".to_owned())
     }
 
     /// Applies the settings the export carries (a Quire archive's name, theme, icon, addons and

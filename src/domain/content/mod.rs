@@ -1,7 +1,8 @@
-//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post, its visibility.
+//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post, its visibility; a blog's checked custom CSS.
 
 pub mod blocks;
 pub mod comment;
+pub mod custom_css;
 pub mod dates;
 pub mod email_body;
 pub mod emoji;

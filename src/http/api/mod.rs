@@ -4,6 +4,7 @@ pub mod addons;
 pub mod admin;
 pub mod answers;
 pub mod blogs;
+pub mod custom_css;
 pub mod domains;
 pub mod exports;
 pub mod favicons;
@@ -43,6 +44,8 @@ pub fn routes() -> Route {
         .at("/my/blogs", post(blogs::create))
         .at("/my/blogs/:blog_id", get(blogs::show).put(blogs::update).delete(blogs::delete))
         .at("/my/blogs/:blog_id/theme", put(blogs::set_theme))
+        .at("/my/blogs/:blog_id/css", get(custom_css::show).put(custom_css::set))
+        .at("/my/blogs/:blog_id/css/check", post(custom_css::check))
         .at("/my/blogs/:blog_id/favicon", put(blogs::set_favicon))
         .at("/my/blogs/:blog_id/time_zone", put(blogs::set_time_zone))
         .at("/my/blogs/:blog_id/domain", get(domains::show).put(domains::set).delete(domains::remove))

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::http::api::{
-    addons, admin, answers, blogs, domains, exports, favicons, fediverse, images, imports, pages, posts, preview,
-    preview_links, replies, responses, sessions, social_accounts, subscribers, tags, themes, time_zones,
+    addons, admin, answers, blogs, custom_css, domains, exports, favicons, fediverse, images, imports, pages, posts,
+    preview, preview_links, replies, responses, sessions, social_accounts, subscribers, tags, themes, time_zones,
 };
 use crate::http::ui::AppSettings;
 
@@ -47,6 +47,7 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     social_accounts::Connected::export_all(&cfg)?;
     blogs::BlogAnswer::export_all(&cfg)?;
     themes::Themes::export_all(&cfg)?;
+    custom_css::CustomCssAnswer::export_all(&cfg)?;
     favicons::Favicons::export_all(&cfg)?;
     time_zones::TimeZones::export_all(&cfg)?;
     addons::Addons::export_all(&cfg)?;

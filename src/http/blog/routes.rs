@@ -153,6 +153,18 @@ async fn render(
             }
             None => Ok(views::not_found(state, blog, generation)),
         },
+        // Slugs hold no dot: a post or page whose slug starts with `custom-` is not caught here.
+        _ if path.starts_with("/custom-") && path.ends_with(".css") => {
+            match super::themes::custom_path(&blog.custom_css) {
+                Some(current) if current == path => {
+                    let css = blog.custom_css.clone();
+                    let mut page = Page::new(StatusCode::OK, "text/css; charset=utf-8", css, generation);
+                    page.immutable = true;
+                    Ok(page)
+                }
+                _ => Ok(views::not_found(state, blog, generation)),
+            }
+        }
         _ if path.starts_with(paths::TAGS_PREFIX) => match tag_path(path) {
             Some((tag, false)) => match page_param(query) {
                 None => views::tag(state, blog, tag, 1, generation).await,

@@ -19,6 +19,7 @@ use crate::config::Config;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
 use crate::db::{pages as db_pages, replies, tags};
+use crate::domain::content::custom_css::{CustomCss, rebase_media};
 use crate::domain::content::image::ImageType;
 use crate::domain::limits::MAX_POSTS_PER_BLOG;
 use crate::domain::paths;
@@ -47,6 +48,7 @@ impl SiteRenderer for StaticSite {
         let mut site = Files { out, media: format!("{}{}", self.config.app_url(), paths::MEDIA_PREFIX) };
         let theme = self.themes.by_slug(&blog.theme);
         site.out.file(&theme.path[1..], theme.css.as_bytes())?;
+        site.custom_css(&blog)?;
         site.out.file("favicon.svg", &feeds::favicon(&blog, 0).body)?;
         let blog_url = self.config.blog_origin(&blog.address);
         let newest = public::published(conn, blog.id, 0, FEED_SIZE)?;
@@ -124,6 +126,21 @@ impl Files<'_> {
             views::Answers { replies: &replies, responses: &responses, comment_token: None, webmention: None };
         let html = views::post_html(look, blog, &post, &body, &sizes, &path, false, &answers)?;
         self.page(&static_path(&path), &html)
+    }
+
+    /// The blog's custom stylesheet (issue 32) at the root, beside the theme's, with the uploads it
+    /// names copied under `media/` and pointed at there (a stylesheet's URLs are relative to it).
+    fn custom_css(&mut self, blog: &PublicBlog) -> anyhow::Result<()> {
+        let Some(path) = super::themes::custom_path(&blog.custom_css) else { return Ok(()) };
+        // Stored CSS passed the check when it was saved; read again here only for its images.
+        let names = CustomCss::parse(&blog.custom_css, &self.media, usize::MAX)
+            .map(|checked| checked.media().iter().map(|image| image.name.clone()).collect::<Vec<_>>())
+            .unwrap_or_default();
+        for name in &names {
+            self.out.image(name)?;
+        }
+        let css = rebase_media(&blog.custom_css, paths::MEDIA_PREFIX, "media/", |name| names.iter().any(|n| n == name));
+        self.out.file(&path[1..], css.as_bytes())
     }
 
     /// An HTML page at `file`, its links made relative to it and its uploads copied.

@@ -52,6 +52,8 @@ pub struct Layout {
     pub blog_name: String,
     pub og_type: &'static str,
     pub stylesheet: String,
+    /// The blog's custom stylesheet, linked after the theme's (issue 32).
+    pub custom_stylesheet: Option<String>,
     pub search_box: bool,
     pub subscribe: bool,
     pub query: String,
@@ -98,6 +100,7 @@ impl Layout {
             blog_name: blog.name.clone(),
             og_type: "website",
             stylesheet,
+            custom_stylesheet: super::themes::custom_path(&blog.custom_css),
             search_box: blog.has("search-box"),
             subscribe: blog.has("subscribe-links"),
             query: String::new(),

@@ -1,5 +1,6 @@
 //! The theme stylesheets: each theme's variables before the shared base rules, served at a
-//! content-addressed path so browsers may keep them for a year.
+//! content-addressed path so browsers may keep them for a year; and the path of a blog's custom
+//! stylesheet (issue 32), content-addressed the same way and linked after its theme's.
 
 use std::collections::HashMap;
 
@@ -20,6 +21,11 @@ const THEMES: [(&str, &str); 4] = [
     ("mono", include_str!("../../../assets/themes/mono.css")),
     ("dark", include_str!("../../../assets/themes/dark.css")),
 ];
+
+/// The path of a blog's custom stylesheet, `/custom-{hash}.css`; None for none ('').
+pub fn custom_path(css: &str) -> Option<String> {
+    (!css.is_empty()).then(|| format!("/custom-{}.css", crate::domain::content::custom_css::content_hash(css)))
+}
 
 /// Every theme, by its slug.
 pub struct Themes(HashMap<&'static str, Theme>);

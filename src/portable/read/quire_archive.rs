@@ -78,6 +78,7 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
             subscribers,
             comments,
             responses,
+            custom_css: blog.custom_css,
         },
         expected_items: Some(posts.len() as u64),
         notes,

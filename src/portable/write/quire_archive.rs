@@ -79,6 +79,10 @@ pub struct ArchiveBlog {
     /// Words that send a comment to Spam (absent as `commentsMode` is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocked_words: Option<Vec<String>>,
+    /// Its custom stylesheet exactly as stored (issue 32; docs/custom-css.md), its images'
+    /// URLs naming the old server; absent when it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_css: Option<String>,
 }
 
 /// How many posts, pages and images an archive holds.
@@ -220,6 +224,7 @@ mod tests {
                 created_at: String::new(),
                 comments_mode: None,
                 blocked_words: None,
+                custom_css: None,
             },
             counts: Counts { posts: 0, pages: 0, images: 0 },
         };

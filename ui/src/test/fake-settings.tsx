@@ -78,7 +78,7 @@ export function aFediverse(overrides: Partial<Fediverse> = {}): Fediverse {
 
 /** A fake quire that keeps the blog's state; `overrides` replace or add handlers. */
 export function settingsServer(overrides: Record<string, Handler> = {}, start: Blog = alice.blog) {
-  const state = { blog: structuredClone(start) };
+  const state = { blog: structuredClone(start), css: '' };
   const path = `/api/my/blogs/${start.id}`;
   const server = fakeApi({
     [`GET ${path}`]: () => json({ blog: state.blog }),
@@ -91,6 +91,17 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
       const id = (request.body as { theme_id: number }).theme_id;
       state.blog = { ...state.blog, theme: themes.find((theme) => theme.id === id) ?? state.blog.theme };
       return json({ blog: state.blog });
+    },
+    [`GET ${path}/css`]: () => json({ css: state.css }),
+    [`PUT ${path}/css`]: (request) => {
+      const css = (request.body as { css: string }).css;
+      if (css.includes('@import')) return errors(422, { css: 'Line 1: `@import` is not allowed' });
+      state.css = css;
+      return json({ css });
+    },
+    [`POST ${path}/css/check`]: (request) => {
+      const css = (request.body as { css: string }).css;
+      return css.includes('@import') ? errors(422, { css: 'Line 1: `@import` is not allowed' }) : json({});
     },
     'GET /api/favicons': (request) => {
       const page = Number(new URL(request.path, 'http://x').searchParams.get('page') ?? '1');

@@ -1,6 +1,7 @@
 // The calls behind the Blog panel (docs/api.md, 'The blog', 'Themes, favicons and time zones'):
 // rename, theme, time zone and tab icon.
 import type { BlogAnswer } from '../../api-types/blogs';
+import type { CustomCssAnswer } from '../../api-types/custom-css';
 import type { Favicons } from '../../api-types/favicons';
 import type { Themes } from '../../api-types/themes';
 import type { TimeZones } from '../../api-types/time-zones';
@@ -61,4 +62,21 @@ export async function fetchFavicons(page: number, signal?: AbortSignal, search =
 export async function setFavicon(blogId: number, faviconId: number): Promise<Blog> {
   const { data } = await api.put<BlogAnswer>(`${blogPath(blogId)}/favicon`, { faviconId });
   return data.blog;
+}
+
+/** The blog's custom CSS ('' for none), exactly as stored. */
+export async function fetchCustomCss(blogId: number, signal?: AbortSignal): Promise<string> {
+  const { data } = await api.get<CustomCssAnswer>(`${blogPath(blogId)}/css`, signal ? { signal } : {});
+  return data.css;
+}
+
+/** Stores the blog's custom CSS ('' clears it); a 422 carries the message, naming the line, under `css`. */
+export async function saveCustomCss(blogId: number, css: string): Promise<string> {
+  const { data } = await api.put<CustomCssAnswer>(`${blogPath(blogId)}/css`, { css });
+  return data.css;
+}
+
+/** Checks custom CSS as a save would, storing nothing; a 422 carries the save's message under `css`. */
+export async function checkCustomCss(blogId: number, css: string, signal?: AbortSignal): Promise<void> {
+  await api.post(`${blogPath(blogId)}/css/check`, { css }, signal ? { signal } : {});
 }

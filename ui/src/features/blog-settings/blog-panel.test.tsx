@@ -33,7 +33,7 @@ describe('settings: blog name', () => {
     expect(within(blogPanel()).getByRole('button', { name: 'Saved' })).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(100));
     expect(within(blogPanel()).queryByRole('button', { name: 'Saved' })).toBeNull();
-    expect(within(blogPanel()).getAllByRole('button', { name: 'Save' })).toHaveLength(3);
+    expect(within(blogPanel()).getAllByRole('button', { name: 'Save' })).toHaveLength(4); // name, theme, custom CSS, time zone
   });
 
   it("shows the server's message under the field, keeps what was typed and clears the loading flag", async () => {

@@ -5,6 +5,7 @@ import { failureText, useSaveAction } from '../../lib/use-save-action';
 import { refreshBlogInBackground, type Blog, type Favicon, type Theme } from '../blogs';
 import { fetchThemes, renameBlog, setFavicon, setTheme } from './api';
 import './blog-settings.css';
+import { CustomCssForm } from './custom-css-form';
 import { FaviconImage } from './favicon-image';
 import { IconPicker } from './icon-picker';
 import { TimeZoneForm } from './time-zone-form';
@@ -16,13 +17,14 @@ export interface BlogPanelProps {
   blog: Blog;
 }
 
-/** The 'Blog' panel: name, theme, time zone and tab icon, each saved on its own, and the uploads' use of the quota. */
+/** The 'Blog' panel: name, theme (with its custom CSS), time zone and tab icon, each saved on its own, and the uploads' use of the quota. */
 export function BlogPanel({ blog }: BlogPanelProps) {
   return (
     <Panel title="Blog">
       <div className="q-settings__stack">
         <NameForm blog={blog} />
         <ThemeForm blog={blog} />
+        <CustomCssForm blog={blog} />
         <TimeZoneForm blog={blog} />
         <TabIcon blog={blog} />
         <p className="q-settings__muted" data-testid="upload-use">

@@ -1,0 +1,11 @@
+// Generated from the server's structs (src/http/api/, src/http/ui.rs) by ts-rs: do not edit.
+// Regenerate with `QUIRE_WRITE_API_TYPES=1 cargo test --lib api_types`.
+
+/**
+ * The blog's custom stylesheet.
+ */
+export type CustomCssAnswer = { 
+/**
+ * The CSS exactly as stored ('' for none).
+ */
+css: string, };
