@@ -38,6 +38,8 @@ pub const SEARCH: &str = "/search";
 pub const TAGS_PREFIX: &str = "/tags/";
 /// A draft's or scheduled post's preview link, followed by its token.
 pub const PREVIEW_PREFIX: &str = "/preview/";
+/// The live preview of a blog's unsaved custom CSS, followed by its token.
+pub const CSS_PREVIEW_PREFIX: &str = "/css-preview/";
 /// An uploaded image on the app host: the route's pattern.
 pub const MEDIA: &str = "/media/:name";
 /// An uploaded image on the app host: the prefix of its URL, followed by its file name.

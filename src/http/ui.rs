@@ -120,15 +120,21 @@ impl UiIndex {
     }
 }
 
-/// Scripts and styles only from this origin; images also from https (image host, emoji CDN).
+/// Scripts and styles only from this origin; images also from https (image host, emoji CDN);
+/// frames only of the blogs' own pages (the custom CSS preview: on a blog's subdomain, or on its
+/// custom domain, which is https whenever this server is).
 fn content_security_policy(config: &Config) -> String {
     let mut connect = String::from("'self'");
     if config.imgur_client_id.is_some() {
         connect.push_str(" https://api.imgur.com");
     }
+    let frames = match config.https {
+        true => "https:".to_owned(),
+        false => format!("http://*.{}", config.host),
+    };
     format!(
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https:; \
-         connect-src {connect}; frame-src 'none'; object-src 'none'; base-uri 'none'; \
+         connect-src {connect}; frame-src {frames}; object-src 'none'; base-uri 'none'; \
          form-action 'self'; frame-ancestors 'none'"
     )
 }

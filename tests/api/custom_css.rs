@@ -193,3 +193,71 @@ async fn the_operator_chooses_the_size_limit() {
     assert!(message.starts_with("Line 57:") && message.contains("1 KB (1024 bytes)"), "{message}");
     assert_eq!(put_css(&alice, blog, &css[..1008]).await.status(), 200, "56 lines fit");
 }
+
+#[tokio::test]
+async fn a_checked_stylesheet_is_previewed_on_the_blogs_home_page_framable_by_the_app_only() {
+    let app = TestApp::spawn().await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let bob = app.new_browser();
+    bob.sign_up_with_blog("bob@example.com", "bob").await;
+    alice.create_post(blog, simple_body("Previewed", "Words."), false).await;
+    assert_eq!(put_css(&alice, blog, "body { color: #111; }").await.status(), 200);
+
+    let unsaved = "body { background: rgb(1, 2, 3); }";
+    let resp = alice.send(Method::POST, &format!("/api/my/blogs/{blog}/css/check"), json!({ "css": unsaved })).await;
+    assert_eq!(resp.status(), 200);
+    let preview = resp.json::<Value>().await.unwrap()["preview"].as_str().unwrap().to_owned();
+    let origin = format!("http://alice.localhost:{}", app.port);
+    let path = preview.strip_prefix(&origin).unwrap_or_else(|| panic!("{preview}")).to_owned();
+    assert!(path.starts_with("/css-preview/"), "{path}");
+
+    // The blog's real home page, with the unsaved CSS linked in place of the saved one.
+    let page = blog_get(&app, &path).await;
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers()["cache-control"], "no-store");
+    assert_eq!(page.headers()["x-robots-tag"], "noindex");
+    let csp = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(csp.contains(&format!("frame-ancestors http://localhost:{}", app.port)), "{csp}");
+    assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'none'"), "{csp}");
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Previewed"), "the blog's posts");
+    let links = stylesheets(&html);
+    assert_eq!(links.len(), 2, "{links:?}");
+    assert_eq!(links[1], format!("{path}.css"), "the held CSS, not the saved one");
+    let css = blog_get(&app, &links[1]).await;
+    assert_eq!(css.status(), 200);
+    assert_eq!(css.headers()["cache-control"], "no-store");
+    assert_eq!(css.text().await.unwrap(), unsaved);
+
+    // Nothing saved: the blog's own pages keep the saved stylesheet; its pages may not be framed.
+    assert_eq!(stored(&app), "body { color: #111; }");
+    let home = blog_get(&app, "/").await;
+    assert!(home.headers()["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+    let saved = stylesheets(&home.text().await.unwrap())[1].clone();
+    assert_ne!(saved, links[1]);
+    assert_eq!(blog_get(&app, &saved).await.text().await.unwrap(), "body { color: #111; }");
+
+    // The owner app may frame the blogs' pages, nothing else.
+    let app_csp = app.get("/").await.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(app_csp.contains(&format!("frame-src http://*.localhost:{};", app.port)), "{app_csp}");
+
+    // Another blog's host, a guess, a refused stylesheet: nothing.
+    let token = path.strip_prefix("/css-preview/").unwrap();
+    let elsewhere = app.get_with_host(&format!("bob.localhost:{}", app.port), &path).await;
+    assert_eq!(elsewhere.status(), 404);
+    assert_eq!(blog_get(&app, "/css-preview/0123456789abcdef0123456789abcdef").await.status(), 404);
+    assert_eq!(blog_get(&app, &format!("/css-preview/{token}x")).await.status(), 404);
+    let refused =
+        alice.send(Method::POST, &format!("/api/my/blogs/{blog}/css/check"), json!({ "css": "@import x;" })).await;
+    assert_eq!(refused.status(), 422);
+    assert_eq!(blog_get(&app, &path).await.status(), 200, "a refusal keeps the last preview");
+
+    // A newer check replaces the older preview.
+    let resp = alice.send(Method::POST, &format!("/api/my/blogs/{blog}/css/check"), json!({ "css": "" })).await;
+    let newer = resp.json::<Value>().await.unwrap()["preview"].as_str().unwrap().to_owned();
+    assert_ne!(newer, preview);
+    assert_eq!(blog_get(&app, &path).await.status(), 404);
+    let bare = blog_get(&app, newer.strip_prefix(&origin).unwrap()).await.text().await.unwrap();
+    assert_eq!(stylesheets(&bare).len(), 1, "the theme alone");
+}

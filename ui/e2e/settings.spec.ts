@@ -111,7 +111,7 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
     await expect(reader.locator('body')).toHaveCSS('background-color', 'rgb(13, 17, 23)');
   });
 
-  await test.step('custom CSS: refused naming its line as it is typed, then the public page takes it', async () => {
+  await test.step('custom CSS: refused naming its line as it is typed, previewed live, then the public page takes it', async () => {
     // The check of the @import below answers 422, as it should.
     expected.push({ status: 422, path: `/api/my/blogs/${await blogIdOf(page)}/css/check` });
     const form = blog.getByRole('form', { name: 'Custom CSS' });
@@ -120,6 +120,12 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
     await expect(form.getByRole('alert')).toHaveText('Line 2: `@import` is not allowed');
     await css.fill('body { background-color: rgb(1, 2, 3); }');
     await expect(form.getByRole('status')).toHaveText('No problems found.');
+    // The live preview: the blog's home page with the unsaved CSS, in a frame, under its own CSP.
+    const preview = form.frameLocator('iframe[title="Preview of your blog with this CSS"]');
+    await expect(preview.locator('body')).toHaveCSS('background-color', 'rgb(1, 2, 3)');
+    await expect(preview.getByRole('banner').getByRole('link', { name: "Dana's field notes" })).toBeVisible();
+    await reader.reload();
+    await expect(reader.locator('body')).not.toHaveCSS('background-color', 'rgb(1, 2, 3)');
     await save(form.getByRole('button', { name: 'Save' }), form.getByRole('button', { name: 'Saved' }));
     // The strict CSP of the blog's pages lets its own stylesheet in.
     await reader.reload();

@@ -1,6 +1,7 @@
 //! A blog's custom CSS (issue 32, docs/custom-css.md): `GET`/`PUT /api/my/blogs/{id}/css` with
 //! `{css}`, and `POST .../css/check`, which answers the same 422s as a save without storing
-//! anything (the theme panel's messages as the owner types). Each refusal is a 422 on `css`
+//! anything (the theme panel's messages as the owner types) and, when the CSS passes, the
+//! address of its live preview (`http::blog::css_preview`). Each refusal is a 422 on `css`
 //! naming its line; a body that is not UTF-8 is one too, naming the line of the first bad byte.
 
 use poem::web::{Data, Json, RequestBody};
@@ -8,8 +9,8 @@ use poem::{FromRequest, Request, handler};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::domain::paths;
 use crate::error::{Error, Result};
-use crate::http::api::answers::Empty;
 use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 
@@ -20,6 +21,15 @@ use crate::http::state::AppState;
 pub struct CustomCssAnswer {
     /// The CSS exactly as stored ('' for none).
     css: String,
+}
+
+/// A check that passed: where the blog's home page shows the CSS checked, for ten minutes.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "custom-css.ts")]
+pub struct CssCheckAnswer {
+    /// The live preview's address on the blog's own host (`/css-preview/{token}`).
+    preview: String,
 }
 
 /// `{css}`: the stylesheet to check or store ('' clears it).
@@ -66,12 +76,15 @@ pub async fn set(
     Ok(Json(CustomCssAnswer { css: body.css }))
 }
 
-/// Checks CSS as a save would, storing nothing: `{}`, or the save's 422.
+/// Checks CSS as a save would, storing nothing in the database: the address of its live
+/// preview (held in memory for ten minutes), or the save's 422.
 #[handler]
 pub async fn check(
     OwnedBlog { blog, input: CssBody(body), .. }: OwnedBlog<CssBody>,
     state: Data<&AppState>,
-) -> Result<Json<Empty>> {
-    state.blogs.check_custom_css(&blog, &body.css).await?;
-    Ok(Json(Empty {}))
+) -> Result<Json<CssCheckAnswer>> {
+    let checked = state.blogs.check_custom_css(&blog, &body.css).await?;
+    let token = state.site.css_previews.hold(&blog.subdomain, checked.as_str());
+    let origin = state.config.blog_origin(&blog.address());
+    Ok(Json(CssCheckAnswer { preview: format!("{origin}{}{token}", paths::CSS_PREVIEW_PREFIX) }))
 }

@@ -48,6 +48,7 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     blogs::BlogAnswer::export_all(&cfg)?;
     themes::Themes::export_all(&cfg)?;
     custom_css::CustomCssAnswer::export_all(&cfg)?;
+    custom_css::CssCheckAnswer::export_all(&cfg)?;
     favicons::Favicons::export_all(&cfg)?;
     time_zones::TimeZones::export_all(&cfg)?;
     addons::Addons::export_all(&cfg)?;

@@ -10,10 +10,12 @@
 //! - `themes`: the theme stylesheets.
 //! - `view_counter`: the Page views addon's counter.
 //! - `static_site`: the public pages rendered to files, for the static site export.
+//! - `css_preview`: unsaved custom CSS on the blog's home page, for the theme panel's frame.
 //! - `subscribe`: email subscriptions: subscribe, confirm, unsubscribe (never cached).
 
 mod cache;
 mod comments;
+pub mod css_preview;
 mod feeds;
 mod preview_links;
 mod responses;
@@ -40,12 +42,19 @@ pub struct BlogSite {
     /// Page views not yet written.
     pub page_views: ViewCounter,
     themes: Themes,
+    /// Unsaved custom CSS held for the theme panel's live preview.
+    pub css_previews: css_preview::CssPreviews,
 }
 
 impl BlogSite {
     /// The site over the write path's blog generations (which decide what is cached).
     pub fn new(generations: Arc<PageGenerations>) -> BlogSite {
-        BlogSite { cache: PageCache::new(generations), page_views: ViewCounter::default(), themes: Themes::default() }
+        BlogSite {
+            cache: PageCache::new(generations),
+            page_views: ViewCounter::default(),
+            themes: Themes::default(),
+            css_previews: Default::default(),
+        }
     }
 
     /// Frees the cached pages no request can be served again (see [`PageCache::sweep`]).

@@ -23,7 +23,7 @@ use poem::web::Data;
 use poem::{Request, Response, Route, get, handler, post};
 
 use super::cache::Page;
-use super::{comments, feeds, preview_links, responses, subscribe, views, webmention};
+use super::{comments, css_preview, feeds, preview_links, responses, subscribe, views, webmention};
 use crate::db::public::{self, PublicBlog};
 use crate::db::redirects;
 use crate::domain::blog::old_paths;
@@ -65,6 +65,9 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     if let Some(token) = path.strip_prefix(paths::PREVIEW_PREFIX) {
         return preview(&state, subdomain, token).await;
     }
+    if let Some(token) = path.strip_prefix(paths::CSS_PREVIEW_PREFIX) {
+        return css_preview::page(&state, subdomain, token).await;
+    }
     let query = req.uri().query();
     // `/?p=123` may be an old address of an imported post: not the index page cached for `/`.
     let names_an_item = path == "/" && old_paths::names_an_item(query);
@@ -103,14 +106,22 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
 /// A preview link's answer, never cached (see `preview_links`).
 async fn preview(state: &AppState, subdomain: String, token: &str) -> Result<Response, Error> {
     let generation = state.site.cache.generation(&subdomain);
+    match uncached_blog(state, subdomain).await? {
+        Ok(blog) => preview_links::serve(state, &blog, token, generation).await,
+        Err(not_found) => Ok(not_found),
+    }
+}
+
+/// The blog at `subdomain` read for a page never cached, or the answer that there is none.
+pub(super) async fn uncached_blog(state: &AppState, subdomain: String) -> Result<Result<PublicBlog, Response>, Error> {
     let lookup = subdomain.clone();
-    let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
-        return Ok(crate::http::plain_pages::not_found(
+    Ok(match state.db.read(move |conn| public::blog(conn, &lookup)).await? {
+        Some(blog) => Ok(blog),
+        None => Err(crate::http::plain_pages::not_found(
             "Blog not found",
             &format!("There is no blog at {subdomain}.{}.", state.config.host),
-        ));
-    };
-    preview_links::serve(state, &blog, token, generation).await
+        )),
+    })
 }
 
 /// Where the imported post or page that had the old address `path` (with `query`) is now,

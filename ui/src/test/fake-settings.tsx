@@ -78,7 +78,7 @@ export function aFediverse(overrides: Partial<Fediverse> = {}): Fediverse {
 
 /** A fake quire that keeps the blog's state; `overrides` replace or add handlers. */
 export function settingsServer(overrides: Record<string, Handler> = {}, start: Blog = alice.blog) {
-  const state = { blog: structuredClone(start), css: '' };
+  const state = { blog: structuredClone(start), css: '', previews: 0 };
   const path = `/api/my/blogs/${start.id}`;
   const server = fakeApi({
     [`GET ${path}`]: () => json({ blog: state.blog }),
@@ -101,7 +101,9 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
     },
     [`POST ${path}/css/check`]: (request) => {
       const css = (request.body as { css: string }).css;
-      return css.includes('@import') ? errors(422, { css: 'Line 1: `@import` is not allowed' }) : json({});
+      if (css.includes('@import')) return errors(422, { css: 'Line 1: `@import` is not allowed' });
+      state.previews += 1;
+      return json({ preview: `${start.url}/css-preview/token${state.previews}` });
     },
     'GET /api/favicons': (request) => {
       const page = Number(new URL(request.path, 'http://x').searchParams.get('page') ?? '1');

@@ -1,7 +1,7 @@
 // The calls behind the Blog panel (docs/api.md, 'The blog', 'Themes, favicons and time zones'):
 // rename, theme, time zone and tab icon.
 import type { BlogAnswer } from '../../api-types/blogs';
-import type { CustomCssAnswer } from '../../api-types/custom-css';
+import type { CssCheckAnswer, CustomCssAnswer } from '../../api-types/custom-css';
 import type { Favicons } from '../../api-types/favicons';
 import type { Themes } from '../../api-types/themes';
 import type { TimeZones } from '../../api-types/time-zones';
@@ -76,7 +76,11 @@ export async function saveCustomCss(blogId: number, css: string): Promise<string
   return data.css;
 }
 
-/** Checks custom CSS as a save would, storing nothing; a 422 carries the save's message under `css`. */
-export async function checkCustomCss(blogId: number, css: string, signal?: AbortSignal): Promise<void> {
-  await api.post(`${blogPath(blogId)}/css/check`, { css }, signal ? { signal } : {});
+/**
+ * Checks custom CSS as a save would, storing nothing; a 422 carries the save's message under `css`.
+ * A pass answers the address of the blog's home page with that CSS (its live preview, for ten minutes).
+ */
+export async function checkCustomCss(blogId: number, css: string, signal?: AbortSignal): Promise<string> {
+  const { data } = await api.post<CssCheckAnswer>(`${blogPath(blogId)}/css/check`, { css }, signal ? { signal } : {});
+  return data.preview;
 }

@@ -30,10 +30,12 @@ describe('settings: custom CSS', () => {
     await waitFor(() => expect(cssBox()).toHaveValue(''));
 
     await user.type(cssBox(), '@import x;');
-    expect(server.sent('POST', `${cssPath}/check`)).toHaveLength(0);
+    const typedChecks = () =>
+      server.sent('POST', `${cssPath}/check`).filter((r) => (r.body as { css: string }).css !== '');
+    expect(typedChecks()).toHaveLength(0);
     act(() => vi.advanceTimersByTime(CHECK_DELAY_MS));
     expect(await within(cssForm()).findByRole('alert')).toHaveTextContent('Line 1: `@import` is not allowed');
-    expect(server.sent('POST', `${cssPath}/check`).map((r) => r.body)).toEqual([{ css: '@import x;' }]);
+    expect(typedChecks().map((r) => r.body)).toEqual([{ css: '@import x;' }]);
     expect(server.sent('PUT', cssPath)).toHaveLength(0);
     expect(server.state.css).toBe('');
 
@@ -42,6 +44,28 @@ describe('settings: custom CSS', () => {
     expect(within(cssForm()).queryByRole('alert')).toBeNull();
     act(() => vi.advanceTimersByTime(CHECK_DELAY_MS));
     expect(await within(cssForm()).findByRole('status')).toHaveTextContent('No problems found.');
+  });
+
+  it('shows the home page with the stored CSS in a frame, and with the typed CSS once it passes the check', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = settingsServer();
+    const { user } = renderSettings({ advanceTimers: vi.advanceTimersByTime });
+    const frame = () => within(cssForm()).getByTitle('Preview of your blog with this CSS');
+    await waitFor(() => expect(frame()).toHaveAttribute('src', `${alice.blog.url}/css-preview/token1`));
+
+    await user.type(cssBox(), 'h1 {{ color: red; }');
+    act(() => vi.advanceTimersByTime(CHECK_DELAY_MS));
+    await waitFor(() => expect(frame()).toHaveAttribute('src', `${alice.blog.url}/css-preview/token2`));
+    expect(server.sent('POST', `${cssPath}/check`).map((r) => r.body)).toEqual([
+      { css: '' },
+      { css: 'h1 { color: red; }' },
+    ]);
+
+    await user.type(cssBox(), '@import x;');
+    act(() => vi.advanceTimersByTime(CHECK_DELAY_MS));
+    expect(await within(cssForm()).findByRole('alert')).toHaveTextContent('Line 1: `@import` is not allowed');
+    expect(frame()).toHaveAttribute('src', `${alice.blog.url}/css-preview/token2`);
+    expect(server.state.css).toBe('');
   });
 
   it('saves the stylesheet exactly as typed and says Saved', async () => {

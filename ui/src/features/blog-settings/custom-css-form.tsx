@@ -1,9 +1,9 @@
 // The theme's "Custom CSS" area (issue 32, docs/custom-css.md): a stylesheet on top of the theme,
 // checked by the server as the owner types (debounced, through `POST .../css/check`, which stores
-// nothing) and saved with its own button. The blog's pages run no script and allow only their
-// own stylesheets, so a live preview of unsaved CSS inside them is impossible: the server's
-// messages, each naming its line, are the preview of what a save would say, and 'View blog'
-// opens the blog to see what was saved.
+// nothing) and saved with its own button. Each check that passes answers the address of the
+// blog's real home page with that CSS on its own host (held there for ten minutes), shown in a
+// frame below: the live preview, under the blog's own strict policy (no script at all). A refusal
+// keeps the last preview that passed and names the line.
 import { useEffect, useState, type FormEvent } from 'react';
 import { ButtonLink, SaveButton, TextArea } from '../../components';
 import { ApiError } from '../../lib/api';
@@ -22,16 +22,28 @@ export function CustomCssForm({ blog }: { blog: Blog }) {
   const load = useLoad((signal) => fetchCustomCss(blog.id, signal), [blog.id]);
   const [css, setCss] = useState<string | null>(null);
   const [check, setCheck] = useState<Check>({ state: 'idle' });
+  const [preview, setPreview] = useState<string | null>(null);
   const save = useSaveAction();
   const stored = load.lastData;
   const value = css ?? stored ?? '';
+
+  // The stored stylesheet's preview, once it is known.
+  useEffect(() => {
+    if (stored === undefined) return;
+    const controller = new AbortController();
+    checkCustomCss(blog.id, stored, controller.signal).then(setPreview, () => undefined);
+    return () => controller.abort();
+  }, [blog.id, stored]);
 
   useEffect(() => {
     if (css === null || css === stored) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       checkCustomCss(blog.id, css, controller.signal).then(
-        () => setCheck({ state: 'ok' }),
+        (address) => {
+          setCheck({ state: 'ok' });
+          setPreview(address);
+        },
         (error: unknown) => {
           if (controller.signal.aborted) return;
           if (error instanceof ApiError && error.status === 422) {
@@ -84,6 +96,12 @@ export function CustomCssForm({ blog }: { blog: Blog }) {
         <p className="q-settings__muted" role="status">
           No problems found.
         </p>
+      )}
+      {preview && (
+        <figure className="q-settings__css-preview">
+          <iframe src={preview} title="Preview of your blog with this CSS" loading="lazy" />
+          <figcaption className="q-settings__muted">Your home page with the CSS above, before it is saved.</figcaption>
+        </figure>
       )}
       <div className="q-settings__row">
         <SaveButton type="submit" action={save} disabled={load.lastData === undefined && !load.lastError} />
