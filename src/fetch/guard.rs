@@ -87,9 +87,14 @@ impl Guard {
     }
 
     /// The redirect policy: at most [`MAX_REDIRECTS`] hops, each to a URL `check_url` accepts
-    /// (a named host is checked again by the resolver when the hop connects).
-    pub fn redirect_policy(self) -> Policy {
+    /// (a named host is checked again by the resolver when the hop connects). With
+    /// `keep_method` (requests other than GET), only 307 and 308 are followed, which keep the
+    /// method and body; a 301, 302 or 303, which a client follows with a GET, is the answer.
+    pub fn redirect_policy(self, keep_method: bool) -> Policy {
         Policy::custom(move |attempt: Attempt| {
+            if keep_method && !matches!(attempt.status().as_u16(), 307 | 308) {
+                return attempt.stop();
+            }
             if attempt.previous().len() > MAX_REDIRECTS {
                 return attempt.error(FetchError::TooManyRedirects);
             }

@@ -16,7 +16,8 @@
 //! `127.0.0.1`); the DNS resolver, which hands the connector only a name's public addresses, so the
 //! address checked is the address connected to (none left: "refused: localhost resolves to
 //! 127.0.0.1, a loopback address"); and every redirect, at most [`MAX_REDIRECTS`]. Signed POSTs go
-//! through a twin client that follows no redirect at all (`deliver.rs`).
+//! through a twin client that follows no redirect at all (`deliver.rs`); other POSTs follow only
+//! 307 and 308, which keep the method and body (a 301, 302 or 303 is their answer, never a GET).
 //!
 //! The client keeps no cookies, sends no Referer and says who it is (`Quire/<version> (+<app
 //! url>)`). Each request has a 10 s connect timeout, a total deadline from DNS to the body's last
@@ -67,6 +68,9 @@ const INITIAL_CAPACITY: usize = 64 * 1024;
 #[derive(Clone)]
 pub struct Fetcher {
     client: reqwest::Client,
+    /// The same client following only the redirects that keep the method (307, 308), for
+    /// requests other than GET and HEAD: a POST is never turned into a GET.
+    keeping_client: reqwest::Client,
     /// The same client without redirects, for signed POSTs (`deliver.rs`).
     post_client: reqwest::Client,
     guard: Guard,
@@ -126,7 +130,8 @@ impl Fetcher {
                 .context("building the HTTP client for requests to other servers")
         };
         Ok(Fetcher {
-            client: client(guard.redirect_policy())?,
+            client: client(guard.redirect_policy(false))?,
+            keeping_client: client(guard.redirect_policy(true))?,
             post_client: client(reqwest::redirect::Policy::none())?,
             guard,
             deadline: config.fetch_deadline,
@@ -164,7 +169,11 @@ impl Fetcher {
         let url = self.guard.check_url(&request.url)?;
         let host = url.host_str().unwrap_or_default().to_owned();
         let failed = |err: reqwest::Error| FetchError::from_client(err, &host);
-        let mut sending = self.client.request(request.method, url).headers(request.headers);
+        let client = match request.method {
+            Method::GET | Method::HEAD => &self.client,
+            _ => &self.keeping_client,
+        };
+        let mut sending = client.request(request.method, url).headers(request.headers);
         if let Some(body) = request.body {
             sending = sending.body(body);
         }

@@ -26,6 +26,8 @@ pub(crate) enum Reply {
     Body(&'static str, Vec<u8>),
     /// 302 to this URL.
     Redirect(String),
+    /// This redirect status (301, 303, 307, 308) to this URL.
+    RedirectWith(u16, String),
     /// This status, empty body.
     Status(u16),
     /// 200 with a PNG header, then bytes until the client hangs up.
@@ -113,6 +115,10 @@ async fn serve(stream: TcpStream, route: impl Fn(&str) -> Reply, log: &Mutex<Vec
         }
         Reply::Redirect(to) => {
             let head = format!("HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\n{close}\r\n");
+            stream.write_all(head.as_bytes()).await?;
+        }
+        Reply::RedirectWith(code, to) => {
+            let head = format!("HTTP/1.1 {code} Moved\r\nLocation: {to}\r\nContent-Length: 0\r\n{close}\r\n");
             stream.write_all(head.as_bytes()).await?;
         }
         Reply::Status(code) => {
@@ -336,6 +342,37 @@ async fn a_general_request_posts_its_body_and_checks_the_answers_type() {
     let refused = strict().request(Request::post(&origin.url("/inbox"), "{}")).await.unwrap_err();
     assert_eq!(refused.to_string(), "refused: 127.0.0.1 is a loopback address");
     assert_eq!(origin.connections(), 2);
+}
+
+#[tokio::test]
+async fn a_post_follows_only_the_redirects_that_keep_it_a_post() {
+    let origin = Origin::start(|path| match path {
+        "/moved-for-good" => Reply::RedirectWith(301, "/endpoint".into()),
+        "/found" => Reply::Redirect("/endpoint".into()),
+        "/see-other" => Reply::RedirectWith(303, "/endpoint".into()),
+        "/temporary" => Reply::RedirectWith(307, "/endpoint".into()),
+        "/permanent" => Reply::RedirectWith(308, "/endpoint".into()),
+        _ => Reply::Body("text/plain", b"taken".to_vec()),
+    })
+    .await;
+    let form = HeaderValue::from_static("application/x-www-form-urlencoded");
+    let post = |path: &str| Request::post(&origin.url(path), "source=a&target=b").header(CONTENT_TYPE, form.clone());
+    for (path, code) in [("/moved-for-good", 301), ("/found", 302), ("/see-other", 303)] {
+        assert_eq!(testing().request(post(path)).await.unwrap_err(), FetchError::Status(code), "{path}");
+    }
+    assert_eq!(origin.seen().len(), 3, "no GET of the redirect's target");
+    for path in ["/temporary", "/permanent"] {
+        assert_eq!(testing().request(post(path)).await.expect(path).body.as_ref(), b"taken");
+    }
+    let seen = origin.seen();
+    let followed: Vec<&Seen> = seen.iter().filter(|s| s.head.contains(" /endpoint ")).collect();
+    assert_eq!(followed.len(), 2, "{seen:?}");
+    for hop in followed {
+        assert!(hop.head.starts_with("POST /endpoint HTTP/1.1\r\n"), "{}", hop.head);
+        assert_eq!(hop.body, b"source=a&target=b");
+    }
+    // A GET still follows a 301 or 302.
+    assert_eq!(testing().request(Request::get(&origin.url("/found"))).await.unwrap().body.as_ref(), b"taken");
 }
 
 /// Set in the child process of [`a_proxy_from_the_environment_is_not_used`].
