@@ -1,15 +1,15 @@
 // The Admin screen against the real binary (issue 29): a reader with JavaScript disabled reports a
 // blog from its footer's Report link; an admin approves, silences and suspends blogs waiting for
 // review and resolves the report; a user who is not an admin has no Admin entry and is told
-// /d/admin is not theirs. Also takes the screen's screenshots on a desktop and a phone (QUIRE_E2E_SHOTS, or
-// /work/notes when it exists).
-import { existsSync } from 'node:fs';
+// /d/admin is not theirs. Also takes the screen's screenshots on a desktop and a phone (into the
+// directory QUIRE_E2E_SHOTS names).
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { watchForErrors } from './support/browser';
 import { createBlog, signInWithLocalIssuer } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { startQuire } from './support/quire';
+import { shotsDir } from './support/server-db';
 
 const ADMIN = 'admin@example.com';
 const app = ownQuire(() => startQuire({ args: ['--signups', 'approval', '--admin', ADMIN] }));
@@ -17,12 +17,6 @@ const app = ownQuire(() => startQuire({ args: ['--signups', 'approval', '--admin
 const menu = (page: Page) => page.getByRole('navigation', { name: 'Menu' });
 const queue = (page: Page) => page.getByRole('list', { name: 'Blogs waiting for review' });
 const card = (page: Page, subdomain: string) => queue(page).getByRole('article', { name: subdomain, exact: true });
-
-/** Where the screenshots go, if anywhere. */
-function shotsDir(): string | null {
-  if (process.env.QUIRE_E2E_SHOTS) return process.env.QUIRE_E2E_SHOTS;
-  return existsSync('/work/notes') ? '/work/notes' : null;
-}
 
 /** A call to the owner API with the page's cookies and CSRF token. */
 async function call(page: Page, method: string, url: string, data?: unknown): Promise<number> {

@@ -3,14 +3,14 @@
 // with the sqlite3 command, as the inbox would store them. The owner sees the counts on the post
 // list, approves the follower and blocks a domain in Settings → Fediverse, approves the reply on
 // the Replies screen, and the reply then shows under the post on the public blog, as text.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { keepTrafficLocal, watchForErrors } from './support/browser';
-import { createBlog, signInWithLocalIssuer } from './support/flows';
+import { createBlog, publishPost, signInWithLocalIssuer } from './support/flows';
 import { startQuire, type QuireServer } from './support/quire';
+import { sqlite, sqlText } from './support/server-db';
 
 const SUBDOMAIN = 'harbour-fedi';
 const POST_TITLE = 'Notes from the harbour';
@@ -18,6 +18,7 @@ const HOSTILE = `<script>alert("reply")</script> Lovely "notes" & more\n\nSecond
 
 let quire: QuireServer | undefined;
 let dataDir = '';
+const sql = (statements: string) => sqlite(dataDir)(statements);
 
 test.beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'quire-e2e-fedi-'));
@@ -28,39 +29,6 @@ test.afterAll(async () => {
   await quire?.stop();
   if (dataDir && !process.env.QUIRE_E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Runs SQL on the running server's database with the sqlite3 command; gives what it printed. */
-function sql(statements: string): string {
-  const db = path.join(dataDir, 'data', 'quire.db');
-  return execFileSync('sqlite3', ['-cmd', '.timeout 5000', db, statements], { encoding: 'utf8' }).trim();
-}
-
-/** SQL's quoting of a text value. */
-const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
-
-/** Creates a published post through the API, as the signed-in owner of `page`; gives it. */
-async function publishPost(
-  page: Page,
-  baseUrl: string,
-  blogId: string,
-): Promise<{ shortId: string; permalink: string }> {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
-  const response = await page.request.post(`${baseUrl}/api/my/blogs/${blogId}/posts`, {
-    headers: { 'CSRF-Token': csrf },
-    data: {
-      body: {
-        type: 'root',
-        children: [
-          { type: 'heading', value: { text: POST_TITLE } },
-          { type: 'paragraph', value: { text: 'The boats come in at dusk.' } },
-        ],
-      },
-      draft: false,
-    },
-  });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { post: { shortId: string; permalink: string } }).post;
-}
 
 /**
  * What the inbox would have stored: two followers (one pending), two likes and a held reply, each with
@@ -75,13 +43,13 @@ function seedFromTheFediverse(blogId: string, shortId: string): void {
        'https://other.example/u/carol/follows/1', 'pending', 'other.example');
     INSERT INTO reactions (activity_id, post_id, actor_id, kind, actor_host)
       SELECT 'https://peer.example/likes/' || n, p.id, 'https://peer.example/users/' || n, 'like', 'peer.example'
-      FROM posts p, (SELECT 1 AS n UNION ALL SELECT 2) WHERE p.short_id = ${text(shortId)};
+      FROM posts p, (SELECT 1 AS n UNION ALL SELECT 2) WHERE p.short_id = ${sqlText(shortId)};
     INSERT INTO replies (note_id, post_id, actor_id, author_name, author_handle, author_url, url, text, published_at, state,
                          actor_host)
       SELECT 'https://peer.example/notes/1', id, 'https://peer.example/users/bob', 'Bob <b>Boater</b>', '@bob@peer.example',
-             'https://peer.example/@bob', 'https://peer.example/@bob/1', ${text(HOSTILE)}, '2026-11-24T10:00:00.000Z', 'held',
+             'https://peer.example/@bob', 'https://peer.example/@bob/1', ${sqlText(HOSTILE)}, '2026-11-24T10:00:00.000Z', 'held',
              'peer.example'
-      FROM posts WHERE short_id = ${text(shortId)};
+      FROM posts WHERE short_id = ${sqlText(shortId)};
   `);
 }
 
@@ -102,7 +70,7 @@ test('followers, blocked domains, counts and a reply approved from the Responses
   await createBlog(page, SUBDOMAIN);
   const blogId = (await context.cookies()).find((c) => c.name === 'blog_id')?.value ?? '';
   expect(blogId).toBe('1');
-  const post = await publishPost(page, server.baseUrl, blogId);
+  const post = await publishPost(page, server.baseUrl, POST_TITLE, 'The boats come in at dusk.');
   seedFromTheFediverse(blogId, post.shortId);
 
   // The post list counts what came from the fediverse.

@@ -6,15 +6,15 @@
 // screen, answers and approves the comment, puts the webmention in Spam; the reader then sees the
 // comment escaped under the post with the owner's reply; closing the post's comments in its editor
 // takes the form away. Also takes the screen's screenshots on a desktop and a phone
-// (QUIRE_E2E_SHOTS, or /work/notes when it exists).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// (into the directory QUIRE_E2E_SHOTS names).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { watchForErrors } from './support/browser';
-import { createBlog, signInWithLocalIssuer } from './support/flows';
+import { createBlog, publishPost, signInWithLocalIssuer } from './support/flows';
 import { startQuire, type QuireServer } from './support/quire';
+import { shotsDir, sqlite } from './support/server-db';
 
 const SUBDOMAIN = 'garden-notes';
 const POST_TITLE = 'Tomatoes in November';
@@ -22,6 +22,7 @@ const HOSTILE = 'Lovely *notes* <script>alert("comment")</script> & <b>more</b> 
 
 let quire: QuireServer | undefined;
 let dataDir = '';
+const sql = (statements: string) => sqlite(dataDir)(statements);
 
 test.beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'quire-e2e-responses-'));
@@ -32,42 +33,6 @@ test.afterAll(async () => {
   await quire?.stop();
   if (dataDir && !process.env.QUIRE_E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Where the screenshots go, if anywhere. */
-function shotsDir(): string | null {
-  if (process.env.QUIRE_E2E_SHOTS) return process.env.QUIRE_E2E_SHOTS;
-  return existsSync('/work/notes') ? '/work/notes' : null;
-}
-
-/** Runs SQL on the running server's database with the sqlite3 command. */
-function sql(statements: string): string {
-  const db = path.join(dataDir, 'data', 'quire.db');
-  return execFileSync('sqlite3', ['-cmd', '.timeout 5000', db, statements], { encoding: 'utf8' }).trim();
-}
-
-/** Creates a published post through the API, as the signed-in owner of `page`; gives it. */
-async function publishPost(
-  page: Page,
-  baseUrl: string,
-  blogId: string,
-): Promise<{ shortId: string; permalink: string }> {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
-  const response = await page.request.post(`${baseUrl}/api/my/blogs/${blogId}/posts`, {
-    headers: { 'CSRF-Token': csrf },
-    data: {
-      body: {
-        type: 'root',
-        children: [
-          { type: 'heading', value: { text: POST_TITLE } },
-          { type: 'paragraph', value: { text: 'The last ones ripen on the windowsill.' } },
-        ],
-      },
-      draft: false,
-    },
-  });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { post: { shortId: string; permalink: string } }).post;
-}
 
 /** A held reply from the fediverse and a held webmention, as the inbox and the verifier store them. */
 function seedReplyAndWebmention(shortId: string): void {
@@ -94,8 +59,7 @@ test('a comment sent without JavaScript is approved on the Responses screen and 
   await page.goto(`${server.baseUrl}/signup`);
   await signInWithLocalIssuer(page, 'Signup with Local', 'garden@example.com');
   await createBlog(page, SUBDOMAIN);
-  const blogId = (await page.context().cookies()).find((c) => c.name === 'blog_id')?.value ?? '';
-  const post = await publishPost(page, server.baseUrl, blogId);
+  const post = await publishPost(page, server.baseUrl, POST_TITLE, 'The last ones ripen on the windowsill.');
   const menu = page.getByRole('navigation', { name: 'Menu' });
 
   // Comments are off until the owner turns them on in Settings → Comments.

@@ -1,5 +1,5 @@
 // Steps several end-to-end tests share: signing in through the local issuer's popup and
-// creating a blog on the 'Welcome' screen, and publishing a post through the owner API.
+// creating a blog on the 'Welcome' screen, publishing a post through the owner API.
 import { expect, type Page } from '@playwright/test';
 
 /** Clicks `button` (which opens the sign-in popup) and signs in as `email` at the local issuer. */
@@ -26,8 +26,17 @@ export async function createBlog(page: Page, subdomain: string): Promise<void> {
 /** A subdomain the server refused. */
 export const SUBDOMAIN_REFUSED = { status: 422, path: '/api/my/blogs' } as const;
 
-/** Publishes a post (a heading and a paragraph) on `baseUrl` through the owner API, with the page's cookies and CSRF token. */
-export async function publishPost(page: Page, baseUrl: string, title: string, text: string): Promise<void> {
+/** A post as the owner API answers it (the fields the tests read). */
+export interface PublishedPost {
+  shortId: string;
+  permalink: string;
+}
+
+/**
+ * Publishes a post (a heading and a paragraph) on `baseUrl` through the owner API, with the page's
+ * cookies and CSRF token, in the page's current blog; gives it.
+ */
+export async function publishPost(page: Page, baseUrl: string, title: string, text: string): Promise<PublishedPost> {
   const cookies = await page.context().cookies();
   const csrf = cookies.find((c) => c.name === 'csrf_token')?.value ?? '';
   const blogId = cookies.find((c) => c.name === 'blog_id')?.value;
@@ -43,4 +52,5 @@ export async function publishPost(page: Page, baseUrl: string, title: string, te
     headers: { 'CSRF-Token': csrf },
   });
   expect(response.status()).toBe(201);
+  return ((await response.json()) as { post: PublishedPost }).post;
 }
