@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button, TextArea } from '../../components';
+import { Button, ErrorLine, TextArea } from '../../components';
 import { paths } from '../../config/paths';
 import { errorMessage } from '../../lib/error-message';
 import { actOn, deleteResponse, replyTo, type Action, type Response, type ResponseState } from './api';
@@ -136,11 +136,7 @@ export function ResponseCard({ blogId, response, selected, onSelect, onMoved, on
           Delete
         </Button>
       </div>
-      {failure && (
-        <p className="q-response__error" role="alert">
-          {failure}
-        </p>
-      )}
+      <ErrorLine message={failure} />
     </article>
   );
 }
@@ -212,11 +208,7 @@ function OwnerReply({
           Cancel
         </Button>
       </div>
-      {failure && (
-        <p className="q-response__error" role="alert">
-          {failure}
-        </p>
-      )}
+      <ErrorLine message={failure} />
     </div>
   );
 }

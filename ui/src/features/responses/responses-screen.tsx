@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Button, Pager, Spinner } from '../../components';
+import { Button, ErrorLine, Pager, Spinner } from '../../components';
 import { cx } from '../../lib/cx';
 import { errorMessage } from '../../lib/error-message';
 import { pageFromParam } from '../../lib/page-param';
@@ -221,11 +221,7 @@ function BulkBar({
       <Button variant="secondary" onClick={() => run('delete')} loading={busy === 'delete'} disabled={none}>
         Delete selected
       </Button>
-      {failure && (
-        <p className="q-responses__error" role="alert">
-          {failure}
-        </p>
-      )}
+      <ErrorLine message={failure} />
     </div>
   );
 }
