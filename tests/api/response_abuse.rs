@@ -234,11 +234,12 @@ async fn mention(client: &reqwest::Client, app: &TestApp, source: &str, target: 
     post_form(client, app, "/webmention", &[("source", source), ("target", target)], from).await
 }
 
-#[tokio::test]
-async fn webmention_sources_that_redirect_inward_never_end_never_answer_or_do_not_link_make_nothing() {
+/// A server that reads sources on loopback within `deadline`, Alice's published post (its
+/// address, the target) and the source pages that link to it.
+async fn mentionable(deadline: Duration) -> (TestApp, String, Sources) {
     let app = TestApp::spawn_with(|config| {
         config.fetch_allow_loopback = true;
-        config.fetch_deadline = Duration::from_secs(3);
+        config.fetch_deadline = deadline;
     })
     .await;
     let alice = app.browser.clone();
@@ -246,6 +247,12 @@ async fn webmention_sources_that_redirect_inward_never_end_never_answer_or_do_no
     let post = alice.create_post(blog, simple_body("Alice writes", "Words"), false).await;
     let target = post["permalink"].as_str().unwrap().to_owned();
     let sources = Sources::start(target.clone()).await;
+    (app, target, sources)
+}
+
+#[tokio::test]
+async fn webmention_sources_that_redirect_inward_never_end_never_answer_or_do_not_link_make_nothing() {
+    let (app, target, sources) = mentionable(Duration::from_secs(3)).await;
     let client = reqwest::Client::new();
     let started = Instant::now();
     for path in PATHS {
@@ -279,17 +286,8 @@ async fn webmention_sources_that_redirect_inward_never_end_never_answer_or_do_no
 
 #[tokio::test]
 async fn ten_thousand_webmentions_naming_distinct_sources_queue_no_more_than_the_cap() {
-    let app = TestApp::spawn_with(|config| {
-        config.fetch_allow_loopback = true;
-        config.fetch_deadline = Duration::from_secs(30);
-    })
-    .await;
-    let alice = app.browser.clone();
-    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
-    let post = alice.create_post(blog, simple_body("Alice writes", "Words"), false).await;
-    let target = post["permalink"].as_str().unwrap().to_owned();
     // Every source hangs, so what was queued stays queued while the flood goes on.
-    let sources = Sources::start(target.clone()).await;
+    let (app, target, sources) = mentionable(Duration::from_secs(30)).await;
     let client = reqwest::Client::new();
     let started = Instant::now();
     let statuses: Vec<u16> = futures_util::stream::iter(0..FLOOD)
