@@ -255,6 +255,7 @@ fn write_markdown<W: Write + Seek>(
             date: post.published_at.as_deref().or(post.scheduled_at.as_deref()).unwrap_or(&post.created_at),
             tags: &post.tags,
             draft: post.published_at.is_none() && post.scheduled_at.is_none(),
+            unlisted: post.unlisted,
             page_position: post.page_position,
             blocks: &body.children,
         };

@@ -3,7 +3,7 @@
 //! progress and download, ownership and CSRF, a restart mid-export, expiry, account deletion,
 //! and `quire export`.
 
-use std::io::{Cursor, Read};
+use std::io::{Cursor, Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -41,13 +41,23 @@ impl Unzipped {
         self.0.iter().find(|(n, _, _)| n == name).map(|(_, data, _)| data.as_slice())
     }
 
-    fn text(&self, name: &str) -> String {
+    pub(crate) fn text(&self, name: &str) -> String {
         String::from_utf8(self.get(name).unwrap_or_else(|| panic!("{name} is in the zip: {:?}", self.names())).to_vec())
             .unwrap()
     }
 
     pub(crate) fn json(&self, name: &str) -> Value {
         serde_json::from_str(&self.text(name)).unwrap()
+    }
+
+    /// Writes the entries as a zip file at `path` again.
+    pub(crate) fn zip_to(&self, path: &Path) {
+        let mut writer = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+        for (name, data, _) in &self.0 {
+            writer.start_file(name.as_str(), zip::write::SimpleFileOptions::default()).unwrap();
+            writer.write_all(data).unwrap();
+        }
+        writer.finish().unwrap();
     }
 
     /// Writes every entry under `dir`.

@@ -370,3 +370,33 @@ async fn the_quire_archive_carries_an_unlisted_post_and_its_import_stays_unliste
     let home = app.get_with_host(&format!("bob.localhost:{}", app.port), "/").await.text().await.unwrap();
     assert!(home.contains("Open post") && !home.contains("Hidden gem"), "{home}");
 }
+
+#[tokio::test]
+async fn the_markdown_export_marks_an_unlisted_post_and_its_import_keeps_it_unlisted() {
+    let app = TestApp::spawn().await;
+    let alice = app.browser.clone();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let save = |title: &str, visibility: &str| json!({ "body": simple_body(title, "Words."), "draft": false, "visibility": visibility });
+    create(&alice, blog, save("Hidden gem", "unlisted")).await;
+    create(&alice, blog, save("Open post", "public")).await;
+    let (_, zip) = crate::exports::exported(&alice, blog, "markdown").await;
+    let document = |slug: &str| {
+        let name = zip.names().into_iter().find(|n| n.contains(slug) && n.ends_with("index.md")).unwrap().to_owned();
+        zip.text(&name)
+    };
+    let (hidden, open) = (document("hidden-gem"), document("open-post"));
+    assert!(hidden.contains("\nunlisted: true\nbuild:\n  list: never\n---"), "{hidden}");
+    assert!(!open.contains("unlisted") && !open.contains("build:"), "{open}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("alice-markdown.zip");
+    zip.zip_to(&out);
+    let bob = app.new_browser();
+    let bobs = bob.sign_up_with_blog("bob@example.com", "bob").await;
+    crate::round_trip::import(&app, &crate::imports::blog_of(&app, bobs).await, &out).await;
+    let unlisted_of = |title: &str| -> bool {
+        let sql = "SELECT unlisted FROM posts WHERE blog_id = ?1 AND title = ?2";
+        app.db().query_row(sql, rusqlite::params![bobs, title], |r| r.get(0)).unwrap()
+    };
+    assert_eq!((unlisted_of("Hidden gem"), unlisted_of("Open post")), (true, false));
+}

@@ -3,7 +3,7 @@
 //! file names. docs/export.md explains the layout and why Hugo, Zola and Jekyll read it:
 //!
 //! ```text
-//! posts/<YYYY-MM-DD>-<slug>-<shortId>/index.md   every post (drafts say `draft: true`)
+//! posts/<YYYY-MM-DD>-<slug>-<shortId>/index.md   every post (drafts say `draft: true`, unlisted posts `unlisted: true`)
 //! posts/<YYYY-MM-DD>-<slug>-<shortId>/<image>    its uploaded images
 //! pages/<slug>/index.md                          every page, `weight` its place in the navigation
 //! posts/_index.md, pages/_index.md               the sections' titles (Hugo and Zola lists)
@@ -25,6 +25,8 @@ pub struct Item<'a> {
     pub tags: &'a [String],
     /// Not public yet (a draft).
     pub draft: bool,
+    /// Reachable by its address but left off every list and feed (docs/unlisted.md).
+    pub unlisted: bool,
     /// A page's place in the navigation; `None` for a post.
     pub page_position: Option<i64>,
     /// Its blocks.
@@ -52,6 +54,10 @@ impl Item<'_> {
             out.push_str(&format!("tags: [{}]\n", self.tags.iter().map(|t| quoted(t)).collect::<Vec<_>>().join(", ")));
         }
         out.push_str(&format!("draft: {}\n", self.draft));
+        if self.unlisted {
+            // Hugo's own spelling keeps it off its lists too.
+            out.push_str("unlisted: true\nbuild:\n  list: never\n");
+        }
         if let Some(position) = self.page_position {
             out.push_str(&format!("weight: {}\n", position + 1));
         }
@@ -107,7 +113,8 @@ pub fn readme(blog_name: &str) -> String {
            images beside it (to list them as Jekyll posts, move each `index.md` to\n  \
            `_posts/<folder name>.md`).\n\n\
          Paragraphs are CommonMark, as Quire stored them. Drafts say `draft: true`; a scheduled\n\
-         post carries its publication date.\n"
+         post carries its publication date; an unlisted post says `unlisted: true` (and Hugo's\n\
+         `build: list: never`, which keeps it off Hugo's lists).\n"
     )
 }
 
@@ -160,6 +167,7 @@ mod tests {
             date: "2026-11-22T05:07:01.123Z",
             tags: &tags,
             draft: false,
+            unlisted: false,
             page_position: None,
             blocks: &blocks,
         };
@@ -183,6 +191,7 @@ mod tests {
             date: "2026-01-02T00:00:00Z",
             tags: &[],
             draft: true,
+            unlisted: false,
             page_position: Some(0),
             blocks: &blocks,
         };
@@ -190,6 +199,26 @@ mod tests {
         assert_eq!(
             item.document(|_| None),
             "---\ntitle: \"About\"\ndate: 2026-01-02T00:00:00Z\nslug: \"about\"\ndraft: true\nweight: 1\n---\n"
+        );
+    }
+
+    #[test]
+    fn an_unlisted_post_says_so_in_its_own_words_and_hugos() {
+        let blocks = vec![Block::Heading { text: "For a few".into() }];
+        let item = Item {
+            title: "For a few",
+            slug: "for-a-few-abcd1234".into(),
+            date: "2026-01-02T00:00:00Z",
+            tags: &[],
+            draft: false,
+            unlisted: true,
+            page_position: None,
+            blocks: &blocks,
+        };
+        assert_eq!(
+            item.document(|_| None),
+            "---\ntitle: \"For a few\"\ndate: 2026-01-02T00:00:00Z\nslug: \"for-a-few-abcd1234\"\ntags: []\n\
+             draft: false\nunlisted: true\nbuild:\n  list: never\n---\n"
         );
     }
 }

@@ -223,7 +223,7 @@ impl<R> ItemsOf<R> {
                 None
             },
             comments_closed: false,
-            unlisted: false,
+            unlisted: kind == Kind::Post && fm.flag("unlisted") == Some(true),
             notes: notes.into_lines(),
         })
     }

@@ -7,7 +7,7 @@
 //!   `lastmod`/`updated`/`last_modified_at` → updated.
 //! - State: `draft: true`, `published: false`, `publish: false` or a file in `_drafts/` →
 //!   draft; a date still to come → scheduled; a file with no date at all → draft (an Obsidian
-//!   vault holds private notes), with a note.
+//!   vault holds private notes), with a note; `unlisted: true` on a post → unlisted.
 //! - Page: `type: page`, `layout: page`, a file under a `pages/` or `_pages/` folder, or one
 //!   directly in Hugo's or Zola's `content/` folder.
 //! - Tags: `tags`, `categories` and Zola's `taxonomies`. Old paths: `aliases`,
