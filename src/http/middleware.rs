@@ -232,7 +232,16 @@ fn add_security_headers(resp: &mut Response, https: bool) {
         (PERMISSIONS_POLICY, "camera=(), microphone=(), geolocation=(), interest-cohort=()"),
     ];
     let headers = resp.headers_mut();
+    // A page whose own policy names who may frame it (the custom CSS preview) gets no
+    // X-Frame-Options, which can only deny everyone.
+    let framable = headers
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|csp| csp.to_str().ok())
+        .is_some_and(|csp| csp.contains("frame-ancestors") && !csp.contains("frame-ancestors 'none'"));
     for (name, value) in defaults {
+        if framable && name == header::X_FRAME_OPTIONS {
+            continue;
+        }
         headers.entry(name).or_insert(HeaderValue::from_static(value));
     }
     if https {

@@ -32,7 +32,7 @@ use poem::endpoint::BoxEndpoint;
 use poem::http::StatusCode;
 use std::sync::Arc;
 
-use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, get, handler, post};
+use poem::{Endpoint, EndpointExt, Request, Response, Route, get, handler, post};
 
 use crate::domain::blog::trust_state::TrustState;
 use crate::domain::paths;
@@ -193,9 +193,7 @@ impl Endpoint for HostRouter {
                 req.extensions_mut().insert(blog::BlogHost(subdomain));
                 self.blog.call(req).await.map(|answer| unlisted(answer, state))
             }
-            Site::Unknown => Ok(plain_pages::not_found("Not found", "There is nothing at this address.")
-                .with_status(StatusCode::NOT_FOUND)
-                .into_response()),
+            Site::Unknown => Ok(plain_pages::no_blog(&self.state.config, None)),
         }
     }
 }

@@ -19,6 +19,25 @@ pub fn not_found(title: &str, message: &str) -> Response {
     plain_page(StatusCode::NOT_FOUND, title, message)
 }
 
+/// The 404 of a blog address nobody holds (or a host this server does not serve): says so,
+/// names the address when it is one of ours (`name`, e.g. `ann.example.com`), and links to the
+/// instance's landing page, so a reader who mistyped has a way on.
+pub fn no_blog(config: &Config, name: Option<&str>) -> Response {
+    let said = match name {
+        Some(name) => format!("There is no blog at {name}."),
+        None => "There is no blog at this address.".to_owned(),
+    };
+    let app_url = config.app_url();
+    let body = format!(
+        "<p>{}</p><p>It may have moved, or the address may be mistyped. <a href=\"{}/\">Go to {}</a> to \
+         find its blogs or start one.</p>",
+        escape(&said),
+        escape(&app_url),
+        escape(&config.host),
+    );
+    page(StatusCode::NOT_FOUND, "Blog not found", &body)
+}
+
 /// The 410 every public surface of a suspended blog answers with (issue 29): a short page that
 /// shows nothing of the blog, never cached by anyone.
 pub fn suspended() -> Response {

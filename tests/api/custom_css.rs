@@ -219,6 +219,7 @@ async fn a_checked_stylesheet_is_previewed_on_the_blogs_home_page_framable_by_th
     assert_eq!(page.headers()["x-robots-tag"], "noindex");
     let csp = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
     assert!(csp.contains(&format!("frame-ancestors http://localhost:{}", app.port)), "{csp}");
+    assert!(page.headers().get("x-frame-options").is_none(), "it would deny the app's frame");
     assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'none'"), "{csp}");
     let html = page.text().await.unwrap();
     assert!(html.contains("Previewed"), "the blog's posts");
@@ -234,6 +235,7 @@ async fn a_checked_stylesheet_is_previewed_on_the_blogs_home_page_framable_by_th
     assert_eq!(stored(&app), "body { color: #111; }");
     let home = blog_get(&app, "/").await;
     assert!(home.headers()["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+    assert_eq!(home.headers()["x-frame-options"], "DENY");
     let saved = stylesheets(&home.text().await.unwrap())[1].clone();
     assert_ne!(saved, links[1]);
     assert_eq!(blog_get(&app, &saved).await.text().await.unwrap(), "body { color: #111; }");

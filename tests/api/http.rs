@@ -233,7 +233,9 @@ async fn a_blog_subdomain_reaches_the_blog_side_and_unknown_blogs_are_404_pages(
     assert_eq!(resp.status(), 404);
     let html = resp.text().await.unwrap();
     assert!(html.contains("Blog not found"));
-    assert!(html.contains(&format!("alice.localhost:{}", app.port)));
+    assert!(html.contains(&format!("There is no blog at alice.localhost:{}.", app.port)), "{html}");
+    let landing = format!("<a href=\"http://localhost:{port}/\">Go to localhost:{port}</a>", port = app.port);
+    assert!(html.contains(&landing), "a way on to the instance: {html}");
     assert!(!html.contains("quire-config"), "blogs never get the owner app");
 }
 
@@ -256,6 +258,9 @@ async fn other_hosts_get_a_404_and_never_the_app() {
     ] {
         let resp = app.get_with_host(&host, "/api/themes").await;
         assert_eq!(resp.status(), 404, "{host}");
+        let html = resp.text().await.unwrap();
+        assert!(html.contains("There is no blog at this address."), "the host as sent is not repeated: {html}");
+        assert!(html.contains(&format!("<a href=\"http://localhost:{}/\">", app.port)), "{html}");
     }
 }
 

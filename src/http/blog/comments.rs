@@ -173,7 +173,9 @@ fn link_expired(home: (String, String)) -> Response {
 /// `GET /comments/edit/{token}`: the comment's words, to change or delete.
 #[handler]
 pub async fn edit_page(req: &Request, state: Data<&AppState>, Path(raw): Path<String>) -> Result<Response, Error> {
-    let Some((blog, home)) = this_blog(req, &state).await? else { return Ok(no_blog()) };
+    let Some((blog, home)) = this_blog(req, &state).await? else {
+        return Ok(plain_pages::no_blog(&state.config, None));
+    };
     let edit = edit_token(&raw);
     let found = if edit.is_empty() { None } else { state.blogs.comment_by_edit_link(blog.id, &edit).await? };
     let Some(found) = found else { return Ok(link_expired(home)) };
@@ -189,7 +191,9 @@ pub async fn save_edit(
     state: Data<&AppState>,
     Path(raw): Path<String>,
 ) -> Result<Response, Error> {
-    let Some((blog, home)) = this_blog(req, &state).await? else { return Ok(no_blog()) };
+    let Some((blog, home)) = this_blog(req, &state).await? else {
+        return Ok(plain_pages::no_blog(&state.config, None));
+    };
     let edit = edit_token(&raw);
     if edit.is_empty() {
         return Ok(link_expired(home));
@@ -220,10 +224,6 @@ pub async fn save_edit(
     Ok(page(StatusCode::OK, "Thank you", &[line], Vec::new(), None, home))
 }
 
-fn no_blog() -> Response {
-    plain_pages::not_found("Not found", "There is no blog at this address.")
-}
-
 /// How much of what the reader typed a page shows back (the form's own limits, with room).
 fn kept(text: &str, max: usize) -> String {
     text.chars().take(max + 100).collect()
@@ -235,7 +235,7 @@ pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<R
     let subdomain = req.extensions().get::<BlogHost>().map(|h| h.0.clone()).unwrap_or_default();
     let lookup = subdomain.clone();
     let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
-        return Ok(plain_pages::not_found("Not found", "There is no blog at this address."));
+        return Ok(plain_pages::no_blog(&state.config, None));
     };
     let blog_url = format!("{}/", state.config.blog_origin(&blog.address));
     let home = (blog_url.clone(), format!("Back to {}", blog.name));

@@ -81,9 +81,9 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     let generation = site.cache.generation(&subdomain);
     let lookup = subdomain.clone();
     let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
-        return Ok(crate::http::plain_pages::not_found(
-            "Blog not found",
-            &format!("There is no blog at {subdomain}.{}.", state.config.host),
+        return Ok(crate::http::plain_pages::no_blog(
+            &state.config,
+            Some(&format!("{subdomain}.{}", state.config.host)),
         ));
     };
     if names_an_item && let Some(location) = old_address(&state, &blog, path, query).await? {
@@ -117,10 +117,9 @@ pub(super) async fn uncached_blog(state: &AppState, subdomain: String) -> Result
     let lookup = subdomain.clone();
     Ok(match state.db.read(move |conn| public::blog(conn, &lookup)).await? {
         Some(blog) => Ok(blog),
-        None => Err(crate::http::plain_pages::not_found(
-            "Blog not found",
-            &format!("There is no blog at {subdomain}.{}.", state.config.host),
-        )),
+        None => {
+            Err(crate::http::plain_pages::no_blog(&state.config, Some(&format!("{subdomain}.{}", state.config.host))))
+        }
     })
 }
 

@@ -107,10 +107,6 @@ fn page(
     plain_pages::form_page(status, CSP, html)
 }
 
-fn no_blog() -> Response {
-    plain_pages::not_found("Not found", "There is no blog at this address.")
-}
-
 fn not_taken(blog: &OnBlog) -> Response {
     page(
         StatusCode::NOT_FOUND,
@@ -138,7 +134,7 @@ fn form_page(state: &AppState, blog: &OnBlog, email: &str, problem: &str, status
 /// `GET /subscribe`.
 #[handler]
 pub async fn subscribe_page(req: &Request, state: Data<&AppState>) -> Result<Response, Error> {
-    let Some(blog) = on_blog(req, &state).await? else { return Ok(no_blog()) };
+    let Some(blog) = on_blog(req, &state).await? else { return Ok(plain_pages::no_blog(&state.config, None)) };
     if !state.blogs.takes_subscribers(&blog.subdomain).await? {
         return Ok(not_taken(&blog));
     }
@@ -148,7 +144,7 @@ pub async fn subscribe_page(req: &Request, state: Data<&AppState>) -> Result<Res
 /// `POST /subscribe`.
 #[handler]
 pub async fn send(req: &Request, body: Body, state: Data<&AppState>) -> Result<Response, Error> {
-    let Some(blog) = on_blog(req, &state).await? else { return Ok(no_blog()) };
+    let Some(blog) = on_blog(req, &state).await? else { return Ok(plain_pages::no_blog(&state.config, None)) };
     let bytes = body.into_vec().await.map_err(|_| Error::bad_request("body", "The form could not be read"))?;
     let Ok(sent) = serde_urlencoded::from_bytes::<Sent>(&bytes) else {
         return Ok(form_page(&state, &blog, "", "The form could not be read; send it again.", StatusCode::BAD_REQUEST));
@@ -225,7 +221,7 @@ async fn button_page(
     button: &'static str,
     line: impl FnOnce(&str) -> String,
 ) -> Result<Response, Error> {
-    let Some(blog) = on_blog(req, state).await? else { return Ok(no_blog()) };
+    let Some(blog) = on_blog(req, state).await? else { return Ok(plain_pages::no_blog(&state.config, None)) };
     let form = FormPart { action, token: String::new(), asks_email: false, email: String::new(), button };
     let line = line(&blog.name);
     Ok(page(StatusCode::OK, &blog, title, &[&line], "", Some(form)))
@@ -234,7 +230,7 @@ async fn button_page(
 /// `POST /subscribe/confirm/{token}`: confirms.
 #[handler]
 pub async fn confirm(req: &Request, state: Data<&AppState>, Path(token): Path<String>) -> Result<Response, Error> {
-    let Some(blog) = on_blog(req, &state).await? else { return Ok(no_blog()) };
+    let Some(blog) = on_blog(req, &state).await? else { return Ok(plain_pages::no_blog(&state.config, None)) };
     let token = token_of(&token);
     if !token.is_empty() && state.blogs.confirm_subscription(&blog.subdomain, &token).await? {
         let line = format!("You will receive the new posts of {} by email.", blog.name);
@@ -262,7 +258,7 @@ pub async fn unsubscribe_form(
 /// `POST /unsubscribe/{token}`: unsubscribes; 200 whatever the token, so nothing is learnt.
 #[handler]
 pub async fn unsubscribe(req: &Request, state: Data<&AppState>, Path(token): Path<String>) -> Result<Response, Error> {
-    let Some(blog) = on_blog(req, &state).await? else { return Ok(no_blog()) };
+    let Some(blog) = on_blog(req, &state).await? else { return Ok(plain_pages::no_blog(&state.config, None)) };
     let token = token_of(&token);
     if !token.is_empty() {
         state.blogs.unsubscribe(&blog.subdomain, &token).await?;
