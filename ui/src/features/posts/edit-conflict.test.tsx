@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, injectConfig, json } from '../../test/fake-api';
 import { postsServer, samplePost } from '../../test/fake-posts';
 import { renderRoute } from '../../test/render-route';
+import { postDraftKey } from './post-drafts';
 
 beforeAll(() => injectConfig({ host: 'localhost:8080', appUrl: 'http://localhost:8080', providerName: 'Local' }));
 beforeEach(() => localStorage.clear());
@@ -67,5 +68,44 @@ describe('an edit conflict', () => {
       type: 'root',
       children: [heading('Notes'), para('Typed here'), para('Saved elsewhere')],
     });
+  });
+});
+
+describe('the local draft of an existing post', () => {
+  it('is written as the blogger types, with the version it was based on', async () => {
+    fakeApi(postsServer([mine]).handlers);
+    const { user } = renderRoute(`/d/posts/${mine.shortId}/edit`);
+    await user.type(await waitFor(paragraph), ' and more');
+    await waitFor(() => expect(localStorage.getItem(postDraftKey(7, mine.shortId))).not.toBeNull(), { timeout: 3000 });
+    const stored = JSON.parse(localStorage.getItem(postDraftKey(7, mine.shortId)) ?? 'null');
+    expect(stored.blocks[1]).toEqual(para('Opened here and more'));
+    expect(stored.version).toBe(4);
+    expect(typeof stored.savedAt).toBe('number');
+  });
+
+  it("is offered when the editor opens: 'Restore' puts it back, 'Discard' forgets it", async () => {
+    const draft = {
+      blocks: [heading('Notes'), para('From the crash')],
+      draft: false,
+      tags: [],
+      page: false,
+      version: 4,
+      savedAt: Date.now(),
+    };
+    localStorage.setItem(postDraftKey(7, mine.shortId), JSON.stringify(draft));
+    fakeApi(postsServer([mine]).handlers);
+    const first = renderRoute(`/d/posts/${mine.shortId}/edit`);
+    expect(await screen.findByText(/You have unsaved changes from/)).toBeInTheDocument();
+    expect(paragraph()).toHaveValue('Opened here');
+    await first.user.click(screen.getByRole('button', { name: 'Restore' }));
+    expect(paragraph()).toHaveValue('From the crash');
+    expect(screen.queryByText(/You have unsaved changes from/)).toBeNull();
+    first.unmount();
+
+    localStorage.setItem(postDraftKey(7, mine.shortId), JSON.stringify(draft));
+    const second = renderRoute(`/d/posts/${mine.shortId}/edit`);
+    await second.user.click(await screen.findByRole('button', { name: 'Discard' }));
+    expect(paragraph()).toHaveValue('Opened here');
+    expect(localStorage.getItem(postDraftKey(7, mine.shortId))).toBeNull();
   });
 });

@@ -29,6 +29,8 @@ import { usePostActions } from './use-post-actions';
 import { CommentsSwitch } from '../responses';
 import { validationRules } from './validation';
 import { ConflictScreen } from './conflict-screen';
+import { DraftOffer } from './draft-offer';
+import { usePostDraft } from './use-post-draft';
 
 /** Asked before a block is removed: a removed block cannot be brought back. */
 export const REMOVE_BLOCK_QUESTION = 'Are you sure you want to remove this block?';
@@ -86,6 +88,7 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
     version,
     onConflict: setConflict,
   });
+  const localDraft = usePostDraft(blogId, post, state, dispatch, version, setVersion);
 
   // The merge is in the state once rendered: then it is saved like any edit.
   useEffect(() => {
@@ -194,6 +197,9 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
           )}
           {state.persisted && post && <PreviewLinkControl blogId={blogId} shortId={post.shortId} />}
         </div>
+      )}
+      {localDraft.offer && (
+        <DraftOffer savedAt={localDraft.offer.savedAt} onRestore={localDraft.restore} onDiscard={localDraft.discard} />
       )}
       {actions.formError && (
         <p className="q-post-editor__error" role="alert">

@@ -8,6 +8,7 @@ import { conflictingPost, createPost, deletePost, updatePost, type Block, type P
 import { blocksOf, showsAnnounce, type EditorAction, type EditorState, type OptionErrors } from './editor-state';
 import { pageProblem } from './tags';
 import { clearLocalDraft } from './local-draft';
+import { clearPostDraft } from './post-drafts';
 import { checkPublishAt, parseLocalInput } from './schedule';
 import type { FocusRequest } from './use-block-focus';
 import { bodyProblem, hasErrors, validateBlocks, type BlockErrors } from './validation';
@@ -152,6 +153,7 @@ export function usePostActions({
         state.persisted && post ? await updatePost(blogId, post.shortId, input) : await createPost(blogId, input);
       dispatch({ type: 'saved', post: saved });
       if (!state.persisted) clearLocalDraft();
+      else if (post) clearPostDraft(blogId, post.shortId);
       showList();
     } catch (error) {
       const current = conflictingPost(error);
