@@ -9,13 +9,13 @@ use super::Blogs;
 use super::effects::Effects;
 use super::{review, subscriptions, webmentions};
 use crate::db::blogs::Blog;
-use crate::db::posts::{self, Post, PostWrite};
+use crate::db::posts::{self, Post, PostWrite, Updated};
 use crate::db::quota_uses::{self, QuotaKind};
 use crate::domain::blog::post_address::slug;
 use crate::domain::content::blocks::Body;
 use crate::domain::content::schedule;
-use crate::domain::content::tags;
 use crate::domain::content::visibility::Visibility;
+use crate::domain::content::{post_version, tags};
 use crate::domain::limits::{self, MAX_POSTS_PER_BLOG};
 use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
@@ -43,6 +43,10 @@ pub struct PostInput {
     /// fediverse and email subscribers) as new; without it, it becomes public quietly.
     #[serde(default)]
     announce: bool,
+    /// On an update: the version it was based on (or the `If-Match` header); without either it
+    /// is saved unchecked (docs/edit-conflicts.md). Read as any JSON so a malformed one is a 422.
+    #[serde(default)]
+    version: Option<Value>,
 }
 
 /// A checked post, ready to store: the parsed body travels with what is written, so it is
@@ -85,8 +89,16 @@ impl Blogs {
     }
 
     /// Replaces the blocks of the post `short_id`; publishing sets `publishedAt` once and it
-    /// stays.
-    pub async fn update_post(&self, blog: &Blog, short_id: &str, input: &PostInput) -> Result<Post> {
+    /// stays. With a version (`if_match`, the raw `If-Match` header, or the input's `version`)
+    /// only while the post is still at it: else [`Updated::Stale`] and nothing is written.
+    pub async fn update_post(
+        &self,
+        blog: &Blog,
+        short_id: &str,
+        input: &PostInput,
+        if_match: Option<&str>,
+    ) -> Result<Updated> {
+        let expected = post_version::expected(if_match, input.version.as_ref()).map_err(Error::Invalid)?;
         let Checked { body, write } = self.check(input)?;
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
         let terms = self.review_terms();
@@ -104,9 +116,12 @@ impl Blogs {
                 webmentions::post_written(tx, post, was_public)?;
                 review::rescore(tx, blog_id, &terms)
             };
-            let (post, seq) = posts::update(conn, blog_id, &short_id, &write, federate)?.ok_or_else(post_not_found)?;
-            saved(effects, &subdomain, seq, &post, &body);
-            Ok(post)
+            let updated =
+                posts::update(conn, blog_id, &short_id, &write, expected, federate)?.ok_or_else(post_not_found)?;
+            if let Updated::Saved(post, seq) = &updated {
+                saved(effects, &subdomain, *seq, post, &body);
+            }
+            Ok(updated)
         })
         .await
     }

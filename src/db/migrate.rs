@@ -205,6 +205,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0032_custom_css.sql"),
         seed: None,
     },
+    Migration {
+        version: 34,
+        name: "a version for each post (edit conflicts)",
+        sql: include_str!("migrations/0034_post_versions.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -38,6 +38,9 @@ pub struct Post {
     /// Whether it is unlisted (issue 32, docs/unlisted.md): reachable by its permalink only, in
     /// no public list, feed or search, never federated or mailed. Never set on a page.
     pub unlisted: bool,
+    /// Its version (issue 32, docs/edit-conflicts.md): 1 when created, raised by one by every
+    /// change of what its editor shows (an update, a scheduled publication).
+    pub version: i64,
 }
 
 impl Post {
@@ -89,7 +92,7 @@ pub struct PostWrite {
 }
 
 /// The columns [`from_row`] reads, in order.
-pub(crate) const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at, comments_closed, unlisted";
+pub(crate) const COLUMNS: &str = "id, blog_id, short_id, slug, title, body, published_at, created_at, updated_at, scheduled_at, comments_closed, unlisted, version";
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// A post from a row of [`COLUMNS`].
@@ -109,6 +112,7 @@ pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
         scheduled_at: row.get(9)?,
         comments_closed: row.get(10)?,
         unlisted: row.get(11)?,
+        version: row.get(12)?,
     })
 }
 
@@ -178,22 +182,40 @@ pub(crate) fn with_fresh_short_id(
     }
 }
 
-/// Replaces a post's body; a first publish sets `published_at` once, or with a `publish_at`
-/// schedules it (the draft flag on drops a schedule). `None` when the blog has no such post.
+/// What an update did: saved the post (with the new change counter), or refused it because
+/// the post is no longer at the version the update was based on (with the post as it is).
+#[derive(Debug)]
+pub enum Updated {
+    /// Written: the post as written and the new change counter.
+    Saved(Post, i64),
+    /// Nothing written: the post moved on since `expected` (docs/edit-conflicts.md).
+    Stale(Post),
+}
+
+/// Replaces a post's body and raises its version; a first publish sets `published_at` once, or
+/// with a `publish_at` schedules it (the draft flag on drops a schedule). With `expected`, only
+/// when the post is still at that version (checked in the write's transaction, so of two saves
+/// based on one version exactly one is written). `None` when the blog has no such post.
 /// `federate` as for [`create`], with whether the post was public before this write.
 pub fn update(
     conn: &mut Connection,
     blog_id: i64,
     short_id: &str,
     write: &PostWrite,
+    expected: Option<i64>,
     federate: impl FnOnce(&Connection, &Post, bool) -> Result<(), Error>,
-) -> Result<Option<(Post, i64)>, Error> {
+) -> Result<Option<Updated>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    if let Some(current) = expected.map(|_| get(&tx, blog_id, short_id)).transpose()?.flatten()
+        && Some(current.version) != expected
+    {
+        return Ok(Some(Updated::Stale(current)));
+    }
     let was_public = is_public(&tx, blog_id, short_id)?;
     let post = tx
         .query_row(
             &format!(
-                "UPDATE posts SET slug = ?3, title = ?4, body = ?5, updated_at = {NOW},
+                "UPDATE posts SET slug = ?3, title = ?4, body = ?5, updated_at = {NOW}, version = version + 1,
                      published_at = CASE WHEN published_at IS NULL AND ?6 AND ?7 IS NULL THEN {NOW} ELSE published_at END,
                      scheduled_at = CASE WHEN published_at IS NULL AND ?6 THEN ?7 END,
                      unlisted = ?8
@@ -209,7 +231,7 @@ pub fn update(
     super::pages::set(&tx, &mut post, write.page)?;
     federate(&tx, &post, was_public)?;
     tx.commit()?;
-    Ok(Some((post, seq)))
+    Ok(Some(Updated::Saved(post, seq)))
 }
 
 /// Whether the post is public as a post (published, listed, not a page): what federates.

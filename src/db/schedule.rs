@@ -11,7 +11,8 @@ pub type Published = (Post, String);
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-/// Publishes every post whose scheduled time has come, at that time, in one transaction.
+/// Publishes every post whose scheduled time has come, at that time, in one transaction (each
+/// post's version raised: its editor shows it published now, docs/edit-conflicts.md).
 /// Returns them with the subdomains of their blogs and the new change counter (`None` when
 /// nothing came due, so nothing was written). `federate` runs in the transaction for each post
 /// published that is not a page, with its blog's subdomain.
@@ -22,7 +23,7 @@ pub fn publish_due(
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut posts: Vec<Post> = {
         let mut stmt = tx.prepare_cached(&format!(
-            "UPDATE posts SET published_at = scheduled_at, scheduled_at = NULL, updated_at = {NOW}
+            "UPDATE posts SET published_at = scheduled_at, scheduled_at = NULL, updated_at = {NOW}, version = version + 1
              WHERE scheduled_at IS NOT NULL AND scheduled_at <= {NOW} RETURNING {COLUMNS}"
         ))?;
         stmt.query_map([], from_row)?.collect::<rusqlite::Result<_>>()?

@@ -23,6 +23,7 @@ mod comments;
 mod csrf;
 mod custom_css;
 mod domains;
+mod edit_conflicts;
 mod emoji;
 mod exports;
 mod favicons;

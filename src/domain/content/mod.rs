@@ -1,4 +1,4 @@
-//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post, its visibility; a blog's checked custom CSS.
+//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post, its visibility, its version; a blog's checked custom CSS.
 
 pub mod blocks;
 pub mod comment;
@@ -9,6 +9,7 @@ pub mod emoji;
 pub mod html;
 pub mod image;
 pub mod markdown;
+pub mod post_version;
 pub mod reader_view;
 pub mod risk;
 pub mod schedule;

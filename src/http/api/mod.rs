@@ -13,6 +13,7 @@ pub mod images;
 pub mod imports;
 pub mod json;
 pub mod pages;
+pub mod post_versions;
 pub mod posts;
 pub mod preview;
 pub mod preview_links;

@@ -6,7 +6,8 @@
 //! `CSRF-Token` header against the `csrf_token` cookie (and the `Origin` when sent), `OwnedBlog`
 //! takes the session (401) and blog 7 if the user owns it (any other blog is the same 404), the JSON
 //! body decodes (`json.rs`: a 400 naming the field), `Blogs::update_post` checks, writes, indexes
-//! and invalidates, and the handler answers.
+//! and invalidates, and the handler answers. A post's version travels as its `ETag` and the
+//! `If-Match` an update sends back (`post_versions.rs`, docs/edit-conflicts.md).
 
 use std::collections::HashMap;
 
@@ -20,7 +21,7 @@ use ts_rs::TS;
 use crate::blogs::PostInput;
 use crate::config::Config;
 use crate::db::blogs::Blog;
-use crate::db::posts::{self, Post};
+use crate::db::posts::{self, Post, Updated};
 use crate::db::{mail_queue, reactions, replies, responses, tags};
 use crate::domain::content::blocks::Body;
 use crate::domain::content::visibility::Visibility;
@@ -29,6 +30,7 @@ use crate::error::{Error, Result};
 use crate::http::api::answers::Empty;
 use crate::http::api::json::JsonBody;
 use crate::http::api::paged;
+use crate::http::api::post_versions::{if_match, stale, tagged};
 use crate::http::owned_blog::OwnedBlog;
 use crate::http::state::AppState;
 
@@ -92,6 +94,9 @@ pub struct PostJson<'a> {
     replies: i64,
     /// Comments and webmentions, held and approved (not spam).
     responses: i64,
+    /// Its version, raised by every change; an update sends it back to be refused (409) rather
+    /// than overwrite a newer one (docs/edit-conflicts.md). Also its `ETag`, `"N"`.
+    version: i64,
 }
 
 /// A post's email to the blog's subscribers: waiting for its grace period (`dueAt`), then
@@ -143,6 +148,7 @@ pub fn post_json<'a>(config: &Config, blog: &Blog, post: &'a Post) -> Result<Pos
         boosts: 0,
         replies: 0,
         responses: 0,
+        version: post.version,
     })
 }
 
@@ -231,7 +237,7 @@ pub async fn create(
 ) -> Result<Response> {
     let post = state.blogs.create_post(&blog, &input).await?;
     let body = OnePost { post: post_json(&state.config, &blog, &post)? };
-    Ok(Json(body).with_status(StatusCode::CREATED).into_response())
+    Ok(tagged(Json(body).with_status(StatusCode::CREATED), post.version))
 }
 
 /// One post.
@@ -244,18 +250,24 @@ pub async fn show(
     let id = blog.id;
     let post =
         state.db.read(move |conn| posts::get(conn, id, &post_id)).await?.ok_or_else(crate::blogs::post_not_found)?;
-    Ok(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }).into_response())
+    Ok(tagged(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }), post.version))
 }
 
-/// Replaces a post's blocks; publishing sets `publishedAt` once and it stays.
+/// Replaces a post's blocks; publishing sets `publishedAt` once and it stays. Based on an older
+/// version (`If-Match` or `version`) it is a 409 carrying the post as it is now.
 #[handler]
 pub async fn update(
+    req: &Request,
     OwnedBlog { blog, input: JsonBody(input), .. }: OwnedBlog<JsonBody<PostInput>>,
     state: Data<&AppState>,
     Path((_, post_id)): Path<(String, String)>,
 ) -> Result<Response> {
-    let post = state.blogs.update_post(&blog, &post_id, &input).await?;
-    Ok(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }).into_response())
+    match state.blogs.update_post(&blog, &post_id, &input, if_match(req).as_deref()).await? {
+        Updated::Saved(post, _) => {
+            Ok(tagged(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }), post.version))
+        }
+        Updated::Stale(post) => Ok(stale(counted_post_json(&state, &blog, &post).await?, post.version)),
+    }
 }
 
 /// Deletes a post.

@@ -98,7 +98,12 @@ replies: number,
 /**
  * Comments and webmentions, held and approved (not spam).
  */
-responses: number, };
+responses: number, 
+/**
+ * Its version, raised by every change; an update sends it back to be refused (409) rather
+ * than overwrite a newer one (docs/edit-conflicts.md). Also its `ETag`, `"N"`.
+ */
+version: number, };
 
 /**
  * A valid body: `{"type": "root", "children": [...]}`.
@@ -124,3 +129,14 @@ dueAt: string | null, sent: number, waiting: number, failed: number, };
  * page shows them (its first heading is the title, so it is not repeated).
  */
 export type PostPreview = { title: string, html: string, };
+
+/**
+ * A 409: the update was based on an older version; nothing was saved. `post` is the post as
+ * it is now, with its version, which a save sends back to replace it.
+ */
+export type StalePost = { errors: Array<VersionRefusal>, post: Post, };
+
+/**
+ * The one message of a 409, under `version`: the API's error shape (`{errors: [{version}]}`).
+ */
+export type VersionRefusal = { version: string, };

@@ -22,14 +22,17 @@ export class ApiError extends Error {
   readonly messages: string[];
   /** Messages by field key (camelCased), e.g. `{"children.3": ["Can't be blank"]}`. */
   readonly fields: Record<string, string[]>;
+  /** The whole answer, camelCased (e.g. a 409's current post beside its `errors`); null when not JSON. */
+  readonly body: unknown;
 
-  constructor(status: number, messages: string[], fields: Record<string, string[]> = {}) {
+  constructor(status: number, messages: string[], fields: Record<string, string[]> = {}, body: unknown = null) {
     const list = messages.length > 0 ? messages : [`Request failed with status ${status}`];
     super(list.join('\n'));
     this.name = 'ApiError';
     this.status = status;
     this.messages = list;
     this.fields = fields;
+    this.body = body;
   }
 
   /** Messages for one field key, or an empty list. */
@@ -168,7 +171,7 @@ export async function request<T = unknown>(
       const plain = !isJson && text.length <= 200 && !text.trimStart().startsWith('<') ? text.trim() : '';
       messages.push(plain ? `${statusLine(response)}: ${plain}` : statusLine(response));
     }
-    throw new ApiError(response.status, messages, fields);
+    throw new ApiError(response.status, messages, fields, isJson ? camelKeys(json) : null);
   }
   if (!isJson) {
     throw new ApiError(response.status, [`Unexpected response from the server (status ${response.status}, not JSON)`]);

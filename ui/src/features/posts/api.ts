@@ -1,20 +1,28 @@
 // The blog's posts (docs/api.md, 'Posts' and 'Images'): list, read, create, update, delete,
 // search, and the image upload the editor's image blocks use.
 import type { AppConfig } from '../../config/app-config';
-import type { Block, ManyPosts, OnePost, Post as PostAnswer, PostBody, PostPreview } from '../../api-types/posts';
+import type {
+  Block,
+  ManyPosts,
+  OnePost,
+  Post as PostAnswer,
+  PostBody,
+  PostPreview,
+  StalePost,
+} from '../../api-types/posts';
 import type {
   CreatedPreviewLink,
   NewPreviewLink,
   PreviewLinkSince,
   PreviewLinkState,
 } from '../../api-types/preview-links';
-import { api, paging, type Paging } from '../../lib/api';
+import { api, ApiError, paging, type Paging } from '../../lib/api';
 
 // The answers' types are generated from the server's structs (ui/src/api-types/).
 export type { Block, PostBody, PostMail, PostPreview } from '../../api-types/posts';
 
-/** The counts of a post, its comments switch and its visibility, which the server always sends and the app also shows without (a post without a visibility is public). */
-type Reactions = 'likes' | 'boosts' | 'replies' | 'responses' | 'commentsClosed' | 'visibility';
+/** The counts of a post, its comments switch, its visibility and its version, which the server always sends and the app also shows without (a post without a visibility is public; one without a version is saved unchecked). */
+type Reactions = 'likes' | 'boosts' | 'replies' | 'responses' | 'commentsClosed' | 'visibility' | 'version';
 
 /** A post, as the server describes it; the app also takes one without its fediverse counts. */
 export type Post = Omit<PostAnswer, Reactions> & Partial<Pick<PostAnswer, Reactions>>;
@@ -39,6 +47,8 @@ export interface PostInput {
   visibility?: Visibility;
   /** On the save that makes a published unlisted post public: announce it to followers as new. */
   announce?: boolean;
+  /** On an update: the version the edit is based on; a newer one on the server refuses it (409, docs/edit-conflicts.md). */
+  version?: number;
 }
 
 /** Posts per page of the list. */
@@ -62,9 +72,18 @@ function payload({
   publishAt = null,
   visibility = 'public',
   announce = false,
+  version,
 }: PostInput) {
   const body: PostBody = { type: 'root', children: blocks };
-  const sent = { body, draft, tags, page, visibility, ...(announce ? { announce } : {}) };
+  const sent = {
+    body,
+    draft,
+    tags,
+    page,
+    visibility,
+    ...(announce ? { announce } : {}),
+    ...(version !== undefined ? { version } : {}),
+  };
   // publishAt is left out unless set: a save without it publishes now, as before scheduling existed.
   return publishAt ? { ...sent, publishAt } : sent;
 }
@@ -94,6 +113,16 @@ export async function createPost(blogId: number, input: PostInput): Promise<Post
 export async function updatePost(blogId: number, shortId: string, input: PostInput): Promise<Post> {
   const { data } = await api.put<OnePost>(postPath(blogId, shortId), payload(input));
   return data.post;
+}
+
+/**
+ * The post as it is now on the server when `error` is an update's 409 (it was saved elsewhere
+ * since the version the update was based on); null for any other error.
+ */
+export function conflictingPost(error: unknown): Post | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const body = error.body as Partial<StalePost> | null;
+  return body && typeof body === 'object' && body.post && typeof body.post === 'object' ? body.post : null;
 }
 
 /** Deletes a post for good. */

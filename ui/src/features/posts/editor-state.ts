@@ -82,7 +82,9 @@ export type EditorAction =
   /** The server refused the save: its messages by block index. */
   | { type: 'serverErrors'; errors: BlockErrors }
   /** The server stored the post. */
-  | { type: 'saved'; post: Post };
+  | { type: 'saved'; post: Post }
+  /** Replaces the content: a restored local draft, or the merge of an edit conflict (docs/edit-conflicts.md). */
+  | { type: 'restore'; content: EditorContent & { tags?: string[]; page?: boolean } };
 
 /** A block of `type` with empty values. */
 export function emptyBlock(type: BlockType): Block {
@@ -272,6 +274,12 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, errors: validateBlocks(blocksOf(state), state.rules) };
     case 'serverErrors':
       return { ...state, errors: action.errors };
+    case 'restore': {
+      const { blocks, draft, tags = state.tags, page = state.page } = action.content;
+      const restored = keyed(blocks, state.nextKey);
+      const nextKey = state.nextKey + blocks.length;
+      return changed(state, { blocks: restored, nextKey, draft, tags, page, errors: {}, optionErrors: {} });
+    }
     case 'saved':
       return {
         ...state,

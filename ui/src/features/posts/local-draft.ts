@@ -57,7 +57,8 @@ export function parseLocalDraft(raw: unknown): EditorContent | null {
   return { blocks, draft: raw.draft };
 }
 
-function defaultStorage(): Storage | null {
+/** The browser's local storage; null when it is disabled (the editor then works without local drafts). */
+export function defaultStorage(): Storage | null {
   try {
     return window.localStorage;
   } catch {
@@ -65,11 +66,11 @@ function defaultStorage(): Storage | null {
   }
 }
 
-/** The stored draft; a malformed one is deleted and null returned. */
-export function loadLocalDraft(storage: Storage | null = defaultStorage()): EditorContent | null {
+/** What `parse` makes of the JSON stored under `key`; a value it refuses (null) is deleted. */
+export function loadStored<T>(storage: Storage | null, key: string, parse: (raw: unknown) => T | null): T | null {
   if (!storage) return null;
   try {
-    const text = storage.getItem(LOCAL_DRAFT_KEY);
+    const text = storage.getItem(key);
     if (text === null) return null;
     let parsed: unknown;
     try {
@@ -77,29 +78,44 @@ export function loadLocalDraft(storage: Storage | null = defaultStorage()): Edit
     } catch {
       parsed = undefined;
     }
-    const draft = parseLocalDraft(parsed);
-    if (!draft) storage.removeItem(LOCAL_DRAFT_KEY);
-    return draft;
+    const value = parse(parsed);
+    if (value === null) storage.removeItem(key);
+    return value;
   } catch {
     return null;
   }
 }
 
-/** Stores the new post's blocks and draft flag. */
-export function saveLocalDraft(content: EditorContent, storage: Storage | null = defaultStorage()): void {
+/** Stores `value` as JSON under `key`; a full or disabled storage only costs the local copy. */
+export function storeJson(storage: Storage | null, key: string, value: unknown): void {
   try {
-    storage?.setItem(LOCAL_DRAFT_KEY, JSON.stringify({ blocks: content.blocks, draft: content.draft }));
+    storage?.setItem(key, JSON.stringify(value));
   } catch (error) {
     // Full or disabled storage only costs the local copy; the editor keeps working.
     console.warn('quire: the local draft could not be saved', error);
   }
 }
 
-/** Forgets the new post's draft (after it was created). */
-export function clearLocalDraft(storage: Storage | null = defaultStorage()): void {
+/** Removes `key`. */
+export function forgetStored(storage: Storage | null, key: string): void {
   try {
-    storage?.removeItem(LOCAL_DRAFT_KEY);
+    storage?.removeItem(key);
   } catch {
     // Nothing stored that could be read back either.
   }
+}
+
+/** The stored draft; a malformed one is deleted and null returned. */
+export function loadLocalDraft(storage: Storage | null = defaultStorage()): EditorContent | null {
+  return loadStored(storage, LOCAL_DRAFT_KEY, parseLocalDraft);
+}
+
+/** Stores the new post's blocks and draft flag. */
+export function saveLocalDraft(content: EditorContent, storage: Storage | null = defaultStorage()): void {
+  storeJson(storage, LOCAL_DRAFT_KEY, { blocks: content.blocks, draft: content.draft });
+}
+
+/** Forgets the new post's draft (after it was created). */
+export function clearLocalDraft(storage: Storage | null = defaultStorage()): void {
+  forgetStored(storage, LOCAL_DRAFT_KEY);
 }

@@ -28,6 +28,9 @@ import { ScheduleField } from './schedule-field';
 import { usePostActions } from './use-post-actions';
 import { CommentsSwitch } from '../responses';
 import { validationRules } from './validation';
+import { ConflictScreen } from './conflict-screen';
+import { DraftOffer } from './draft-offer';
+import { usePostDraft } from './use-post-draft';
 
 /** Asked before a block is removed: a removed block cannot be brought back. */
 export const REMOVE_BLOCK_QUESTION = 'Are you sure you want to remove this block?';
@@ -56,6 +59,11 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
   const rules = validationRules(config);
   const [state, dispatch] = useReducer(editorReducer, null, () => initialState(post, rules));
   const [addAt, setAddAt] = useState<number | null>(null);
+  // Edit conflicts (docs/edit-conflicts.md): the version saves are based on, the post saved elsewhere.
+  const [version, setVersion] = useState(post?.version);
+  const [conflict, setConflict] = useState<Post | null>(null);
+  const [saveMerged, setSaveMerged] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const focusBlock = useBlockFocus(listRef);
   const leave = useLeaveWarning(isDirty(state));
@@ -77,7 +85,17 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
     blocked: images.uploading,
     postRules: config.postRules ?? null,
     scheduleRules: config.scheduleRules ?? null,
+    version,
+    onConflict: setConflict,
   });
+  const localDraft = usePostDraft(blogId, post, state, dispatch, version, setVersion);
+
+  // The merge is in the state once rendered: then it is saved like any edit.
+  useEffect(() => {
+    if (!saveMerged) return;
+    setSaveMerged(false);
+    formRef.current?.requestSubmit();
+  }, [saveMerged]);
   const unpublished = state.publishedAt === null;
 
   const preview = usePreview(blogId, (errors) => dispatch({ type: 'serverErrors', errors }));
@@ -131,8 +149,24 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
   const uploadStatus = (index: number) =>
     upload.status !== 'idle' && upload.index === index && <UploadStatus upload={upload} onDismiss={images.dismiss} />;
 
+  if (conflict)
+    return (
+      <ConflictScreen
+        mine={{ blocks: blocksOf(state), tags: state.tags }}
+        theirs={{ blocks: conflict.body.children, tags: conflict.tags ?? [] }}
+        onCancel={() => setConflict(null)}
+        onSave={(merged) => {
+          dispatch({ type: 'restore', content: { ...merged, draft: state.draft } });
+          setVersion(conflict.version);
+          setConflict(null);
+          setSaveMerged(true);
+        }}
+      />
+    );
+
   return (
     <form
+      ref={formRef}
       className="q-post-editor"
       onSubmit={actions.submit}
       noValidate
@@ -163,6 +197,9 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
           )}
           {state.persisted && post && <PreviewLinkControl blogId={blogId} shortId={post.shortId} />}
         </div>
+      )}
+      {localDraft.offer && (
+        <DraftOffer savedAt={localDraft.offer.savedAt} onRestore={localDraft.restore} onDiscard={localDraft.discard} />
       )}
       {actions.formError && (
         <p className="q-post-editor__error" role="alert">

@@ -4,10 +4,11 @@ import type { PostRules, ScheduleRules } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { createPost, deletePost, updatePost, type Block, type Post } from './api';
+import { conflictingPost, createPost, deletePost, updatePost, type Block, type Post } from './api';
 import { blocksOf, showsAnnounce, type EditorAction, type EditorState, type OptionErrors } from './editor-state';
 import { pageProblem } from './tags';
 import { clearLocalDraft } from './local-draft';
+import { clearPostDraft } from './post-drafts';
 import { checkPublishAt, parseLocalInput } from './schedule';
 import type { FocusRequest } from './use-block-focus';
 import { bodyProblem, hasErrors, validateBlocks, type BlockErrors } from './validation';
@@ -30,6 +31,10 @@ export interface PostActionsOptions {
   postRules?: PostRules | null;
   /** The server's scheduling rules; null when the editor does not schedule. */
   scheduleRules?: ScheduleRules | null;
+  /** The version an update is based on (docs/edit-conflicts.md); undefined sends none. */
+  version?: number;
+  /** An update refused because the post was saved elsewhere: the post as it is now. */
+  onConflict?: (current: Post) => void;
 }
 
 export interface PostActions {
@@ -96,6 +101,8 @@ export function usePostActions({
   blocked,
   postRules = null,
   scheduleRules = null,
+  version,
+  onConflict,
 }: PostActionsOptions): PostActions {
   const navigate = useNavigate();
   const [saving, setSaving] = useState(false);
@@ -140,13 +147,22 @@ export function usePostActions({
         publishAt: schedule.at,
         visibility: state.page ? ('public' as const) : state.visibility,
         announce: showsAnnounce(state) && state.announce,
+        ...(version !== undefined ? { version } : {}),
       };
       const saved =
         state.persisted && post ? await updatePost(blogId, post.shortId, input) : await createPost(blogId, input);
       dispatch({ type: 'saved', post: saved });
       if (!state.persisted) clearLocalDraft();
+      else if (post) clearPostDraft(blogId, post.shortId);
       showList();
     } catch (error) {
+      const current = conflictingPost(error);
+      if (current && onConflict) {
+        // Nothing was saved: the conflict screen shows both versions (the local draft stays).
+        setSaving(false);
+        onConflict(current);
+        return;
+      }
       // The screen stays as it is, so nothing typed is lost; the server's messages show where they belong.
       console.error('quire: saving the post failed', error);
       const { blocks: blockErrors, options, publishAt, other } = serverMessages(error);
