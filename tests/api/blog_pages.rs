@@ -116,7 +116,13 @@ async fn a_post_page_renders_every_block_as_readers_expect() {
     assert!(html.contains("<h2 id=\"a-section\">A section</h2>"));
     assert!(html.contains("<a href=\"https://example.com/page\" rel=\"nofollow ugc noopener\">An example</a>"));
     assert!(html.contains("src=\"https://open.spotify.com/embed/track/4uLU6hMCjMI75M1A2tKUQC\""), "the official embed");
-    assert!(html.contains("href=\"https://x.com/quire/status/123\""), "a tweet is a quote link");
+    assert!(
+        html.contains(
+            "<blockquote class=\"tweet\"><p>Post by <strong>@quire</strong> on X</p>\
+             <a href=\"https://x.com/quire/status/123\" rel=\"nofollow ugc noopener\">x.com/quire/status/123</a></blockquote>"
+        ),
+        "a tweet is a small card naming its author, rendered here: {html}"
+    );
     assert!(!html.contains("platform.twitter.com"), "no third-party script by default");
     assert!(html.contains("property=\"og:type\" content=\"article\""));
 }

@@ -1,4 +1,4 @@
-//! How blocks appear to readers: Spotify embeds, heading anchors, excerpts, reading time.
+//! How blocks appear to readers: Spotify embeds, tweet cards, heading anchors, excerpts, reading time.
 
 use std::collections::HashSet;
 
@@ -24,6 +24,16 @@ pub fn spotify_embed(url: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The account a post on X is by, from its link (`https://x.com/jack/status/20` → `jack`);
+/// `None` for links that name none (`/i/web/status/...`) or not a post.
+pub fn tweet_author(url: &str) -> Option<&str> {
+    let path = crate::domain::content::blocks::TWEET_PREFIXES.iter().find_map(|prefix| url.strip_prefix(prefix))?;
+    let mut parts = path.split(['?', '#']).next()?.split('/');
+    let (user, status) = (parts.next()?, parts.next()?);
+    let handle = (1..=15).contains(&user.len()) && user.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    (handle && status == "status" && !matches!(user, "i" | "intent" | "home" | "share")).then_some(user)
 }
 
 /// A unique `id` for a heading.
@@ -61,6 +71,17 @@ pub fn excerpt(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_posts_author_is_read_from_its_link_when_it_names_one() {
+        assert_eq!(tweet_author("https://x.com/jack/status/20"), Some("jack"));
+        assert_eq!(tweet_author("https://twitter.com/Quire_Blog/status/20?s=20"), Some("Quire_Blog"));
+        assert_eq!(tweet_author("https://x.com/i/web/status/20"), None);
+        assert_eq!(tweet_author("https://x.com/jack"), None);
+        assert_eq!(tweet_author("https://x.com/<script>/status/1"), None);
+        assert_eq!(tweet_author("https://x.com/waytoolongforahandle/status/1"), None);
+        assert_eq!(tweet_author("https://example.com/jack/status/1"), None);
+    }
 
     #[test]
     fn spotify_links_become_official_embeds() {

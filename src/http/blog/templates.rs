@@ -31,8 +31,9 @@ pub enum BlockView {
     Image { url: String, alt: String, caption: String, size: Option<(u32, u32)> },
     /// A Spotify player and the original link.
     Spotify { embed: String, url: String },
-    /// A tweet link.
-    Tweet { url: String },
+    /// A post on X: its link, the link as shown (without `https://`) and, when the link names
+    /// it, its author.
+    Tweet { url: String, shown: String, author: Option<String> },
 }
 
 /// A table-of-contents entry.
@@ -384,7 +385,11 @@ pub fn block_views(body: &Body, sizes: &ImageSizes) -> (Vec<BlockView>, Vec<TocE
                 Some(embed) => BlockView::Spotify { embed, url: url.clone() },
                 None => BlockView::Link { url: url.clone(), text: url.clone() },
             },
-            Block::Tweet { url } => BlockView::Tweet { url: url.clone() },
+            Block::Tweet { url } => BlockView::Tweet {
+                url: url.clone(),
+                shown: url.strip_prefix("https://").unwrap_or(url).to_owned(),
+                author: reader_view::tweet_author(url).map(str::to_owned),
+            },
         };
         views.push(view);
     }
