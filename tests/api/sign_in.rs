@@ -97,14 +97,19 @@ async fn logging_in_again_finds_the_same_user_and_signup_for_a_known_user_signs_
 }
 
 #[tokio::test]
-async fn logging_in_with_an_unknown_account_is_a_404_and_creates_nothing() {
+async fn logging_in_with_an_unknown_account_makes_it_as_signing_up_would() {
     let app = TestApp::spawn().await;
     let browser = app.new_browser();
-    let (field, message) = error_field(browser.sign_in_as("nobody@example.com", false).await, 404).await;
-    assert_eq!(field, "idToken");
-    assert!(message.contains("sign up"), "{message}");
-    assert_eq!(app.count("users"), 0);
-    assert_eq!(app.count("sessions"), 0);
+    let resp = browser.sign_in_as("newcomer@example.com", false).await;
+    assert_eq!(resp.status(), 200, "a new person's 'Login with' gets them in");
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["session"]["user"]["email"], "newcomer@example.com");
+    assert_eq!(body["session"]["blogId"], Value::Null, "no blog yet: the app shows Welcome");
+    assert_eq!(app.count("users"), 1);
+    assert_eq!(app.count("sessions"), 1);
+    let again = app.new_browser().sign_in_as("newcomer@example.com", true).await.json::<Value>().await.unwrap();
+    assert_eq!(again["session"]["user"]["id"], body["session"]["user"]["id"], "one account, found again");
+    assert_eq!(app.count("users"), 1);
 }
 
 #[tokio::test]

@@ -90,8 +90,11 @@ async fn closed_mode_refuses_a_direct_creation_through_the_real_binary() {
     // creation is refused.
     let mut server = serve_on(dir.path(), port, &["--signups", "closed"]);
     let stranger = Browser::new(&format!("http://localhost:{port}"), port);
-    let resp = stranger.sign_in_as("eve@example.com", true).await;
-    assert_eq!(error_field(resp, 403).await, ("signups".into(), "Signups are closed on this instance.".into()));
+    for signup in [true, false] {
+        let resp = stranger.sign_in_as("eve@example.com", signup).await;
+        let refused = ("signups".into(), "Signups are closed on this instance.".into());
+        assert_eq!(error_field(resp, 403).await, refused, "Signup or Login: no new account");
+    }
     let browser = Browser::new(&format!("http://localhost:{port}"), port);
     assert_eq!(browser.sign_in_as("ann@example.com", false).await.status(), 200);
     let resp = browser.post("/api/my/blogs", json!({ "subdomain": "ann" })).await;

@@ -47,6 +47,17 @@ test('open: no mode line, and the blog is made', async ({ page }) => {
   expect(problems).toEqual([]);
 });
 
+test("open: a new person pressing 'Login with' gets an account and the Welcome screen, as Signup would", async ({
+  page,
+}) => {
+  const quire = await start([]);
+  const problems = watchForErrors(page);
+  await page.goto(`${quire.baseUrl}/`);
+  await signInWithLocalIssuer(page, 'Login with Local', 'newcomer@example.com');
+  await createBlog(page, 'newcomer');
+  expect(problems).toEqual([]);
+});
+
 test('approval: the landing page and the notice say blogs are reviewed, and the blog is made', async ({ page }) => {
   const quire = await start(['--signups', 'approval']);
   const problems = watchForErrors(page);
@@ -100,7 +111,7 @@ test('invite: a guessed code is refused on the Welcome screen', async ({ page })
   expect(problems).toEqual([]);
 });
 
-test('closed: no Signup is offered, Login stays, and a signed-in user without a blog is refused one', async ({
+test('closed: no Signup is offered, Login stays, a stranger is told why, and a signed-in user without a blog is refused one', async ({
   page,
 }) => {
   // Someone signed up while signups were open, without making a blog; then the operator closed them.
@@ -112,7 +123,10 @@ test('closed: no Signup is offered, Login stays, and a signed-in user without a 
   await quire.stop();
   server = undefined;
   quire = server = await startQuire({ args: ['--signups', 'closed'], dataDir, port });
-  const problems = watchForErrors(page, [{ status: 403, path: '/api/my/blogs' }]);
+  const problems = watchForErrors(page, [
+    { status: 403, path: '/api/my/blogs' },
+    { status: 403, path: '/api/sessions' },
+  ]);
 
   await page.goto(`${quire.baseUrl}/d`);
   await page.getByRole('textbox', { name: 'Preferred subdomain' }).fill('carl');
@@ -135,7 +149,12 @@ test('closed: no Signup is offered, Login stays, and a signed-in user without a 
   await expect(page.getByRole('button', { name: 'Login with Local' })).toBeEnabled();
   await expect(page.getByRole('button', { name: 'or Signup' })).toHaveCount(0);
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  expect(problems).toEqual([]);
+
+  // A stranger pressing Login is told in words, on the page, that no account is made.
+  await signInWithLocalIssuer(page, 'Login with Local', 'stranger@example.com');
+  await expect(page.getByRole('alert')).toHaveText('Signups are closed on this instance.');
+  await expect(page).toHaveURL(`${quire.baseUrl}/signup`);
+  expect(problems.filter((p) => !p.includes('sign-in failed'))).toEqual([]);
 });
 
 test('/terms and /privacy render the Markdown with its HTML escaped, linked from the landing page', async ({

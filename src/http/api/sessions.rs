@@ -84,11 +84,9 @@ pub async fn nonce(req: &Request, state: Data<&AppState>) -> Result<Response> {
 #[derive(Debug, Deserialize)]
 pub struct CreateSession {
     id_token: String,
-    #[serde(default)]
-    signup: bool,
 }
 
-/// Signs in (or, with `signup`, signs up) with a token from the popup.
+/// Signs in with a token from the popup, making the account of a sign-in not known yet.
 #[handler]
 pub async fn create(
     req: &Request,
@@ -97,25 +95,21 @@ pub async fn create(
 ) -> Result<Response> {
     let identity = session::verify_popup_token(&state, req, &body.id_token).await?;
     let provider = state.config.provider_name.clone();
-    let signup = body.signup;
-    // A closed instance takes no new blogs, so it keeps no new accounts either: a stranger's
-    // sign-up stores nothing. Existing users sign in as before.
+    // Login and Signup both make the account of a sign-in Quire does not know yet (issue 33: a
+    // new person pressing 'Login with' gets in rather than a silent refusal); the `signup` flag
+    // older clients send is ignored like any unknown field. A closed instance takes no new
+    // blogs, so it keeps no new accounts either: a stranger's sign-in stores nothing. Existing
+    // users sign in as before.
     let closed = state.config.public.signups == SignupMode::Closed;
     let (user, blog_id) = state
         .db
         .write(move |conn| {
             let user = match users::find_by_identity(conn, &identity)? {
                 Some(user) => user,
-                None if signup && closed => {
+                None if closed => {
                     return Err(Error::Forbidden(Messages::one("signups", "Signups are closed on this instance.")));
                 }
-                None if signup => users::create_with_identity(conn, &identity, &provider)?,
-                None => {
-                    return Err(Error::NotFound(Messages::one(
-                        "idToken",
-                        "No Quire account uses this sign-in yet; sign up first",
-                    )));
-                }
+                None => users::create_with_identity(conn, &identity, &provider)?,
             };
             let blog_id = blogs::id_of_user(conn, user.id)?;
             Ok((user, blog_id))

@@ -127,10 +127,10 @@ describe('landing page', () => {
     expect(server.sent('POST', '/api/sessions')).toEqual([]);
   });
 
-  it('only logs a failed session creation and lets the user try again', async () => {
+  it('says in words why a sign-in was refused, logs it, and lets the user try again', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    signInServer({
-      'POST /api/sessions': () => errors(404, { idToken: 'No Quire account uses this sign-in yet; sign up first' }),
+    const server = signInServer({
+      'POST /api/sessions': () => errors(403, { signups: 'Signups are closed on this instance.' }),
     });
     fakePopup();
     const { user, history } = renderRoute('/');
@@ -139,10 +139,15 @@ describe('landing page', () => {
     await act(async () => postFromCallback({ idToken: 'token-3' }));
 
     await waitFor(() => expect(loginButton()).toBeEnabled());
-    expect(error).toHaveBeenCalledWith(expect.stringContaining('status 404'), expect.anything());
-    expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.queryByText(/sign up first/)).toBeNull();
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('status 403'), expect.anything());
+    expect(screen.getByRole('alert')).toHaveTextContent('Signups are closed on this instance.');
     expect(history.location.pathname).toBe('/');
+
+    // A new try clears the old message.
+    fakePopup();
+    await user.click(loginButton());
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(server.sent('POST', '/api/sessions')).toHaveLength(1);
   });
 
   it('says so when the browser blocks the popup', async () => {

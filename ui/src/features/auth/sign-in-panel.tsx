@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button } from '../../components';
+import { Button, ErrorLine } from '../../components';
 import { SignupModal } from './signup-modal';
 import { usePopupSignIn } from './use-popup-sign-in';
 import './auth.css';
@@ -25,7 +25,7 @@ export function SignInPanel({
   signupOffered = true,
   signupNotes,
 }: SignInPanelProps) {
-  const { signIn, pending, blocked } = usePopupSignIn();
+  const { signIn, pending, blocked, failure } = usePopupSignIn();
   const [signupOpen, setSignupOpen] = useState(initialSignupOpen && signupOffered);
   const busy = pending !== null;
 
@@ -49,7 +49,9 @@ export function SignInPanel({
           Your browser blocked the sign-in window. Allow pop-ups for this site, then try again.
         </p>
       )}
+      {!signupOpen && <ErrorLine message={failure} />}
       <SignupModal
+        failure={failure}
         open={signupOpen}
         notes={signupNotes}
         onClose={closeSignup}

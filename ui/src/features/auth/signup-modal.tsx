@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Modal } from '../../components';
+import { Button, ErrorLine, Modal } from '../../components';
 
 export interface SignupModalProps {
   open: boolean;
@@ -13,10 +13,21 @@ export interface SignupModalProps {
   disabled: boolean;
   /** Shown under the notice: the instance's signup mode and its terms and privacy links. */
   notes?: ReactNode;
+  /** Why the last sign-in failed, if it did. */
+  failure?: string | null;
 }
 
 /** The signup notice (what Quire is and that it uses cookies) with the signup and 'Cancel' buttons. */
-export function SignupModal({ open, onClose, onSignup, providerName, busy, disabled, notes }: SignupModalProps) {
+export function SignupModal({
+  open,
+  onClose,
+  onSignup,
+  providerName,
+  busy,
+  disabled,
+  notes,
+  failure = null,
+}: SignupModalProps) {
   const locked = busy || disabled;
   return (
     <Modal
@@ -44,6 +55,7 @@ export function SignupModal({ open, onClose, onSignup, providerName, busy, disab
         <li>If signup fails, change browser and try again.</li>
       </ul>
       {notes}
+      <ErrorLine message={failure} />
     </Modal>
   );
 }

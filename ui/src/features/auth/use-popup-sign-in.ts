@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
+import { failureText } from '../../lib/use-save-action';
 import { createSession } from './api';
 import { ProviderRefused, useProviderPopup } from './use-provider-popup';
 
@@ -14,17 +15,20 @@ export interface PopupSignIn {
   pending: SignInMode | null;
   /** The browser refused to open the popup on the last try. */
   blocked: boolean;
+  /** Why the last sign-in failed, in words for the landing page; null when it did not. */
+  failure: string | null;
 }
 
 /**
  * Login and signup through the provider popup: the ID token buys a session
- * (`POST /api/sessions`), then the owner area opens at /d/posts. A failure is only logged, with no
- * message on the landing page, and the buttons come back, as they do when the user closes the
- * popup.
+ * (`POST /api/sessions`, which makes the account of a new person either way), then the owner area
+ * opens at /d/posts, which shows Welcome to someone without a blog. A failure is logged and said
+ * on the landing page in words (signups closed, too many tries, the provider's refusal), and the
+ * buttons come back, as they do when the user closes the popup.
  */
 export function usePopupSignIn(): PopupSignIn {
   const navigate = useNavigate();
-  const { start, pending, blocked } = useProviderPopup<SignInMode>({
+  const { start, pending, blocked, failure } = useProviderPopup<SignInMode>({
     onToken: async (idToken, mode, signal) => {
       await createSession(idToken, mode === 'signup');
       if (!signal.aborted) navigate(paths.posts);
@@ -38,5 +42,15 @@ export function usePopupSignIn(): PopupSignIn {
       console.error(`quire: sign-in failed${status}`, error);
     },
   });
-  return { signIn: start, pending, blocked };
+  return { signIn: start, pending, blocked, failure: signInFailureText(failure) };
+}
+
+/** What the landing page says of a failed sign-in. */
+export function signInFailureText(failure: unknown): string | null {
+  if (failure === null || failure === undefined) return null;
+  if (failure instanceof ProviderRefused) {
+    return `Sign-in did not finish: the sign-in provider answered “${failure.error}”. Try again.`;
+  }
+  if (failure instanceof ApiError) return failureText(failure);
+  return 'Sign-in did not finish: Quire could not be reached. Check your connection and try again.';
 }
