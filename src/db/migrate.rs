@@ -205,6 +205,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0032_custom_css.sql"),
         seed: None,
     },
+    Migration {
+        version: 33,
+        name: "post revisions and the trash",
+        sql: include_str!("migrations/0033_revisions_trash.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -224,6 +224,7 @@ impl<R> ItemsOf<R> {
             },
             comments_closed: false,
             unlisted: false,
+            revisions: Vec::new(),
             notes: notes.into_lines(),
         })
     }
