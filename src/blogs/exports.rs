@@ -17,7 +17,8 @@ use rusqlite::Connection;
 use crate::data_dir::DataDir;
 use crate::db::exports::{self, After, BlogSettings};
 use crate::db::posts::Post;
-use crate::db::{redirects, subscribers};
+use crate::db::revisions::{self, Kept};
+use crate::db::{redirects, subscribers, trash};
 use crate::domain::content::blocks::{Block, Body};
 use crate::domain::content::custom_css::rebase_media;
 use crate::domain::content::image::ImageType;
@@ -195,6 +196,7 @@ fn write_archive<W: Write + Seek>(
             old_paths: redirects::of_post(conn, post.id)?,
             comments_closed: post.comments_closed,
             unlisted: post.unlisted,
+            revisions: revisions::all_kept(conn, post.id)?.into_iter().map(|r| Kept { user_id: None, ..r }).collect(),
             short_id: post.short_id,
             slug: post.slug,
             title: post.title,
@@ -225,6 +227,10 @@ fn write_archive<W: Write + Seek>(
     if !responses.is_empty() {
         let list = quire_archive::ArchiveResponses { responses };
         zip.text(quire_archive::RESPONSES, &serde_json::to_vec_pretty(&list)?)?;
+    }
+    let trash = trash::all(conn, blog.id)?;
+    if !trash.is_empty() {
+        zip.text(quire_archive::TRASH, &serde_json::to_vec_pretty(&quire_archive::ArchiveTrash { trash })?)?;
     }
     on_progress(total, total)
 }

@@ -220,9 +220,9 @@ impl Blogs {
     }
 }
 
-/// The job runner: starts queued jobs as room allows and deletes expired ones, until the task
-/// is aborted (its running jobs with it). `site` renders the static site export; imports
-/// download images with `fetcher`.
+/// The job runner: starts queued jobs as room allows and deletes expired ones (and trash entries
+/// past their 30 days), until the task is aborted (its running jobs with it). `site` renders the
+/// static site export; imports download images with `fetcher`.
 pub async fn run(blogs: Arc<Blogs>, site: Arc<dyn SiteRenderer>, fetcher: Fetcher) {
     let mut running = JoinSet::new();
     let mut next_sweep = Instant::now();
@@ -230,6 +230,10 @@ pub async fn run(blogs: Arc<Blogs>, site: Arc<dyn SiteRenderer>, fetcher: Fetche
         if Instant::now() >= next_sweep {
             if let Err(err) = blogs.sweep_jobs().await {
                 tracing::error!(error = format!("{err:#}"), "deleting expired jobs failed");
+            }
+            // The same housekeeping removes trash entries past their 30 days (docs/revisions.md).
+            if let Err(err) = blogs.sweep_trash().await {
+                tracing::error!(error = format!("{err:#}"), "emptying the trash of expired posts failed");
             }
             next_sweep = Instant::now() + SWEEP_EVERY;
         }

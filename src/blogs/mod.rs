@@ -32,12 +32,14 @@ mod pages;
 mod posts;
 mod preview_links;
 pub mod review;
+mod revisions;
 pub mod schedule;
 pub mod served_names;
 mod settings;
 mod signups;
 pub mod subscriber_list;
 pub mod subscriptions;
+mod trash;
 mod uploads;
 pub mod webmentions;
 
@@ -59,8 +61,10 @@ pub use imports::{BATCH, BATCH_BYTES, ImportOptions, ImportProgress, ImportSourc
 pub use posts::{PostInput, post_not_found};
 pub use preview_links::PreviewLink;
 pub use review::{AdminDo, COMMAND_LINE};
+pub use revisions::revision_not_found;
 pub use served_names::{NameChange, ServedNames};
 pub use signups::Signup;
+pub use trash::trash_not_found;
 pub use uploads::backfill_image_sizes;
 
 /// The write path of every blog.

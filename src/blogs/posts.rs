@@ -11,8 +11,10 @@ use super::{review, subscriptions, webmentions};
 use crate::db::blogs::Blog;
 use crate::db::posts::{self, Post, PostWrite, Updated};
 use crate::db::quota_uses::{self, QuotaKind};
+use crate::db::{revisions, trash};
 use crate::domain::blog::post_address::slug;
 use crate::domain::content::blocks::Body;
+use crate::domain::content::revisions::RevisionKind;
 use crate::domain::content::schedule;
 use crate::domain::content::visibility::Visibility;
 use crate::domain::content::{post_version, tags};
@@ -47,6 +49,43 @@ pub struct PostInput {
     /// is saved unchecked (docs/edit-conflicts.md). Read as any JSON so a malformed one is a 422.
     #[serde(default)]
     version: Option<Value>,
+    /// The editor's automatic save: merged with the same user's autosave revision of a few
+    /// minutes ago (docs/revisions.md).
+    #[serde(default)]
+    autosave: bool,
+    /// Set by a restore, never by a client: the revision it records is of kind `restore`.
+    #[serde(skip)]
+    restore: bool,
+}
+
+impl PostInput {
+    /// A restore's save of older words (`body`, `tags`) over a post whose state stays: `draft`,
+    /// `publish_at` (a schedule), `page` and `visibility` as the post has them now.
+    pub(super) fn restoring(body: Value, tags: Vec<String>, state: (bool, Option<String>, bool, &str)) -> PostInput {
+        let (draft, publish_at, page, visibility) = state;
+        let visibility = Some(visibility.to_owned());
+        PostInput {
+            body,
+            draft,
+            tags,
+            page,
+            publish_at,
+            visibility,
+            announce: false,
+            version: None,
+            autosave: false,
+            restore: true,
+        }
+    }
+
+    /// The kind of revision this save records.
+    fn revision_kind(&self) -> RevisionKind {
+        match (self.restore, self.autosave) {
+            (true, _) => RevisionKind::Restore,
+            (false, true) => RevisionKind::Autosave,
+            (false, false) => RevisionKind::Save,
+        }
+    }
 }
 
 /// A checked post, ready to store: the parsed body travels with what is written, so it is
@@ -103,12 +142,17 @@ impl Blogs {
         let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
         let terms = self.review_terms();
         let grace = self.mail_grace();
-        let announce = input.announce;
+        let (announce, kind, user_id) = (input.announce, input.revision_kind(), blog.user_id);
         self.commit(move |conn, effects| {
+            let before = posts::get(conn, blog_id, &short_id)?;
             // A published unlisted post made public reaches followers only when announced.
-            let quiet = !announce && posts::get(conn, blog_id, &short_id)?.is_some_and(|p| p.is_unlisted_live());
+            let quiet = !announce && before.as_ref().is_some_and(|p| p.is_unlisted_live());
             let outbound = effects.outbound();
             let federate = |tx: &_, post: &_, was_public| {
+                // The version this save replaced, in its transaction (docs/revisions.md).
+                if let Some(before) = &before {
+                    revisions::record(tx, before, post, user_id, kind)?;
+                }
                 if !quiet {
                     outbound.post_written(tx, &subdomain, post, was_public)?;
                     subscriptions::post_written(tx, post, was_public, grace)?;
@@ -134,7 +178,11 @@ impl Blogs {
         let origin = self.urls.blog_origin(&blog.address());
         self.commit(move |conn, effects| {
             let outbound = effects.outbound();
-            let gone = |tx: &_, post: &Post| webmentions::post_deleted(tx, post, &origin);
+            let gone = |tx: &_, post: &Post| {
+                // Kept in the trash for 30 days with its revisions (docs/revisions.md).
+                trash::keep(tx, post)?;
+                webmentions::post_deleted(tx, post, &origin)
+            };
             let federate = |tx: &_| {
                 outbound.post_deleted(tx, blog_id, &subdomain, &short_id)?;
                 review::rescore(tx, blog_id, &terms)

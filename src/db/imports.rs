@@ -53,6 +53,8 @@ pub struct ImportWrite {
     pub unlisted: bool,
     /// Its comments and webmentions (a Quire archive's), added with it.
     pub responses: Vec<MovedResponse>,
+    /// Its revisions (a Quire archive's: docs/revisions.md), added with it.
+    pub revisions: Vec<super::revisions::Kept>,
 }
 
 /// What became of one [`ImportWrite`].
@@ -198,6 +200,7 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
         }
     }
     let responses = add_moved_responses(tx, blog_id, post.id, write.comments_closed, &write.responses)?;
+    super::revisions::put_back(tx, post.id, &write.revisions)?;
     Ok(Outcome::Written { post: Box::new(post), changes, redirects: recorded, responses })
 }
 

@@ -206,6 +206,12 @@ pub const MIGRATIONS: &[Migration] = &[
         seed: None,
     },
     Migration {
+        version: 33,
+        name: "post revisions and the trash",
+        sql: include_str!("migrations/0033_revisions_trash.sql"),
+        seed: None,
+    },
+    Migration {
         version: 34,
         name: "a version for each post (edit conflicts)",
         sql: include_str!("migrations/0034_post_versions.sql"),

@@ -43,6 +43,7 @@ pub mod reports;
 pub mod response_queue;
 pub mod responses;
 pub mod review;
+pub mod revisions;
 pub mod schedule;
 pub mod sessions;
 pub mod signups;
@@ -52,6 +53,7 @@ pub mod tags;
 #[cfg(test)]
 pub mod test_support;
 pub mod themes;
+pub mod trash;
 pub mod users;
 pub mod webmentions;
 

@@ -104,6 +104,8 @@ pub struct Post {
     pub comments_closed: bool,
     /// Whether it is unlisted (a Quire archive's `unlisted`; false elsewhere: docs/unlisted.md).
     pub unlisted: bool,
+    /// Its revisions, oldest first (a Quire archive's; none elsewhere: docs/revisions.md).
+    pub revisions: Vec<crate::domain::content::revisions::Kept>,
     /// What of this item could not be carried over, one line each, for the report.
     pub notes: Vec<String>,
 }
@@ -134,6 +136,8 @@ pub struct Settings {
     pub responses: Option<Vec<MovedResponse>>,
     /// Its custom stylesheet (a Quire archive's `customCss`), checked again when applied.
     pub custom_css: Option<String>,
+    /// Its trash's deleted posts (a Quire archive's `trash.json`: docs/revisions.md).
+    pub trash: Option<Vec<crate::domain::content::revisions::Trashed>>,
 }
 
 /// A blog's comment settings an export carries.

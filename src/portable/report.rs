@@ -18,6 +18,8 @@ pub const EXPORT_ITEM: &str = "The export";
 pub const SETTINGS_ITEM: &str = "Blog settings";
 /// The item of lines about the comments and webmentions a Quire archive carries.
 pub const RESPONSES_ITEM: &str = "Comments and webmentions";
+/// The item of the line about the trash a Quire archive carries.
+pub const TRASH_ITEM: &str = "Trash";
 
 /// An import's report (JSON: camelCase).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +51,7 @@ pub struct Report {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     /// The post's or page's title (its source id when untitled), [`EXPORT_ITEM`],
-    /// [`SETTINGS_ITEM`] or [`RESPONSES_ITEM`].
+    /// [`SETTINGS_ITEM`], [`RESPONSES_ITEM`] or [`TRASH_ITEM`].
     pub item: String,
     /// What happened, and why.
     pub message: String,

@@ -127,6 +127,7 @@ pub(crate) fn item(source_id: &str, title: &str) -> Post {
         page_position: None,
         comments_closed: false,
         unlisted: false,
+        revisions: Vec::new(),
         notes: Vec::new(),
     }
 }
@@ -561,6 +562,7 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             responses: None,
             // Refused as a save would be (issue 32): reported, and the blog keeps its own.
             custom_css: Some("a {}\n@import url(https://tracker.example/x.css);".into()),
+            trash: None,
         },
         expected_items: Some(1),
         notes: vec!["2 comments were not imported".into()],

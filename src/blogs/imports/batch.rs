@@ -204,5 +204,6 @@ fn import_write(item: &Item, body: &Body, format: Format, now: OffsetDateTime) -
         // Pages are always public.
         unlisted: post.unlisted && post.page_position.is_none(),
         responses: Vec::new(),
+        revisions: post.revisions.clone(),
     })
 }

@@ -152,6 +152,7 @@ impl Blogs {
         for response in read.settings.responses.take().unwrap_or_default() {
             responses.entry(response.post.clone()).or_default().push(response);
         }
+        let trash = read.settings.trash.take().unwrap_or_default();
         let (total, format, read) = (read.expected_items, read.format, Arc::new(read));
         let (images, tags) = (HashMap::new(), HashSet::new());
         let mut run = Run {
@@ -201,6 +202,7 @@ impl Blogs {
             self.store_other_images(blog.user_id, &mut run).await?;
             // After the images: the stylesheet may name only uploads the owner has here.
             self.import_custom_css(blog, read.settings.custom_css.as_deref(), &mut run.report).await?;
+            self.import_trash(blog, trash, &mut run.report).await?;
         }
         let mut report = run.report;
         if run.over_limit > 0 {

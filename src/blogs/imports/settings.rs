@@ -9,11 +9,12 @@ use crate::db::blogs::{self, Blog};
 use crate::db::responses::CommentsMode;
 use crate::db::{addons, favicons, themes};
 use crate::domain::content::custom_css::rebase_media;
+use crate::domain::content::revisions::Trashed;
 use crate::error::{Error, Result};
 use crate::portable::model::MovedComments;
 use crate::portable::model::Settings;
 use crate::portable::normalize::lowercase_first;
-use crate::portable::report::{Report, SETTINGS_ITEM};
+use crate::portable::report::{Report, SETTINGS_ITEM, TRASH_ITEM};
 use crate::portable::write::quire_archive;
 
 impl Blogs {
@@ -55,6 +56,27 @@ impl Blogs {
         let css = rebase_media(css, quire_archive::IMAGES, &prefix, |name| owned.contains(name));
         let done = self.set_custom_css(blog, &css).await;
         settled(done, report, "the custom CSS was applied".to_owned(), "the custom CSS was not applied".to_owned())
+    }
+
+    /// Puts the deleted posts a Quire archive's trash carries into the blog's trash, with their
+    /// revisions and deletion times (docs/revisions.md); an entry already there (the same
+    /// archive imported twice) is not added again.
+    pub(super) async fn import_trash(&self, blog: &Blog, trash: Vec<Trashed>, report: &mut Report) -> Result<()> {
+        if trash.is_empty() {
+            return Ok(());
+        }
+        let blog_id = blog.id;
+        let added = self
+            .commit(move |conn, _| {
+                let mut added = 0;
+                for entry in &trash {
+                    added += u64::from(crate::db::trash::put(conn, blog_id, entry)?);
+                }
+                Ok(added)
+            })
+            .await?;
+        report.line(TRASH_ITEM, format!("{added} deleted posts kept in the trash"));
+        Ok(())
     }
 
     /// Applies the settings the export carries (a Quire archive's name, theme, icon, addons and

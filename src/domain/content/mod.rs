@@ -1,4 +1,4 @@
-//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post, its visibility, its version; a blog's checked custom CSS.
+//! What a post is made of and how it reads: blocks and their rules, Markdown, tags, dates, images, emoji, escaping, scheduling, the email of a post, its visibility, its version and its revisions; a blog's checked custom CSS.
 
 pub mod blocks;
 pub mod comment;
@@ -11,6 +11,7 @@ pub mod image;
 pub mod markdown;
 pub mod post_version;
 pub mod reader_view;
+pub mod revisions;
 pub mod risk;
 pub mod schedule;
 pub mod tags;

@@ -19,12 +19,14 @@ pub mod preview;
 pub mod preview_links;
 pub mod replies;
 pub mod responses;
+pub mod revisions;
 pub mod sessions;
 pub mod social_accounts;
 pub mod subscribers;
 pub mod tags;
 pub mod themes;
 pub mod time_zones;
+pub mod trash;
 #[cfg(test)]
 mod typescript;
 
@@ -88,6 +90,11 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/tags", get(tags::list))
         .at("/my/blogs/:blog_id/pages", get(pages::list).put(pages::reorder))
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
+        .at("/my/blogs/:blog_id/posts/:post_id/revisions", get(revisions::list))
+        .at("/my/blogs/:blog_id/posts/:post_id/revisions/:revision_id/restore", post(revisions::restore))
+        .at("/my/blogs/:blog_id/trash", get(trash::list))
+        .at("/my/blogs/:blog_id/trash/:trash_id", delete(trash::purge))
+        .at("/my/blogs/:blog_id/trash/:trash_id/restore", post(trash::restore))
         .at(
             "/my/blogs/:blog_id/posts/:post_id/preview_link",
             get(preview_links::show).post(preview_links::create).delete(preview_links::revoke),

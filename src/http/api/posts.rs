@@ -116,7 +116,8 @@ pub struct PostMailJson {
 #[derive(Serialize, TS)]
 #[ts(export_to = "posts.ts")]
 pub struct OnePost<'a> {
-    post: PostJson<'a>,
+    /// The post.
+    pub post: PostJson<'a>,
 }
 
 /// `{posts}`: a page of the list, or the search's matches.
@@ -169,7 +170,7 @@ fn set_reactions(json: &mut PostJson<'_>, id: i64, (counts, replies, responses):
 }
 
 /// A post in its API shape, with its counts read.
-async fn counted_post_json<'a>(state: &AppState, blog: &Blog, post: &'a Post) -> Result<PostJson<'a>> {
+pub async fn counted_post_json<'a>(state: &AppState, blog: &Blog, post: &'a Post) -> Result<PostJson<'a>> {
     let id = post.id;
     let reactions = state.db.read(move |conn| reactions_of(conn, &[id])).await?;
     let mut json = post_json(&state.config, blog, post)?;

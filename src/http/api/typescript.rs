@@ -17,8 +17,8 @@ use ts_rs::{Config, TS};
 
 use crate::http::api::{
     addons, admin, answers, blogs, custom_css, domains, exports, favicons, fediverse, images, imports, pages,
-    post_versions, posts, preview, preview_links, replies, responses, sessions, social_accounts, subscribers, tags,
-    themes, time_zones,
+    post_versions, posts, preview, preview_links, replies, responses, revisions, sessions, social_accounts,
+    subscribers, tags, themes, time_zones, trash,
 };
 use crate::http::ui::AppSettings;
 
@@ -37,6 +37,8 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     posts::OnePost::export_all(&cfg)?;
     posts::ManyPosts::export_all(&cfg)?;
     post_versions::StalePost::export_all(&cfg)?;
+    revisions::ManyRevisions::export_all(&cfg)?;
+    trash::ManyTrash::export_all(&cfg)?;
     preview::PreviewJson::export_all(&cfg)?;
     preview_links::CreatedPreviewLink::export_all(&cfg)?;
     preview_links::PreviewLinkState::export_all(&cfg)?;

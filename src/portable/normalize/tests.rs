@@ -23,6 +23,7 @@ fn post(title: &str, blocks: Vec<Block>) -> Post {
         page_position: None,
         comments_closed: false,
         unlisted: false,
+        revisions: Vec::new(),
         notes: Vec::new(),
     }
 }

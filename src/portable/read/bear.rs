@@ -129,6 +129,7 @@ fn convert(
         page_position: None,
         comments_closed: false,
         unlisted: false,
+        revisions: Vec::new(),
         notes: converted.notes,
     })
 }

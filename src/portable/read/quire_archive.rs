@@ -3,7 +3,8 @@
 //! higher than this Quire reads), then each `posts/<shortId>.json` one at a time. Blocks are
 //! kept as stored; an image block's `images/<name>` becomes `file:images/<name>`. The blog's
 //! comment settings come with the manifest, its comments and webmentions from `responses.json`
-//! (checked by [`super::quire_responses`]).
+//! (checked by [`super::quire_responses`]); each post's revisions with it and the trash's
+//! deleted posts from `trash.json` (docs/revisions.md), who saved each left behind.
 
 use std::collections::HashSet;
 use std::io::{Read, Seek};
@@ -12,15 +13,18 @@ use super::dates;
 use super::quire_responses;
 use super::safe_zip::SafeZip;
 use crate::domain::content::blocks::Block;
+use crate::domain::content::revisions::Kept;
 use crate::domain::net::email_address::EmailAddress;
 use crate::portable::model::{Format, Kind, MovedComments, Post, Read as Header, Settings, State};
 use crate::portable::write::quire_archive::{
-    ArchivePost, ArchiveSubscribers, MANIFEST, Manifest, RESPONSES, SUBSCRIBERS,
+    ArchivePost, ArchiveSubscribers, ArchiveTrash, MANIFEST, Manifest, RESPONSES, SUBSCRIBERS, TRASH,
 };
 use crate::portable::{Export, Problem, Unreadable};
 
 /// Largest `posts/<shortId>.json` read.
 pub const MAX_POST_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest `trash.json` read.
+pub const MAX_TRASH_BYTES: u64 = 64 * 1024 * 1024;
 /// Largest `subscribers.json` read (about 200,000 subscribers).
 pub const MAX_SUBSCRIBERS_BYTES: u64 = 32 * 1024 * 1024;
 
@@ -59,6 +63,18 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
         }
         false => None,
     };
+    let trash = match zip.contains(TRASH) {
+        true => {
+            let list: ArchiveTrash = super::json_of(&zip.read(TRASH, MAX_TRASH_BYTES)?, "This archive's trash.json")?;
+            let strip = |r: Kept| Kept { user_id: None, ..r };
+            let entries = list.trash.into_iter().map(|mut entry| {
+                entry.revisions = entry.revisions.into_iter().map(strip).collect();
+                entry
+            });
+            Some(entries.collect())
+        }
+        false => None,
+    };
     let comments = match (blog.comments_mode, blog.blocked_words) {
         (None, None) => None,
         (mode, words) => Some(MovedComments {
@@ -79,6 +95,7 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
             comments,
             responses,
             custom_css: blog.custom_css,
+            trash,
         },
         expected_items: Some(posts.len() as u64),
         notes,
@@ -151,6 +168,8 @@ fn post<R: Read + Seek>(zip: &mut SafeZip<R>, name: &str) -> Result<Post, Proble
         page_position: post.page.map(|p| p.position),
         comments_closed: post.comments_closed,
         unlisted: post.unlisted,
+        // Who saved means something on the old server only.
+        revisions: post.revisions.into_iter().map(|r| Kept { user_id: None, ..r }).collect(),
         notes: Vec::new(),
     })
 }

@@ -122,6 +122,7 @@ fn convert(post: WfPost, blog: Option<&url::Url>, in_blog: bool, now: OffsetDate
         page_position: None,
         comments_closed: false,
         unlisted: false,
+        revisions: Vec::new(),
         notes: converted.notes,
     }
 }

@@ -2,8 +2,8 @@
 //! nothing lost. `quire-archive.json` first (the blog's settings and counts), then
 //! `posts/<shortId>.json` for every post and page in creation order, then `images/<name>` for
 //! every image the owner uploaded, then `subscribers.json` when the blog has confirmed email
-//! subscribers, then `responses.json` when its posts have comments or webmentions. The import
-//! side reads it with the same types.
+//! subscribers, then `responses.json` when its posts have comments or webmentions, then
+//! `trash.json` when its trash holds deleted posts. The import side reads it with the same types.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,8 +18,17 @@ pub const MANIFEST: &str = "quire-archive.json";
 pub const IMAGES: &str = "images/";
 /// The confirmed email subscribers' entry, after the images, when there are any.
 pub const SUBSCRIBERS: &str = "subscribers.json";
-/// The comments and webmentions' entry, the last of the zip, when there are any.
+/// The comments and webmentions' entry, after the subscribers, when there are any.
 pub const RESPONSES: &str = "responses.json";
+/// The trash's entry (docs/revisions.md), the last of the zip, when the trash holds any post.
+pub const TRASH: &str = "trash.json";
+
+/// `trash.json`: the blog's deleted posts still in its trash, each with its revisions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchiveTrash {
+    /// Oldest deletion first.
+    pub trash: Vec<crate::domain::content::revisions::Trashed>,
+}
 
 /// `responses.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,6 +142,10 @@ pub struct ArchivePost {
     /// Whether it is unlisted (docs/unlisted.md; false in an archive written before it).
     #[serde(default)]
     pub unlisted: bool,
+    /// Its revisions, oldest first (docs/revisions.md; absent when it has none), bodies as
+    /// stored.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revisions: Vec<crate::domain::content::revisions::Kept>,
 }
 
 /// A page's place.

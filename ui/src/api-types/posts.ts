@@ -50,7 +50,11 @@ export type ManyPosts = { posts: Array<Post>, };
 /**
  * `{post}`: a post created, read or changed.
  */
-export type OnePost = { post: Post, };
+export type OnePost = { 
+/**
+ * The post.
+ */
+post: Post, };
 
 /**
  * The API shape of a post. The body is sent as stored (it was validated and normalized

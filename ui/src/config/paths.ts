@@ -23,6 +23,8 @@ export const paths = {
   posts: '/d/posts',
   newPost: '/d/posts/new',
   postsSearch: '/d/posts/search',
+  /** Deleted posts, kept for 30 days (docs/revisions.md). */
+  trash: '/d/posts/trash',
   editPost: (shortId: string) => `/d/posts/${encodeURIComponent(shortId)}/edit`,
   /** The editor's route pattern (react-router), matching `editPost(shortId)`. */
   editPostRoute: '/d/posts/:shortId/edit',

@@ -107,6 +107,7 @@ pub(super) fn convert(
         page_position: None,
         comments_closed: false,
         unlisted: false,
+        revisions: Vec::new(),
         notes: notes.into_lines(),
     })
 }

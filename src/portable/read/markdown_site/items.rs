@@ -224,6 +224,7 @@ impl<R> ItemsOf<R> {
             },
             comments_closed: false,
             unlisted: kind == Kind::Post && fm.flag("unlisted") == Some(true),
+            revisions: Vec::new(),
             notes: notes.into_lines(),
         })
     }

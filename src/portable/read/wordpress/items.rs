@@ -154,6 +154,7 @@ impl<R> ItemsOf<R> {
             page_position: (kind == Kind::Page).then(|| item.get("wp:menu_order").trim().parse().unwrap_or(0)),
             comments_closed: false,
             unlisted: false,
+            revisions: Vec::new(),
             notes: notes.into_lines(),
         }))
     }

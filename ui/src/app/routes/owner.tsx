@@ -14,6 +14,7 @@ const NewPostRoute = lazyScreen(loadNewPostRoute);
 const EditPostRoute = lazyScreen(loadEditPostRoute);
 const ResponsesRoute = lazyScreen(() => import('./responses').then((m) => m.ResponsesRoute));
 const OldRepliesRoute = lazyScreen(() => import('./responses').then((m) => m.OldRepliesRoute));
+const TrashRoute = lazyScreen(() => import('./trash').then((m) => m.TrashRoute));
 const SettingsRoute = lazyScreen(() => import('./settings').then((m) => m.SettingsRoute));
 const AdminRoute = lazyScreen(() => import('./admin').then((m) => m.AdminRoute));
 
@@ -26,6 +27,7 @@ export const ownerRoute: RouteObject = {
     { path: paths.posts, element: <PostsRoute /> },
     { path: paths.newPost, element: <NewPostRoute /> },
     { path: paths.postsSearch, element: <PostsSearchRoute /> },
+    { path: paths.trash, element: <TrashRoute /> },
     { path: paths.editPostRoute, element: <EditPostRoute /> },
     { path: paths.responses, element: <ResponsesRoute /> },
     { path: paths.oldReplies, element: <OldRepliesRoute /> },

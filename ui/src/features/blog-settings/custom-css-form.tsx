@@ -27,13 +27,14 @@ export function CustomCssForm({ blog }: { blog: Blog }) {
   const stored = load.lastData;
   const value = css ?? stored ?? '';
 
-  // The stored stylesheet's preview, once it is known.
+  // The stored stylesheet's preview, once it is known (a suspended blog has no pages to show).
+  const suspended = blog.state === 'suspended';
   useEffect(() => {
-    if (stored === undefined) return;
+    if (stored === undefined || suspended) return;
     const controller = new AbortController();
     checkCustomCss(blog.id, stored, controller.signal).then(setPreview, () => undefined);
     return () => controller.abort();
-  }, [blog.id, stored]);
+  }, [blog.id, stored, suspended]);
 
   useEffect(() => {
     if (css === null || css === stored) return;

@@ -3,7 +3,8 @@ import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { useLoad } from '../../lib/use-load';
-import { fetchPost } from './api';
+import { useState } from 'react';
+import { fetchPost, type Post } from './api';
 import { PostEditor, type PostEditorProps } from './post-editor';
 
 /** Loads a post by its short id and shows the editor only once it is there, never empty at first. */
@@ -17,6 +18,7 @@ export function EditPost({
   config: PostEditorProps['config'];
 }) {
   const load = useLoad((signal) => fetchPost(blogId, shortId, signal), [blogId, shortId]);
+  const [replaced, setReplaced] = useState<Post | null>(null);
 
   switch (load.status) {
     case 'idle':
@@ -43,7 +45,10 @@ export function EditPost({
           </p>
         </div>
       );
-    case 'ready':
-      return <PostEditor key={load.data.shortId} blogId={blogId} post={load.data} config={config} />;
+    case 'ready': {
+      // After a restore from the History, the editor starts again on the restored post.
+      const post = replaced ?? load.data;
+      return <PostEditor key={post.updatedAt} blogId={blogId} post={post} config={config} onReplaced={setReplaced} />;
+    }
   }
 }

@@ -18,6 +18,8 @@ export interface EditorToolbarProps {
   /** The preview is showing (or being rendered). */
   previewing: boolean;
   onTogglePreview: () => void;
+  /** Opens the post's History (docs/revisions.md); absent for a post not saved yet. */
+  onHistory?: () => void;
 }
 
 /** The editor's bar: 'Edit blocks', 'Mark as draft', Public / Unlisted, 'Delete' and the submit button. */
@@ -33,6 +35,7 @@ export function EditorToolbar({
   uploading,
   previewing,
   onTogglePreview,
+  onHistory,
 }: EditorToolbarProps) {
   return (
     <div className="q-post-editor__toolbar">
@@ -52,6 +55,11 @@ export function EditorToolbar({
       >
         Preview
       </Button>
+      {onHistory && (
+        <Button variant="secondary" className="q-post-editor__history" onClick={onHistory}>
+          History
+        </Button>
+      )}
       {showsDraftCheckbox(state) && (
         <Checkbox
           label="Mark as draft"

@@ -6,3 +6,4 @@ export const loadEditors = () => import('./editors');
 export { PagesPanel } from './pages-panel';
 export { PostList } from './post-list';
 export { PostSearch } from './post-search';
+export { TrashList } from './history';

@@ -31,6 +31,7 @@ import { validationRules } from './validation';
 import { ConflictScreen } from './conflict-screen';
 import { DraftOffer } from './draft-offer';
 import { usePostDraft } from './use-post-draft';
+import { HistoryPanel } from './history';
 
 /** Asked before a block is removed: a removed block cannot be brought back. */
 export const REMOVE_BLOCK_QUESTION = 'Are you sure you want to remove this block?';
@@ -44,6 +45,8 @@ export interface PostEditorProps {
    * start); its tag and page rules; its scheduling rules (without them the editor only publishes now).
    */
   config: Pick<AppConfig, 'imgurClientId' | 'blockRules'> & Partial<Pick<AppConfig, 'postRules' | 'scheduleRules'>>;
+  /** A restore from the History replaced the post: show it (docs/revisions.md). */
+  onReplaced?: (post: Post) => void;
 }
 
 function initialState(post: Post | null, rules: BlockRules): EditorState {
@@ -55,7 +58,8 @@ function initialState(post: Post | null, rules: BlockRules): EditorState {
  * state and its rules are in editor-state.ts; the image upload, the focus, and saving and
  * deleting are hooks of their own; this component wires them to the screen and the local draft.
  */
-export function PostEditor({ blogId, post, config }: PostEditorProps) {
+export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps) {
+  const [historyOpen, setHistoryOpen] = useState(false);
   const rules = validationRules(config);
   const [state, dispatch] = useReducer(editorReducer, null, () => initialState(post, rules));
   const [addAt, setAddAt] = useState<number | null>(null);
@@ -184,7 +188,21 @@ export function PostEditor({ blogId, post, config }: PostEditorProps) {
         uploading={images.uploading}
         previewing={preview.showing}
         onTogglePreview={() => preview.toggle(blocksOf(state))}
+        {...(state.persisted && post && onReplaced ? { onHistory: () => setHistoryOpen(true) } : {})}
       />
+      {post && onReplaced && (
+        <HistoryPanel
+          blogId={blogId}
+          post={post}
+          open={historyOpen}
+          onClose={() => setHistoryOpen(false)}
+          onRestored={(restored) => {
+            setHistoryOpen(false);
+            leave.release();
+            onReplaced(restored);
+          }}
+        />
+      )}
       {unpublished && (config.scheduleRules || (state.persisted && post)) && (
         <div className="q-post-editor__publishing">
           {config.scheduleRules && (

@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/error-message';
 import { pageFromParam } from '../../lib/page-param';
 import { useLoad } from '../../lib/use-load';
 import { fetchPosts } from './api';
+import { TrashLink } from './history';
 import { PostCards } from './post-card';
 import { fetchTags } from './tags';
 
@@ -50,6 +51,7 @@ export function PostList({ blogId }: { blogId: number }) {
     <div className="q-post-list">
       <div className="q-post-list__actions">
         <ButtonLink to={paths.postsSearch}>Search</ButtonLink>
+        <TrashLink blogId={blogId} />
         <ButtonLink to={paths.newPost} variant="primary">
           New Post
         </ButtonLink>
