@@ -4,22 +4,16 @@
 // undone by restoring the newest revision. Then the Trash: the post is deleted, listed in the Trash
 // (linked from the post list), restored (back in the list and at its public address), deleted again
 // and deleted forever. Also takes the History panel's screenshots on a desktop and a phone
-// (QUIRE_E2E_SHOTS, or /work/notes when it exists).
-import { existsSync } from 'node:fs';
+// (into the directory QUIRE_E2E_SHOTS names).
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signedOutContext, watchForErrors } from './support/browser';
 import { createBlog, publishPost, signInWithLocalIssuer } from './support/flows';
 import { ownQuire } from './support/own-quire';
+import { shotsDir } from './support/server-db';
 
 const app = ownQuire();
 const SUBDOMAIN = 'history-notes';
-
-/** Where the screenshots go, if anywhere. */
-function shotsDir(): string | null {
-  if (process.env.QUIRE_E2E_SHOTS) return process.env.QUIRE_E2E_SHOTS;
-  return existsSync('/work/notes') ? '/work/notes' : null;
-}
 
 const block = (page: Page, n: number) => page.getByRole('group', { name: new RegExp(`^Block ${n}: `) });
 
