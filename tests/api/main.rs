@@ -44,6 +44,7 @@ mod instance_actor;
 mod mail;
 mod mail_tls;
 mod markdown;
+mod post_preview;
 mod posts;
 mod previews;
 mod quire_import;

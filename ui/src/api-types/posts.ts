@@ -129,10 +129,15 @@ export type PostMail = {
 dueAt: string | null, sent: number, waiting: number, failed: number, };
 
 /**
- * `{title, html}`: the title the post would get, and the HTML of its blocks as its public
- * page shows them (its first heading is the title, so it is not repeated).
+ * `{title, html, page}`: the title the post would get, the HTML of its blocks as its public
+ * page shows them (its first heading is the title, so it is not repeated), and the address of
+ * the whole page, held for ten minutes.
  */
-export type PostPreview = { title: string, html: string, };
+export type PostPreview = { title: string, html: string, 
+/**
+ * The post page as readers will see it, on the blog's own host (`/post-preview/{token}`).
+ */
+page: string, };
 
 /**
  * A 409: the update was based on an older version; nothing was saved. `post` is the post as
