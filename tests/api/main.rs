@@ -44,6 +44,7 @@ mod instance_actor;
 mod mail;
 mod mail_tls;
 mod markdown;
+mod paste;
 mod post_preview;
 mod posts;
 mod previews;

@@ -57,6 +57,19 @@ export type OnePost = {
 post: Post, };
 
 /**
+ * The paste as blocks, and what the owner should know of the conversion.
+ */
+export type PastedBlocks = { 
+/**
+ * The blocks, in order, each following the post's block rules.
+ */
+blocks: Array<Block>, 
+/**
+ * What was changed or could not be carried over, one sentence each.
+ */
+notes: Array<string>, };
+
+/**
  * The API shape of a post. The body is sent as stored (it was validated and normalized
  * when written), so answering never parses it.
  */
