@@ -29,6 +29,7 @@ pub mod index;
 pub mod jobs;
 mod moderation;
 mod pages;
+pub mod paste;
 mod posts;
 mod preview_links;
 pub mod review;

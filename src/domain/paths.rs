@@ -40,6 +40,8 @@ pub const TAGS_PREFIX: &str = "/tags/";
 pub const PREVIEW_PREFIX: &str = "/preview/";
 /// The live preview of a blog's unsaved custom CSS, followed by its token.
 pub const CSS_PREVIEW_PREFIX: &str = "/css-preview/";
+/// The editor's Preview of an unsaved post, followed by its token.
+pub const POST_PREVIEW_PREFIX: &str = "/post-preview/";
 /// An uploaded image on the app host: the route's pattern.
 pub const MEDIA: &str = "/media/:name";
 /// An uploaded image on the app host: the prefix of its URL, followed by its file name.

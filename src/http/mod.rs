@@ -150,12 +150,19 @@ impl Endpoint for HostRouter {
         let site = hosts::classify_with(&request_host, &self.host, |name| served.blog_of_domain(name));
         // A blog's trust state, from memory: a suspended blog answers nothing else, on any of
         // its names and paths (pages, feeds, preview links, old addresses, its inbox and
-        // ActivityPub documents); a new or silenced one is served with `noindex`.
+        // ActivityPub documents) but its owner's editor Preview (`blog::post_preview`); a new or
+        // silenced one is served with `noindex`.
         let state = match &site {
             Site::Blog(subdomain) | Site::CustomDomain(subdomain) => served.state(subdomain),
             Site::App | Site::Unknown => TrustState::Approved,
         };
-        if !state.is_served() {
+        let previewed = match &site {
+            Site::Blog(subdomain) | Site::CustomDomain(subdomain) => {
+                blog::post_preview::answered_when_suspended(&self.state.site, subdomain, req.uri().path())
+            }
+            Site::App | Site::Unknown => false,
+        };
+        if !state.is_served() && !previewed {
             return Ok(suspended_answer(&req));
         }
         if inbox::is_inbox(&req) && site != Site::Unknown {

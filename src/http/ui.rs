@@ -21,6 +21,7 @@ use ts_rs::TS;
 
 use crate::config::Config;
 use crate::domain::content::blocks::{BlockRules, Rules};
+use crate::domain::content::reader_view;
 use crate::domain::content::schedule::{SCHEDULE_RULES, ScheduleRules};
 use crate::domain::content::tags::{POST_RULES, PostRules};
 use crate::error::Error;
@@ -121,17 +122,19 @@ impl UiIndex {
 }
 
 /// Scripts and styles only from this origin; images also from https (image host, emoji CDN);
-/// frames only of the blogs' own pages (the custom CSS preview: on a blog's subdomain, or on its
-/// custom domain, which is https whenever this server is).
+/// frames only of the blogs' own pages (the custom CSS and post previews: on a blog's subdomain,
+/// or on its custom domain, which is https whenever this server is) and of the embeds the public
+/// pages frame (`reader_view::frame_origins`, every addon's), no other.
 fn content_security_policy(config: &Config) -> String {
     let mut connect = String::from("'self'");
     if config.imgur_client_id.is_some() {
         connect.push_str(" https://api.imgur.com");
     }
-    let frames = match config.https {
+    let blogs = match config.https {
         true => "https:".to_owned(),
         false => format!("http://*.{}", config.host),
     };
+    let frames = [blogs.as_str()].into_iter().chain(reader_view::frame_origins(true)).collect::<Vec<_>>().join(" ");
     format!(
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https:; \
          connect-src {connect}; frame-src {frames}; object-src 'none'; base-uri 'none'; \

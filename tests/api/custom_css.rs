@@ -23,7 +23,7 @@ async fn put_css(alice: &Browser, blog: i64, css: &str) -> reqwest::Response {
 }
 
 /// The stylesheet links of a page, in order.
-fn stylesheets(html: &str) -> Vec<String> {
+pub(crate) fn stylesheets(html: &str) -> Vec<String> {
     html.split("<link rel=\"stylesheet\" href=\"")
         .skip(1)
         .map(|rest| rest[..rest.find('"').unwrap()].to_owned())
@@ -240,9 +240,11 @@ async fn a_checked_stylesheet_is_previewed_on_the_blogs_home_page_framable_by_th
     assert_ne!(saved, links[1]);
     assert_eq!(blog_get(&app, &saved).await.text().await.unwrap(), "body { color: #111; }");
 
-    // The owner app may frame the blogs' pages, nothing else.
+    // The owner app may frame the blogs' pages and the embeds their pages frame, nothing else.
     let app_csp = app.get("/").await.headers()["content-security-policy"].to_str().unwrap().to_owned();
-    assert!(app_csp.contains(&format!("frame-src http://*.localhost:{};", app.port)), "{app_csp}");
+    let frames =
+        format!("frame-src http://*.localhost:{} https://open.spotify.com https://platform.twitter.com;", app.port);
+    assert!(app_csp.contains(&frames), "{app_csp}");
 
     // Another blog's host, a guess, a refused stylesheet: nothing.
     let token = path.strip_prefix("/css-preview/").unwrap();

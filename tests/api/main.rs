@@ -44,6 +44,8 @@ mod instance_actor;
 mod mail;
 mod mail_tls;
 mod markdown;
+mod paste;
+mod post_preview;
 mod posts;
 mod previews;
 mod quire_import;

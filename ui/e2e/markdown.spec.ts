@@ -34,8 +34,8 @@ test('a formatted paragraph and a described image, previewed, published and read
 
   await test.step('Preview shows what readers will see', async () => {
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
-    const preview = page.getByRole('article', { name: 'Preview' });
-    await expectHarbourPost(preview);
+    const preview = page.getByTitle('Preview of the post as readers will see it');
+    await expectHarbourPost(preview.contentFrame().locator('article.post'));
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     await expect(preview).toHaveCount(0);
     await expect(block(page, 2).getByRole('textbox', { name: 'Paragraph' })).toHaveValue(PARAGRAPH);

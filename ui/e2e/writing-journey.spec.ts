@@ -68,9 +68,10 @@ test('a formatted, described, tagged post is previewed, shared before it is publ
 
   await test.step('Preview shows what readers will see, then back to writing', async () => {
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await expectHarbourPost(page.getByRole('article', { name: 'Preview' }));
+    const preview = page.getByTitle('Preview of the post as readers will see it');
+    await expectHarbourPost(preview.contentFrame().locator('article.post'));
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
-    await expect(page.getByRole('article', { name: 'Preview' })).toHaveCount(0);
+    await expect(preview).toHaveCount(0);
     await expect(block(page, 2).getByRole('textbox', { name: 'Paragraph' })).toHaveValue(PARAGRAPH);
   });
 

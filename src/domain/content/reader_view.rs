@@ -2,13 +2,29 @@
 
 use std::collections::HashSet;
 
+/// Where a Spotify block's player is framed from.
+pub const SPOTIFY_ORIGIN: &str = "https://open.spotify.com";
+/// Where the Rich tweet embeds addon's script and frames come from.
+pub const TWITTER_WIDGETS_ORIGIN: &str = "https://platform.twitter.com";
+
+/// The origins a public page may frame for its embeds: Spotify's players, and with the Rich
+/// tweet embeds addon (`rich_tweets`) X's. The owner app allows the same in its frames (with the
+/// blogs' own hosts, for its previews), from this one list.
+pub fn frame_origins(rich_tweets: bool) -> Vec<&'static str> {
+    let mut origins = vec![SPOTIFY_ORIGIN];
+    if rich_tweets {
+        origins.push(TWITTER_WIDGETS_ORIGIN);
+    }
+    origins
+}
+
 /// Words read per minute for the reading-time estimate.
 const WORDS_PER_MINUTE: usize = 200;
 
 /// The official embed URL of an open.spotify.com link (track, album, playlist, episode, show
 /// or artist); `None` when the link is not one of those.
 pub fn spotify_embed(url: &str) -> Option<String> {
-    let path = url.strip_prefix("https://open.spotify.com/")?;
+    let path = url.strip_prefix(SPOTIFY_ORIGIN)?.strip_prefix('/')?;
     let path = path.split(['?', '#']).next()?;
     let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     if parts.first().is_some_and(|p| p.starts_with("intl-")) {
@@ -20,7 +36,7 @@ pub fn spotify_embed(url: &str) -> Option<String> {
                 && (10..=40).contains(&id.len())
                 && id.bytes().all(|b| b.is_ascii_alphanumeric()) =>
         {
-            Some(format!("https://open.spotify.com/embed/{kind}/{id}"))
+            Some(format!("{SPOTIFY_ORIGIN}/embed/{kind}/{id}"))
         }
         _ => None,
     }

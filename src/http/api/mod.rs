@@ -4,6 +4,7 @@ pub mod addons;
 pub mod admin;
 pub mod answers;
 pub mod blogs;
+pub mod convert;
 pub mod custom_css;
 pub mod domains;
 pub mod exports;
@@ -87,6 +88,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/posts", get(posts::list).post(posts::create))
         .at("/my/blogs/:blog_id/posts/search", post(posts::find))
         .at("/my/blogs/:blog_id/preview", post(preview::preview))
+        .at("/my/blogs/:blog_id/convert", post(convert::convert))
         .at("/my/blogs/:blog_id/tags", get(tags::list))
         .at("/my/blogs/:blog_id/pages", get(pages::list).put(pages::reorder))
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))

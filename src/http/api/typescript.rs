@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::http::api::{
-    addons, admin, answers, blogs, custom_css, domains, exports, favicons, fediverse, images, imports, pages,
+    addons, admin, answers, blogs, convert, custom_css, domains, exports, favicons, fediverse, images, imports, pages,
     post_versions, posts, preview, preview_links, replies, responses, revisions, sessions, social_accounts,
     subscribers, tags, themes, time_zones, trash,
 };
@@ -40,6 +40,7 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     revisions::ManyRevisions::export_all(&cfg)?;
     trash::ManyTrash::export_all(&cfg)?;
     preview::PreviewJson::export_all(&cfg)?;
+    convert::ConvertJson::export_all(&cfg)?;
     preview_links::CreatedPreviewLink::export_all(&cfg)?;
     preview_links::PreviewLinkState::export_all(&cfg)?;
     images::Uploaded::export_all(&cfg)?;

@@ -11,12 +11,16 @@
 //! - `view_counter`: the Page views addon's counter.
 //! - `static_site`: the public pages rendered to files, for the static site export.
 //! - `css_preview`: unsaved custom CSS on the blog's home page, for the theme panel's frame.
+//! - `post_preview`: the editor's unsaved post as its page, for the editor's Preview frame.
+//! - `held`: what those two previews hold in memory, bounded, for ten minutes.
 //! - `subscribe`: email subscriptions: subscribe, confirm, unsubscribe (never cached).
 
 mod cache;
 mod comments;
 pub mod css_preview;
 mod feeds;
+mod held;
+pub mod post_preview;
 mod preview_links;
 mod responses;
 mod routes;
@@ -44,6 +48,8 @@ pub struct BlogSite {
     themes: Themes,
     /// Unsaved custom CSS held for the theme panel's live preview.
     pub css_previews: css_preview::CssPreviews,
+    /// The editor's unsaved posts rendered for its Preview.
+    pub post_previews: post_preview::PostPreviews,
 }
 
 impl BlogSite {
@@ -54,6 +60,7 @@ impl BlogSite {
             page_views: ViewCounter::default(),
             themes: Themes::default(),
             css_previews: Default::default(),
+            post_previews: Default::default(),
         }
     }
 

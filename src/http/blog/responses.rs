@@ -8,17 +8,15 @@ use super::BlogSite;
 use super::cache::Page;
 use crate::config::Config;
 use crate::db::public::PublicBlog;
+use crate::domain::content::reader_view;
 use crate::http::client::accepts_gzip;
 
 /// An HTML page of `blog` with the policy its addons need: no script at all, unless rich
 /// tweet embeds are installed (then only Twitter's).
 pub fn html_page(config: &Config, blog: &PublicBlog, status: StatusCode, html: String, generation: u64) -> Page {
-    let mut frames = String::from("https://open.spotify.com");
-    let mut scripts = String::from("'none'");
-    if blog.has("rich-tweet-embeds") {
-        frames.push_str(" https://platform.twitter.com");
-        scripts = "https://platform.twitter.com".to_owned();
-    }
+    let rich_tweets = blog.has("rich-tweet-embeds");
+    let frames = reader_view::frame_origins(rich_tweets).join(" ");
+    let scripts = if rich_tweets { reader_view::TWITTER_WIDGETS_ORIGIN } else { "'none'" };
     let mut page = Page::new(status, "text/html; charset=utf-8", html, generation);
     page.csp = Some(format!(
         "default-src 'none'; style-src 'self'; connect-src 'self'; img-src 'self' data: https: {app}; \

@@ -23,7 +23,7 @@ use poem::web::Data;
 use poem::{Request, Response, Route, get, handler, post};
 
 use super::cache::Page;
-use super::{comments, css_preview, feeds, preview_links, responses, subscribe, views, webmention};
+use super::{comments, css_preview, feeds, post_preview, preview_links, responses, subscribe, views, webmention};
 use crate::db::public::{self, PublicBlog};
 use crate::db::redirects;
 use crate::domain::blog::old_paths;
@@ -67,6 +67,9 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     }
     if let Some(token) = path.strip_prefix(paths::CSS_PREVIEW_PREFIX) {
         return css_preview::page(&state, subdomain, token).await;
+    }
+    if let Some(token) = path.strip_prefix(paths::POST_PREVIEW_PREFIX) {
+        return post_preview::page(&state, subdomain, token).await;
     }
     let query = req.uri().query();
     // `/?p=123` may be an old address of an imported post: not the index page cached for `/`.

@@ -81,6 +81,14 @@ pub fn normalize(post: &mut Post, now: OffsetDateTime) -> Vec<String> {
     lines
 }
 
+/// Blocks pasted into the editor (issue 33), made to follow the same rules as an import's body
+/// (no title heading added); with what changed, one sentence each. Image blocks keep their URL.
+pub fn pasted_blocks(given: Vec<Block>) -> (Vec<Block>, Vec<String>) {
+    let mut lines = Vec::new();
+    let blocks = blocks("", given, &mut lines);
+    (blocks, lines)
+}
+
 /// A link block to `url` showing `title`, or, when `url` cannot be a link block's (not http(s),
 /// spaces, too long), a paragraph with the title and the address as text. `None` when there
 /// is nothing to show.

@@ -57,6 +57,19 @@ export type OnePost = {
 post: Post, };
 
 /**
+ * The paste as blocks, and what the owner should know of the conversion.
+ */
+export type PastedBlocks = { 
+/**
+ * The blocks, in order, each following the post's block rules.
+ */
+blocks: Array<Block>, 
+/**
+ * What was changed or could not be carried over, one sentence each.
+ */
+notes: Array<string>, };
+
+/**
  * The API shape of a post. The body is sent as stored (it was validated and normalized
  * when written), so answering never parses it.
  */
@@ -129,10 +142,15 @@ export type PostMail = {
 dueAt: string | null, sent: number, waiting: number, failed: number, };
 
 /**
- * `{title, html}`: the title the post would get, and the HTML of its blocks as its public
- * page shows them (its first heading is the title, so it is not repeated).
+ * `{title, html, page}`: the title the post would get, the HTML of its blocks as its public
+ * page shows them (its first heading is the title, so it is not repeated), and the address of
+ * the whole page, held for ten minutes.
  */
-export type PostPreview = { title: string, html: string, };
+export type PostPreview = { title: string, html: string, 
+/**
+ * The post page as readers will see it, on the blog's own host (`/post-preview/{token}`).
+ */
+page: string, };
 
 /**
  * A 409: the update was based on an older version; nothing was saved. `post` is the post as

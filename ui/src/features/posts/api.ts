@@ -5,6 +5,7 @@ import type {
   Block,
   ManyPosts,
   OnePost,
+  PastedBlocks,
   Post as PostAnswer,
   PostBody,
   PostPreview,
@@ -19,7 +20,7 @@ import type {
 import { api, ApiError, paging, type Paging } from '../../lib/api';
 
 // The answers' types are generated from the server's structs (ui/src/api-types/).
-export type { Block, PostBody, PostMail, PostPreview } from '../../api-types/posts';
+export type { Block, PastedBlocks, PostBody, PostMail, PostPreview } from '../../api-types/posts';
 
 /** The counts of a post, its comments switch, its visibility and its version, which the server always sends and the app also shows without (a post without a visibility is public; one without a version is saved unchecked). */
 type Reactions = 'likes' | 'boosts' | 'replies' | 'responses' | 'commentsClosed' | 'visibility' | 'version';
@@ -196,4 +197,13 @@ export async function uploadImage(file: File, config: Pick<AppConfig, 'imgurClie
   const link = data?.data?.link;
   if (typeof link !== 'string' || link === '') throw new Error('The image host did not answer with a link');
   return link;
+}
+
+/** What a paste into a paragraph holds: its Markdown text, or the clipboard's HTML. */
+export type Pasted = { markdown: string } | { html: string };
+
+/** The blocks the import's converter makes of a paste (nothing is stored). */
+export async function convertPaste(blogId: number, pasted: Pasted, signal?: AbortSignal): Promise<PastedBlocks> {
+  const { data } = await api.post<PastedBlocks>(`/api/my/blogs/${blogId}/convert`, pasted, withSignal(signal));
+  return data;
 }

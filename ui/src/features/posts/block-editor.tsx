@@ -1,3 +1,4 @@
+import type { ClipboardEvent, ReactNode } from 'react';
 import { TextArea, TextInput, Button } from '../../components';
 import type { BlockRules } from '../../config/app-config';
 import type { BlockType } from './api';
@@ -44,6 +45,10 @@ export interface BlockEditorProps {
   onRemove: () => void;
   /** The server's block rules: they tell which field of a link block its message is about. */
   rules: BlockRules;
+  /** A paste into a paragraph (the offer to split it: paste-blocks.tsx). */
+  onPaste?: (event: ClipboardEvent<HTMLTextAreaElement>) => void;
+  /** Shown under the block's fields (the paste offer). */
+  below?: ReactNode;
 }
 
 /** One block of the post: its inputs and, in edit mode, move-up, move-down and remove. */
@@ -57,6 +62,8 @@ export function BlockEditor({
   onMove,
   onRemove,
   rules,
+  onPaste,
+  below,
 }: BlockEditorProps) {
   const label = BLOCK_LABELS[block.type];
   return (
@@ -79,7 +86,8 @@ export function BlockEditor({
           </Button>
         </div>
       )}
-      <BlockFields block={block} error={error} onChange={onChange} rules={rules} />
+      <BlockFields block={block} error={error} onChange={onChange} rules={rules} onPaste={onPaste} />
+      {below}
     </div>
   );
 }
@@ -89,7 +97,8 @@ function BlockFields({
   error,
   onChange,
   rules,
-}: Pick<BlockEditorProps, 'block' | 'error' | 'onChange' | 'rules'>) {
+  onPaste,
+}: Pick<BlockEditorProps, 'block' | 'error' | 'onChange' | 'rules' | 'onPaste'>) {
   switch (block.type) {
     case 'heading':
       return (
@@ -108,6 +117,7 @@ function BlockFields({
           rows={8}
           value={block.value.text}
           onChange={(text) => onChange({ text })}
+          onPaste={onPaste}
           error={error}
           hint={MARKDOWN_HINT}
         />

@@ -5,7 +5,7 @@ import { postsServer, samplePost } from '../../test/fake-posts';
 import { renderRoute } from '../../test/render-route';
 import { ALT_HINT, ALT_MISSING, MARKDOWN_HINT } from './block-editor';
 import { parseLocalDraft } from './local-draft';
-import { PREVIEW_REFUSED } from './post-preview';
+import { PREVIEW_FRAME_TITLE, PREVIEW_REFUSED } from './post-preview';
 
 beforeAll(() => injectConfig({ host: 'localhost:8080', appUrl: 'http://localhost:8080', providerName: 'Local' }));
 beforeEach(() => {
@@ -45,10 +45,11 @@ describe('paragraphs in Markdown', () => {
     expect(MARKDOWN_HINT).toContain('[link](https://…)');
   });
 
-  it("Preview renders the blocks with the server's renderer, and toggles back to the blocks", async () => {
+  it("Preview frames the blog's own page of the blocks, hides the blocks, and toggles back to them", async () => {
+    const page = 'http://alice.localhost:8080/post-preview/0123456789abcdef0123456789abcdef';
     const server = fakeApi({
       ...postsServer().handlers,
-      [`POST ${PREVIEW}`]: () => json({ title: 'Hello', html: '<p>A <strong>bold</strong> word</p>' }),
+      [`POST ${PREVIEW}`]: () => json({ title: 'Hello', html: '<p>A <strong>bold</strong> word</p>', page }),
     });
     const { user } = await openNew();
     await user.type(within(block(1)).getByRole('textbox', { name: 'Heading' }), 'Hello');
@@ -58,8 +59,9 @@ describe('paragraphs in Markdown', () => {
 
     await user.click(toggle);
     const preview = await screen.findByRole('article', { name: 'Preview' });
-    expect(within(preview).getByRole('heading', { level: 1, name: 'Hello' })).toBeInTheDocument();
-    expect(within(preview).getByText('bold').tagName).toBe('STRONG');
+    const frame = within(preview).getByTitle(PREVIEW_FRAME_TITLE);
+    expect(frame.tagName).toBe('IFRAME');
+    expect(frame).toHaveAttribute('src', page);
     expect(toggle).toHaveAttribute('aria-pressed', 'true');
     expect(screen.queryByRole('group', { name: /^Block 1/ })).toBeNull(); // the blocks are hidden meanwhile
     expect(server.sent('POST', PREVIEW).map((r) => r.body)).toEqual([

@@ -18,6 +18,7 @@ import {
   type EditorState,
 } from './editor-state';
 import { loadLocalDraft, saveLocalDraft } from './local-draft';
+import { PasteOfferPanel, usePasteBlocks } from './paste-blocks';
 import { PostPreview, usePreview } from './post-preview';
 import { UploadStatus } from './upload-status';
 import { PageToggle, TagField } from './tag-field';
@@ -103,6 +104,7 @@ export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps
   const unpublished = state.publishedAt === null;
 
   const preview = usePreview(blogId, (errors) => dispatch({ type: 'serverErrors', errors }));
+  const paste = usePasteBlocks(blogId, state, dispatch, focusBlock);
 
   // Every change to a new post's blocks or draft flag goes to the local draft.
   useEffect(() => {
@@ -262,6 +264,18 @@ export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps
               onMove={(direction) => move(index, direction)}
               onRemove={() => remove(index)}
               rules={rules}
+              onPaste={(event) => paste.onPaste(block.key, event)}
+              below={
+                paste.offer?.key === block.key && (
+                  <PasteOfferPanel
+                    offer={paste.offer}
+                    fits={paste.fits(paste.offer)}
+                    maxBlocks={rules.maxBlocks}
+                    onSplit={paste.split}
+                    onKeep={paste.keep}
+                  />
+                )
+              }
             />
           </Fragment>
         ))}

@@ -1,6 +1,7 @@
-// The editor's Preview: the blocks as readers will see them, rendered by the server's own
-// renderer (POST /api/my/blogs/{id}/preview, the one the public pages use), never by a second
-// Markdown implementation here.
+// The editor's Preview: the post as readers will see it. The server renders the unsaved blocks
+// as the blog's own post page (POST /api/my/blogs/{id}/preview: its template, theme, custom CSS
+// and embeds) and holds it for ten minutes on the blog's host; the editor frames that page,
+// never a second rendering here.
 import { useRef, useState } from 'react';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
@@ -8,10 +9,7 @@ import { previewPost, type Block } from './api';
 import type { BlockErrors } from './validation';
 
 export type PreviewState =
-  | { status: 'off' }
-  | { status: 'loading' }
-  | { status: 'shown'; title: string; html: string }
-  | { status: 'failed'; message: string };
+  { status: 'off' } | { status: 'loading' } | { status: 'shown'; page: string } | { status: 'failed'; message: string };
 
 /** Shown when the server refuses the blocks: their messages go on the blocks themselves. */
 export const PREVIEW_REFUSED = 'Fix the marked blocks to see the preview.';
@@ -37,8 +35,8 @@ export function usePreview(blogId: number, onBlockErrors: (errors: BlockErrors) 
     request.current = controller;
     setState({ status: 'loading' });
     try {
-      const { title, html } = await previewPost(blogId, blocks, controller.signal);
-      if (!controller.signal.aborted) setState({ status: 'shown', title, html });
+      const { page } = await previewPost(blogId, blocks, controller.signal);
+      if (!controller.signal.aborted) setState({ status: 'shown', page });
     } catch (error) {
       if (controller.signal.aborted) return;
       const errors: BlockErrors = {};
@@ -65,11 +63,13 @@ export function usePreview(blogId: number, onBlockErrors: (errors: BlockErrors) 
   return { state, toggle, close, showing: state.status === 'shown' || state.status === 'loading' };
 }
 
+/** The preview frame's accessible name. */
+export const PREVIEW_FRAME_TITLE = 'Preview of the post as readers will see it';
+
 /**
- * The rendered post. Its HTML comes from the server's renderer, which escapes every string it
- * is given and only writes its own tags (no script, no event attribute, no link but http, https
- * and mailto), which is why it may be inserted as HTML; the app's Content-Security-Policy would
- * refuse to run an inline script even if one got through.
+ * The rendered post: the blog's own page in a frame, tall enough to read it at length. The page
+ * is on the blog's host and runs no script, so it cannot reach the owner app or size the frame
+ * to its content; the frame scrolls instead.
  */
 export function PostPreview({ state }: { state: PreviewState }) {
   if (state.status === 'loading')
@@ -81,8 +81,7 @@ export function PostPreview({ state }: { state: PreviewState }) {
   if (state.status !== 'shown') return null;
   return (
     <article className="q-preview" aria-label="Preview">
-      <h1 className="q-preview__title">{state.title}</h1>
-      <div className="q-preview__body" dangerouslySetInnerHTML={{ __html: state.html }} />
+      <iframe className="q-preview__frame" src={state.page} title={PREVIEW_FRAME_TITLE} />
     </article>
   );
 }
