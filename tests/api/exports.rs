@@ -655,8 +655,17 @@ async fn the_static_site_has_every_public_page_and_every_link_resolves_to_a_file
     let css = format!(".hero {{ background: url({png}); }}\n");
     let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/css"), json!({ "css": css })).await;
     assert_eq!(resp.status(), 200, "the custom CSS (issue 32)");
+    let description = json!({ "description": "Roads & <script>rivers</script>" });
+    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/description"), description).await;
+    assert_eq!(resp.status(), 200, "the description (issue 33)");
     let (export, zip) = exported(&alice, blog, "site").await;
     assert!(export["fileName"].as_str().unwrap().ends_with("-site.zip"));
+    let home = zip.text("index.html");
+    assert!(
+        home.contains(r#"<p class="site-description">Roads &amp; &lt;script&gt;rivers&lt;/script&gt;</p>"#),
+        "the description under the name, escaped: {home}"
+    );
+    assert!(!home.contains("<script>"), "{home}");
     let names = zip.names();
     let path_of = |post: &Value| post["permalink"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     for file in [
