@@ -662,7 +662,7 @@ async fn the_static_site_has_every_public_page_and_every_link_resolves_to_a_file
     assert!(export["fileName"].as_str().unwrap().ends_with("-site.zip"));
     let home = zip.text("index.html");
     assert!(
-        home.contains(r#"<p class="site-description">Roads &amp; &lt;script&gt;rivers&lt;/script&gt;</p>"#),
+        home.contains(r#"<p class="site-description">Roads &#38; &#60;script&#62;rivers&#60;/script&#62;</p>"#),
         "the description under the name, escaped: {home}"
     );
     assert!(!home.contains("<script>"), "{home}");
