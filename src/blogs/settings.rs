@@ -1,4 +1,4 @@
-//! Writing a blog's settings: creation, name, theme, tab icon, time zone, addons, and
+//! Writing a blog's settings: creation, name, description, listing on the landing page, theme, tab icon, time zone, addons, and
 //! deleting the whole account.
 
 use super::Blogs;
@@ -8,10 +8,10 @@ use crate::db::blogs::{self, Blog, Created};
 use crate::db::jobs;
 use crate::db::review;
 use crate::db::signups as db_signups;
-use crate::domain::blog::blog_name;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::domain::blog::trust_state::TrustState;
+use crate::domain::blog::{blog_description, blog_name};
 use crate::error::{Error, Result};
 
 impl Blogs {
@@ -71,6 +71,26 @@ impl Blogs {
             Ok(())
         })
         .await
+    }
+
+    /// Sets the blog's description (`raw`, trimmed; '' clears it): its home, feeds and actor
+    /// show it, so its cached pages go.
+    pub async fn set_description(&self, blog: &Blog, raw: &str) -> Result<()> {
+        let description = blog_description::parse(raw).map_err(|message| Error::invalid("description", message))?;
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            blogs::set_description(conn, id, &description)?;
+            effects.invalidate(&subdomain);
+            Ok(())
+        })
+        .await
+    }
+
+    /// Lists the blog on the instance's landing page, or takes it off (read live by
+    /// `GET /api/instance`; no page of the blog shows it).
+    pub async fn set_listed(&self, blog: &Blog, listed: bool) -> Result<()> {
+        let id = blog.id;
+        self.commit(move |conn, _| blogs::set_listed(conn, id, listed)).await
     }
 
     /// Chooses the blog's theme.

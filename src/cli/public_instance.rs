@@ -18,6 +18,9 @@ use crate::domain::public_instance::{
 /// Largest `--terms`, `--privacy` or `--review-terms` file Quire reads.
 const MAX_OPERATOR_FILE: u64 = 1024 * 1024;
 
+/// Largest `--instance-description` file Quire reads (it is sent with every landing page).
+const MAX_DESCRIPTION_FILE: u64 = 64 * 1024;
+
 /// Flags of a public instance, of `serve`.
 #[derive(Debug, Clone, Args)]
 pub struct PublicInstanceArgs {
@@ -135,6 +138,11 @@ pub struct PublicInstanceArgs {
     /// as --terms is.
     #[arg(long, env = "QUIRE_PRIVACY", value_name = "FILE")]
     pub privacy: Option<PathBuf>,
+
+    /// What the instance is, for its landing page (Markdown, read at start, at most 64 KiB),
+    /// shown below the sign-in buttons.
+    #[arg(long, env = "QUIRE_INSTANCE_DESCRIPTION", value_name = "FILE")]
+    pub instance_description: Option<PathBuf>,
 }
 
 impl PublicInstanceArgs {
@@ -187,7 +195,7 @@ impl PublicInstanceArgs {
         }
         let review_terms = match &self.review_terms {
             None => Vec::new(),
-            Some(path) => read_operator_file("--review-terms", path)?
+            Some(path) => read_operator_file("--review-terms", path, MAX_OPERATOR_FILE)?
                 .lines()
                 .map(|line| line.trim().to_lowercase())
                 .filter(|term| !term.is_empty() && !term.starts_with('#'))
@@ -195,7 +203,12 @@ impl PublicInstanceArgs {
         };
         let page = |flag: &str, path: &Option<PathBuf>| -> anyhow::Result<Option<OperatorPage>> {
             path.as_ref()
-                .map(|path| Ok(OperatorPage { path: path.clone(), markdown: read_operator_file(flag, path)? }))
+                .map(|path| {
+                    Ok(OperatorPage {
+                        path: path.clone(),
+                        markdown: read_operator_file(flag, path, MAX_OPERATOR_FILE)?,
+                    })
+                })
                 .transpose()
         };
         Ok(PublicInstance {
@@ -233,6 +246,13 @@ impl PublicInstanceArgs {
             contact_email: self.contact_email.as_ref().map(|email| email.trim().to_owned()),
             terms: page("--terms", &self.terms)?,
             privacy: page("--privacy", &self.privacy)?,
+            description: match &self.instance_description {
+                None => None,
+                Some(path) => Some(OperatorPage {
+                    path: path.clone(),
+                    markdown: read_operator_file("--instance-description", path, MAX_DESCRIPTION_FILE)?,
+                }),
+            },
         })
     }
 }
@@ -253,11 +273,13 @@ fn lowercase_list(flag: &str, values: &[String], valid: impl Fn(&str) -> bool) -
     Ok(list)
 }
 
-/// The UTF-8 text of an operator's file, refusing a missing, unreadable or oversized one.
-fn read_operator_file(flag: &str, path: &Path) -> anyhow::Result<String> {
+/// The UTF-8 text of an operator's file, refusing a missing, unreadable or oversized (past
+/// `max` bytes) one.
+fn read_operator_file(flag: &str, path: &Path, max: u64) -> anyhow::Result<String> {
     let size = std::fs::metadata(path).with_context(|| format!("{flag} {}: cannot read it", path.display()))?.len();
-    if size > MAX_OPERATOR_FILE {
-        bail!("{flag} {}: {size} bytes, more than the 1 MiB Quire reads", path.display());
+    if size > max {
+        let shown = crate::domain::public_instance::human_bytes(max);
+        bail!("{flag} {}: {size} bytes, more than the {shown} Quire reads", path.display());
     }
     std::fs::read_to_string(path).with_context(|| format!("{flag} {}: cannot read it as UTF-8 text", path.display()))
 }

@@ -36,6 +36,10 @@ pub struct Blog {
     pub state: TrustState,
     /// What the admin told the owner with the last silence or suspension ('' when nothing).
     pub state_reason: String,
+    /// One paragraph of plain text under its name ('' for none; issue 33).
+    pub description: String,
+    /// Whether its owner lists it on the instance's landing page (issue 33).
+    pub listed: bool,
 }
 
 impl Blog {
@@ -46,7 +50,7 @@ impl Blog {
 }
 
 const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code, b.time_zone, d.name,
-           b.state, b.state_reason
+           b.state, b.state_reason, b.description, b.listed
     FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
     LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'";
 
@@ -62,6 +66,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
         domain: row.get(9)?,
         state: TrustState::from_stored(&row.get::<_, String>(10)?),
         state_reason: row.get(11)?,
+        description: row.get(12)?,
+        listed: row.get(13)?,
     })
 }
 
@@ -176,6 +182,18 @@ pub fn touch(conn: &Connection, blog_id: i64) -> Result<(), Error> {
 pub fn rename(conn: &Connection, blog_id: i64, name: &str) -> Result<(), Error> {
     conn.execute("UPDATE blogs SET name = ?2 WHERE id = ?1", params![blog_id, name])?;
     touch(conn, blog_id)
+}
+
+/// Sets the blog's description ('' for none).
+pub fn set_description(conn: &Connection, blog_id: i64, description: &str) -> Result<(), Error> {
+    conn.execute("UPDATE blogs SET description = ?2 WHERE id = ?1", params![blog_id, description])?;
+    touch(conn, blog_id)
+}
+
+/// Lists the blog on the instance's landing page, or not.
+pub fn set_listed(conn: &Connection, blog_id: i64, listed: bool) -> Result<(), Error> {
+    conn.execute("UPDATE blogs SET listed = ?2 WHERE id = ?1", params![blog_id, listed])?;
+    Ok(())
 }
 
 /// Sets the theme; false when there is no such theme.

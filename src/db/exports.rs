@@ -26,7 +26,7 @@ pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSe
     let found = conn
         .query_row(
             "SELECT b.id, b.user_id, b.subdomain, b.name, t.slug, f.code, b.time_zone, b.created_at,
-                    b.comments_mode, b.blocked_words, b.custom_css
+                    b.comments_mode, b.blocked_words, b.custom_css, b.description, b.listed
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id WHERE b.subdomain = ?1",
             [subdomain],
             |r| {
@@ -41,6 +41,8 @@ pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSe
                     comments_mode: Some(r.get(8)?),
                     blocked_words: Some(serde_json::from_str(&r.get::<_, String>(9)?).unwrap_or_default()),
                     custom_css: Some(r.get::<_, String>(10)?).filter(|css| !css.is_empty()),
+                    description: Some(r.get::<_, String>(11)?).filter(|text| !text.is_empty()),
+                    listed: Some(r.get(12)?),
                 };
                 Ok(BlogSettings { id: r.get(0)?, user_id: r.get(1)?, settings })
             },

@@ -217,6 +217,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0034_post_versions.sql"),
         seed: None,
     },
+    Migration {
+        version: 35,
+        name: "a blog's description, and its listing on the landing page",
+        sql: include_str!("migrations/0035_blog_description_listing.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -22,6 +22,7 @@ pub mod exports;
 pub mod favicons;
 pub mod federation_keys;
 pub mod followers;
+pub mod front_page;
 pub mod images;
 pub mod imports;
 pub mod jobs;

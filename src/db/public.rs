@@ -19,6 +19,8 @@ pub struct PublicBlog {
     pub subdomain: String,
     /// Display name.
     pub name: String,
+    /// One paragraph of plain text under its name ('' for none).
+    pub description: String,
     /// Theme slug (`default`, `serif`, ...).
     pub theme: String,
     /// The tab icon's emoji.
@@ -48,6 +50,15 @@ pub struct PublicBlog {
 }
 
 impl PublicBlog {
+    /// What it says of itself to search engines, link previews and feed readers: its
+    /// description, else "Posts from {name}".
+    pub fn summary(&self) -> String {
+        match self.description.is_empty() {
+            true => format!("Posts from {}", self.name),
+            false => self.description.clone(),
+        }
+    }
+
     /// Whether the addon with this slug is installed.
     pub fn has(&self, addon: &str) -> bool {
         self.addons.iter().any(|a| a == addon)
@@ -61,7 +72,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
                     f.code,
-                    b.time_zone, d.name, b.state, b.email_enabled, b.comments_mode, b.custom_css
+                    b.time_zone, d.name, b.state, b.email_enabled, b.comments_mode, b.custom_css, b.description
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'
              WHERE b.subdomain = ?1",
@@ -71,6 +82,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                     id: row.get(0)?,
                     subdomain: row.get(1)?,
                     name: row.get(2)?,
+                    description: row.get(14)?,
                     theme: row.get(3)?,
                     favicon: row.get(4)?,
                     favicon_code: row.get(7)?,

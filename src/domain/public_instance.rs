@@ -214,7 +214,8 @@ pub fn human_bytes(bytes: u64) -> String {
     format!("{} {unit}", shown.strip_suffix(".0").unwrap_or(&shown))
 }
 
-/// A page the operator wrote (`--terms`, `--privacy`): Markdown read once at start.
+/// A page the operator wrote (`--terms`, `--privacy`, `--instance-description`): Markdown read
+/// once at start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OperatorPage {
     /// The file it was read from (for messages).
@@ -263,6 +264,8 @@ pub struct PublicInstance {
     pub terms: Option<OperatorPage>,
     /// The instance's privacy policy, served at /privacy (`--privacy`).
     pub privacy: Option<OperatorPage>,
+    /// What the instance is, on its landing page (`--instance-description`; issue 33).
+    pub description: Option<OperatorPage>,
 }
 
 impl Default for PublicInstance {
@@ -285,6 +288,7 @@ impl Default for PublicInstance {
             contact_email: None,
             terms: None,
             privacy: None,
+            description: None,
         }
     }
 }

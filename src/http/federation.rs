@@ -181,6 +181,7 @@ async fn actor(req: &Request, state: Data<&AppState>) -> Result<Response> {
         actor_id: &actor_id,
         subdomain: &blog.subdomain,
         name: &blog.name,
+        description: &blog.description,
         blog_url: &blog_url,
         shared_inbox: &state.config.shared_inbox(),
         public_pem: key.public_pem(),

@@ -136,6 +136,10 @@ pub struct Settings {
     pub responses: Option<Vec<MovedResponse>>,
     /// Its custom stylesheet (a Quire archive's `customCss`), checked again when applied.
     pub custom_css: Option<String>,
+    /// Its description (a Quire archive's `description`), checked again when applied.
+    pub description: Option<String>,
+    /// Whether it is listed on the instance's landing page (a Quire archive's `listed`).
+    pub listed: Option<bool>,
     /// Its trash's deleted posts (a Quire archive's `trash.json`: docs/revisions.md).
     pub trash: Option<Vec<crate::domain::content::revisions::Trashed>>,
 }

@@ -308,6 +308,8 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
             "subdomain": "alice", "name": "Alice's notes", "theme": "serif", "icon": icon,
             "addons": ["reading-time", "search-box"], "timeZone": "Asia/Tokyo", "createdAt": blog_created,
             "commentsMode": "held", "blockedWords": ["casino"],
+            // No description: left out; the landing page listing is always said (issue 33).
+            "listed": false,
         })
     );
     assert_eq!(manifest["counts"], json!({ "posts": 3, "pages": 1, "images": 2 }));
@@ -655,8 +657,17 @@ async fn the_static_site_has_every_public_page_and_every_link_resolves_to_a_file
     let css = format!(".hero {{ background: url({png}); }}\n");
     let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/css"), json!({ "css": css })).await;
     assert_eq!(resp.status(), 200, "the custom CSS (issue 32)");
+    let description = json!({ "description": "Roads & <script>rivers</script>" });
+    let resp = alice.send(Method::PUT, &format!("/api/my/blogs/{blog}/description"), description).await;
+    assert_eq!(resp.status(), 200, "the description (issue 33)");
     let (export, zip) = exported(&alice, blog, "site").await;
     assert!(export["fileName"].as_str().unwrap().ends_with("-site.zip"));
+    let home = zip.text("index.html");
+    assert!(
+        home.contains(r#"<p class="site-description">Roads &#38; &#60;script&#62;rivers&#60;/script&#62;</p>"#),
+        "the description under the name, escaped: {home}"
+    );
+    assert!(!home.contains("<script>"), "{home}");
     let names = zip.names();
     let path_of = |post: &Value| post["permalink"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     for file in [

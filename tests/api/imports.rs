@@ -562,6 +562,8 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             responses: None,
             // Refused as a save would be (issue 32): reported, and the blog keeps its own.
             custom_css: Some("a {}\n@import url(https://tracker.example/x.css);".into()),
+            description: Some("Boats & <tides>".into()),
+            listed: Some(true),
             trash: None,
         },
         expected_items: Some(1),
@@ -575,6 +577,8 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
         messages_of(&report, "Blog settings"),
         vec![
             "the blog's name is now \"Harbour Notes\"",
+            "the blog's description was applied",
+            "the blog is listed on this instance's landing page",
             "the theme is now serif",
             "the tab icon is now 2693",
             "dates are now shown in Europe/Paris",
@@ -589,6 +593,10 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
     assert_eq!(css, "", "nothing stored");
     let shown: Value = blog.alice.get(&format!("/api/my/blogs/{}", blog.blog_id)).await.json().await.unwrap();
     assert_eq!(shown["blog"]["name"], "Harbour Notes");
+    assert_eq!(
+        (shown["blog"]["description"].as_str(), shown["blog"]["listed"].as_bool()),
+        (Some("Boats & <tides>"), Some(true))
+    );
     assert!(blog.html("/kept-id-abcd2345").await.contains("Text of Kept id."));
     let again = blog.run(archive(), vec![post.clone()], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
     assert_eq!(

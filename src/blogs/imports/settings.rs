@@ -1,5 +1,5 @@
 //! The settings an import carries (name, theme, icon, time zone, addons, a Quire archive's
-//! comment settings), applied through the usual setters, each change or refusal in the report;
+//! description, landing page listing and comment settings), applied through the usual setters, each change or refusal in the report;
 //! and the confirmed email subscribers a Quire archive carries, added as confirmed (they
 //! consented to this blog on its old server).
 
@@ -94,6 +94,19 @@ impl Blogs {
             let applied = format!("the blog's name is now \"{name}\"");
             let refused = format!("the name \"{name}\" was not applied");
             settled(done, report, applied, refused)?;
+        }
+        if let Some(description) = settings.description.as_deref().filter(|text| *text != blog.description) {
+            let done = self.set_description(blog, description).await;
+            let refused = "the description was not applied".to_owned();
+            settled(done, report, "the blog's description was applied".to_owned(), refused)?;
+        }
+        if let Some(listed) = settings.listed.filter(|listed| *listed != blog.listed) {
+            let done = self.set_listed(blog, listed).await;
+            let applied = match listed {
+                true => "the blog is listed on this instance's landing page",
+                false => "the blog is not listed on this instance's landing page",
+            };
+            settled(done, report, applied.to_owned(), "the landing page listing was not applied".to_owned())?;
         }
         if let Some(slug) = settings.theme.as_deref() {
             let wanted = slug.to_owned();

@@ -1,7 +1,8 @@
-//! A blog's names and addresses: its subdomain, display name, custom domain (name rules and verification), time zone, the addresses of its posts, and its standing on the instance (trust state).
+//! A blog's names and addresses: its subdomain, display name and description, custom domain (name rules and verification), time zone, the addresses of its posts, and its standing on the instance (trust state).
 
 pub mod abuse_report;
 pub mod address;
+pub mod blog_description;
 pub mod blog_name;
 pub mod custom_domain;
 pub mod domain_verification;

@@ -55,6 +55,8 @@ pub struct ActorFacts<'a> {
     pub subdomain: &'a str,
     /// The blog's name.
     pub name: &'a str,
+    /// The blog's description, plain text ('' for none): the actor's `summary`, escaped.
+    pub description: &'a str,
     /// The blog's address, with a trailing slash (custom domain aware).
     pub blog_url: &'a str,
     /// The instance's shared inbox.
@@ -74,7 +76,10 @@ pub fn actor(facts: &ActorFacts<'_>) -> Value {
         "type": "Person",
         "preferredUsername": facts.subdomain,
         "name": facts.name,
-        "summary": "",
+        "summary": match facts.description.is_empty() {
+            true => String::new(),
+            false => format!("<p>{}</p>", escape(facts.description)),
+        },
         "url": facts.blog_url,
         "inbox": blog_ap_url(facts.actor_id, paths::AP_INBOX),
         "outbox": blog_ap_url(facts.actor_id, paths::AP_OUTBOX),

@@ -1,4 +1,5 @@
-//! The owner's blog: create, show, rename, theme, tab icon, time zone, and "Delete Account". Every
+//! The owner's blog: create, show, rename, description, listing on the landing page, theme, tab
+//! icon, time zone, and "Delete Account". Every
 //! change goes through the write path ([`crate::blogs::Blogs`]).
 
 use poem::http::{StatusCode, header};
@@ -36,6 +37,10 @@ pub struct BlogJson<'a> {
     url: String,
     subdomain: &'a str,
     name: &'a str,
+    /// One paragraph of plain text under its name ('' for none).
+    description: &'a str,
+    /// Whether it is listed on the instance's landing page (shown there only while approved).
+    listed: bool,
     theme: &'a Theme,
     favicon: &'a Favicon,
     /// The IANA zone its public pages show dates in, e.g. `Europe/Paris`.
@@ -117,6 +122,38 @@ pub async fn update(
     state: Data<&AppState>,
 ) -> Result<Response> {
     state.blogs.rename(&blog, &body.name).await?;
+    changed_blog_answer(&state, &signed_in, &blog).await
+}
+
+/// `PUT .../description` body.
+#[derive(Debug, Deserialize)]
+pub struct SetDescription {
+    description: String,
+}
+
+/// Sets the blog's description ('' clears it).
+#[handler]
+pub async fn set_description(
+    OwnedBlog { blog, signed_in, input: JsonBody(body) }: OwnedBlog<JsonBody<SetDescription>>,
+    state: Data<&AppState>,
+) -> Result<Response> {
+    state.blogs.set_description(&blog, &body.description).await?;
+    changed_blog_answer(&state, &signed_in, &blog).await
+}
+
+/// `PUT .../listed` body.
+#[derive(Debug, Deserialize)]
+pub struct SetListed {
+    listed: bool,
+}
+
+/// Lists the blog on the instance's landing page, or takes it off.
+#[handler]
+pub async fn set_listed(
+    OwnedBlog { blog, signed_in, input: JsonBody(body) }: OwnedBlog<JsonBody<SetListed>>,
+    state: Data<&AppState>,
+) -> Result<Response> {
+    state.blogs.set_listed(&blog, body.listed).await?;
     changed_blog_answer(&state, &signed_in, &blog).await
 }
 
@@ -203,6 +240,8 @@ fn blog_json<'a>(config: &Config, blog: &'a Blog, accounts: &'a [SocialAccount],
             url: config.blog_origin(&blog.address()),
             subdomain: &blog.subdomain,
             name: &blog.name,
+            description: &blog.description,
+            listed: blog.listed,
             theme: &blog.theme,
             favicon: &blog.favicon,
             time_zone: blog.time_zone.name(),

@@ -12,6 +12,7 @@ pub mod favicons;
 pub mod fediverse;
 pub mod images;
 pub mod imports;
+pub mod instance;
 pub mod json;
 pub mod pages;
 pub mod post_versions;
@@ -41,6 +42,7 @@ pub fn routes() -> Route {
         .at("/themes", get(themes::list))
         .at("/favicons", get(favicons::list))
         .at("/time_zones", get(time_zones::list))
+        .at("/instance", get(instance::show))
         .at("/auth/nonce", post(sessions::nonce))
         .at("/sessions", post(sessions::create))
         .at("/session", get(sessions::current))
@@ -52,6 +54,8 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/css/check", post(custom_css::check))
         .at("/my/blogs/:blog_id/favicon", put(blogs::set_favicon))
         .at("/my/blogs/:blog_id/time_zone", put(blogs::set_time_zone))
+        .at("/my/blogs/:blog_id/description", put(blogs::set_description))
+        .at("/my/blogs/:blog_id/listed", put(blogs::set_listed))
         .at("/my/blogs/:blog_id/domain", get(domains::show).put(domains::set).delete(domains::remove))
         .at("/my/blogs/:blog_id/domain/check", post(domains::check))
         .at("/my/blogs/:blog_id/fediverse", get(fediverse::show).put(fediverse::update))

@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::http::api::{
-    addons, admin, answers, blogs, convert, custom_css, domains, exports, favicons, fediverse, images, imports, pages,
-    post_versions, posts, preview, preview_links, replies, responses, revisions, sessions, social_accounts,
-    subscribers, tags, themes, time_zones, trash,
+    addons, admin, answers, blogs, convert, custom_css, domains, exports, favicons, fediverse, images, imports,
+    instance, pages, post_versions, posts, preview, preview_links, replies, responses, revisions, sessions,
+    social_accounts, subscribers, tags, themes, time_zones, trash,
 };
 use crate::http::ui::AppSettings;
 
@@ -52,6 +52,7 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     social_accounts::Connected::export_all(&cfg)?;
     blogs::BlogAnswer::export_all(&cfg)?;
     themes::Themes::export_all(&cfg)?;
+    instance::InstanceAnswer::export_all(&cfg)?;
     custom_css::CustomCssAnswer::export_all(&cfg)?;
     custom_css::CssCheckAnswer::export_all(&cfg)?;
     favicons::Favicons::export_all(&cfg)?;

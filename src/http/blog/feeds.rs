@@ -142,6 +142,7 @@ pub fn feed_xml(
     let (body, content_type) = if rss {
         let feed = RssFeed {
             blog_name: blog.name.clone(),
+            description: blog.summary(),
             blog_url: blog_url.to_owned(),
             updated: dates::rfc2822(&newest),
             items: entries,
@@ -151,6 +152,7 @@ pub fn feed_xml(
         let feed = AtomFeed {
             title: atom.title,
             blog_name: blog.name.clone(),
+            subtitle: blog.description.clone(),
             home_url: atom.home_url,
             self_url: atom.self_url,
             updated: dates::iso(&newest),

@@ -51,6 +51,10 @@ pub struct Layout {
     pub description: String,
     pub canonical: String,
     pub blog_name: String,
+    /// The blog's description, shown under its name on its home ('' for none).
+    pub blog_description: String,
+    /// Whether the page is the blog's home: its name is the page's heading there, shown once.
+    pub home: bool,
     pub og_type: &'static str,
     pub stylesheet: String,
     /// The blog's custom stylesheet, linked after the theme's (issue 32).
@@ -96,9 +100,11 @@ impl Layout {
     pub fn new(blog: &PublicBlog, stylesheet: String, app_url: &str, blog_url: &str, path: &str) -> Layout {
         Layout {
             title: blog.name.clone(),
-            description: format!("Posts from {}", blog.name),
+            description: blog.summary(),
             canonical: format!("{blog_url}{path}"),
             blog_name: blog.name.clone(),
+            blog_description: blog.description.clone(),
+            home: false,
             og_type: "website",
             stylesheet,
             custom_stylesheet: super::themes::custom_path(&blog.custom_css),
@@ -303,6 +309,8 @@ pub struct FeedEntry {
 pub struct AtomFeed {
     pub title: String,
     pub blog_name: String,
+    /// The blog's description (`<subtitle>`, left out when '').
+    pub subtitle: String,
     /// The HTML page the feed follows (`{blog_url}/`, or a tag page).
     pub home_url: String,
     /// The feed's own URL.
@@ -315,6 +323,8 @@ pub struct AtomFeed {
 #[template(path = "rss.xml")]
 pub struct RssFeed {
     pub blog_name: String,
+    /// The channel's `<description>`: the blog's description, else "Posts from {name}".
+    pub description: String,
     pub blog_url: String,
     pub updated: String,
     pub items: Vec<FeedEntry>,

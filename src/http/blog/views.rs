@@ -193,6 +193,7 @@ pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation:
 pub fn index_html(look: Look<'_>, blog: &PublicBlog, posts: &[Post], number: u64, pages: u64) -> Result<String, Error> {
     let path = if number == 1 { "/".to_owned() } else { format!("/?page={number}") };
     let mut layout = look.layout(blog, &path);
+    layout.home = true;
     if number > 1 {
         layout.title = format!("{} · page {number}", blog.name);
     } else {

@@ -95,6 +95,8 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
             comments,
             responses,
             custom_css: blog.custom_css,
+            description: blog.description,
+            listed: blog.listed,
             trash,
         },
         expected_items: Some(posts.len() as u64),

@@ -92,6 +92,13 @@ pub struct ArchiveBlog {
     /// URLs naming the old server; absent when it has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_css: Option<String>,
+    /// Its description (issue 33), absent when it has none or the archive is older.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether its owner listed it on the instance's landing page (issue 33; absent from an
+    /// older archive: the importing blog's setting stays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed: Option<bool>,
 }
 
 /// How many posts, pages and images an archive holds.
@@ -238,6 +245,8 @@ mod tests {
                 comments_mode: None,
                 blocked_words: None,
                 custom_css: None,
+                description: None,
+                listed: None,
             },
             counts: Counts { posts: 0, pages: 0, images: 0 },
         };

@@ -11,7 +11,15 @@ export type Blog = { id: number,
 /**
  * The public address, e.g. `http://alice.localhost:8080`.
  */
-url: string, subdomain: string, name: string, theme: Theme, favicon: Favicon, 
+url: string, subdomain: string, name: string, 
+/**
+ * One paragraph of plain text under its name ('' for none).
+ */
+description: string, 
+/**
+ * Whether it is listed on the instance's landing page (shown there only while approved).
+ */
+listed: boolean, theme: Theme, favicon: Favicon, 
 /**
  * The IANA zone its public pages show dates in, e.g. `Europe/Paris`.
  */

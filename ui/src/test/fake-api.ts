@@ -79,6 +79,8 @@ export const alice = {
     url: 'http://alice.localhost:8080',
     subdomain: 'alice',
     name: 'Alice writes',
+    description: '',
+    listed: false,
     theme: { id: 1, name: 'Default' },
     favicon: { id: 3, code: '1f4dd' },
     timeZone: 'UTC',

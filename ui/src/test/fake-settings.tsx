@@ -86,6 +86,16 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
       state.blog = { ...state.blog, name: (request.body as { name: string }).name.trim() };
       return json({ blog: state.blog });
     },
+    [`PUT ${path}/description`]: (request) => {
+      const description = (request.body as { description: string }).description.trim();
+      if ([...description].length > 300) return errors(422, { description: 'Should be at most 300 characters' });
+      state.blog = { ...state.blog, description };
+      return json({ blog: state.blog });
+    },
+    [`PUT ${path}/listed`]: (request) => {
+      state.blog = { ...state.blog, listed: (request.body as { listed: boolean }).listed };
+      return json({ blog: state.blog });
+    },
     'GET /api/themes': () => json({ themes }),
     [`PUT ${path}/theme`]: (request) => {
       const id = (request.body as { theme_id: number }).theme_id;

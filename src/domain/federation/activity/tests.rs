@@ -27,6 +27,7 @@ fn the_actor_is_a_person_with_its_key_and_inboxes_under_its_id() {
         actor_id: ACTOR,
         subdomain: "alice",
         name: "Alice's <blog>",
+        description: "Tea & <script>cake</script>",
         blog_url: "https://alice.example.org/",
         shared_inbox: "http://localhost/_quire/ap/inbox",
         public_pem: "-----BEGIN PUBLIC KEY-----\n...",
@@ -35,6 +36,7 @@ fn the_actor_is_a_person_with_its_key_and_inboxes_under_its_id() {
     assert_eq!(doc["type"], "Person");
     assert_eq!(doc["preferredUsername"], "alice");
     assert_eq!(doc["name"], "Alice's <blog>");
+    assert_eq!(doc["summary"], "<p>Tea &amp; &lt;script&gt;cake&lt;/script&gt;</p>");
     assert_eq!(doc["url"], "https://alice.example.org/");
     assert_eq!(doc["inbox"], "http://alice.localhost/_quire/ap/inbox");
     assert_eq!(doc["outbox"], "http://alice.localhost/_quire/ap/outbox");

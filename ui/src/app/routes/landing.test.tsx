@@ -41,6 +41,34 @@ describe('landing page', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("shows the instance's description and newest listed posts below the sign-in", async () => {
+    signInServer({
+      'GET /api/instance': () =>
+        json({
+          description: '<p>Blogs of the <em>harbour</em> club.</p>',
+          posts: [
+            {
+              title: 'Low tide',
+              url: 'http://bob.localhost:8080/low-tide-abcd2345',
+              published_at: '2026-03-14T12:00:00.000Z',
+              blog_name: 'Boats',
+              blog_url: 'http://bob.localhost:8080/',
+            },
+          ],
+        }),
+    });
+    renderRoute('/');
+    expect(await screen.findByText('harbour')).toBeInTheDocument();
+    const newest = screen.getByRole('region', { name: 'New on this instance' });
+    expect(within(newest).getByRole('link', { name: 'Low tide' })).toHaveAttribute(
+      'href',
+      'http://bob.localhost:8080/low-tide-abcd2345',
+    );
+    // The SPEC's landing strings are still there, above.
+    expect(screen.getByText('is a free blogging platform')).toBeInTheDocument();
+    expect(loginButton()).toBeEnabled();
+  });
+
   it('opens the signup notice from "or Signup" and closes it with Cancel', async () => {
     signInServer();
     const { user, history } = renderRoute('/');

@@ -1,5 +1,5 @@
 // The calls behind the Blog panel (docs/api.md, 'The blog', 'Themes, favicons and time zones'):
-// rename, theme, time zone and tab icon.
+// rename, description, landing page listing, theme, time zone and tab icon.
 import type { BlogAnswer } from '../../api-types/blogs';
 import type { CssCheckAnswer, CustomCssAnswer } from '../../api-types/custom-css';
 import type { Favicons } from '../../api-types/favicons';
@@ -22,6 +22,18 @@ const blogPath = (blogId: number) => `/api/my/blogs/${blogId}`;
 /** Renames the blog; a 422 carries the message under `name`. */
 export async function renameBlog(blogId: number, name: string): Promise<Blog> {
   const { data } = await api.put<BlogAnswer>(blogPath(blogId), { name });
+  return data.blog;
+}
+
+/** Sets the description under the blog's name ('' clears it); a 422 carries the message under `description`. */
+export async function setDescription(blogId: number, description: string): Promise<Blog> {
+  const { data } = await api.put<BlogAnswer>(`${blogPath(blogId)}/description`, { description });
+  return data.blog;
+}
+
+/** Lists the blog's newest posts on the instance's landing page, or takes them off. */
+export async function setListed(blogId: number, listed: boolean): Promise<Blog> {
+  const { data } = await api.put<BlogAnswer>(`${blogPath(blogId)}/listed`, { listed });
   return data.blog;
 }
 

@@ -33,7 +33,7 @@ describe('settings: blog name', () => {
     expect(within(blogPanel()).getByRole('button', { name: 'Saved' })).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(100));
     expect(within(blogPanel()).queryByRole('button', { name: 'Saved' })).toBeNull();
-    expect(within(blogPanel()).getAllByRole('button', { name: 'Save' })).toHaveLength(4); // name, theme, custom CSS, time zone
+    expect(within(blogPanel()).getAllByRole('button', { name: 'Save' })).toHaveLength(5); // name, description, theme, custom CSS, time zone
   });
 
   it("shows the server's message under the field, keeps what was typed and clears the loading flag", async () => {
@@ -89,7 +89,7 @@ describe('settings: theme', () => {
     expect(select).toHaveValue('1');
 
     await user.selectOptions(select, 'Dark');
-    await user.click(within(blogPanel()).getAllByRole('button', { name: 'Save' })[1]!);
+    await user.click(within(blogPanel()).getAllByRole('button', { name: 'Save' })[2]!);
 
     expect(await within(blogPanel()).findByRole('button', { name: 'Saved' })).toBeInTheDocument();
     expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}/theme`).map((r) => r.body)).toEqual([{ theme_id: 4 }]);
@@ -102,7 +102,7 @@ describe('settings: theme', () => {
       [`PUT /api/my/blogs/${alice.blog.id}/theme`]: () => errors(422, { themeId: 'Unknown theme' }),
     });
     const { user } = renderSettings();
-    await user.click(within(blogPanel()).getAllByRole('button', { name: 'Save' })[1]!);
+    await user.click(within(blogPanel()).getAllByRole('button', { name: 'Save' })[2]!);
     expect(await within(blogPanel()).findByRole('alert')).toHaveTextContent('Unknown theme');
     expect(within(blogPanel()).getByRole('combobox', { name: 'Theme' })).toHaveAttribute('aria-invalid', 'true');
   });

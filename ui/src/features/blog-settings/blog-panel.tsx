@@ -6,6 +6,7 @@ import { refreshBlogInBackground, type Blog, type Favicon, type Theme } from '..
 import { fetchThemes, renameBlog, setFavicon, setTheme } from './api';
 import './blog-settings.css';
 import { CustomCssForm } from './custom-css-form';
+import { DescriptionForm, ListedSwitch } from './description-form';
 import { FaviconImage } from './favicon-image';
 import { IconPicker } from './icon-picker';
 import { TimeZoneForm } from './time-zone-form';
@@ -17,12 +18,17 @@ export interface BlogPanelProps {
   blog: Blog;
 }
 
-/** The 'Blog' panel: name, theme (with its custom CSS), time zone and tab icon, each saved on its own, and the uploads' use of the quota. */
+/**
+ * The 'Blog' panel: name, description, the landing page listing, theme (with its custom CSS), time
+ * zone and tab icon, each saved on its own, and the uploads' use of the quota.
+ */
 export function BlogPanel({ blog }: BlogPanelProps) {
   return (
     <Panel title="Blog">
       <div className="q-settings__stack">
         <NameForm blog={blog} />
+        <DescriptionForm blog={blog} />
+        <ListedSwitch blog={blog} />
         <ThemeForm blog={blog} />
         <CustomCssForm blog={blog} />
         <TimeZoneForm blog={blog} />
