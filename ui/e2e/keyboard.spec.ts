@@ -41,8 +41,8 @@ test('a blogger renames the blog and changes its theme with the keyboard alone',
   await expect(blogPanel.getByRole('button', { name: 'Saved' }).first()).toBeVisible();
 
   // The theme: a select changed with the arrow keys, saved with Enter on its button.
-  await page.keyboard.press('Tab');
   const theme = blogPanel.getByRole('combobox', { name: 'Theme' });
+  await tabTo(page, 'the Theme select', () => document.activeElement?.tagName === 'SELECT');
   await expect(theme).toBeFocused();
   for (const label of ['Serif', 'Mono', 'Dark']) {
     await page.keyboard.press('ArrowDown');
