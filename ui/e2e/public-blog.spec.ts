@@ -194,10 +194,10 @@ test('Markdown written to run script never does, on the blog or in the editor pr
   await reader.locator('article').hover();
   expect(await reader.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
 
-  // The owner's editor inserts the server's rendering as HTML: nothing in it runs either.
+  // The owner's editor frames the server's rendering of the post page: nothing in it runs either.
   await page.goto(`/d/posts/${created.body.post.shortId}/edit`);
-  await page.getByRole('button', { name: 'Preview' }).click();
-  const preview = page.getByRole('article', { name: 'Preview' });
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  const preview = page.getByTitle('Preview of the post as readers will see it').contentFrame().locator('article.post');
   await expect(preview.getByRole('heading', { level: 1 })).toHaveText('Markdown payloads');
   await preview.hover();
   await page.waitForTimeout(50);

@@ -106,7 +106,7 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
     const theme = blog.getByRole('combobox', { name: 'Theme' });
     await expect(theme.getByRole('option')).toHaveText(['Default', 'Serif', 'Mono', 'Dark']);
     await theme.selectOption({ label: 'Dark' });
-    await save(blog.getByRole('button', { name: 'Save' }).nth(1), blog.getByRole('button', { name: 'Saved' }));
+    await save(blog.getByRole('button', { name: 'Save' }).nth(2), blog.getByRole('button', { name: 'Saved' }));
     await reader.reload();
     await expect(reader.locator('body')).toHaveCSS('background-color', 'rgb(13, 17, 23)');
   });
