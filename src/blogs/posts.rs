@@ -170,6 +170,32 @@ impl Blogs {
         .await
     }
 
+    /// Takes the published (or scheduled) post `short_id` back to a draft: its public page,
+    /// feeds, sitemap and search drop it, federation sends a `Delete`, the pages it linked to
+    /// are told once more. A draft is answered as it is.
+    pub async fn unpublish_post(&self, blog: &Blog, short_id: &str) -> Result<Post> {
+        let (blog_id, subdomain, short_id) = (blog.id, blog.subdomain.clone(), short_id.to_owned());
+        let terms = self.review_terms();
+        self.commit(move |conn, effects| {
+            let outbound = effects.outbound();
+            let federate = |tx: &_, post: &_, was_public| {
+                outbound.post_written(tx, &subdomain, post, was_public)?;
+                webmentions::post_written(tx, post, was_public)?;
+                review::rescore(tx, blog_id, &terms)
+            };
+            let (post, seq) = posts::unpublish(conn, blog_id, &short_id, federate)?.ok_or_else(post_not_found)?;
+            if let Some(seq) = seq {
+                effects.index_stored_post(seq, &post);
+                effects.invalidate(&subdomain);
+                effects.schedule_moved();
+                effects.deliveries_queued();
+                effects.webmention_queued();
+            }
+            Ok(post)
+        })
+        .await
+    }
+
     /// Deletes the post `short_id`; the pages it linked to are told once more (they re-read it,
     /// find it gone and drop its mention).
     pub async fn delete_post(&self, blog: &Blog, short_id: &str) -> Result<()> {

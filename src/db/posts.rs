@@ -234,6 +234,37 @@ pub fn update(
     Ok(Some(Updated::Saved(post, seq)))
 }
 
+/// Takes a published or scheduled post back to a draft (`published_at` and `scheduled_at`
+/// cleared, the version raised), calling `federate` in the transaction with whether it was
+/// public. A post already a draft is answered as it is, with no change counter (`None`);
+/// `Ok(None)` when it is not in the blog.
+pub fn unpublish(
+    conn: &mut Connection,
+    blog_id: i64,
+    short_id: &str,
+    federate: impl FnOnce(&Connection, &Post, bool) -> Result<(), Error>,
+) -> Result<Option<(Post, Option<i64>)>, Error> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let Some(before) = get(&tx, blog_id, short_id)? else { return Ok(None) };
+    if before.published_at.is_none() && before.scheduled_at.is_none() {
+        return Ok(Some((before, None)));
+    }
+    let was_public = is_public(&tx, blog_id, short_id)?;
+    let post = tx.query_row(
+        &format!(
+            "UPDATE posts SET published_at = NULL, scheduled_at = NULL, updated_at = {NOW}, version = version + 1
+             WHERE blog_id = ?1 AND short_id = ?2 RETURNING {COLUMNS}"
+        ),
+        params![blog_id, short_id],
+        from_row,
+    )?;
+    let Some(post) = super::tags::attached(&tx, Some(post))? else { return Ok(None) };
+    let seq = bump_seq(&tx)?;
+    federate(&tx, &post, was_public)?;
+    tx.commit()?;
+    Ok(Some((post, Some(seq))))
+}
+
 /// Whether the post is public as a post (published, listed, not a page): what federates.
 fn is_public(conn: &Connection, blog_id: i64, short_id: &str) -> Result<bool, Error> {
     Ok(conn

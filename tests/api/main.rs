@@ -76,6 +76,7 @@ mod trash;
 mod trust_states;
 mod trust_states_federation;
 mod unlisted;
+mod unpublish;
 mod upload_props;
 mod webmention_rocks;
 mod webmentions;

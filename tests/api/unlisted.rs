@@ -18,7 +18,7 @@ use crate::subscriptions::{confirmed_subscribers, grace_over, post_mail};
 
 /// A server that sends mail (after an hour's grace) and may deliver to loopback, with alice's
 /// blog (the Search box installed), a confirmed subscriber and a follower whose inbox is `inbox`.
-async fn spawn(inbox: &Inbox) -> (TestApp, Browser, i64) {
+pub(crate) async fn spawn(inbox: &Inbox) -> (TestApp, Browser, i64) {
     let app = TestApp::spawn_with(|config| {
         config.mail = Some(crate::mail::dead_relay());
         config.public.mail_grace = Duration::from_secs(3600);
@@ -35,26 +35,26 @@ async fn spawn(inbox: &Inbox) -> (TestApp, Browser, i64) {
     (app, alice, blog)
 }
 
-fn host(app: &TestApp) -> String {
+pub(crate) fn host(app: &TestApp) -> String {
     format!("alice.localhost:{}", app.port)
 }
 
 /// Saves a new post; answers it.
-async fn create(alice: &Browser, blog: i64, input: Value) -> Value {
+pub(crate) async fn create(alice: &Browser, blog: i64, input: Value) -> Value {
     let resp = alice.post(&format!("/api/my/blogs/{blog}/posts"), input).await;
     assert_eq!(resp.status(), 201, "post created");
     resp.json::<Value>().await.unwrap()["post"].clone()
 }
 
 /// Saves `input` over the post; answers the status and the post (or the error body).
-async fn update(alice: &Browser, blog: i64, post: &Value, input: Value) -> (u16, Value) {
+pub(crate) async fn update(alice: &Browser, blog: i64, post: &Value, input: Value) -> (u16, Value) {
     let path = format!("/api/my/blogs/{blog}/posts/{}", post["shortId"].as_str().unwrap());
     let resp = alice.send(Method::PUT, &path, input).await;
     (resp.status().as_u16(), resp.json().await.unwrap())
 }
 
 /// The body of the blog's page `path` (200 expected).
-async fn page(app: &TestApp, path: &str) -> String {
+pub(crate) async fn page(app: &TestApp, path: &str) -> String {
     let resp = app.get_with_host(&host(app), path).await;
     assert_eq!(resp.status(), 200, "{path}");
     resp.text().await.unwrap()
@@ -74,11 +74,11 @@ async fn outbox(app: &TestApp) -> String {
     resp.text().await.unwrap()
 }
 
-fn short_id(post: &Value) -> &str {
+pub(crate) fn short_id(post: &Value) -> &str {
     post["shortId"].as_str().unwrap()
 }
 
-fn path_of(post: &Value) -> String {
+pub(crate) fn path_of(post: &Value) -> String {
     let permalink = post["permalink"].as_str().unwrap();
     format!("/{}", permalink.rsplit('/').next().unwrap())
 }
@@ -88,14 +88,14 @@ fn row_id(app: &TestApp, post: &Value) -> i64 {
 }
 
 /// The queued outgoing webmentions of `post`.
-fn webmentions_of(app: &TestApp, post: &Value) -> i64 {
+pub(crate) fn webmentions_of(app: &TestApp, post: &Value) -> i64 {
     let id = row_id(app, post);
     app.db().query_row("SELECT count(*) FROM outgoing_webmentions WHERE post_id = ?1", [id], |r| r.get(0)).unwrap()
 }
 
 /// Waits until every queued delivery went out; answers the (type, object id) of each activity
 /// the follower received, in order.
-async fn delivered(app: &TestApp, inbox: &Inbox) -> Vec<(String, String)> {
+pub(crate) async fn delivered(app: &TestApp, inbox: &Inbox) -> Vec<(String, String)> {
     until(Duration::from_secs(20), "an empty delivery queue", || app.count("deliveries") == 0).await;
     inbox
         .received()
@@ -112,7 +112,7 @@ async fn delivered(app: &TestApp, inbox: &Inbox) -> Vec<(String, String)> {
 }
 
 /// Whether the follower received an activity of `kind` about `post`.
-fn got(received: &[(String, String)], kind: &str, post: &Value) -> bool {
+pub(crate) fn got(received: &[(String, String)], kind: &str, post: &Value) -> bool {
     received.iter().any(|(t, object)| t == kind && object.ends_with(&format!("/posts/{}", short_id(post))))
 }
 

@@ -112,6 +112,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
     await expect(page.getByRole('dialog', { name: 'Add a block' })).toBeVisible();
     await check('add-block dialog');
     await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('button', { name: 'History' }).click();
     await expect(page.getByRole('dialog', { name: 'History' })).toBeVisible();
     await check('history');

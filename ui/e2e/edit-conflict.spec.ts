@@ -64,11 +64,11 @@ test('two devices editing one post: the second save shows both versions and a bl
   await phone.goto(`/d/posts/${shortId}/edit`);
   await paragraph(page, 2).fill('Written on the laptop.');
   await paragraph(phone, 2).fill('Written on the phone.');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page).toHaveURL(/\/d\/posts$/);
 
   // The phone's save is refused: the conflict screen shows both texts side by side.
-  await phone.getByRole('button', { name: 'Save' }).click();
+  await phone.getByRole('button', { name: 'Save', exact: true }).click();
   const screen = phone.getByRole('region', { name: 'This post was changed elsewhere' });
   await expect(screen).toBeVisible();
   await expect(screen.getByText('Written on the laptop.')).toBeVisible();
@@ -90,7 +90,7 @@ test('two devices editing one post: the second save shows both versions and a bl
   // Cancel goes back to the editor with the phone's text intact; saving again comes back here.
   await screen.getByRole('button', { name: 'Cancel' }).click();
   await expect(paragraph(phone, 2)).toHaveValue('Written on the phone.');
-  await phone.getByRole('button', { name: 'Save' }).click();
+  await phone.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(screen).toBeVisible();
 
   // Merge block by block: keep both paragraphs, then save.
@@ -143,7 +143,7 @@ test('a local draft of an existing post survives a closed page and is restored',
   await expect(paragraph(again, 2)).toHaveValue('As saved.');
   await again.getByRole('button', { name: 'Restore' }).click();
   await expect(paragraph(again, 2)).toHaveValue('Typed, never saved.');
-  await again.getByRole('button', { name: 'Save' }).click();
+  await again.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(again).toHaveURL(/\/d\/posts$/);
   expect(await again.evaluate((k) => localStorage.getItem(k), key)).toBeNull();
   await again.goto(editUrl);

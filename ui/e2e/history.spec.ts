@@ -48,6 +48,7 @@ test('History shows a diff, restores an older version and undoes it; the Trash r
     await edit(page, 'Harbour', 'The slow boats leave at noon.');
     await edit(page, 'Harbour', 'The slow red boats leave at noon, mostly.');
     await page.getByRole('link', { name: 'Harbour' }).first().click();
+    await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('button', { name: 'History' }).click();
     const dialog = page.getByRole('dialog', { name: 'History' });
     const versions = dialog.getByRole('list', { name: 'Earlier versions' }).getByRole('button');
@@ -78,6 +79,7 @@ test('History shows a diff, restores an older version and undoes it; the Trash r
       'The quick boats leave at dawn.',
     );
 
+    await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('button', { name: 'History' }).click();
     const versions = dialog.getByRole('list', { name: 'Earlier versions' }).getByRole('button');
     await expect(versions).toHaveCount(4);
@@ -91,6 +93,7 @@ test('History shows a diff, restores an older version and undoes it; the Trash r
   });
 
   await test.step('delete, find it in the Trash, restore it, delete it again and forever', async () => {
+    await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page).toHaveURL(`${server.baseUrl}/d/posts`);
     await page.getByRole('link', { name: 'Trash (1)' }).click();
@@ -112,6 +115,7 @@ test('History shows a diff, restores an older version and undoes it; the Trash r
     await expect(reader.getByText('The slow red boats leave at noon, mostly.')).toBeVisible();
 
     await page.getByRole('link', { name: 'Harbour' }).first().click();
+    await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(page).toHaveURL(`${server.baseUrl}/d/posts`);
     await page.getByRole('link', { name: 'Trash (1)' }).click();

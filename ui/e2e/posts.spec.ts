@@ -396,6 +396,7 @@ test('paging through 25 posts, searching, and deleting one', async ({ page }) =>
   });
 
   await test.step('deleting the post from the editor', async () => {
+    await page.getByRole('button', { name: 'More' }).click();
     await page.getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(at('/d/posts'));
     expect(asked).toEqual(['confirm: Are you sure you want to delete this post? This cannot be undone.']);

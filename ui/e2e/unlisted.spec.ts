@@ -1,5 +1,5 @@
 // An unlisted post (issue 32, docs/unlisted.md) in a real browser against the real server: the
-// owner chooses Unlisted beside 'Mark as draft', the list marks it, a signed-out reader opens it
+// owner chooses Unlisted in the post settings, the list marks it, a signed-out reader opens it
 // by its link (noindex) and finds it neither on the home page nor in the feed, while the public
 // post beside it is there; made public again, it joins the home page.
 import { expect, test, type Page } from '@playwright/test';
@@ -55,7 +55,7 @@ test('an unlisted post is read by its link and found nowhere else, until it is m
   await card.getByRole('link', { name: 'Only for friends' }).click();
   await page.getByRole('combobox', { name: 'Visibility' }).selectOption('public');
   await expect(page.getByRole('checkbox', { name: 'Announce to followers and subscribers' })).not.toBeChecked();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page).toHaveURL(/\/d\/posts$/);
   await expect(page.getByRole('article').filter({ hasText: 'Only for friends' }).getByText('Unlisted')).toHaveCount(0);
   await readerPage.goto(`${blogUrl}/`);

@@ -97,6 +97,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/pages", get(pages::list).put(pages::reorder))
         .at("/my/blogs/:blog_id/posts/:post_id", get(posts::show).put(posts::update).delete(posts::delete))
         .at("/my/blogs/:blog_id/posts/:post_id/revisions", get(revisions::list))
+        .at("/my/blogs/:blog_id/posts/:post_id/unpublish", post(posts::unpublish))
         .at("/my/blogs/:blog_id/posts/:post_id/revisions/:revision_id/restore", post(revisions::restore))
         .at("/my/blogs/:blog_id/trash", get(trash::list))
         .at("/my/blogs/:blog_id/trash/:trash_id", delete(trash::purge))

@@ -271,6 +271,17 @@ pub async fn update(
     }
 }
 
+/// Takes a published or scheduled post back to a draft (docs/api.md, 'Unpublish a post').
+#[handler]
+pub async fn unpublish(
+    OwnedBlog { blog, .. }: OwnedBlog,
+    state: Data<&AppState>,
+    Path((_, post_id)): Path<(String, String)>,
+) -> Result<Response> {
+    let post = state.blogs.unpublish_post(&blog, &post_id).await?;
+    Ok(tagged(Json(OnePost { post: counted_post_json(&state, &blog, &post).await? }), post.version))
+}
+
 /// Deletes a post.
 #[handler]
 pub async fn delete(

@@ -1,12 +1,12 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Button } from './button';
 import { Modal } from './modal';
 import { TextInput } from './text-input';
 
-function Harness({ onClose }: { onClose?: () => void }) {
+function Harness({ onClose, trailing }: { onClose?: () => void; trailing?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const close = () => {
@@ -26,6 +26,7 @@ function Harness({ onClose }: { onClose?: () => void }) {
               Cancel
             </Button>
             <Button onClick={close}>Save</Button>
+            {trailing}
           </>
         }
       >
@@ -99,5 +100,14 @@ describe('Modal', () => {
     }
     await user.tab({ shift: true });
     expect(dialog).toContainElement(document.activeElement as HTMLElement);
+  });
+
+  it('does not count a control out of the tab order as the last Tab stop (the Add-block file input)', async () => {
+    render(<Harness trailing={<input type="file" aria-label="Image file" hidden tabIndex={-1} />} />);
+    const { user, dialog } = await openModal();
+    screen.getByRole('button', { name: 'Save' }).focus();
+    await user.tab();
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    expect(document.activeElement).not.toBe(screen.getByRole('button', { name: 'Open', hidden: true }));
   });
 });

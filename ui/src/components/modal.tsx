@@ -23,7 +23,11 @@ const FOCUSABLE =
   'a[href], area[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
 
 function focusables(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute('inert'));
+  // A control taken out of the tab order (the Add-block dialog's hidden file input, tabIndex -1) or
+  // hidden is no Tab stop: counting it as the last one would let Tab leave the dialog.
+  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => !el.hasAttribute('inert') && el.tabIndex >= 0 && !el.closest('[hidden]'),
+  );
 }
 
 // Open modals, innermost last: only the top one reacts to Escape and keeps focus.

@@ -119,6 +119,9 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
     [`POST ${base}`]: (request) => {
       const post = write(request);
       posts.unshift(post);
+      // A post created here is edited at its own address afterwards ('Save and keep writing').
+      for (const method of ['GET', 'PUT', 'DELETE']) handlers[`${method} ${base}/${post.shortId}`] ??= one;
+      handlers[`POST ${base}/${post.shortId}/unpublish`] ??= unpublish;
       return json({ post }, 201);
     },
     [`POST ${base}/search`]: (request) => {
@@ -142,6 +145,15 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
     const updated = write(request, found);
     posts[posts.indexOf(found)] = updated;
     return json({ post: updated });
+  };
+  // Unpublishing: back to a draft, its version raised (a draft answers as it is).
+  const unpublish: Handler = (request) => {
+    const found = posts.find((p) => p.shortId === decodeURIComponent(request.path.split('/')[6] ?? ''));
+    if (!found) return errors(404, { post: 'Post not found' });
+    if (found.publishedAt === null && !found.scheduledAt) return json({ post: found });
+    const draft: Post = { ...found, publishedAt: null, scheduledAt: null, version: (found.version ?? 1) + 1 };
+    posts[posts.indexOf(found)] = draft;
+    return json({ post: draft });
   };
   // Preview links: one per post, its URL shown once.
   const links = new Map<string, string>();
@@ -170,6 +182,7 @@ export function postsServer(initial: Post[] = [], overrides: Record<string, Hand
     for (const method of ['GET', 'POST', 'DELETE']) {
       handlers[`${method} ${base}/${post.shortId}/preview_link`] ??= previewLink;
     }
+    handlers[`POST ${base}/${post.shortId}/unpublish`] ??= unpublish;
   }
   return { handlers, posts };
 }

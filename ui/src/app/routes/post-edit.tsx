@@ -11,7 +11,7 @@ export async function loadEditPostRoute() {
     const { shortId = '' } = useParams();
     return (
       <OwnerPage title="Edit Post">
-        <EditPost key={shortId} blogId={blog.id} shortId={shortId} config={appConfig()} />
+        <EditPost key={shortId} blogId={blog.id} shortId={shortId} config={appConfig()} theme={blog.theme.name} />
       </OwnerPage>
     );
   };

@@ -9,7 +9,7 @@ export async function loadNewPostRoute() {
     const { blog } = useOwner();
     return (
       <OwnerPage title="New Post">
-        <PostEditor blogId={blog.id} post={null} config={appConfig()} />
+        <PostEditor blogId={blog.id} post={null} config={appConfig()} theme={blog.theme.name} />
       </OwnerPage>
     );
   };

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { Outlet, useLocation } from 'react-router';
 import { Logo, Spinner } from '../../components';
@@ -12,10 +12,26 @@ const MENU_ID = 'q-owner-menu';
 /** Where the menu stops sliding in and stays put (matches owner.css). */
 const WIDE = '(min-width: 48rem)';
 
+/** The id of the screen's main area, the skip link's target. */
+const MAIN_ID = 'q-main';
+
+/**
+ * The skip link: past the menu to the screen. A screen may name where writing starts
+ * (`data-skip-target`, the editor's first field); else the main area takes the focus.
+ */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
+  const main = document.getElementById(MAIN_ID);
+  if (!main) return;
+  event.preventDefault();
+  const target = main.querySelector<HTMLElement>('[data-skip-target]') ?? main;
+  target.focus();
+  target.scrollIntoView?.({ block: 'nearest' });
+}
+
 /**
  * The owner area's frame: the side menu (fixed on wide screens, a slide-in behind a hamburger
  * button on phones) beside the current screen, under the line saying what the blog's trust state
- * means when it is not approved.
+ * means when it is not approved. A skip link, the first Tab stop, leads past the menu.
  */
 export function OwnerShell({
   blog,
@@ -71,6 +87,9 @@ export function OwnerShell({
 
   return (
     <div className={cx('q-owner', sliding && 'q-owner--sliding')}>
+      <a className="q-skip-link" href={`#${MAIN_ID}`} onClick={skipToContent}>
+        Skip to content
+      </a>
       <header className="q-owner__bar">
         <button
           ref={toggleRef}
@@ -99,7 +118,7 @@ export function OwnerShell({
         }}
       />
       <div className="q-owner__backdrop" hidden={!menuOpen} onClick={() => setMenuOpen(false)} />
-      <main className="q-owner__main" inert={menuOpen || undefined}>
+      <main className="q-owner__main" id={MAIN_ID} tabIndex={-1} inert={menuOpen || undefined}>
         <BlogStateNotice blog={blog} />
         {/* A new reload count mounts the screen afresh, so it loads its data again. A screen whose code is
             still on its way (its first visit) shows a spinner meanwhile. */}

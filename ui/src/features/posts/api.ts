@@ -126,6 +126,12 @@ export function conflictingPost(error: unknown): Post | null {
   return body && typeof body === 'object' && body.post && typeof body.post === 'object' ? body.post : null;
 }
 
+/** Takes a published (or scheduled) post back to a draft; answers it as it now is (docs/api.md 8.6.1). */
+export async function unpublishPost(blogId: number, shortId: string): Promise<Post> {
+  const { data } = await api.post<OnePost>(`${postPath(blogId, shortId)}/unpublish`, {});
+  return data.post;
+}
+
 /** Deletes a post for good. */
 export async function deletePost(blogId: number, shortId: string): Promise<void> {
   await api.delete(postPath(blogId, shortId));

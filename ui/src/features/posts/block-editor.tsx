@@ -49,6 +49,8 @@ export interface BlockEditorProps {
   onPaste?: (event: ClipboardEvent<HTMLTextAreaElement>) => void;
   /** Shown under the block's fields (the paste offer). */
   below?: ReactNode;
+  /** The post's first block: its field is where the skip link leads, and a heading there is the title, set large. */
+  first?: boolean;
 }
 
 /** One block of the post: its inputs and, in edit mode, move-up, move-down and remove. */
@@ -64,6 +66,7 @@ export function BlockEditor({
   rules,
   onPaste,
   below,
+  first = false,
 }: BlockEditorProps) {
   const label = BLOCK_LABELS[block.type];
   return (
@@ -86,7 +89,7 @@ export function BlockEditor({
           </Button>
         </div>
       )}
-      <BlockFields block={block} error={error} onChange={onChange} rules={rules} onPaste={onPaste} />
+      <BlockFields block={block} error={error} onChange={onChange} rules={rules} onPaste={onPaste} first={first} />
       {below}
     </div>
   );
@@ -98,13 +101,16 @@ function BlockFields({
   onChange,
   rules,
   onPaste,
-}: Pick<BlockEditorProps, 'block' | 'error' | 'onChange' | 'rules' | 'onPaste'>) {
+  first,
+}: Pick<BlockEditorProps, 'block' | 'error' | 'onChange' | 'rules' | 'onPaste' | 'first'>) {
+  const skip = first ? { 'data-skip-target': '' } : {};
   switch (block.type) {
     case 'heading':
       return (
         <TextInput
           label="Heading"
-          className="q-block__heading"
+          className={first ? 'q-block__heading q-block__heading--title' : 'q-block__heading'}
+          {...skip}
           value={block.value.text}
           onChange={(text) => onChange({ text })}
           error={error}
@@ -115,6 +121,8 @@ function BlockFields({
         <TextArea
           label="Paragraph"
           rows={8}
+          grow
+          {...skip}
           value={block.value.text}
           onChange={(text) => onChange({ text })}
           onPaste={onPaste}

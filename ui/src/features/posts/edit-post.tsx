@@ -12,10 +12,12 @@ export function EditPost({
   blogId,
   shortId,
   config,
+  theme,
 }: {
   blogId: number;
   shortId: string;
   config: PostEditorProps['config'];
+  theme?: string;
 }) {
   const load = useLoad((signal) => fetchPost(blogId, shortId, signal), [blogId, shortId]);
   const [replaced, setReplaced] = useState<Post | null>(null);
@@ -48,7 +50,16 @@ export function EditPost({
     case 'ready': {
       // After a restore from the History, the editor starts again on the restored post.
       const post = replaced ?? load.data;
-      return <PostEditor key={post.updatedAt} blogId={blogId} post={post} config={config} onReplaced={setReplaced} />;
+      return (
+        <PostEditor
+          key={post.updatedAt}
+          blogId={blogId}
+          post={post}
+          config={config}
+          onReplaced={setReplaced}
+          theme={theme}
+        />
+      );
     }
   }
 }

@@ -83,6 +83,8 @@ export type EditorAction =
   | { type: 'serverErrors'; errors: BlockErrors }
   /** The server stored the post. */
   | { type: 'saved'; post: Post }
+  /** The post was taken back to a draft (docs/api.md 8.6.1); what is being typed stays, unsaved. */
+  | { type: 'unpublished'; post: Post }
   /** Replaces the content: a restored local draft, or the merge of an edit conflict (docs/edit-conflicts.md). */
   | { type: 'restore'; content: EditorContent & { tags?: string[]; page?: boolean } };
 
@@ -191,7 +193,7 @@ export function showsAnnounce(
   );
 }
 
-/** 'Mark as draft' shows while the post is not saved yet or not published (there is no unpublishing). */
+/** 'Mark as draft' shows while the post is not saved yet or not published (a published post is unpublished from the More menu). */
 export function showsDraftCheckbox(state: Pick<EditorState, 'persisted' | 'publishedAt'>): boolean {
   return !state.persisted || state.publishedAt === null;
 }
@@ -279,6 +281,10 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const restored = keyed(blocks, state.nextKey);
       const nextKey = state.nextKey + blocks.length;
       return changed(state, { blocks: restored, nextKey, draft, tags, page, errors: {}, optionErrors: {} });
+    }
+    case 'unpublished': {
+      const saved = editorReducer(state, { type: 'saved', post: action.post });
+      return { ...saved, draft: true, savedRevision: state.savedRevision };
     }
     case 'saved':
       return {

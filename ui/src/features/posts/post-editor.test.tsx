@@ -34,7 +34,7 @@ async function openNew() {
 describe('new post', () => {
   it("starts with an empty heading and an empty paragraph, 'Mark as draft' off and 'Publish'", async () => {
     fakeApi(postsServer().handlers);
-    await openNew();
+    const { user } = await openNew();
     expect(blockNames()).toEqual(['Block 1: Heading', 'Block 2: Paragraph']);
     expect(within(block(1)).getByRole('textbox', { name: 'Heading' })).toHaveValue('');
     const paragraph = within(block(2)).getByRole('textbox', { name: 'Paragraph' });
@@ -43,6 +43,8 @@ describe('new post', () => {
     expect(screen.getByRole('checkbox', { name: 'Mark as draft' })).not.toBeChecked();
     expect(button('Publish')).toHaveAttribute('type', 'submit');
     expect(screen.queryByRole('button', { name: /^Add block/ })).toBeNull();
+    await user.click(button('More'));
+    expect(screen.getAllByRole('button', { name: 'Save and keep writing' })).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
   });
 
@@ -391,11 +393,13 @@ describe('editing a post', () => {
     const server = fakeApi(postsServer([published, draft]).handlers);
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user, history } = renderRoute(`/d/posts/${draft.shortId}/edit`);
+    await user.click(await screen.findByRole('button', { name: 'More' }));
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete this post? This cannot be undone.');
     expect(server.sent('DELETE', `${POSTS}/${draft.shortId}`)).toEqual([]);
 
     confirm.mockReturnValue(true);
+    await user.click(button('More'));
     await user.click(button('Delete'));
     await waitFor(() => expect(history.location.pathname).toBe('/d/posts'));
     expect(server.sent('DELETE', `${POSTS}/${draft.shortId}`)).toHaveLength(1);

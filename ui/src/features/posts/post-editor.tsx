@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useReducer, useRef, useState } from 'react';
+import { Fragment, useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from '../../components';
 import type { AppConfig, BlockRules } from '../../config/app-config';
 import { useLeaveWarning } from '../../lib/use-leave-warning';
@@ -22,6 +22,8 @@ import { PasteOfferPanel, usePasteBlocks } from './paste-blocks';
 import { PostPreview, usePreview } from './post-preview';
 import { UploadStatus } from './upload-status';
 import { PageToggle, TagField } from './tag-field';
+import { PostSettings } from './post-settings';
+import { VisibilityField } from './visibility-field';
 import { useBlockFocus } from './use-block-focus';
 import { useImageUpload } from './use-image-upload';
 import { PreviewLinkControl } from './preview-link';
@@ -33,6 +35,7 @@ import { ConflictScreen } from './conflict-screen';
 import { DraftOffer } from './draft-offer';
 import { usePostDraft } from './use-post-draft';
 import { HistoryPanel } from './history';
+import { paths } from '../../config/paths';
 
 /** Asked before a block is removed: a removed block cannot be brought back. */
 export const REMOVE_BLOCK_QUESTION = 'Are you sure you want to remove this block?';
@@ -48,6 +51,8 @@ export interface PostEditorProps {
   config: Pick<AppConfig, 'imgurClientId' | 'blockRules'> & Partial<Pick<AppConfig, 'postRules' | 'scheduleRules'>>;
   /** A restore from the History replaced the post: show it (docs/revisions.md). */
   onReplaced?: (post: Post) => void;
+  /** The blog's theme name: the title and paragraphs are set in its type. */
+  theme?: string;
 }
 
 function initialState(post: Post | null, rules: BlockRules): EditorState {
@@ -59,7 +64,9 @@ function initialState(post: Post | null, rules: BlockRules): EditorState {
  * state and its rules are in editor-state.ts; the image upload, the focus, and saving and
  * deleting are hooks of their own; this component wires them to the screen and the local draft.
  */
-export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps) {
+export function PostEditor({ blogId, post: loaded, config, onReplaced, theme }: PostEditorProps) {
+  // The post as last saved here: a new post saved with 'Save and keep writing' becomes this one.
+  const [post, setPost] = useState(loaded);
   const [historyOpen, setHistoryOpen] = useState(false);
   const rules = validationRules(config);
   const [state, dispatch] = useReducer(editorReducer, null, () => initialState(post, rules));
@@ -92,6 +99,19 @@ export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps
     scheduleRules: config.scheduleRules ?? null,
     version,
     onConflict: setConflict,
+    onKept: (saved) => {
+      setVersion(saved.version);
+      if (!post) {
+        // The new post now has its edit address: a reload or a shared tab opens it there.
+        window.history.replaceState(window.history.state, '', paths.editPost(saved.shortId));
+      }
+      setPost(saved);
+    },
+    onUnpublished: (draft) => {
+      setVersion(draft.version);
+      setPost(draft);
+      dispatch({ type: 'unpublished', post: draft });
+    },
   });
   const localDraft = usePostDraft(blogId, post, state, dispatch, version, setVersion);
 
@@ -133,7 +153,27 @@ export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps
 
   const remove = (index: number) => {
     if (!window.confirm(REMOVE_BLOCK_QUESTION)) return;
+    // The focus goes to the block that takes its place (or the one before the last).
+    const neighbour = state.blocks[index + 1] ?? state.blocks[index - 1];
     dispatch({ type: 'remove', index });
+    if (neighbour) focusBlock({ key: neighbour.key });
+    else window.setTimeout(() => listRef.current?.querySelector<HTMLElement>('.q-post-editor__add-button')?.focus());
+  };
+
+  // Ctrl/Cmd+S saves and stays; Alt+Enter in a block (edit mode) adds one after it.
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+      event.preventDefault();
+      void actions.keepWriting();
+      return;
+    }
+    if (event.altKey && event.key === 'Enter' && state.editing && canInsert(state)) {
+      const key = (event.target as HTMLElement).closest<HTMLElement>('[data-block-key]')?.dataset.blockKey;
+      const index = state.blocks.findIndex((block) => block.key === key);
+      if (index === -1) return;
+      event.preventDefault();
+      setAddAt(index + 1);
+    }
   };
 
   const addButton = (index: number) =>
@@ -170,27 +210,30 @@ export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps
       />
     );
 
+  const published = state.persisted && post !== null && state.publishedAt !== null;
   return (
     <form
       ref={formRef}
       className="q-post-editor"
+      data-theme={theme?.toLowerCase()}
       onSubmit={actions.submit}
+      onKeyDown={onKeyDown}
       noValidate
-      aria-busy={actions.saving || actions.deleting || undefined}
+      aria-busy={actions.saving || actions.deleting || actions.unpublishing || undefined}
     >
       <EditorToolbar
         state={state}
         onToggleEditing={() => dispatch({ type: 'toggleEditing' })}
-        onDraftChange={(draft) => dispatch({ type: 'setDraft', draft })}
-        onVisibilityChange={(visibility) => dispatch({ type: 'setVisibility', visibility })}
-        onAnnounceChange={(announce) => dispatch({ type: 'setAnnounce', announce })}
-        onDelete={state.persisted && post ? actions.remove : null}
         saving={actions.saving}
-        deleting={actions.deleting}
+        busy={actions.deleting || actions.unpublishing}
         uploading={images.uploading}
         previewing={preview.showing}
         onTogglePreview={() => preview.toggle(blocksOf(state))}
-        {...(state.persisted && post && onReplaced ? { onHistory: () => setHistoryOpen(true) } : {})}
+        onKeepWriting={() => void actions.keepWriting()}
+        savedAt={actions.savedAt}
+        onHistory={state.persisted && post && onReplaced ? () => setHistoryOpen(true) : undefined}
+        onUnpublish={published ? () => void actions.unpublish() : undefined}
+        onDelete={state.persisted && post ? () => void actions.remove() : undefined}
       />
       {post && onReplaced && (
         <HistoryPanel
@@ -205,19 +248,6 @@ export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps
           }}
         />
       )}
-      {unpublished && (config.scheduleRules || (state.persisted && post)) && (
-        <div className="q-post-editor__publishing">
-          {config.scheduleRules && (
-            <ScheduleField
-              value={state.publishAt}
-              onChange={(publishAt) => dispatch({ type: 'setPublishAt', publishAt })}
-              disabled={state.draft}
-              error={actions.publishAtError}
-            />
-          )}
-          {state.persisted && post && <PreviewLinkControl blogId={blogId} shortId={post.shortId} />}
-        </div>
-      )}
       {localDraft.offer && (
         <DraftOffer savedAt={localDraft.offer.savedAt} onRestore={localDraft.restore} onDiscard={localDraft.discard} />
       )}
@@ -231,61 +261,91 @@ export function PostEditor({ blogId, post, config, onReplaced }: PostEditorProps
           {preview.state.message}
         </p>
       )}
-      <PostPreview state={preview.state} />
-      <div className="q-post-editor__options">
-        <TagField
-          blogId={blogId}
-          tags={state.tags}
-          onChange={(tags) => dispatch({ type: 'setTags', tags })}
-          error={state.optionErrors.tags}
-          rules={config.postRules ?? null}
-        />
-        <PageToggle
-          page={state.page}
-          onChange={(page) => dispatch({ type: 'setPage', page })}
-          error={state.optionErrors.page}
-        />
-        {state.persisted && post && !post.page && (
-          <CommentsSwitch blogId={blogId} postId={post.shortId} closed={post.commentsClosed ?? false} />
-        )}
-      </div>
-      <div className="q-post-editor__blocks" ref={listRef} hidden={preview.showing}>
-        {state.blocks.map((block, index) => (
-          <Fragment key={block.key}>
-            {addButton(index)}
-            {uploadStatus(index)}
-            <BlockEditor
-              block={block}
-              index={index}
-              count={state.blocks.length}
-              error={state.errors[index]}
-              editing={state.editing}
-              onChange={(value) => dispatch({ type: 'edit', index, value })}
-              onMove={(direction) => move(index, direction)}
-              onRemove={() => remove(index)}
-              rules={rules}
-              onPaste={(event) => paste.onPaste(block.key, event)}
-              below={
-                paste.offer?.key === block.key && (
-                  <PasteOfferPanel
-                    offer={paste.offer}
-                    fits={paste.fits(paste.offer)}
-                    maxBlocks={rules.maxBlocks}
-                    onSplit={paste.split}
-                    onKeep={paste.keep}
-                  />
-                )
-              }
+      <div className="q-post-editor__body">
+        <div className="q-post-editor__text">
+          <PostPreview state={preview.state} />
+          <div className="q-post-editor__blocks" ref={listRef} hidden={preview.showing}>
+            {state.editing && (
+              <p className="q-post-editor__shortcut">
+                <kbd>Alt</kbd>+<kbd>Enter</kbd> in a block adds a block after it.
+              </p>
+            )}
+            {state.blocks.map((block, index) => (
+              <Fragment key={block.key}>
+                {addButton(index)}
+                {uploadStatus(index)}
+                <BlockEditor
+                  block={block}
+                  index={index}
+                  count={state.blocks.length}
+                  error={state.errors[index]}
+                  editing={state.editing}
+                  onChange={(value) => dispatch({ type: 'edit', index, value })}
+                  onMove={(direction) => move(index, direction)}
+                  onRemove={() => remove(index)}
+                  rules={rules}
+                  first={index === 0}
+                  onPaste={(event) => paste.onPaste(block.key, event)}
+                  below={
+                    paste.offer?.key === block.key && (
+                      <PasteOfferPanel
+                        offer={paste.offer}
+                        fits={paste.fits(paste.offer)}
+                        maxBlocks={rules.maxBlocks}
+                        onSplit={paste.split}
+                        onKeep={paste.keep}
+                      />
+                    )
+                  }
+                />
+              </Fragment>
+            ))}
+            {addButton(state.blocks.length)}
+            {upload.status !== 'idle' && upload.index >= state.blocks.length && (
+              <UploadStatus upload={upload} onDismiss={images.dismiss} />
+            )}
+            {state.blocks.length === 0 && !state.editing && (
+              <p className="q-post-editor__empty">This post has no blocks. Add one with 'Edit blocks'.</p>
+            )}
+          </div>
+        </div>
+        <PostSettings state={state} onDraftChange={(draft) => dispatch({ type: 'setDraft', draft })}>
+          <VisibilityField
+            state={state}
+            onVisibilityChange={(visibility) => dispatch({ type: 'setVisibility', visibility })}
+            onAnnounceChange={(announce) => dispatch({ type: 'setAnnounce', announce })}
+          />
+          {unpublished && (config.scheduleRules || (state.persisted && post)) && (
+            <div className="q-post-editor__publishing">
+              {config.scheduleRules && (
+                <ScheduleField
+                  value={state.publishAt}
+                  onChange={(publishAt) => dispatch({ type: 'setPublishAt', publishAt })}
+                  disabled={state.draft}
+                  error={actions.publishAtError}
+                />
+              )}
+              {state.persisted && post && <PreviewLinkControl blogId={blogId} shortId={post.shortId} />}
+            </div>
+          )}
+          <div className="q-post-editor__options">
+            <TagField
+              blogId={blogId}
+              tags={state.tags}
+              onChange={(tags) => dispatch({ type: 'setTags', tags })}
+              error={state.optionErrors.tags}
+              rules={config.postRules ?? null}
             />
-          </Fragment>
-        ))}
-        {addButton(state.blocks.length)}
-        {upload.status !== 'idle' && upload.index >= state.blocks.length && (
-          <UploadStatus upload={upload} onDismiss={images.dismiss} />
-        )}
-        {state.blocks.length === 0 && !state.editing && (
-          <p className="q-post-editor__empty">This post has no blocks. Add one with 'Edit blocks'.</p>
-        )}
+            <PageToggle
+              page={state.page}
+              onChange={(page) => dispatch({ type: 'setPage', page })}
+              error={state.optionErrors.page}
+            />
+            {state.persisted && post && !post.page && (
+              <CommentsSwitch blogId={blogId} postId={post.shortId} closed={post.commentsClosed ?? false} />
+            )}
+          </div>
+        </PostSettings>
       </div>
       <AddBlockModal
         open={addAt !== null}

@@ -4,7 +4,7 @@ import type { PostRules, ScheduleRules } from '../../config/app-config';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
-import { conflictingPost, createPost, deletePost, updatePost, type Block, type Post } from './api';
+import { conflictingPost, createPost, deletePost, unpublishPost, updatePost, type Block, type Post } from './api';
 import { blocksOf, showsAnnounce, type EditorAction, type EditorState, type OptionErrors } from './editor-state';
 import { pageProblem } from './tags';
 import { clearLocalDraft } from './local-draft';
@@ -15,6 +15,10 @@ import { bodyProblem, hasErrors, validateBlocks, type BlockErrors } from './vali
 
 /** Asked before a post is deleted. */
 export const DELETE_POST_QUESTION = 'Are you sure you want to delete this post? This cannot be undone.';
+
+/** Asked before a published post is taken back to a draft. */
+export const UNPUBLISH_QUESTION =
+  'Unpublish this post? It becomes a draft: its page, feeds and search drop it, and fediverse followers are told it was removed.';
 
 export interface PostActionsOptions {
   blogId: number;
@@ -35,19 +39,30 @@ export interface PostActionsOptions {
   version?: number;
   /** An update refused because the post was saved elsewhere: the post as it is now. */
   onConflict?: (current: Post) => void;
+  /** A save that keeps the editor open ('Save and keep writing', Ctrl/Cmd+S) stored `post`. */
+  onKept?: (post: Post) => void;
+  /** The post was unpublished: it is a draft now, as `post` says. */
+  onUnpublished?: (post: Post) => void;
 }
 
 export interface PostActions {
   saving: boolean;
   deleting: boolean;
+  unpublishing: boolean;
+  /** When the last save that kept the editor open was stored; null before one. */
+  savedAt: Date | null;
   /** The message above the blocks: a body problem, the server's refusal not about one block, a failed delete. */
   formError: string | null;
   /** The message under 'Publish at': the time is past, too far ahead, or refused by the server. */
   publishAtError: string | null;
   /** Checks the blocks, then creates or updates the post and shows the list. */
   submit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
+  /** Saves like the primary button, but stays in the editor ('Save and keep writing', Ctrl/Cmd+S). */
+  keepWriting: () => Promise<void>;
   /** Asks, deletes the post and shows the list. */
   remove: () => Promise<void>;
+  /** Asks, then takes the published post back to a draft; the editor stays. */
+  unpublish: () => Promise<void>;
 }
 
 /** The server's refusal split into messages by block index (`children.N`), about the tags and page flag, about the time to publish at, and the rest. */
@@ -87,8 +102,9 @@ function publishTime(state: EditorState, rules: ScheduleRules | null): { at: str
 }
 
 /**
- * The editor's two calls, save and delete: one at a time, each ending on the post
- * list. A refused save stays on the screen with the server's messages where they belong; the
+ * The editor's calls, one at a time: save (ending on the post list, or staying in the editor
+ * for 'Save and keep writing' and Ctrl/Cmd+S), unpublish (staying) and delete (ending on the
+ * list). A refused call stays on the screen with the server's messages where they belong; the
  * failure is logged too.
  */
 export function usePostActions({
@@ -103,13 +119,17 @@ export function usePostActions({
   scheduleRules = null,
   version,
   onConflict,
+  onKept,
+  onUnpublished,
 }: PostActionsOptions): PostActions {
   const navigate = useNavigate();
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [unpublishing, setUnpublishing] = useState(false);
+  const [savedAt, setSavedAt] = useState<Date | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [publishAtError, setPublishAtError] = useState<string | null>(null);
-  const busy = saving || deleting;
+  const busy = saving || deleting || unpublishing;
 
   /** Leaves the editor for the post list, at its top. */
   const showList = () => {
@@ -120,6 +140,11 @@ export function usePostActions({
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    await save(false);
+  };
+
+  /** Checks and saves; then shows the list, or (`stay`) keeps the editor open on the saved post. */
+  const save = async (stay: boolean) => {
     if (busy || blocked) return;
     const blocks = blocksOf(state);
     const errors = validateBlocks(blocks, state.rules);
@@ -141,7 +166,8 @@ export function usePostActions({
     try {
       const input = {
         blocks,
-        draft: state.draft,
+        // Saving to keep writing never publishes: an unpublished post stays a draft (or scheduled).
+        draft: state.draft || (stay && state.publishedAt === null && schedule.at === null),
         tags: state.tags,
         page: state.page,
         publishAt: schedule.at,
@@ -154,7 +180,11 @@ export function usePostActions({
       dispatch({ type: 'saved', post: saved });
       if (!state.persisted) clearLocalDraft();
       else if (post) clearPostDraft(blogId, post.shortId);
-      showList();
+      if (!stay) return showList();
+      setSaving(false);
+      setFormError(null);
+      setSavedAt(new Date());
+      onKept?.(saved);
     } catch (error) {
       const current = conflictingPost(error);
       if (current && onConflict) {
@@ -188,5 +218,31 @@ export function usePostActions({
     }
   };
 
-  return { saving, deleting, formError, publishAtError, submit, remove };
+  const unpublish = async () => {
+    if (!post || busy || !window.confirm(UNPUBLISH_QUESTION)) return;
+    setUnpublishing(true);
+    setFormError(null);
+    try {
+      const draft = await unpublishPost(blogId, post.shortId);
+      setUnpublishing(false);
+      onUnpublished?.(draft);
+    } catch (error) {
+      console.error('quire: unpublishing the post failed', error);
+      setFormError(errorMessage(error));
+      setUnpublishing(false);
+    }
+  };
+
+  return {
+    saving,
+    deleting,
+    unpublishing,
+    savedAt,
+    formError,
+    publishAtError,
+    submit,
+    keepWriting: () => save(true),
+    remove,
+    unpublish,
+  };
 }

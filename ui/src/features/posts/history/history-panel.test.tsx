@@ -63,6 +63,7 @@ describe('history panel', () => {
     vi.stubGlobal('confirm', confirm);
     const { user } = renderRoute(`/d/posts/${post.shortId}/edit`);
 
+    await user.click(await screen.findByRole('button', { name: 'More' }));
     await user.click(await screen.findByRole('button', { name: 'History' }));
     const dialog = await screen.findByRole('dialog', { name: 'History' });
     const versions = await within(dialog).findByRole('list', { name: 'Earlier versions' });
@@ -101,6 +102,7 @@ describe('history panel', () => {
       vi.fn(() => false),
     );
     const { user } = renderRoute(`/d/posts/${post.shortId}/edit`);
+    await user.click(await screen.findByRole('button', { name: 'More' }));
     await user.click(await screen.findByRole('button', { name: 'History' }));
     const dialog = await screen.findByRole('dialog', { name: 'History' });
     await user.click((await within(dialog).findAllByRole('button', { pressed: false }))[0]!);
@@ -110,8 +112,10 @@ describe('history panel', () => {
 
   it('offers no History for a new post', async () => {
     fakeApi(postsServer([]).handlers);
-    renderRoute('/d/posts/new');
-    await screen.findByRole('button', { name: 'Edit blocks' });
+    const { user } = renderRoute('/d/posts/new');
+    await user.click(await screen.findByRole('button', { name: 'More' }));
+    // The menu is open: its 'Save and keep writing' shows beside the toolbar's.
+    expect(screen.getAllByRole('button', { name: 'Save and keep writing' })).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'History' })).toBeNull();
   });
 });
