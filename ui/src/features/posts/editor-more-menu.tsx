@@ -60,7 +60,11 @@ export function EditorMoreMenu({ actions }: { actions: MoreAction[] }) {
         aria-controls={id}
         onClick={() => setOpen((was) => !was)}
       >
-        More
+        {/* On a phone the word gives way to three dots; it stays the button's name. */}
+        <span className="q-more__dots" aria-hidden="true">
+          ⋯
+        </span>
+        <span className="q-more__word">More</span>
       </Button>
       <ul className="q-more__menu" id={id} hidden={!open}>
         {actions.map((action) => (
