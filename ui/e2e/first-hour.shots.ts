@@ -3,13 +3,22 @@
 // the editor holding a 2,000-word post with a Spotify block, its preview, and the same editor on a
 // phone. Run with `npx playwright test -c playwright.shots.config.ts first-hour`; it asserts only
 // that each screen is there.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { signedOutContext } from './support/browser';
 import { createBlog, signInWithLocalIssuer } from './support/flows';
 import { ownQuire } from './support/own-quire';
+import { startQuire } from './support/quire';
 
-const app = ownQuire();
+// The operator's description of the instance, as `--instance-description` reads it.
+const about = path.join(mkdtempSync(path.join(tmpdir(), 'quire-shots-')), 'about.md');
+writeFileSync(
+  about,
+  'Quire for the **estuary walking club**: members write about the tides, the birds and the mud.\n\nAsk at the boathouse for an invitation.\n',
+);
+const app = ownQuire(() => startQuire({ args: ['--instance-description', about] }));
 const dir = process.env.QUIRE_SHOTS_DIR ?? '/tmp/quire-shots';
 
 const desktop = { width: 1280, height: 800 };
@@ -38,15 +47,9 @@ function longPost() {
   return { type: 'root', children };
 }
 
-test('the first hour: landing, a long post in the editor, its preview, the phone editor', async ({ page }) => {
+test('the first hour: landing, a long post in the editor, its preview, the phone editor', async ({ page, browser }) => {
   test.setTimeout(120_000);
   const { baseUrl } = app();
-  await page.setViewportSize(desktop);
-  await page.goto(`${baseUrl}/`);
-  await expect(page.getByRole('button', { name: 'Login with Local' })).toBeVisible();
-  await shot(page, 'landing-desktop', true);
-  await page.setViewportSize(phone);
-  await shot(page, 'landing-phone', true);
 
   await page.setViewportSize(desktop);
   await page.goto(`${baseUrl}/signup`);
@@ -60,6 +63,21 @@ test('the first hour: landing, a long post in the editor, its preview, the phone
   });
   expect(created.status()).toBe(201);
   const { shortId } = ((await created.json()) as { post: { shortId: string } }).post;
+  // The blog is listed and has a published post: the landing page shows it as new on the instance.
+  const headers = { 'CSRF-Token': value('csrf_token') };
+  const blogPath = `${baseUrl}/api/my/blogs/${value('blog_id')}`;
+  expect((await page.request.put(`${blogPath}/listed`, { headers, data: { listed: true } })).status()).toBe(200);
+  const walk = { type: 'root', children: [{ type: 'heading', value: { text: 'Low tide at the mill' } }] };
+  expect((await page.request.post(`${blogPath}/posts`, { headers, data: { body: walk, draft: false } })).status()).toBe(
+    201,
+  );
+  const visitor = await (await signedOutContext(browser)).newPage();
+  await visitor.setViewportSize(desktop);
+  await visitor.goto(`${baseUrl}/`);
+  await expect(visitor.getByRole('button', { name: 'Login with Local' })).toBeVisible();
+  await shot(visitor, 'landing-desktop', true);
+  await visitor.setViewportSize(phone);
+  await shot(visitor, 'landing-phone', true);
 
   await page.goto(`${baseUrl}/d/posts/${shortId}/edit`);
   await expect(page.getByRole('button', { name: 'Preview', exact: true })).toBeVisible();

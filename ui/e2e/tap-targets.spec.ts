@@ -70,15 +70,20 @@ test('every control of the owner app is at least 44 x 44 px on a phone', async (
   await page.getByRole('link', { name: 'Herons at dawn' }).click();
   const toolbar = page.locator('.q-post-editor__toolbar');
   await expect(toolbar).toBeVisible();
-  expect((await toolbar.boundingBox())?.height ?? 0, 'the toolbar is one row').toBeLessThan(72);
-  const submit = await page.locator('.q-post-editor__submit').boundingBox();
-  const main = await page.locator('main').evaluate((m) => {
-    const box = m.getBoundingClientRect();
-    return box.right - parseFloat(getComputedStyle(m).paddingRight);
-  });
-  expect((submit?.x ?? 0) + (submit?.width ?? 0), 'the submit button inside the page').toBeLessThanOrEqual(main + 0.5);
+  const oneRow = async (state: string) => {
+    expect((await toolbar.boundingBox())?.height ?? 0, `${state}: the toolbar is one row`).toBeLessThan(72);
+    const submit = await page.locator('.q-post-editor__submit').boundingBox();
+    const main = await page.locator('main').evaluate((m) => {
+      const box = m.getBoundingClientRect();
+      return box.right - parseFloat(getComputedStyle(m).paddingRight);
+    });
+    const right = (submit?.x ?? 0) + (submit?.width ?? 0);
+    expect(right, `${state}: the submit button inside the page`).toBeLessThanOrEqual(main + 0.5);
+  };
+  await oneRow('editor');
   await check('editor');
   await page.getByRole('button', { name: 'Edit blocks' }).click();
+  await oneRow('edit mode');
   await page.locator('summary', { hasText: 'Post settings' }).click();
   await page.getByRole('button', { name: 'More' }).click();
   await expect(page.getByRole('button', { name: 'Delete' })).toBeVisible();

@@ -15,7 +15,7 @@ export interface VisibilityFieldProps {
   onAnnounceChange: (announce: boolean) => void;
 }
 
-/** Public / Unlisted beside 'Mark as draft'; nothing for a page (always public). */
+/** Public / Unlisted in the post settings, under 'Mark as draft'; nothing for a page (always public). */
 export function VisibilityField({ state, onVisibilityChange, onAnnounceChange }: VisibilityFieldProps) {
   if (state.page) return null;
   return (
