@@ -2,8 +2,9 @@
 // saves it with Ctrl+S and keeps writing at its edit address, previews it with the Spotify player
 // showing, publishes it (a reader opens it), then unpublishes it from the More menu: the reader's
 // address answers 404 and the post is a draft again. Then the same journey's first steps from the
-// keyboard alone: the skip link leads to the title, Tab to the text, Ctrl+S saves; the long text
-// grows its paragraph instead of scrolling inside it.
+// keyboard alone: the skip link leads to the title, Tab to the text, Ctrl+S saves, and Publish is
+// reached and pressed from the keyboard; the long text grows its paragraph instead of scrolling
+// inside it.
 // A quire of its own, so its data is this file's alone.
 import { expect, test } from '@playwright/test';
 import { watchForErrors } from './support/browser';
@@ -90,7 +91,9 @@ test('write, Ctrl+S, keep writing, preview with Spotify, publish, unpublish', as
   expect(problems.filter((problem) => !problem.includes('open.spotify.com'))).toEqual([]);
 });
 
-test('from the keyboard: the skip link leads to the title, the text grows, Ctrl+S saves', async ({ page }) => {
+test('from the keyboard: the skip link leads to the title, the text grows, Ctrl+S saves, Enter publishes', async ({
+  page,
+}) => {
   const problems = watchForErrors(page);
   await page.goto(at('/signup'));
   await signInWithLocalIssuer(page, 'Signup with Local', 'keys@example.com');
@@ -126,5 +129,16 @@ test('from the keyboard: the skip link leads to the title, the text grows, Ctrl+
   // The post's settings come after the text in the tab order.
   await page.keyboard.press('Tab');
   await expect(page.locator('summary', { hasText: 'Post settings' })).toBeFocused();
+
+  // Back past the text and the title to the toolbar's last button: Publish, with Enter.
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(title).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.getByRole('button', { name: 'Publish' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/d\/posts$/);
+  const card = page.getByRole('article').filter({ hasText: 'Written by keys' });
+  await expect(card.getByRole('link', { name: 'Read' })).toBeVisible();
   expect(problems).toEqual([]);
 });
