@@ -271,7 +271,7 @@ pub async fn update(
     }
 }
 
-/// Takes a published or scheduled post back to a draft (docs/api.md, 'Unpublish a post').
+/// Takes a published or scheduled post back to a draft (docs/api.md 8.6.1).
 #[handler]
 pub async fn unpublish(
     OwnedBlog { blog, .. }: OwnedBlog,
