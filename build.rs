@@ -1,5 +1,6 @@
 //! Bundles the owner app (`ui/`) with esbuild so a plain `cargo build` yields a complete binary.
-//! `SKIP_UI_BUILD=1` skips it (for editors and `cargo check`).
+//! `SKIP_UI_BUILD=1` skips it (for editors and `cargo check`). It also sets `QUIRE_VERSION`, what
+//! `quire --version` prints: the version and `QUIRE_COMMIT`, the commit a release is built from.
 //!
 //! It also packs the emoji images and keywords the binary carries (see `src/domain/emoji.rs`)
 //! from two npm packages of `ui/`: `@discordapp/twemoji` (the Twemoji SVGs of its `dist/svg/`,
@@ -14,6 +15,15 @@ use std::path::Path;
 use std::process::Command;
 
 fn main() {
+    // `quire --version`: the commit a release was built from (scripts/release.sh sets it).
+    println!("cargo:rerun-if-env-changed=QUIRE_COMMIT");
+    let version = env!("CARGO_PKG_VERSION");
+    match std::env::var("QUIRE_COMMIT") {
+        Ok(commit) if !commit.trim().is_empty() => {
+            println!("cargo:rustc-env=QUIRE_VERSION={version} (commit {})", commit.trim())
+        }
+        _ => println!("cargo:rustc-env=QUIRE_VERSION={version} (development build)"),
+    }
     println!("cargo:rerun-if-env-changed=SKIP_UI_BUILD");
     for input in [
         "ui/src",

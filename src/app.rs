@@ -354,7 +354,9 @@ async fn serve_tls(
 /// Opens the database (migrated) and the search index, rebuilding the index when it is
 /// missing or behind the database: what `serve` writes through, and `quire import` too.
 pub fn open_storage(data_dir: &DataDir) -> anyhow::Result<(Db, SearchIndex)> {
-    let db = Db::open_and_migrate(data_dir)?;
+    // A database holding data is backed up before it is migrated (data/backups/).
+    let db =
+        Db::open_and_migrate_with(data_dir, |from, to| crate::backup::before_migration(data_dir, from, to).map(drop))?;
     let index = SearchIndex::open(&data_dir.index()).context("opening the search index")?;
     let mut conn = crate::db::open_connection(db.path(), false)?;
     let sized = crate::blogs::backfill_image_sizes(&conn, data_dir)?;

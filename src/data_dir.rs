@@ -10,6 +10,7 @@
 //! certs/<name>/      each name's certificate chain and key, cert.pem and key.pem (ACME; 0600)
 //! quire.lock         held by the process using the directory
 //! replaced-<time>/   the data a `quire restore` replaced, kept until the admin removes it
+//! backups/           the database as it was before each of the last three migrations
 //! ```
 
 use std::ffi::OsStr;
@@ -30,6 +31,8 @@ pub const EXPORTS_DIR: &str = "exports";
 pub const LOCK_FILE: &str = "quire.lock";
 /// What the names of the folders holding the data a restore replaced begin with.
 const REPLACED_PREFIX: &str = "replaced-";
+/// The folder of the backups taken before migrations.
+pub const BACKUPS_DIR: &str = "backups";
 /// The ACME account's folder.
 pub const ACME_DIR: &str = "acme";
 /// The certificates' folder.
@@ -90,6 +93,11 @@ impl DataDir {
         self.exports().join(name)
     }
 
+    /// The folder of the backups taken before migrations.
+    pub fn backups(&self) -> PathBuf {
+        self.root.join(BACKUPS_DIR)
+    }
+
     /// The local issuer's signing key.
     pub fn local_issuer_key(&self) -> PathBuf {
         self.root.join(LOCAL_ISSUER_KEY)
@@ -124,6 +132,8 @@ impl DataDir {
             "a search index".to_owned()
         } else if let Some(folder) = replaced {
             format!("the data a restore set aside in {}", folder.path().display())
+        } else if non_empty(self.backups()) {
+            format!("backups taken before migrations in {}", self.backups().display())
         } else {
             return Ok(());
         };

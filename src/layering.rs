@@ -3,7 +3,7 @@
 //! ```text
 //! main, lib
 //!   admin, app, backup, export,   commands and the server's assembly
-//!   import, invites, reindex, blogs_command
+//!   import, invites, reindex, blogs_command, doctor
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
@@ -45,6 +45,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("app", 5),
     ("backup", 5),
     ("blogs_command", 5),
+    ("doctor", 5),
     ("export", 5),
     ("import", 5),
     ("invites", 5),

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod data_dir;
 pub mod db;
+pub mod doctor;
 pub mod domain;
 pub mod error;
 pub mod export;

@@ -47,7 +47,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 app.run(shutdown).await
             })
         }
-        Command::Migrate(args) => db::migrate::run_command(&args.data_dir.dir(), args.status),
+        Command::Migrate(args) => {
+            let dir = args.data_dir.dir();
+            db::migrate::run_command(&dir, args.status, |from, to| backup::before_migration(&dir, from, to).map(drop))
+        }
         Command::Backup(args) => backup::backup(&args.data_dir.dir(), &args.out),
         Command::Restore(args) => backup::restore(&args.data_dir.dir(), &args.backup, args.force),
         Command::Reindex(args) => quire::reindex::run_command(&args.dir()),
@@ -66,6 +69,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Federation(args) => quire::admin::run_command(&args.action.data_dir(), &args.action),
         Command::Blogs(args) => quire::blogs_command::run_command(&args.action),
         Command::Invites(args) => quire::invites::run_command(&args.action.data_dir(), &args.action),
+        Command::Doctor(args) => quire::doctor::run_command(&args),
+        Command::Generate(args) => quire::cli::run_generate(&args),
         Command::Mail(args) => match &args.action {
             quire::cli::MailAction::Test(test) => quire::mail::run_test_command(test),
         },

@@ -1,4 +1,4 @@
-//! `quire backup` and `quire restore`.
+//! `quire backup` and `quire restore`, and the backup taken before a migration.
 //!
 //! A backup is one tar file: `quire-backup.json` (what made it), `quire.db` (a consistent
 //! snapshot taken with SQLite's online backup API, safe while `serve` writes) and
@@ -32,6 +32,92 @@ const MANIFEST: &str = "quire-backup.json";
 
 /// Writes a backup of `data_dir` to `out`, which must not exist. Nothing is left behind on failure.
 pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
+    let written = write_backup(data_dir, out, Contents::Everything)?;
+    println!(
+        "Backed up {} (schema version {}, {} uploads) to {} ({}).",
+        data_dir.root().display(),
+        written.schema_version,
+        written.uploads,
+        out.display(),
+        human(file_len(out)?)
+    );
+    Ok(())
+}
+
+/// The backups taken before migrations that are kept; older ones are removed.
+pub const KEEP_BEFORE_MIGRATION: usize = 3;
+
+/// What the names of the backups taken before migrations begin with, in `backups/`.
+const BEFORE_MIGRATION_PREFIX: &str = "before-migration-";
+
+/// The backup `serve`, `migrate` and `import` write before they migrate a database holding data
+/// from schema version `from` to `to`: `backups/before-migration-<UTC time>-schema-<from>.tar`
+/// in the data directory, the same consistent snapshot as `quire backup` without the uploads
+/// (named by their content and never changed, a migration does not touch them; a restore of it
+/// keeps the uploads in place). The newest [`KEEP_BEFORE_MIGRATION`] are kept. Says where it is
+/// and how to go back. When it cannot be written, nothing is migrated.
+pub fn before_migration(data_dir: &DataDir, from: i64, to: i64) -> anyhow::Result<PathBuf> {
+    let folder = data_dir.backups();
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
+    let stamp = time::OffsetDateTime::now_utc().format(format)?;
+    let mut out = folder.join(format!("{BEFORE_MIGRATION_PREFIX}{stamp}-schema-{from}.tar"));
+    for n in 2.. {
+        if !out.exists() {
+            break;
+        }
+        out = folder.join(format!("{BEFORE_MIGRATION_PREFIX}{stamp}-{n}-schema-{from}.tar"));
+    }
+    write_backup(data_dir, &out, Contents::DatabaseOnly).with_context(|| {
+        format!("backing up the database before migrating it (nothing was migrated): {}", out.display())
+    })?;
+    println!(
+        "Backed up the database (schema version {from}) to {} before migrating it to schema version {to}. \
+         To go back: stop quire, run `quire restore --force --data-dir {} {}` with this binary, then put the \
+         previous one back.",
+        out.display(),
+        data_dir.root().display(),
+        out.display()
+    );
+    remove_old_before_migration(&folder)?;
+    Ok(out)
+}
+
+/// Removes all but the newest [`KEEP_BEFORE_MIGRATION`] pre-migration backups of `folder` (by
+/// when they were written); other files there are left alone.
+fn remove_old_before_migration(folder: &Path) -> anyhow::Result<()> {
+    let mut backups = Vec::new();
+    for (name, path, _) in list_entries(folder, true)? {
+        if name.starts_with(BEFORE_MIGRATION_PREFIX) && name.ends_with(".tar") {
+            let written = std::fs::metadata(&path).and_then(|meta| meta.modified()).unwrap_or(UNIX_EPOCH);
+            backups.push((written, name, path));
+        }
+    }
+    backups.sort();
+    let excess = backups.len().saturating_sub(KEEP_BEFORE_MIGRATION);
+    for (_, _, path) in &backups[..excess] {
+        std::fs::remove_file(path).with_context(|| format!("cannot remove the old backup {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// What a backup holds besides the database.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Contents {
+    /// The uploads and the ACME account and certificates too (`quire backup`).
+    Everything,
+    /// The database only (before a migration): a restore keeps the live uploads and certificates.
+    DatabaseOnly,
+}
+
+/// What [`write_backup`] wrote.
+struct Written {
+    schema_version: i64,
+    uploads: usize,
+}
+
+/// Writes a backup of `data_dir` to `out`, which must not exist. Nothing is left behind on failure.
+fn write_backup(data_dir: &DataDir, out: &Path, contents: Contents) -> anyhow::Result<Written> {
     if out.exists() {
         bail!("{} already exists; give a new file name (nothing was written)", out.display());
     }
@@ -53,8 +139,10 @@ pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
 
     let snapshot = staging.path().join(DB_FILE);
     let schema_version = snapshot_database(&db_path, &snapshot)?;
-    let uploads = list_uploads(&data_dir.uploads())?;
-    let private = list_private(data_dir.root())?;
+    let (uploads, private) = match contents {
+        Contents::Everything => (list_uploads(&data_dir.uploads())?, list_private(data_dir.root())?),
+        Contents::DatabaseOnly => (Vec::new(), Vec::new()),
+    };
 
     let total = file_len(&snapshot)? + uploads.iter().chain(&private).map(|(_, _, len)| len).sum::<u64>();
     let mut progress = Progress::bytes("backup", total);
@@ -66,14 +154,16 @@ pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
     let write_context = || format!("writing {}", out.display());
     let mut tar = tar::Builder::new(BufWriter::new(archive));
     let created = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
-    let manifest = json!({
+    let mut manifest = json!({
         "format": 1,
         "quire": env!("CARGO_PKG_VERSION"),
         "schemaVersion": schema_version,
         "createdAt": created,
-    })
-    .to_string();
-    append_bytes(&mut tar, MANIFEST, manifest.as_bytes()).with_context(write_context)?;
+    });
+    if contents == Contents::DatabaseOnly {
+        manifest[UPLOADS_INCLUDED] = json!(false);
+    }
+    append_bytes(&mut tar, MANIFEST, manifest.to_string().as_bytes()).with_context(write_context)?;
     append_file(&mut tar, &snapshot, DB_FILE, 0o644, &mut progress).with_context(write_context)?;
     for (name, path, _) in &uploads {
         append_file(&mut tar, path, &format!("{UPLOADS_DIR}/{name}"), 0o644, &mut progress)
@@ -89,15 +179,12 @@ pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
     archive.as_file().sync_all().with_context(write_context)?;
     archive.persist_noclobber(out).map_err(|err| anyhow!("cannot create {}: {}", out.display(), err.error))?;
     progress.finish();
-    println!(
-        "Backed up {} (schema version {schema_version}, {} uploads) to {} ({}).",
-        data_dir.root().display(),
-        uploads.len(),
-        out.display(),
-        human(file_len(out)?)
-    );
-    Ok(())
+    Ok(Written { schema_version, uploads: uploads.len() })
 }
+
+/// The manifest's field that is `false` in a backup without the uploads and certificates (one
+/// taken before a migration); a backup without it holds them all.
+const UPLOADS_INCLUDED: &str = "uploadsIncluded";
 
 /// Copies the live database into `dest` in one step (one read transaction, so the copy is a
 /// consistent snapshot even while another process writes), then checks the copy.

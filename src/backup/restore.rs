@@ -7,8 +7,10 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 
-use super::{ACCOUNT_FILE, CERT_FILES, MANIFEST, check_integrity};
-use crate::data_dir::{ACME_DIR, CERTS_DIR, DB_FILE, DataDir, INDEX_DIR, LOCK_FILE, UPLOADS_DIR, is_replaced_folder};
+use super::{ACCOUNT_FILE, CERT_FILES, MANIFEST, UPLOADS_INCLUDED, check_integrity};
+use crate::data_dir::{
+    ACME_DIR, BACKUPS_DIR, CERTS_DIR, DB_FILE, DataDir, INDEX_DIR, LOCK_FILE, UPLOADS_DIR, is_replaced_folder,
+};
 use crate::db::{self, APPLICATION_ID, migrate};
 use crate::progress::Progress;
 use crate::tls::store::create_private_dir;
@@ -49,12 +51,20 @@ pub fn restore(dir: &DataDir, backup: &Path, force: bool) -> anyhow::Result<()> 
         migrate::check_not_newer(&conn)?
     };
 
+    // A backup taken before a migration holds the database only: the live uploads stay.
+    let manifest: serde_json::Value = std::fs::read(staging.path().join(MANIFEST))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .ok_or_else(|| anyhow!("{} (its {MANIFEST} is not JSON)", not_ours()))?;
+    let with_uploads = manifest.get(UPLOADS_INCLUDED).and_then(serde_json::Value::as_bool) != Some(false);
+
     // The swap: nothing above touched the live data.
     let staged_uploads = staging.path().join(UPLOADS_DIR);
-    if !staged_uploads.exists() {
+    if with_uploads && !staged_uploads.exists() {
         std::fs::create_dir(&staged_uploads)?;
     }
-    let replaced = swap_in(dir, staging.path(), &staged_db, &staged_uploads)?;
+    let staged_uploads = with_uploads.then_some(staged_uploads.as_path());
+    let replaced = swap_in(dir, staging.path(), &staged_db, staged_uploads)?;
     println!(
         "Restored {} (schema version {schema_version}) into {}. Start `quire serve` to use it.",
         backup.display(),
@@ -74,8 +84,14 @@ pub fn restore(dir: &DataDir, backup: &Path, force: bool) -> anyhow::Result<()> 
 ///
 /// `acme/` and `certs/` are replaced only when the backup has them: a backup without
 /// certificates (from a server behind a proxy, or an older Quire) keeps the live ones, which
-/// are only ever served for names Quire serves.
-fn swap_in(dir: &DataDir, staging: &Path, staged_db: &Path, staged_uploads: &Path) -> anyhow::Result<Option<PathBuf>> {
+/// are only ever served for names Quire serves. `uploads/` is replaced unless `staged_uploads`
+/// is `None` (a backup taken before a migration, which keeps the live uploads).
+fn swap_in(
+    dir: &DataDir,
+    staging: &Path,
+    staged_db: &Path,
+    staged_uploads: Option<&Path>,
+) -> anyhow::Result<Option<PathBuf>> {
     let data_dir = dir.root();
     let set_aside = dir.new_replaced_folder()?;
     let mut moves = Moves::default();
@@ -85,6 +101,9 @@ fn swap_in(dir: &DataDir, staging: &Path, staged_db: &Path, staged_uploads: &Pat
         let wal = format!("{DB_FILE}-wal");
         let shm = format!("{DB_FILE}-shm");
         for name in [DB_FILE, &wal, &shm, UPLOADS_DIR, INDEX_DIR] {
+            if name == UPLOADS_DIR && staged_uploads.is_none() {
+                continue;
+            }
             let live = data_dir.join(name);
             if live.symlink_metadata().is_ok() {
                 moves
@@ -93,7 +112,9 @@ fn swap_in(dir: &DataDir, staging: &Path, staged_db: &Path, staged_uploads: &Pat
             }
         }
         moves.rename(staged_db, &dir.database()).context("moving the restored database into place")?;
-        moves.rename(staged_uploads, &dir.uploads()).context("moving the restored uploads into place")?;
+        if let Some(staged_uploads) = staged_uploads {
+            moves.rename(staged_uploads, &dir.uploads()).context("moving the restored uploads into place")?;
+        }
         for name in [ACME_DIR, CERTS_DIR] {
             let (staged, live) = (staging.join(name), data_dir.join(name));
             if staged.is_dir() {
@@ -158,13 +179,14 @@ impl Moves {
     }
 }
 
-/// Whether the data directory holds anything beyond an empty uploads folder, the lock and
-/// the folders of earlier restores (a restore never touches those).
+/// Whether the data directory holds anything beyond an empty uploads folder, the lock, the
+/// folders of earlier restores and the backups taken before migrations (a restore never touches
+/// those).
 fn holds_data(data_dir: &Path) -> anyhow::Result<bool> {
     for entry in std::fs::read_dir(data_dir).with_context(|| format!("cannot read {}", data_dir.display()))? {
         let entry = entry?;
         let name = entry.file_name();
-        if name == LOCK_FILE || is_replaced_folder(&name) {
+        if name == LOCK_FILE || name == BACKUPS_DIR || is_replaced_folder(&name) {
             continue;
         }
         if name == UPLOADS_DIR && std::fs::read_dir(entry.path())?.next().is_none() {

@@ -6,7 +6,9 @@
 
 mod blogs;
 mod commands;
+mod doctor;
 mod federation_limits;
+mod generate;
 mod invites;
 mod mail;
 mod public_instance;
@@ -17,7 +19,9 @@ pub use commands::{
     AddressArgs, BackupArgs, DomainArgs, ExportArgs, FederationAction, FederationArgs, ImportArgs, MigrateArgs,
     RestoreArgs,
 };
+pub use doctor::DoctorArgs;
 pub use federation_limits::FederationLimitsArgs;
+pub use generate::{GenerateArgs, Generated, run_command as run_generate};
 pub use invites::{CreateInviteArgs, InvitesAction, InvitesArgs, RevokeInviteArgs};
 pub use mail::{
     DEFAULT_MAIL_PER_BLOG_PER_DAY, DEFAULT_MAIL_PER_MINUTE, MailAction, MailArgs, MailCommandArgs, MailTestArgs,
@@ -37,11 +41,15 @@ use crate::data_dir::DataDir;
 /// Every flag can also be set with the environment variable named in its help,
 /// for example QUIRE_DATA_DIR=/var/lib/quire.
 #[derive(Debug, Parser)]
-#[command(name = "quire", version, propagate_version = true)]
+#[command(name = "quire", version = VERSION, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// What `quire --version` prints after the name: the version, and the commit a release was built
+/// from (scripts/release.sh sets `QUIRE_COMMIT`; other builds say so), made by build.rs.
+pub const VERSION: &str = env!("QUIRE_VERSION");
 
 /// What `quire` should do.
 #[derive(Debug, Subcommand)]
@@ -100,6 +108,15 @@ pub enum Command {
     /// Check the mail settings: `quire mail test ADDRESS` sends one message through the SMTP
     /// relay (the same --smtp-url and --mail-from as `serve`) and prints the relay's answer.
     Mail(MailCommandArgs),
+    /// Check the set-up `quire serve` would start with (the same flags, or --env-file): the data
+    /// directory, DNS, the ports, the sign-in provider, the ACME CA, the mail relay and the clock.
+    ///
+    /// Prints one line a check, with what to do when it fails; exits 0 only when every check
+    /// passes. It changes nothing (safe while `quire serve` runs).
+    Doctor(DoctorArgs),
+    /// Write the man pages or the commented environment file the release packages carry.
+    #[command(hide = true)]
+    Generate(GenerateArgs),
 }
 
 /// The data directory flag, shared by every subcommand.

@@ -253,6 +253,16 @@ pub fn pending(conn: &Connection) -> anyhow::Result<Vec<&'static Migration>> {
     Ok(MIGRATIONS.iter().filter(|m| m.version > current).collect())
 }
 
+/// Calls `before(from, to)` when the database holds data at schema version `from` (> 0) and
+/// migrations up to `to` are pending (the pre-migration backup); otherwise does nothing.
+pub fn before_migrating(conn: &Connection, before: impl FnOnce(i64, i64) -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let current = check_not_newer(conn)?;
+    if current > 0 && current < latest_version() {
+        before(current, latest_version())?;
+    }
+    Ok(())
+}
+
 /// Applies every pending migration, each in its own transaction; returns those applied.
 pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<&'static Migration>> {
     migrate_to(conn, latest_version())
@@ -275,8 +285,13 @@ pub fn migrate_to(conn: &mut Connection, version: i64) -> anyhow::Result<Vec<&'s
     Ok(pending)
 }
 
-/// `quire migrate [--status]`: apply pending migrations, or list them.
-pub fn run_command(data_dir: &DataDir, status_only: bool) -> anyhow::Result<()> {
+/// `quire migrate [--status]`: apply pending migrations (calling `before(from, to)` first, as
+/// [`before_migrating`] does: the pre-migration backup), or list them.
+pub fn run_command(
+    data_dir: &DataDir,
+    status_only: bool,
+    before: impl FnOnce(i64, i64) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let path = data_dir.database();
     if status_only {
         if !path.exists() {
@@ -298,6 +313,7 @@ pub fn run_command(data_dir: &DataDir, status_only: bool) -> anyhow::Result<()> 
     }
     let _lock = data_dir.lock()?;
     let mut conn = super::open_or_create(data_dir)?;
+    before_migrating(&conn, before)?;
     let applied = migrate(&mut conn)?;
     if applied.is_empty() {
         println!("{} is up to date (schema version {}).", path.display(), latest_version());

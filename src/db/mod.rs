@@ -91,8 +91,19 @@ struct Inner {
 impl Db {
     /// Opens (creating when missing) the database of `data_dir`, migrated to the latest schema.
     pub fn open_and_migrate(data_dir: &DataDir) -> anyhow::Result<Db> {
+        Db::open_and_migrate_with(data_dir, |_, _| Ok(()))
+    }
+
+    /// [`Db::open_and_migrate`], calling `before(from, to)` first when a database that already
+    /// holds data (schema version `from` > 0) is about to be migrated to version `to`: `serve`
+    /// backs it up there. When `before` fails, nothing is migrated.
+    pub fn open_and_migrate_with(
+        data_dir: &DataDir,
+        before: impl FnOnce(i64, i64) -> anyhow::Result<()>,
+    ) -> anyhow::Result<Db> {
         let path = data_dir.database();
         let mut conn = open_or_create(data_dir)?;
+        migrate::before_migrating(&conn, before)?;
         migrate::migrate(&mut conn).with_context(|| format!("migrating {}", path.display()))?;
         Ok(Db { inner: Arc::new(Inner { path, writer: Mutex::new(conn), readers: Mutex::new(Vec::new()) }) })
     }

@@ -444,3 +444,121 @@ fn a_blogs_federation_key_survives_backup_and_restore() {
     let signature = loaded.sign_bytes(b"after the restore").unwrap();
     quire::fetch::signed::verify("after the restore", &signature, &pem).unwrap();
 }
+
+/// A data directory whose database is one schema version behind this binary, holding one user.
+fn one_version_behind(root: &Path) -> std::path::PathBuf {
+    let data = root.join("data");
+    std::fs::create_dir_all(data.join("uploads")).unwrap();
+    let dir = quire::data_dir::DataDir::new(&data);
+    let mut conn = quire::db::open_or_create(&dir).unwrap();
+    quire::db::migrate::migrate_to(&mut conn, quire::db::migrate::latest_version() - 1).unwrap();
+    conn.execute("INSERT INTO users (email) VALUES ('before@example.com')", []).unwrap();
+    data
+}
+
+fn schema_version(db: &Path) -> i64 {
+    Connection::open(db).unwrap().pragma_query_value(None, "user_version", |r| r.get(0)).unwrap()
+}
+
+fn pre_migration_backups(data: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(data.join("backups"))
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// The path a "Backed up the database ... to PATH before migrating it" line names.
+fn named_backup(output: &str) -> std::path::PathBuf {
+    let line = output.lines().find(|l| l.starts_with("Backed up the database")).unwrap_or_else(|| {
+        panic!("no backup line in {output:?}");
+    });
+    let path = line.split(" to ").nth(1).unwrap().split(" before migrating").next().unwrap();
+    std::path::PathBuf::from(path)
+}
+
+#[test]
+fn serve_backs_up_a_database_before_migrating_it_and_the_backup_restores_with_the_old_schema() {
+    let root = tempfile::tempdir().unwrap();
+    let data = one_version_behind(root.path());
+    let latest = quire::db::migrate::latest_version();
+    std::fs::write(data.join("uploads/kept.png"), b"\x89PNG bytes uploaded after the backup").unwrap();
+
+    // `quire serve` says where the backup is before it says it is running.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut child = crate::helpers::quire_command(&["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--host", &format!("localhost:{port}"), "--data-dir", s(&data)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut printed = String::new();
+    {
+        use std::io::BufRead;
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        while !printed.contains("Quire is running at") {
+            assert!(out.read_line(&mut printed).unwrap() > 0, "serve ended: {printed}");
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let backup = named_backup(&printed);
+    assert!(printed.contains(&format!("before migrating it to schema version {latest}")), "{printed}");
+    assert!(printed.contains(&format!("quire restore --force --data-dir {} {}", s(&data), s(&backup))), "{printed}");
+    assert_eq!(pre_migration_backups(&data), vec![backup.clone()]);
+    assert_eq!(schema_version(&data.join("quire.db")), latest);
+    add_user(&data.join("quire.db"), "after@example.com");
+
+    // Going back: the old schema and the data as it was; the uploads stay where they are.
+    let out = quire(&["restore", "--force", "--data-dir", s(&data), s(&backup)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(schema_version(&data.join("quire.db")), latest - 1);
+    assert_eq!(emails(&data.join("quire.db")), vec!["before@example.com"]);
+    assert_eq!(std::fs::read(data.join("uploads/kept.png")).unwrap(), b"\x89PNG bytes uploaded after the backup");
+    // An up-to-date database is not backed up again.
+    let out = quire(&["migrate", "--data-dir", s(&data)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(pre_migration_backups(&data).len(), 2, "the migration of the restored database was backed up");
+    let out = quire(&["migrate", "--data-dir", s(&data)]);
+    assert!(crate::helpers::stdout(&out).contains("is up to date"), "{}", crate::helpers::stdout(&out));
+    assert_eq!(pre_migration_backups(&data).len(), 2);
+}
+
+#[test]
+fn migrate_keeps_the_last_three_pre_migration_backups() {
+    let root = tempfile::tempdir().unwrap();
+    let data = one_version_behind(root.path());
+    let older = root.path().join("older.tar");
+    // A copy of the older database, to migrate from again and again.
+    assert!(quire(&["backup", "--data-dir", s(&data), s(&older)]).status.success());
+    std::fs::create_dir_all(data.join("backups")).unwrap();
+    std::fs::write(data.join("backups/notes.txt"), "the operator's own file").unwrap();
+    let mut named = Vec::new();
+    for _ in 0..4 {
+        let out = quire(&["restore", "--force", "--data-dir", s(&data), s(&older)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let out = quire(&["migrate", "--data-dir", s(&data)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        named.push(named_backup(&crate::helpers::stdout(&out)));
+    }
+    let mut kept = pre_migration_backups(&data);
+    kept.retain(|p| p.extension().is_some_and(|e| e == "tar"));
+    let mut newest: Vec<_> = named[1..].to_vec();
+    newest.sort();
+    assert_eq!(kept, newest, "the oldest of four is removed");
+    assert!(data.join("backups/notes.txt").is_file(), "other files of backups/ are left alone");
+}
+
+#[test]
+fn a_pre_migration_backup_that_cannot_be_written_stops_the_migration() {
+    let root = tempfile::tempdir().unwrap();
+    let data = one_version_behind(root.path());
+    // backups/ is a file: the backup cannot be written, so nothing is migrated.
+    std::fs::write(data.join("backups"), "in the way").unwrap();
+    let out = quire(&["migrate", "--data-dir", s(&data)]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("backups"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
+    assert_eq!(schema_version(&data.join("quire.db")), quire::db::migrate::latest_version() - 1);
+}

@@ -23,6 +23,7 @@ mod cli;
 mod comments;
 mod csrf;
 mod custom_css;
+mod doctor;
 mod domains;
 mod edit_conflicts;
 mod emoji;
