@@ -4,7 +4,9 @@
 # the public pages through the Nu HTML Checker and a real feed parser, and that every npm lock file is in sync
 # with its package.json (scripts/check_locks.sh).
 # Installs what it needs on a fresh Debian machine (npm packages, among them the Fedify peer and its Node 22,
-# Debian's chromium, pebble, hugo and Java, PyPI's feedparser in a venv) when missing.
+# Debian's chromium, pebble, hugo, Java and lintian, PyPI's feedparser in a venv, and PyPI's zig and
+# cargo-zigbuild, which link the build against glibc 2.28 as a release is) when missing.
+# The release files are checked too (scripts/release_test.sh).
 # Ends with one line: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +35,7 @@ command -v hugo >/dev/null || apt_install "it builds a Markdown export in tests/
 command -v sqlite3 >/dev/null || apt_install "ui/e2e/fediverse.spec.ts seeds what the inbox would store with it" sqlite3
 /usr/bin/python3 -c 'import aiosmtpd' 2>/dev/null || apt_install "the SMTP sink of tests/api/mail.rs" python3-aiosmtpd
 command -v java >/dev/null || apt_install "Java for the Nu HTML Checker" default-jre-headless
+command -v lintian >/dev/null || apt_install "scripts/release_test.sh checks the .deb with it" lintian
 
 if [ ! -f tests/conformance/node_modules/.package-lock.json ] || [ tests/conformance/package-lock.json -nt tests/conformance/node_modules/.package-lock.json ]; then
   step "installing the Nu HTML Checker (npm vnu-jar)"
@@ -80,8 +83,18 @@ fi
 export CARGO_INCREMENTAL=0
 RUSTC_WORKSPACE_WRAPPER="$(rustc --print sysroot)/bin/clippy-driver"
 export RUSTC_WORKSPACE_WRAPPER
-step "Rust build with Clippy's lints (cargo test --no-run; Cargo.toml's [lints.clippy] names the lints allowed)"
-cargo test --locked --no-run 2>&1 | tee "$logs/build.txt"
+# The build is the release's: linked by zig against glibc 2.28's symbols (scripts/zig_tools.sh
+# installs zig and cargo-zigbuild from PyPI), with the commit `quire --version` prints, so every
+# test below runs on the binary a VPS gets, and scripts/release_test.sh packages that binary.
+step "zig and cargo-zigbuild (PyPI) for the portable build"
+source scripts/zig_tools.sh
+QUIRE_COMMIT=$(git rev-parse --short=12 HEAD)
+export QUIRE_COMMIT
+target=x86_64-unknown-linux-gnu
+quire_bin=$PWD/target/$target/debug/quire
+cargo_test() { cargo-zigbuild test --locked --target "$target.2.28" "$@"; }
+step "Rust build with Clippy's lints (cargo-zigbuild test --no-run; Cargo.toml's [lints.clippy] names the lints allowed)"
+cargo_test --no-run 2>&1 | tee "$logs/build.txt"
 build_status=${PIPESTATUS[0]}
 # A lint is a warning while building, so the tests still run; any warning fails this check, as
 # `cargo clippy -- -D warnings` did.
@@ -92,7 +105,7 @@ else
 fi
 
 step "Rust tests (cargo test)"
-cargo test --locked --no-fail-fast 2>&1 | tee "$logs/cargo.txt"
+cargo_test --no-fail-fast 2>&1 | tee "$logs/cargo.txt"
 cargo_status=${PIPESTATUS[0]}
 read -r p f i < <(awk '/^test result:/ { for (n = 1; n <= NF; n++) { if ($(n) ~ /^passed/) p += $(n-1); if ($(n) ~ /^failed/) f += $(n-1); if ($(n) ~ /^ignored/) i += $(n-1) } } END { print p+0, f+0, i+0 }' "$logs/cargo.txt")
 if [ "$cargo_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "cargo test failed before running its tests"; fi
@@ -103,7 +116,7 @@ passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
 # to passed or failed here.
 ignored_tests() {
   local filter=$1 what=$2 status p f
-  cargo test --locked --test api "$filter" -- --ignored 2>&1 | tee "$logs/$filter.txt"
+  cargo_test --test api "$filter" -- --ignored 2>&1 | tee "$logs/$filter.txt"
   status=${PIPESTATUS[0]}
   read -r p f < <(awk '/^test result:/ { for (n = 1; n <= NF; n++) { if ($(n) ~ /^passed/) p += $(n-1); if ($(n) ~ /^failed/) f += $(n-1) } } END { print p+0, f+0 }' "$logs/$filter.txt")
   if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the $what tests failed before running"; fi
@@ -135,7 +148,7 @@ if [ "$vitest_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the type check,
 passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
 
 step "end-to-end tests in headless Chromium (playwright)"
-(cd ui && QUIRE_BIN="$PWD/../target/debug/quire" PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" \
+(cd ui && QUIRE_BIN="$quire_bin" PLAYWRIGHT_JSON_OUTPUT_NAME="$logs/e2e.json" \
   npx playwright test --reporter=list,json)
 e2e_status=$?
 read -r p f i < <(count_json "$logs/e2e.json")
@@ -143,12 +156,20 @@ if [ "$e2e_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "playwright failed 
 passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + i))
 
 step "public pages: Nu HTML Checker and feed parser (tests/conformance/check.py)"
-tests/conformance/.venv/bin/python tests/conformance/check.py target/debug/quire \
+tests/conformance/.venv/bin/python tests/conformance/check.py "$quire_bin" \
   tests/conformance/node_modules/vnu-jar/build/dist/vnu.jar | tee "$logs/conformance.txt"
 conformance_status=${PIPESTATUS[0]}
 read -r p f < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$logs/conformance.txt")
 p=${p:-0}; f=${f:-0}
 if [ "$conformance_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "the conformance checks failed to run"; fi
+passed=$((passed + p)); failed=$((failed + f))
+
+step "the release files (scripts/release_test.sh: tarball, glibc 2.28, .deb, lintian, the unit, a start from nothing)"
+bash scripts/release_test.sh "$quire_bin" | tee "$logs/release.txt"
+release_status=${PIPESTATUS[0]}
+read -r p f < <(awk '/^[0-9]+ passed, [0-9]+ failed$/ { print $1, $3 }' "$logs/release.txt")
+p=${p:-0}; f=${f:-0}
+if [ "$release_status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "scripts/release_test.sh failed to run"; fi
 passed=$((passed + p)); failed=$((failed + f))
 
 echo

@@ -224,7 +224,10 @@ fn data_directory(dir: &DataDir) -> Outcome {
             }
         }
         Err(err) => {
-            return Outcome::Fail(format!("cannot read the free space of {shown}: {err}"), "check the mount".to_owned());
+            return Outcome::Fail(
+                format!("cannot read the free space of {shown}: {err}"),
+                "check the mount".to_owned(),
+            );
         }
     }
     if let Err(err) = dir.check_database_or_fresh() {
