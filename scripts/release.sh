@@ -14,8 +14,8 @@
 #
 # Usage: bash scripts/release.sh VERSION [--small-machine] [--binary PATH] [--out DIR]
 #   VERSION          Cargo.toml's version, which `quire --version` prints with the commit
-#   --small-machine  build with the small-machine profile, one job at a time, on 1-2 GB of memory
-#                    (slower to build, a little slower to run; bench/README.md has both measured)
+#   --small-machine  build with the small-machine profile, one job at a time: a lower peak of memory
+#                    (2.0 GB against 2.4 GB; bench/README.md has both measured), slower to build
 #   --binary PATH    package this binary instead of building one (the test command packages the
 #                    glibc-2.28 build its tests ran on); it must pass the same checks
 #   --out DIR        write there instead of dist/
