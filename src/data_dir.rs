@@ -147,8 +147,7 @@ impl DataDir {
 
     /// Creates a new, empty `replaced-<UTC time>` folder for the data a restore replaces.
     pub fn new_replaced_folder(&self) -> anyhow::Result<PathBuf> {
-        let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
-        let stamp = time::OffsetDateTime::now_utc().format(format)?;
+        let stamp = utc_stamp()?;
         for attempt in 1..=100 {
             let name = match attempt {
                 1 => format!("{REPLACED_PREFIX}{stamp}"),
@@ -191,6 +190,13 @@ impl DataDir {
 #[derive(Debug, thiserror::Error)]
 #[error("another quire process is using data directory {}; stop it first", .0.display())]
 pub struct InUse(pub PathBuf);
+
+/// Now in UTC as the names of `replaced-*` folders and of `backups/` files carry it:
+/// `20261129T021500Z`, which sorts by time.
+pub fn utc_stamp() -> anyhow::Result<String> {
+    let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
+    Ok(time::OffsetDateTime::now_utc().format(format)?)
+}
 
 /// Whether a data directory entry is a folder where a restore set replaced data aside.
 pub fn is_replaced_folder(name: &OsStr) -> bool {

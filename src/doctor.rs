@@ -23,7 +23,7 @@ use rusqlite::OpenFlags;
 use crate::cli::{Cli, Command, DoctorArgs, ServeArgs};
 use crate::config::{Config, is_local_host};
 use crate::data_dir::{DB_FILE, DataDir, LOCK_FILE};
-use crate::db::{APPLICATION_ID, migrate};
+use crate::db::{check_is_quire, migrate};
 
 /// Free space below which the data directory's check fails.
 pub const MIN_FREE_BYTES: u64 = 512 * 1024 * 1024;
@@ -139,14 +139,11 @@ fn with_env_file(file: &Path) -> anyhow::Result<ServeArgs> {
                     extra.push(format!("--{long}").into());
                 }
             }
-            _ => {
-                for part in value.split(',').filter(|_| arg.get_value_delimiter() == Some(',')) {
-                    extra.push(format!("--{long}={part}").into());
-                }
-                if arg.get_value_delimiter() != Some(',') {
-                    extra.push(format!("--{long}={value}").into());
-                }
+            // A list (`--trusted-proxy`) takes its comma-separated values one flag each.
+            _ if arg.get_value_delimiter() == Some(',') => {
+                extra.extend(value.split(',').map(|part| format!("--{long}={part}").into()));
             }
+            _ => extra.push(format!("--{long}={value}").into()),
         }
     }
     let mut argv = argv;
@@ -280,13 +277,9 @@ fn schema_version(path: &Path) -> anyhow::Result<i64> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
     let conn = rusqlite::Connection::open_with_flags(&uri, flags)
         .with_context(|| format!("cannot open {}", path.display()))?;
-    let not_usable = |err: rusqlite::Error| anyhow!("{} is not a usable SQLite database: {err}", path.display());
-    let app_id: i64 = conn.pragma_query_value(None, "application_id", |row| row.get(0)).map_err(not_usable)?;
-    if app_id != APPLICATION_ID && app_id != 0 {
-        bail!("{} belongs to another program", path.display());
-    }
-    let version = migrate::current_version(&conn).map_err(not_usable)?;
-    Ok(version)
+    // The same check serve makes before it migrates.
+    check_is_quire(&conn, path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(migrate::current_version(&conn)?)
 }
 
 /// Whether another process (a running `quire serve`) holds the data directory's lock. Opens the

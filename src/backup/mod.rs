@@ -59,8 +59,7 @@ const BEFORE_MIGRATION_PREFIX: &str = "before-migration-";
 pub fn before_migration(data_dir: &DataDir, from: i64, to: i64) -> anyhow::Result<PathBuf> {
     let folder = data_dir.backups();
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let format = time::macros::format_description!("[year][month][day]T[hour][minute][second]Z");
-    let stamp = time::OffsetDateTime::now_utc().format(format)?;
+    let stamp = crate::data_dir::utc_stamp()?;
     let mut out = folder.join(format!("{BEFORE_MIGRATION_PREFIX}{stamp}-schema-{from}.tar"));
     for n in 2.. {
         if !out.exists() {
