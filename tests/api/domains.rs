@@ -27,9 +27,18 @@ struct DnsResponder {
 
 impl DnsResponder {
     async fn start() -> DnsResponder {
-        let udp = UdpSocket::bind("127.0.0.1:0").await.unwrap();
-        let address = udp.local_addr().unwrap();
-        let tcp = TcpListener::bind(address).await.unwrap();
+        // The answer comes over UDP and, when truncated, over TCP on the same port: the port the
+        // system picks for UDP may be taken for TCP (another test's connection), so try again.
+        let (udp, tcp, address) = 'bind: {
+            for _ in 0..50 {
+                let udp = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+                let address = udp.local_addr().unwrap();
+                if let Ok(tcp) = TcpListener::bind(address).await {
+                    break 'bind (udp, tcp, address);
+                }
+            }
+            panic!("no port free for both UDP and TCP on 127.0.0.1 after 50 tries");
+        };
         let responder = DnsResponder {
             address,
             records: Default::default(),
