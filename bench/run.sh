@@ -55,13 +55,7 @@ SUMMARY="$OUT_ROOT/summary.tsv"
 DROP=""
 [ -w /proc/sys/vm/drop_caches ] && DROP="--drop-caches"
 
-SERVER=
-NGINX_DIR=
-cleanup() {
-  [ -z "$SERVER" ] || kill "$SERVER" 2>/dev/null || true
-  [ -z "$NGINX_DIR" ] || stop_nginx "$NGINX_DIR"
-}
-trap cleanup EXIT
+trap stop_everything EXIT
 
 # RSS of the server in MB, with its anonymous and file-backed parts: "rss anon file".
 rss_parts() {

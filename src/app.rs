@@ -162,6 +162,7 @@ impl App {
             },
             Listeners::Plain(_) => Arc::new(NotManaged),
         };
+        let (page_cache_bytes, renders) = (config.page_cache_bytes, config.uncached_renders);
         Ok(App {
             acceptor,
             state: AppState {
@@ -171,7 +172,7 @@ impl App {
                 search,
                 ui,
                 auth,
-                site: Arc::new(BlogSite::new(generations)),
+                site: Arc::new(BlogSite::new(generations, page_cache_bytes, renders)),
                 fetcher,
                 certificates,
                 access_log,

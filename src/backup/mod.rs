@@ -212,7 +212,7 @@ fn snapshot_database(source: &Path, dest: &Path) -> anyhow::Result<i64> {
 }
 
 fn check_integrity(conn: &Connection) -> anyhow::Result<()> {
-    let result: String = conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?;
+    let result: String = conn.prepare_cached("PRAGMA integrity_check")?.query_row([], |row| row.get(0))?;
     if result != "ok" {
         bail!("integrity_check says: {result}");
     }

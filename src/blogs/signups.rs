@@ -71,7 +71,8 @@ pub(super) fn check_before(
     address: Option<&str>,
 ) -> Result<()> {
     if !public.email_domains.is_empty() {
-        let email: String = conn.query_row("SELECT email FROM users WHERE id = ?1", [user_id], |row| row.get(0))?;
+        let email: String =
+            conn.prepare_cached("SELECT email FROM users WHERE id = ?1")?.query_row([user_id], |row| row.get(0))?;
         if !email_domain_allowed(&public.email_domains, &email) {
             return Err(refused(
                 "signups",

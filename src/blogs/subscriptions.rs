@@ -204,12 +204,12 @@ fn post_mail(conn: &Connection, blog: &Blog, post: &Post, origin: &str) -> Resul
     let name = blog.name.replace(['\r', '\n'], " ");
     let title = post.title.replace(['\r', '\n'], " ");
     let (text, html) = email_body::parts(&PostMail { blog_name: &name, title: &title, url: &url }, &body);
-    let reply_to: String = conn.query_row(
-        "SELECT CASE WHEN b.email_reply_to_owner THEN u.email ELSE '' END
+    let reply_to: String = conn
+        .prepare_cached(
+            "SELECT CASE WHEN b.email_reply_to_owner THEN u.email ELSE '' END
          FROM blogs b JOIN users u ON u.id = b.user_id WHERE b.id = ?1",
-        [blog.id],
-        |r| r.get(0),
-    )?;
+        )?
+        .query_row([blog.id], |r| r.get(0))?;
     Ok(NewContent {
         blog_id: Some(blog.id),
         post_id: Some(post.id),

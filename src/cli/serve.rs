@@ -86,6 +86,22 @@ pub struct ServeArgs {
     #[arg(long, env = "QUIRE_INBOX_BURST", default_value_t = 100, value_name = "N")]
     pub inbox_burst: u32,
 
+    /// Memory for rendered public pages, in MB: a page in it is answered without reading the
+    /// database (a blog's change drops its pages). At least 1, at most 4096. See
+    /// bench/README.md, "The crawler's view", for the hit rates it gets.
+    #[arg(long, env = "QUIRE_PAGE_CACHE_MB", default_value_t = crate::domain::limits::DEFAULT_PAGE_CACHE_MB, value_name = "MB")]
+    pub page_cache_mb: u64,
+
+    /// Public pages one client (an IPv4 address, an IPv6 /64) may have rendered per minute
+    /// when they are not in the page cache; past it and its burst, a 429 with Retry-After.
+    /// Cached pages are never limited.
+    #[arg(long, env = "QUIRE_UNCACHED_RENDERS_PER_MINUTE", default_value_t = crate::domain::limits::DEFAULT_UNCACHED_RENDERS.0, value_name = "N")]
+    pub uncached_renders_per_minute: u32,
+
+    /// Uncached renders one client may have at once before `--uncached-renders-per-minute` applies.
+    #[arg(long, env = "QUIRE_UNCACHED_RENDERS_BURST", default_value_t = crate::domain::limits::DEFAULT_UNCACHED_RENDERS.1, value_name = "N")]
+    pub uncached_renders_burst: u32,
+
     #[command(flatten)]
     pub imports: ImportArgs,
     /// Days a custom domain may stay unverified (no TXT record proving it) before the claim is

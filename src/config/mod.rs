@@ -40,6 +40,9 @@ pub use tls::{AcmeConfig, HandshakeLimits, TlsConfig};
 /// Google's issuer, the default sign-in provider.
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
 
+/// `--page-cache-mb`'s largest value.
+const MAX_PAGE_CACHE_MB: u64 = 4096;
+
 /// How long a request to another server (an imported image, a federation call) may take in all.
 pub const FETCH_DEADLINE: Duration = Duration::from_secs(20);
 
@@ -98,6 +101,10 @@ pub struct Config {
     pub domains: DomainLimits,
     /// The largest custom stylesheet of a blog, in bytes (`serve --max-custom-css-bytes`).
     pub max_custom_css_bytes: usize,
+    /// Memory for rendered public pages, in bytes (`--page-cache-mb`).
+    pub page_cache_bytes: u64,
+    /// Uncached public pages one client may have rendered: per minute, and in a burst.
+    pub uncached_renders: (u32, u32),
     /// Signups, review, quotas, reports and the operator's pages (docs/public-instance.md).
     pub public: PublicInstance,
     /// The SMTP relay and the sending limits (docs/email.md); None without `--smtp-url`, and
@@ -191,6 +198,8 @@ impl Config {
             import_limits: import_limits(args)?,
             domains: domain_limits(args)?,
             max_custom_css_bytes: max_custom_css_bytes(args)?,
+            page_cache_bytes: page_cache_bytes(args)?,
+            uncached_renders: uncached_renders(args)?,
             public: args.public_instance.public_instance()?,
             mail: MailConfig::from_args(&args.mail)?,
         })
@@ -222,6 +231,8 @@ impl Config {
             import_limits: ImportLimits::default(),
             domains: DomainLimits::default(),
             max_custom_css_bytes: crate::domain::content::custom_css::DEFAULT_MAX_BYTES,
+            page_cache_bytes: crate::domain::limits::DEFAULT_PAGE_CACHE_MB * 1024 * 1024,
+            uncached_renders: crate::domain::limits::DEFAULT_UNCACHED_RENDERS,
             // Tests create many blogs from 127.0.0.1: no daily caps on new blogs.
             public: PublicInstance {
                 new_blogs_per_day: u32::MAX,
@@ -266,6 +277,26 @@ fn max_custom_css_bytes(args: &ServeArgs) -> anyhow::Result<usize> {
         bail!("--max-custom-css-bytes must be from 1 to 524288, got {bytes}");
     }
     Ok(bytes)
+}
+
+/// `--page-cache-mb` in bytes: from 1 to 4096 MB.
+fn page_cache_bytes(args: &ServeArgs) -> anyhow::Result<u64> {
+    let mb = args.page_cache_mb;
+    if mb == 0 || mb > MAX_PAGE_CACHE_MB {
+        bail!("--page-cache-mb must be from 1 to {MAX_PAGE_CACHE_MB}, got {mb}");
+    }
+    Ok(mb * 1024 * 1024)
+}
+
+/// `--uncached-renders-per-minute` and `--uncached-renders-burst`, refusing 0.
+fn uncached_renders(args: &ServeArgs) -> anyhow::Result<(u32, u32)> {
+    let (per_minute, burst) = (args.uncached_renders_per_minute, args.uncached_renders_burst);
+    if per_minute == 0 || burst == 0 {
+        bail!(
+            "--uncached-renders-per-minute and --uncached-renders-burst must be at least 1, got {per_minute} and {burst}"
+        );
+    }
+    Ok((per_minute, burst))
 }
 
 /// The custom domain limits of `serve`'s flags.

@@ -20,7 +20,7 @@ pub struct BackoffRow {
 
 /// Every stored pause.
 pub fn all(conn: &Connection) -> Result<Vec<BackoffRow>, Error> {
-    let mut stmt = conn.prepare("SELECT registered_domain, failures, retry_at, error FROM acme_backoffs")?;
+    let mut stmt = conn.prepare_cached("SELECT registered_domain, failures, retry_at, error FROM acme_backoffs")?;
     let rows = stmt.query_map([], |r| {
         Ok(BackoffRow { registered_domain: r.get(0)?, failures: r.get(1)?, retry_at: r.get(2)?, error: r.get(3)? })
     })?;
@@ -44,7 +44,8 @@ pub fn clear(conn: &Connection, registered_domain: &str) -> Result<(), Error> {
 
 /// When each new order since `since` (unix seconds) started, oldest first.
 pub fn new_orders_since(conn: &Connection, since: i64) -> Result<Vec<i64>, Error> {
-    let mut stmt = conn.prepare("SELECT started_at FROM acme_new_orders WHERE started_at >= ?1 ORDER BY started_at")?;
+    let mut stmt =
+        conn.prepare_cached("SELECT started_at FROM acme_new_orders WHERE started_at >= ?1 ORDER BY started_at")?;
     Ok(stmt.query_map([since], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
 }
 

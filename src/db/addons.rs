@@ -48,7 +48,8 @@ pub fn installed_slugs(conn: &Connection, blog_id: i64) -> Result<Vec<String>, E
 /// One addon.
 pub fn get(conn: &Connection, addon_id: i64) -> Result<Option<Addon>, Error> {
     Ok(conn
-        .query_row("SELECT id, slug, name, description FROM addons WHERE id = ?1", [addon_id], from_row)
+        .prepare_cached("SELECT id, slug, name, description FROM addons WHERE id = ?1")?
+        .query_row([addon_id], from_row)
         .optional()?)
 }
 

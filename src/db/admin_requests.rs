@@ -30,13 +30,16 @@ pub fn add(conn: &Connection, action: &str, subdomain: &str, reason: &str) -> Re
 
 /// Whether any request waits (the server's cheap poll).
 pub fn any_waiting(conn: &Connection) -> Result<bool, Error> {
-    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM admin_requests WHERE done IS NULL)", [], |r| r.get(0))?)
+    Ok(conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM admin_requests WHERE done IS NULL)")?
+        .query_row([], |r| r.get(0))?)
 }
 
 /// The waiting requests, oldest first (at most `limit`).
 pub fn waiting(conn: &Connection, limit: u32) -> Result<Vec<Request>, Error> {
-    let mut stmt = conn
-        .prepare("SELECT id, action, subdomain, reason FROM admin_requests WHERE done IS NULL ORDER BY id LIMIT ?1")?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, action, subdomain, reason FROM admin_requests WHERE done IS NULL ORDER BY id LIMIT ?1",
+    )?;
     let rows = stmt.query_map([limit], |row| {
         Ok(Request { id: row.get(0)?, action: row.get(1)?, subdomain: row.get(2)?, reason: row.get(3)? })
     })?;
@@ -56,9 +59,8 @@ pub fn finish(conn: &Connection, id: i64, ok: bool, outcome: &str) -> Result<(),
 /// A performed request's outcome; None while it waits (or when there is no such request).
 pub fn outcome(conn: &Connection, id: i64) -> Result<Option<(bool, String)>, Error> {
     Ok(conn
-        .query_row("SELECT ok, outcome FROM admin_requests WHERE id = ?1 AND done IS NOT NULL", [id], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })
+        .prepare_cached("SELECT ok, outcome FROM admin_requests WHERE id = ?1 AND done IS NOT NULL")?
+        .query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?)
 }
 

@@ -25,7 +25,7 @@ pub fn remove(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<b
 
 /// The domains blocked for the blog, or for the whole instance with `None`, sorted.
 pub fn list(conn: &Connection, blog_id: Option<i64>) -> Result<Vec<String>, Error> {
-    let mut stmt = conn.prepare("SELECT domain FROM blocked_domains WHERE blog_id IS ?1 ORDER BY domain")?;
+    let mut stmt = conn.prepare_cached("SELECT domain FROM blocked_domains WHERE blog_id IS ?1 ORDER BY domain")?;
     let rows = stmt.query_map([blog_id], |row| row.get(0))?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
@@ -73,7 +73,7 @@ pub struct Purged {
 pub fn purge(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<Purged, Error> {
     let of_blog = "(?1 IS NULL OR post_id IN (SELECT id FROM posts WHERE blog_id = ?1))";
     let shown_on = {
-        let mut stmt = conn.prepare(&format!(
+        let mut stmt = conn.prepare_cached(&format!(
             "SELECT DISTINCT b.subdomain FROM blogs b JOIN posts p ON p.blog_id = b.id WHERE p.id IN (
                  SELECT post_id FROM replies WHERE state = 'approved' AND {of_blog} AND {WITHIN_DOMAIN}
                  UNION SELECT post_id FROM reactions WHERE {of_blog} AND {WITHIN_DOMAIN})
@@ -167,7 +167,10 @@ mod tests {
             "alice's from a.spam.example; notspam.example is another domain, bob's blog is not alice's"
         );
         let left = |table: &str| -> i64 {
-            conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |row| row.get(0)).unwrap()
+            conn.prepare_cached(&format!("SELECT count(*) FROM {table}"))
+                .unwrap()
+                .query_row([], |row| row.get(0))
+                .unwrap()
         };
         assert_eq!((left("replies"), left("reactions")), (2, 2));
         let purged = purge(&conn, None, "spam.example").unwrap();

@@ -74,30 +74,34 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
 /// The blog `blog_id` if `user_id` owns it.
 pub fn owned(conn: &Connection, blog_id: i64, user_id: i64) -> Result<Option<Blog>, Error> {
     Ok(conn
-        .query_row(&format!("{SELECT} WHERE b.id = ?1 AND b.user_id = ?2"), params![blog_id, user_id], from_row)
+        .prepare_cached(&format!("{SELECT} WHERE b.id = ?1 AND b.user_id = ?2"))?
+        .query_row(params![blog_id, user_id], from_row)
         .optional()?)
 }
 
 /// The blog `blog_id`, whoever owns it (for the work a blog's owner started: its jobs).
 pub fn by_id(conn: &Connection, blog_id: i64) -> Result<Option<Blog>, Error> {
-    Ok(conn.query_row(&format!("{SELECT} WHERE b.id = ?1"), [blog_id], from_row).optional()?)
+    Ok(conn.prepare_cached(&format!("{SELECT} WHERE b.id = ?1"))?.query_row([blog_id], from_row).optional()?)
 }
 
 /// Every blog's subdomain (the names a server that serves HTTPS itself may get certificates for).
 pub fn subdomains(conn: &Connection) -> Result<Vec<String>, Error> {
-    let mut stmt = conn.prepare("SELECT subdomain FROM blogs")?;
+    let mut stmt = conn.prepare_cached("SELECT subdomain FROM blogs")?;
     let rows = stmt.query_map([], |row| row.get(0))?;
     Ok(rows.collect::<Result<Vec<String>, _>>()?)
 }
 
 /// The user's blog, if they have one.
 pub fn of_user(conn: &Connection, user_id: i64) -> Result<Option<Blog>, Error> {
-    Ok(conn.query_row(&format!("{SELECT} WHERE b.user_id = ?1"), [user_id], from_row).optional()?)
+    Ok(conn.prepare_cached(&format!("{SELECT} WHERE b.user_id = ?1"))?.query_row([user_id], from_row).optional()?)
 }
 
 /// The id of the user's blog, if they have one.
 pub fn id_of_user(conn: &Connection, user_id: i64) -> Result<Option<i64>, Error> {
-    Ok(conn.query_row("SELECT id FROM blogs WHERE user_id = ?1", [user_id], |row| row.get(0)).optional()?)
+    Ok(conn
+        .prepare_cached("SELECT id FROM blogs WHERE user_id = ?1")?
+        .query_row([user_id], |row| row.get(0))
+        .optional()?)
 }
 
 /// The outcome of creating a blog.
@@ -137,12 +141,12 @@ pub fn create_admitted(
     if id_of_user(&tx, user_id)?.is_some() {
         return Ok(Created::UserHasOne);
     }
-    let taken: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM blogs WHERE subdomain = ?1)
+    let taken: bool = tx
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM blogs WHERE subdomain = ?1)
              OR EXISTS (SELECT 1 FROM retired_subdomains WHERE subdomain = ?1)",
-        [subdomain.as_str()],
-        |row| row.get(0),
-    )?;
+        )?
+        .query_row([subdomain.as_str()], |row| row.get(0))?;
     if taken {
         return Ok(Created::Taken);
     }
@@ -159,7 +163,8 @@ pub fn create_admitted(
                  ?4, ?5)",
         params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE, time_zone.name(), state.as_str()],
     )?;
-    let blog = tx.query_row(&format!("{SELECT} WHERE b.id = ?1"), [tx.last_insert_rowid()], from_row)?;
+    let blog =
+        tx.prepare_cached(&format!("{SELECT} WHERE b.id = ?1"))?.query_row([tx.last_insert_rowid()], from_row)?;
     admit(&tx, &blog)?;
     tx.commit()?;
     Ok(Created::Blog(blog))
@@ -167,9 +172,9 @@ pub fn create_admitted(
 
 /// Whether `subdomain` was a deleted account's (retired for good).
 pub fn is_retired(conn: &Connection, subdomain: &str) -> Result<bool, Error> {
-    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM retired_subdomains WHERE subdomain = ?1)", [subdomain], |r| {
-        r.get(0)
-    })?)
+    Ok(conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM retired_subdomains WHERE subdomain = ?1)")?
+        .query_row([subdomain], |r| r.get(0))?)
 }
 
 /// Marks the blog changed (its public pages' validators change with it).
@@ -255,7 +260,7 @@ pub fn set_state(
 
 /// Every blog that is not `approved`, with its trust state (what `ServedNames` keeps).
 pub fn states(conn: &Connection) -> Result<Vec<(String, TrustState)>, Error> {
-    let mut stmt = conn.prepare("SELECT subdomain, state FROM blogs WHERE state <> 'approved'")?;
+    let mut stmt = conn.prepare_cached("SELECT subdomain, state FROM blogs WHERE state <> 'approved'")?;
     let rows =
         stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, TrustState::from_stored(&r.get::<_, String>(1)?))))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -264,14 +269,15 @@ pub fn states(conn: &Connection) -> Result<Vec<(String, TrustState)>, Error> {
 /// The state a suspended blog had before its suspension (None when it is not suspended).
 pub fn state_before_suspension(conn: &Connection, blog_id: i64) -> Result<Option<TrustState>, Error> {
     let raw: Option<Option<String>> = conn
-        .query_row("SELECT state_before_suspension FROM blogs WHERE id = ?1", [blog_id], |r| r.get(0))
+        .prepare_cached("SELECT state_before_suspension FROM blogs WHERE id = ?1")?
+        .query_row([blog_id], |r| r.get(0))
         .optional()?;
     Ok(raw.flatten().map(|raw| TrustState::from_stored(&raw)))
 }
 
 /// The blog on `subdomain`, whoever owns it (for admins).
 pub fn by_subdomain(conn: &Connection, subdomain: &str) -> Result<Option<Blog>, Error> {
-    Ok(conn.query_row(&format!("{SELECT} WHERE b.subdomain = ?1"), [subdomain], from_row).optional()?)
+    Ok(conn.prepare_cached(&format!("{SELECT} WHERE b.subdomain = ?1"))?.query_row([subdomain], from_row).optional()?)
 }
 
 /// Records an admin's action on the blog `blog_id` (kept after the blog is deleted).
@@ -312,7 +318,7 @@ pub fn delete_account(
     federate(&tx)?;
     tx.execute("INSERT OR IGNORE INTO retired_subdomains (subdomain) VALUES (?1)", [&blog.subdomain])?;
     let images: Vec<(String, String)> = {
-        let mut stmt = tx.prepare("SELECT hash, mime FROM images WHERE user_id = ?1")?;
+        let mut stmt = tx.prepare_cached("SELECT hash, mime FROM images WHERE user_id = ?1")?;
         stmt.query_map([blog.user_id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<rusqlite::Result<_>>()?
     };
     // The key is kept, retired, while the actor's Delete (queued by the caller, before this) needs it.
@@ -320,8 +326,9 @@ pub fn delete_account(
     tx.execute("DELETE FROM users WHERE id = ?1", [blog.user_id])?;
     let mut orphaned_files = Vec::new();
     for (hash, mime) in images {
-        let still_used: bool =
-            tx.query_row("SELECT EXISTS (SELECT 1 FROM images WHERE hash = ?1)", [&hash], |r| r.get(0))?;
+        let still_used: bool = tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM images WHERE hash = ?1)")?
+            .query_row([&hash], |r| r.get(0))?;
         let ext = crate::domain::content::image::ImageType::from_mime(&mime).map(|t| t.extension());
         if let (false, Some(ext)) = (still_used, ext) {
             orphaned_files.push(format!("{hash}.{ext}"));

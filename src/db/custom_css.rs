@@ -6,7 +6,10 @@ use crate::error::Error;
 
 /// The blog's custom CSS ('' for none), `None` when there is no such blog.
 pub fn get(conn: &Connection, blog_id: i64) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT custom_css FROM blogs WHERE id = ?1", [blog_id], |r| r.get(0)).optional()?)
+    Ok(conn
+        .prepare_cached("SELECT custom_css FROM blogs WHERE id = ?1")?
+        .query_row([blog_id], |r| r.get(0))
+        .optional()?)
 }
 
 /// Stores the blog's custom CSS ('' clears it), and marks its settings changed.
@@ -20,11 +23,9 @@ pub fn set(conn: &Connection, blog_id: i64, css: &str) -> Result<(), Error> {
 
 /// Whether `user_id` uploaded the image file with this hash.
 pub fn owns_image(conn: &Connection, user_id: i64, hash: &str) -> Result<bool, Error> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM images WHERE user_id = ?1 AND hash = ?2)",
-        params![user_id, hash],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM images WHERE user_id = ?1 AND hash = ?2)")?
+        .query_row(params![user_id, hash], |r| r.get(0))?)
 }
 
 #[cfg(test)]

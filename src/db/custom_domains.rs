@@ -72,7 +72,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<DomainRow> {
 /// The blog's custom domain, if it has one.
 pub fn get(conn: &Connection, blog_id: i64) -> Result<Option<DomainRow>, Error> {
     Ok(conn
-        .query_row(&format!("SELECT {COLUMNS} FROM custom_domains WHERE blog_id = ?1"), [blog_id], from_row)
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM custom_domains WHERE blog_id = ?1"))?
+        .query_row([blog_id], from_row)
         .optional()?)
 }
 
@@ -116,11 +117,9 @@ pub fn set(
     }
     let day_ago = stored(now - time::Duration::days(1));
     tx.execute("DELETE FROM custom_domain_changes WHERE changed_at < ?1", [&day_ago])?;
-    let (changes, oldest): (u32, Option<String>) = tx.query_row(
-        "SELECT count(*), min(changed_at) FROM custom_domain_changes WHERE blog_id = ?1",
-        [blog_id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
+    let (changes, oldest): (u32, Option<String>) = tx
+        .prepare_cached("SELECT count(*), min(changed_at) FROM custom_domain_changes WHERE blog_id = ?1")?
+        .query_row([blog_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     if changes >= per_day {
         let next = oldest.as_deref().and_then(parse_stored).map_or(now, |at| at + time::Duration::days(1));
         return Ok(Set::TooManyChanges { next: stored(next) });
@@ -155,11 +154,8 @@ pub fn remove(conn: &mut Connection, blog_id: i64) -> Result<Option<DomainRow>, 
 /// Whether a blog other than `blog_id` has `name` verified.
 pub fn verified_by_another(conn: &Connection, blog_id: i64, name: &str) -> Result<bool, Error> {
     Ok(conn
-        .query_row(
-            "SELECT 1 FROM custom_domains WHERE name = ?1 AND blog_id <> ?2 AND state = 'verified'",
-            params![name, blog_id],
-            |_| Ok(()),
-        )
+        .prepare_cached("SELECT 1 FROM custom_domains WHERE name = ?1 AND blog_id <> ?2 AND state = 'verified'")?
+        .query_row(params![name, blog_id], |_| Ok(()))
         .optional()?
         .is_some())
 }
@@ -211,7 +207,7 @@ pub fn record_check(
 
 /// The domains whose automatic check is due at `now`.
 pub fn due(conn: &Connection, now: time::OffsetDateTime) -> Result<Vec<DomainRow>, Error> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM custom_domains WHERE next_check_at IS NOT NULL AND next_check_at <= ?1 ORDER BY next_check_at"
     ))?;
     Ok(stmt.query_map([stored(now)], from_row)?.collect::<rusqlite::Result<_>>()?)
@@ -219,7 +215,7 @@ pub fn due(conn: &Connection, now: time::OffsetDateTime) -> Result<Vec<DomainRow
 
 /// Drops the unverified claims whose wait began before `cutoff`; returns them.
 pub fn expire_claims(conn: &Connection, cutoff: time::OffsetDateTime) -> Result<Vec<DomainRow>, Error> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "DELETE FROM custom_domains WHERE state <> 'verified' AND waiting_since < ?1 RETURNING {COLUMNS}"
     ))?;
     let expired: Vec<DomainRow> = stmt.query_map([stored(cutoff)], from_row)?.collect::<rusqlite::Result<_>>()?;
@@ -231,17 +227,19 @@ pub fn expire_claims(conn: &Connection, cutoff: time::OffsetDateTime) -> Result<
 
 /// When the oldest unverified claim's wait began, if there is one.
 pub fn oldest_claim(conn: &Connection) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT min(waiting_since) FROM custom_domains WHERE state <> 'verified'", [], |r| r.get(0))?)
+    Ok(conn
+        .prepare_cached("SELECT min(waiting_since) FROM custom_domains WHERE state <> 'verified'")?
+        .query_row([], |r| r.get(0))?)
 }
 
 /// The earliest automatic check, if any is planned.
 pub fn next_due(conn: &Connection) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT min(next_check_at) FROM custom_domains", [], |r| r.get(0))?)
+    Ok(conn.prepare_cached("SELECT min(next_check_at) FROM custom_domains")?.query_row([], |r| r.get(0))?)
 }
 
 /// Every blog's subdomain with its verified custom domain, if any (what the server answers on).
 pub fn served(conn: &Connection) -> Result<Vec<(String, Option<String>)>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT b.subdomain, d.name FROM blogs b LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'",
     )?;
     Ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?)
@@ -250,6 +248,7 @@ pub fn served(conn: &Connection) -> Result<Vec<(String, Option<String>)>, Error>
 /// The blog's verified custom domain, if any.
 pub fn verified_of(conn: &Connection, blog_id: i64) -> Result<Option<String>, Error> {
     Ok(conn
-        .query_row("SELECT name FROM custom_domains WHERE blog_id = ?1 AND state = 'verified'", [blog_id], |r| r.get(0))
+        .prepare_cached("SELECT name FROM custom_domains WHERE blog_id = ?1 AND state = 'verified'")?
+        .query_row([blog_id], |r| r.get(0))
         .optional()?)
 }

@@ -48,12 +48,12 @@ fn host_key(inbox: &str) -> String {
 
 /// Whether the blog has an activity about `object_id` still queued for some inbox.
 pub fn is_queued(conn: &Connection, blog_id: i64, object_id: &str) -> Result<bool, Error> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM outgoing_activities a JOIN deliveries d ON d.activity_id = a.id
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM outgoing_activities a JOIN deliveries d ON d.activity_id = a.id
                         WHERE a.blog_id = ?1 AND a.object_id = ?2)",
-        params![blog_id, object_id],
-        |r| r.get(0),
-    )?)
+        )?
+        .query_row(params![blog_id, object_id], |r| r.get(0))?)
 }
 
 /// A delivery due, with what it carries.
@@ -107,14 +107,16 @@ pub fn claim_due(conn: &Connection, limit: u32, skip: &[i64]) -> Result<Vec<Due>
 
 /// When the next delivery is due (stored form), if any.
 pub fn next_due(conn: &Connection) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT min(next_at) FROM deliveries", [], |r| r.get(0))?)
+    Ok(conn.prepare_cached("SELECT min(next_at) FROM deliveries")?.query_row([], |r| r.get(0))?)
 }
 
 /// A delivery that succeeded: its row goes, and its activity with its last row. A row cancelled
 /// meanwhile is left alone (its id is never another row's).
 pub fn succeed(conn: &Connection, id: i64) -> Result<(), Error> {
-    let activity: Option<i64> =
-        conn.query_row("DELETE FROM deliveries WHERE id = ?1 RETURNING activity_id", [id], |r| r.get(0)).optional()?;
+    let activity: Option<i64> = conn
+        .prepare_cached("DELETE FROM deliveries WHERE id = ?1 RETURNING activity_id")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
     if let Some(activity) = activity {
         drop_finished_activity(conn, activity)?;
     }
@@ -146,12 +148,11 @@ pub fn fail(conn: &Connection, id: i64, retry_in_ms: u64, error: &str) -> Result
 /// with `error` as the last error.
 pub fn give_up(conn: &Connection, id: i64, error: &str) -> Result<(), Error> {
     let given_up: Option<(i64, i64, String)> = conn
-        .query_row(
+        .prepare_cached(
             "DELETE FROM deliveries WHERE id = ?1
              RETURNING activity_id, (SELECT blog_id FROM outgoing_activities WHERE id = activity_id), host",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
+        )?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
     let Some((activity_id, blog_id, host)) = given_up else { return Ok(()) };
     count_given_up(conn, blog_id, &host, error, None)?;
@@ -214,7 +215,7 @@ pub fn cancel_for_object(conn: &Connection, blog_id: i64, object_id: &str) -> Re
 
 /// The blog's given-up deliveries by inbox host: `(host, count, last error)`, most first.
 pub fn given_up_by_host(conn: &Connection, blog_id: i64) -> Result<Vec<(String, i64, Option<String>)>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT host, deliveries, last_error FROM given_up_hosts WHERE blog_id = ?1 ORDER BY deliveries DESC, host",
     )?;
     let rows =
@@ -238,7 +239,7 @@ pub fn cancel_for_blog(conn: &Connection, blog_id: i64) -> Result<usize, Error> 
 /// Answers how many deliveries went.
 pub fn remove_to_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -> Result<usize, Error> {
     let rows: Vec<(i64, i64, String)> = {
-        let mut stmt = conn.prepare(
+        let mut stmt = conn.prepare_cached(
             "SELECT d.id, d.activity_id, d.inbox FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
              WHERE ?1 IS NULL OR a.blog_id = ?1",
         )?;
@@ -253,7 +254,8 @@ pub fn remove_to_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -
         }
     }
     let hosts: Vec<(i64, String)> = {
-        let mut stmt = conn.prepare("SELECT blog_id, host FROM given_up_hosts WHERE ?1 IS NULL OR blog_id = ?1")?;
+        let mut stmt =
+            conn.prepare_cached("SELECT blog_id, host FROM given_up_hosts WHERE ?1 IS NULL OR blog_id = ?1")?;
         stmt.query_map([blog_id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?
     };
     for (blog, host) in hosts {
@@ -269,14 +271,14 @@ pub fn remove_to_domain(conn: &Connection, blog_id: Option<i64>, domain: &str) -
 /// before it into `given_up_hosts`, and drops the temporary copies of the old tables.
 pub fn migrate_queue(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     let inboxes: Vec<(i64, String)> = {
-        let mut stmt = tx.prepare("SELECT id, inbox FROM deliveries")?;
+        let mut stmt = tx.prepare_cached("SELECT id, inbox FROM deliveries")?;
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?
     };
     for (id, inbox) in inboxes {
         tx.execute("UPDATE deliveries SET host = ?2 WHERE id = ?1", params![id, host_key(&inbox)])?;
     }
     let given_up: Vec<(i64, String, String, String)> = {
-        let mut stmt = tx.prepare(
+        let mut stmt = tx.prepare_cached(
             "SELECT a.blog_id, d.inbox, coalesce(d.last_error, ''), d.next_at
              FROM temp.old_deliveries d JOIN temp.old_activities a ON a.id = d.activity_id
              WHERE d.state = 'given_up' ORDER BY d.next_at, d.id",

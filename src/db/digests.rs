@@ -25,7 +25,7 @@ pub struct Waiting {
 /// have something new waiting; at most `limit`.
 pub fn due(conn: &Connection, limit: u32) -> Result<Vec<Waiting>, Error> {
     let since = "coalesce(b.digest_sent_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour'))";
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT id, email, held, given_up, responses FROM (
              SELECT b.id, u.email,
                     (SELECT count(*) FROM replies r JOIN posts p ON p.id = r.post_id

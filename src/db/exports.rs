@@ -24,10 +24,10 @@ pub struct BlogSettings {
 /// The settings of the blog on `subdomain`.
 pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSettings>, Error> {
     let found = conn
-        .query_row(
+        .prepare_cached(
             "SELECT b.id, b.user_id, b.subdomain, b.name, t.slug, f.code, b.time_zone, b.created_at,
                     b.comments_mode, b.blocked_words, b.custom_css, b.description, b.listed
-             FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id WHERE b.subdomain = ?1",
+             FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id WHERE b.subdomain = ?1")?.query_row(
             [subdomain],
             |r| {
                 let settings = ArchiveBlog {
@@ -55,16 +55,19 @@ pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSe
 
 /// The subdomain of blog `blog_id`.
 pub fn subdomain_of(conn: &Connection, blog_id: i64) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT subdomain FROM blogs WHERE id = ?1", [blog_id], |r| r.get(0)).optional()?)
+    Ok(conn
+        .prepare_cached("SELECT subdomain FROM blogs WHERE id = ?1")?
+        .query_row([blog_id], |r| r.get(0))
+        .optional()?)
 }
 
 /// How many posts and how many pages the blog has, drafts included.
 pub fn counts(conn: &Connection, blog_id: i64) -> Result<(u64, u64), Error> {
-    Ok(conn.query_row(
-        "SELECT count(*), (SELECT count(*) FROM post_pages WHERE blog_id = ?1) FROM posts WHERE blog_id = ?1",
-        [blog_id],
-        |r| Ok((r.get::<_, u64>(0)? - r.get::<_, u64>(1)?, r.get(1)?)),
-    )?)
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*), (SELECT count(*) FROM post_pages WHERE blog_id = ?1) FROM posts WHERE blog_id = ?1",
+        )?
+        .query_row([blog_id], |r| Ok((r.get::<_, u64>(0)? - r.get::<_, u64>(1)?, r.get(1)?)))?)
 }
 
 /// Where a walk through a blog's posts in creation order stands: the last post it read.
@@ -106,7 +109,7 @@ pub fn image_names(conn: &Connection, user_id: i64) -> Result<Vec<String>, Error
 /// post the comments and webmentions oldest first, then the replies oldest first (the order an
 /// import adds them in, so a re-export gives the same file).
 pub fn responses_for_archive(conn: &Connection, blog_id: i64) -> Result<Vec<MovedResponse>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT p.short_id, r.kind, r.state, r.author_name, r.author_url, r.source_url, r.title, r.text,
                 r.owner_reply, r.created_at, NULL, NULL, NULL, NULL, p.created_at AS post_at, p.id AS post, 0 AS part,
                 r.id AS n

@@ -19,12 +19,15 @@ pub struct Favicon {
 
 /// Number of favicons.
 pub fn count(conn: &Connection) -> Result<u64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM favicons", [], |row| row.get(0))?)
+    Ok(conn.prepare_cached("SELECT count(*) FROM favicons")?.query_row([], |row| row.get(0))?)
 }
 
 /// The id of the favicon with `code`, if there is one.
 pub fn id_of_code(conn: &Connection, code: &str) -> Result<Option<i64>, Error> {
-    Ok(conn.query_row("SELECT id FROM favicons WHERE code = ?1", [code], |row| row.get(0)).optional()?)
+    Ok(conn
+        .prepare_cached("SELECT id FROM favicons WHERE code = ?1")?
+        .query_row([code], |row| row.get(0))
+        .optional()?)
 }
 
 /// One page of favicons in Unicode order.
@@ -48,7 +51,7 @@ pub fn all_named(conn: &Connection) -> Result<Vec<(Favicon, String)>, Error> {
 /// Inserts every emoji (skin-tone variants after their base) in Unicode order.
 pub fn seed(tx: &Transaction) -> rusqlite::Result<()> {
     let mut insert =
-        tx.prepare("INSERT OR IGNORE INTO favicons (code, emoji, name, emoji_group) VALUES (?1, ?2, ?3, ?4)")?;
+        tx.prepare_cached("INSERT OR IGNORE INTO favicons (code, emoji, name, emoji_group) VALUES (?1, ?2, ?3, ?4)")?;
     for emoji in emoji::all() {
         let group = format!("{:?}", emoji.group());
         insert.execute(params![emoji::code_of(emoji.as_str()), emoji.as_str(), emoji.name(), group])?;

@@ -35,12 +35,11 @@ impl std::fmt::Debug for StoredKey {
 /// The blog's live (not retired) key, if it has one.
 pub fn get(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Error> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys
              WHERE blog_id = ?1 AND retired_at IS NULL",
-            [blog_id],
-            stored_key,
-        )
+        )?
+        .query_row([blog_id], stored_key)
         .optional()?)
 }
 
@@ -89,26 +88,21 @@ pub fn retire(conn: &Connection, blog_id: i64) -> Result<(), Error> {
 /// The blog's key whether live or retired: what signs a queued delivery (the delivery worker's).
 pub fn signing(conn: &Connection, blog_id: i64) -> Result<Option<StoredKey>, Error> {
     Ok(conn
-        .query_row(
-            "SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys WHERE blog_id = ?1",
-            [blog_id],
-            stored_key,
-        )
+        .prepare_cached("SELECT blog_id, private_pkcs8, public_pem, created_at FROM blog_keys WHERE blog_id = ?1")?
+        .query_row([blog_id], stored_key)
         .optional()?)
 }
 
 /// Whether the blog's key is retired (its account deleted, its actor's Delete maybe still on its way).
 pub fn is_retired(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM blog_keys WHERE blog_id = ?1 AND retired_at IS NOT NULL)",
-        [blog_id],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM blog_keys WHERE blog_id = ?1 AND retired_at IS NOT NULL)")?
+        .query_row([blog_id], |r| r.get(0))?)
 }
 
 /// Deletes the retired keys no queued delivery needs any more; answers their blogs' ids.
 pub fn sweep_retired(conn: &Connection) -> Result<Vec<i64>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "DELETE FROM blog_keys WHERE retired_at IS NOT NULL AND NOT EXISTS (
              SELECT 1 FROM deliveries d JOIN outgoing_activities a ON a.id = d.activity_id
              WHERE a.blog_id = blog_keys.blog_id)
@@ -121,7 +115,8 @@ pub fn sweep_retired(conn: &Connection) -> Result<Vec<i64>, Error> {
 /// The instance actor's key (migration 16), if it was made: `blog_id` is 0.
 pub fn instance(conn: &Connection) -> Result<Option<StoredKey>, Error> {
     Ok(conn
-        .query_row("SELECT 0, private_pkcs8, public_pem, created_at FROM instance_key WHERE id = 1", [], stored_key)
+        .prepare_cached("SELECT 0, private_pkcs8, public_pem, created_at FROM instance_key WHERE id = 1")?
+        .query_row([], stored_key)
         .optional()?)
 }
 
@@ -205,7 +200,13 @@ mod tests {
     fn no_key_is_stored_for_a_missing_blog_and_a_retired_key_is_never_handed_out() {
         let mut conn = migrated();
         assert_eq!(insert_or_keep(&mut conn, 2, b"k", "PEM").unwrap(), None);
-        assert_eq!(conn.query_row("SELECT count(*) FROM blog_keys", [], |r| r.get::<_, i64>(0)).unwrap(), 0);
+        assert_eq!(
+            conn.prepare_cached("SELECT count(*) FROM blog_keys")
+                .unwrap()
+                .query_row([], |r| r.get::<_, i64>(0))
+                .unwrap(),
+            0
+        );
         insert_or_keep(&mut conn, 1, b"old", "OLD").unwrap();
         conn.execute("UPDATE blog_keys SET retired_at = '2026-11-24T10:00:00.000Z'", []).unwrap();
         assert_eq!(get(&conn, 1).unwrap(), None);

@@ -69,44 +69,43 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Follower> {
 /// into a pending one. Answers the row after.
 pub fn upsert(conn: &Connection, new: &NewFollower<'_>) -> Result<Follower, Error> {
     let state = if new.accepted { "accepted" } else { "pending" };
-    Ok(conn.query_row(
-        &format!(
+    Ok(conn
+        .prepare_cached(&format!(
             "INSERT INTO followers (blog_id, actor_id, inbox, shared_inbox, handle, follow_id, state, actor_host)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
              ON CONFLICT (blog_id, actor_id) DO UPDATE SET inbox = excluded.inbox,
                  shared_inbox = excluded.shared_inbox, handle = excluded.handle, follow_id = excluded.follow_id,
                  state = CASE WHEN followers.state = 'accepted' THEN 'accepted' ELSE excluded.state END
              RETURNING {COLUMNS}"
-        ),
-        params![
-            new.blog_id,
-            new.actor_id,
-            new.inbox,
-            new.shared_inbox,
-            new.handle,
-            new.follow_id,
-            state,
-            host_of(new.actor_id).unwrap_or_default()
-        ],
-        from_row,
-    )?)
+        ))?
+        .query_row(
+            params![
+                new.blog_id,
+                new.actor_id,
+                new.inbox,
+                new.shared_inbox,
+                new.handle,
+                new.follow_id,
+                state,
+                host_of(new.actor_id).unwrap_or_default()
+            ],
+            from_row,
+        )?)
 }
 
 /// The follower `id` of the blog.
 pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Follower>, Error> {
     Ok(conn
-        .query_row(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 AND id = ?2"), [blog_id, id], from_row)
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 AND id = ?2"))?
+        .query_row([blog_id, id], from_row)
         .optional()?)
 }
 
 /// The follower that is `actor_id`, if it follows the blog.
 pub fn by_actor(conn: &Connection, blog_id: i64, actor_id: &str) -> Result<Option<Follower>, Error> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 AND actor_id = ?2"),
-            params![blog_id, actor_id],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 AND actor_id = ?2"))?
+        .query_row(params![blog_id, actor_id], from_row)
         .optional()?)
 }
 
@@ -149,61 +148,58 @@ pub fn remove_by_inbox(conn: &Connection, blog_id: i64, inbox: &str) -> Result<u
 /// Whether the blog's owner approves each follower (`blogs.approve_followers`); false for no blog.
 pub fn approve_followers(conn: &Connection, blog_id: i64) -> Result<bool, Error> {
     Ok(conn
-        .query_row("SELECT approve_followers FROM blogs WHERE id = ?1", [blog_id], |row| row.get(0))
+        .prepare_cached("SELECT approve_followers FROM blogs WHERE id = ?1")?
+        .query_row([blog_id], |row| row.get(0))
         .optional()?
         .unwrap_or(false))
 }
 
 /// One page (`limit` after `offset`) of the blog's followers, pending ones too, oldest first.
 pub fn list(conn: &Connection, blog_id: i64, offset: u64, limit: u32) -> Result<Vec<Follower>, Error> {
-    let mut stmt =
-        conn.prepare(&format!("SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM followers WHERE blog_id = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
+    ))?;
     let rows = stmt.query_map(params![blog_id, limit, offset as i64], from_row)?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
 
 /// How many followers the blog has, pending ones too.
 pub fn count_all(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM followers WHERE blog_id = ?1", [blog_id], |row| row.get(0))?)
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM followers WHERE blog_id = ?1")?
+        .query_row([blog_id], |row| row.get(0))?)
 }
 
 /// The blog's followers, accepted or waiting: from `host`, and from every host.
 pub fn held_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM followers WHERE blog_id = ?1",
-        params![blog_id, host],
-        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
-    )?)
+    Ok(conn
+        .prepare_cached("SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM followers WHERE blog_id = ?1")?
+        .query_row(params![blog_id, host], |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }))?)
 }
 
 /// The followers waiting for the blog owner's approval: from `host`, and from every host.
 pub fn pending_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM followers
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM followers
          WHERE blog_id = ?1 AND state = 'pending'",
-        params![blog_id, host],
-        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
-    )?)
+        )?
+        .query_row(params![blog_id, host], |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }))?)
 }
 
 /// How many accepted followers the blog has.
 pub fn count(conn: &Connection, blog_id: i64) -> Result<i64, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM followers WHERE blog_id = ?1 AND state = 'accepted'",
-        [blog_id],
-        |row| row.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM followers WHERE blog_id = ?1 AND state = 'accepted'")?
+        .query_row([blog_id], |row| row.get(0))?)
 }
 
 /// Removes the follower `id` of the blog (the owner's Reject or Remove); answers it, or `None`
 /// when the blog has no such follower.
 pub fn remove_by_id(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Follower>, Error> {
     Ok(conn
-        .query_row(
-            &format!("DELETE FROM followers WHERE blog_id = ?1 AND id = ?2 RETURNING {COLUMNS}"),
-            [blog_id, id],
-            from_row,
-        )
+        .prepare_cached(&format!("DELETE FROM followers WHERE blog_id = ?1 AND id = ?2 RETURNING {COLUMNS}"))?
+        .query_row([blog_id, id], from_row)
         .optional()?)
 }
 
@@ -228,7 +224,7 @@ pub fn set_approve_followers(conn: &Connection, blog_id: i64, required: bool) ->
 /// Where an activity for every accepted follower goes: one inbox per server (its shared inbox,
 /// or else each follower's own), sorted.
 pub fn delivery_inboxes(conn: &Connection, blog_id: i64) -> Result<Vec<String>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT coalesce(shared_inbox, inbox) FROM followers
          WHERE blog_id = ?1 AND state = 'accepted' ORDER BY 1",
     )?;

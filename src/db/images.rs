@@ -17,7 +17,8 @@ pub fn record(
     size: usize,
     pixels: Option<(u32, u32)>,
 ) -> Result<bool, Error> {
-    let exists: bool = conn.query_row("SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)", [user_id], |r| r.get(0))?;
+    let exists: bool =
+        conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)")?.query_row([user_id], |r| r.get(0))?;
     if !exists {
         return Ok(false);
     }
@@ -44,7 +45,8 @@ pub fn sizes(conn: &Connection, hashes: &[&str]) -> Result<HashMap<String, (u32,
 
 /// Files whose size was never read (uploaded before sizes were recorded): hash and MIME type.
 pub fn without_size(conn: &Connection) -> Result<Vec<(String, String)>, Error> {
-    let mut query = conn.prepare("SELECT DISTINCT hash, mime FROM images WHERE width IS NULL OR height IS NULL")?;
+    let mut query =
+        conn.prepare_cached("SELECT DISTINCT hash, mime FROM images WHERE width IS NULL OR height IS NULL")?;
     let rows = query.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -60,7 +62,8 @@ pub fn set_size(conn: &Connection, hash: &str, pixels: Option<(u32, u32)>) -> Re
 /// user already uploaded count once.
 pub fn bytes_after(conn: &Connection, user_id: i64, hash: &str, size: usize) -> Result<u64, Error> {
     let known = conn
-        .query_row("SELECT 1 FROM images WHERE user_id = ?1 AND hash = ?2", params![user_id, hash], |_| Ok(()))
+        .prepare_cached("SELECT 1 FROM images WHERE user_id = ?1 AND hash = ?2")?
+        .query_row(params![user_id, hash], |_| Ok(()))
         .optional()?
         .is_some();
     Ok(bytes_of_user(conn, user_id)? + if known { 0 } else { size as u64 })
@@ -69,19 +72,20 @@ pub fn bytes_after(conn: &Connection, user_id: i64, hash: &str, size: usize) -> 
 /// Whether the upload with this hash belongs only to suspended blogs' owners (at least one):
 /// its file is served by nobody else's posts, so it answers like their blogs (410).
 pub fn only_suspended_owners(conn: &Connection, hash: &str) -> Result<bool, Error> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM images i JOIN blogs b ON b.user_id = i.user_id
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM images i JOIN blogs b ON b.user_id = i.user_id
                         WHERE i.hash = ?1 AND b.state = 'suspended')
             AND NOT EXISTS (SELECT 1 FROM images i LEFT JOIN blogs b ON b.user_id = i.user_id
                             WHERE i.hash = ?1 AND (b.state IS NULL OR b.state <> 'suspended'))",
-        [hash],
-        |r| r.get(0),
-    )?)
+        )?
+        .query_row([hash], |r| r.get(0))?)
 }
 
 /// Bytes of images the user stores in all (what their upload quota counts).
 pub fn bytes_of_user(conn: &Connection, user_id: i64) -> Result<u64, Error> {
-    let stored: i64 =
-        conn.query_row("SELECT coalesce(sum(size), 0) FROM images WHERE user_id = ?1", [user_id], |r| r.get(0))?;
+    let stored: i64 = conn
+        .prepare_cached("SELECT coalesce(sum(size), 0) FROM images WHERE user_id = ?1")?
+        .query_row([user_id], |r| r.get(0))?;
     Ok(stored as u64)
 }

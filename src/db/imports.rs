@@ -178,7 +178,8 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
         }
         None => posts::with_fresh_short_id(tx, insert_as)?,
     };
-    let mut post = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
+    let mut post =
+        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"))?.query_row([id], from_row)?;
     tags::write(tx, &mut post, &write.tags)?;
     if let Some(position) = position {
         tx.prepare_cached("INSERT INTO post_pages (post_id, blog_id, slug, position) VALUES (?1, ?2, ?3, ?4)")?
@@ -206,8 +207,9 @@ fn write_one(tx: &Transaction, blog_id: i64, write: &ImportWrite) -> Result<Outc
 
 /// `short_id` when no post (of any blog) has it.
 fn short_id_free(conn: &Connection, short_id: &str) -> Result<Option<String>, Error> {
-    let taken: bool =
-        conn.query_row("SELECT EXISTS (SELECT 1 FROM posts WHERE short_id = ?1)", [short_id], |r| r.get(0))?;
+    let taken: bool = conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM posts WHERE short_id = ?1)")?
+        .query_row([short_id], |r| r.get(0))?;
     Ok((!taken).then(|| short_id.to_owned()))
 }
 

@@ -104,21 +104,22 @@ pub fn create(
     if active(&tx, blog_id)?.is_some() {
         return Ok(None);
     }
-    let job = tx.query_row(
-        &format!(
+    let job = tx
+        .prepare_cached(&format!(
             "INSERT INTO jobs (blog_id, kind, format, input_file, input_name, site_url) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              RETURNING {COLUMNS}"
-        ),
-        params![
-            blog_id,
-            kind,
-            format,
-            input.map(|i| &i.file),
-            input.map(|i| &i.name),
-            input.and_then(|i| i.site_url.as_ref())
-        ],
-        from_row,
-    )?;
+        ))?
+        .query_row(
+            params![
+                blog_id,
+                kind,
+                format,
+                input.map(|i| &i.file),
+                input.map(|i| &i.name),
+                input.and_then(|i| i.site_url.as_ref())
+            ],
+            from_row,
+        )?;
     tx.commit()?;
     Ok(Some(job))
 }
@@ -126,13 +127,10 @@ pub fn create(
 /// The blog's queued or running job, if it has one.
 pub fn active(conn: &Connection, blog_id: i64) -> Result<Option<Job>, Error> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT {COLUMNS} FROM jobs WHERE blog_id = ?1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1"
-            ),
-            [blog_id],
-            from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM jobs WHERE blog_id = ?1 AND state IN ('queued', 'running') ORDER BY id LIMIT 1"
+        ))?
+        .query_row([blog_id], from_row)
         .optional()?)
 }
 
@@ -147,11 +145,8 @@ pub fn list(conn: &Connection, blog_id: i64, kind: &str) -> Result<Vec<Job>, Err
 /// One job of `kind` of the blog.
 pub fn get(conn: &Connection, blog_id: i64, kind: &str, id: i64) -> Result<Option<Job>, Error> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3"),
-            params![id, blog_id, kind],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3"))?
+        .query_row(params![id, blog_id, kind], from_row)
         .optional()?)
 }
 
@@ -159,19 +154,20 @@ pub fn get(conn: &Connection, blog_id: i64, kind: &str, id: i64) -> Result<Optio
 /// `None` when there is nothing to start or no room.
 pub fn claim_next(conn: &mut Connection, max_running: u32) -> Result<Option<Job>, Error> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let running: u32 = tx.query_row("SELECT count(*) FROM jobs WHERE state = 'running'", [], |r| r.get(0))?;
+    let running: u32 =
+        tx.prepare_cached("SELECT count(*) FROM jobs WHERE state = 'running'")?.query_row([], |r| r.get(0))?;
     if running >= max_running {
         return Ok(None);
     }
     let job = tx
-        .query_row(
+        .prepare_cached(
             &format!(
                 "UPDATE jobs SET state = 'running', attempt = attempt + 1, started_at = {NOW}, progress_done = 0, progress_total = 0
                  WHERE id = (SELECT id FROM jobs j WHERE state = 'queued'
                              AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.blog_id = j.blog_id AND r.state = 'running')
                              ORDER BY id LIMIT 1)
                  RETURNING {COLUMNS}"
-            ),
+            ))?.query_row(
             [],
             from_row,
         )
@@ -235,11 +231,8 @@ pub fn fail(conn: &Connection, id: i64, attempt: i64, message: &str) -> Result<b
 /// Deletes one job of `kind` of the blog; returns it (its file is the caller's to remove).
 pub fn delete(conn: &Connection, blog_id: i64, kind: &str, id: i64) -> Result<Option<Job>, Error> {
     Ok(conn
-        .query_row(
-            &format!("DELETE FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3 RETURNING {COLUMNS}"),
-            params![id, blog_id, kind],
-            from_row,
-        )
+        .prepare_cached(&format!("DELETE FROM jobs WHERE id = ?1 AND blog_id = ?2 AND kind = ?3 RETURNING {COLUMNS}"))?
+        .query_row(params![id, blog_id, kind], from_row)
         .optional()?)
 }
 
@@ -254,14 +247,14 @@ pub fn requeue_running(conn: &Connection) -> Result<usize, Error> {
 
 /// Deletes the jobs whose time is up; returns them (their files are the caller's to remove).
 pub fn delete_expired(conn: &Connection) -> Result<Vec<Job>, Error> {
-    let mut stmt = conn.prepare(&format!("DELETE FROM jobs WHERE expires_at <= {NOW} RETURNING {COLUMNS}"))?;
+    let mut stmt = conn.prepare_cached(&format!("DELETE FROM jobs WHERE expires_at <= {NOW} RETURNING {COLUMNS}"))?;
     let jobs = stmt.query_map([], from_row)?.collect::<rusqlite::Result<_>>()?;
     Ok(jobs)
 }
 
 /// Every file a job names (results and inputs), to tell them from files no job owns.
 pub fn files(conn: &Connection) -> Result<Vec<String>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT result_file FROM jobs WHERE result_file IS NOT NULL UNION SELECT input_file FROM jobs WHERE input_file IS NOT NULL",
     )?;
     let files = stmt.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
@@ -272,7 +265,8 @@ pub fn files(conn: &Connection) -> Result<Vec<String>, Error> {
 /// returns how many.
 pub fn forget_done_without(conn: &Connection, present: &dyn Fn(&str) -> bool) -> Result<usize, Error> {
     let missing: Vec<i64> = {
-        let mut stmt = conn.prepare("SELECT id, result_file FROM jobs WHERE state = 'done' AND kind = 'export'")?;
+        let mut stmt =
+            conn.prepare_cached("SELECT id, result_file FROM jobs WHERE state = 'done' AND kind = 'export'")?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<String>>(1)?)))?;
         rows.filter_map(Result::ok)
             .filter(|(_, file)| !file.as_deref().is_some_and(present))
@@ -287,7 +281,7 @@ pub fn forget_done_without(conn: &Connection, present: &dyn Fn(&str) -> bool) ->
 
 /// The files of the blog's jobs (for deleting the account).
 pub fn files_of_blog(conn: &Connection, blog_id: i64) -> Result<Vec<String>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT result_file FROM jobs WHERE blog_id = ?1 AND result_file IS NOT NULL
          UNION SELECT input_file FROM jobs WHERE blog_id = ?1 AND input_file IS NOT NULL",
     )?;

@@ -255,11 +255,9 @@ pub fn give_up(conn: &Connection, id: i64, bounced: bool) -> Result<Option<i64>,
         conn.execute("DELETE FROM mail_queue WHERE subscriber_id = ?1", [subscriber])?;
     }
     let Some(blog) = blog_id.filter(|_| bounced) else { return Ok(None) };
-    let (kind, settled, bounces): (String, i64, i64) = conn.query_row(
-        "SELECT kind, sent_count + failed_count, bounced_count FROM mail_contents WHERE id = ?1",
-        [content_id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
+    let (kind, settled, bounces): (String, i64, i64) = conn
+        .prepare_cached("SELECT kind, sent_count + failed_count, bounced_count FROM mail_contents WHERE id = ?1")?
+        .query_row([content_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
     if kind != MailKind::Post.as_str()
         || settled < BOUNCE_PAUSE_MIN_SETTLED
         || bounces * 100 <= settled * BOUNCE_PAUSE_PERCENT
@@ -285,20 +283,18 @@ type Taken = (i64, Option<i64>, Option<i64>);
 /// Deletes a row, answering its content, blog and subscriber (None when it is gone already).
 fn take(conn: &Connection, id: i64) -> Result<Option<Taken>, Error> {
     Ok(conn
-        .query_row("DELETE FROM mail_queue WHERE id = ?1 RETURNING content_id, blog_id, subscriber_id", [id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
+        .prepare_cached("DELETE FROM mail_queue WHERE id = ?1 RETURNING content_id, blog_id, subscriber_id")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?)
 }
 
 /// A paused blog's name, subdomain and owner's sign-in email, for the notice.
 pub fn paused_blog(conn: &Connection, blog_id: i64) -> Result<Option<(String, String, String)>, Error> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT b.name, b.subdomain, u.email FROM blogs b JOIN users u ON u.id = b.user_id WHERE b.id = ?1",
-            [blog_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
+        )?
+        .query_row([blog_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?)
 }
 
@@ -369,7 +365,9 @@ mod tests {
         let to = |addr: &str| Recipient { to: addr.into(), subscriber_id: None, unsubscribe_url: String::new() };
         let id = enqueue(&conn, &content, &[to("a@example.org"), to("b@example.org")]).unwrap();
         let queued: i64 = conn
-            .query_row("SELECT count(*) FROM mail_queue WHERE content_id = ?1 AND state = 'queued'", [id], |r| r.get(0))
+            .prepare_cached("SELECT count(*) FROM mail_queue WHERE content_id = ?1 AND state = 'queued'")
+            .unwrap()
+            .query_row([id], |r| r.get(0))
             .unwrap();
         assert_eq!(queued, 2);
         assert_eq!(MailKind::parse("confirm"), Some(MailKind::Confirm));
@@ -389,8 +387,11 @@ mod tests {
             sent(&conn, due.id).unwrap();
         }
         assert!(claim_due(&conn, 10, 2).unwrap().is_empty(), "two sent today: the third waits");
-        let sent_today: i64 =
-            conn.query_row("SELECT sent FROM mail_sent_daily WHERE blog_id = 1", [], |r| r.get(0)).unwrap();
+        let sent_today: i64 = conn
+            .prepare_cached("SELECT sent FROM mail_sent_daily WHERE blog_id = 1")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         assert_eq!(sent_today, 2);
         conn.execute("UPDATE blogs SET email_enabled = 0", []).unwrap();
         assert!(claim_due(&conn, 10, 100).unwrap().is_empty(), "a post's mail waits while the blog sends none");

@@ -122,9 +122,11 @@ mod tests {
 
         let off = MailSettingsChange { enabled: Some(false), ..Default::default() };
         assert_eq!(set(&conn, blog_id, off).unwrap(), 2, "the post's two queued messages go");
-        let left: i64 = conn.query_row("SELECT count(*) FROM mail_queue", [], |r| r.get(0)).unwrap();
+        let left: i64 =
+            conn.prepare_cached("SELECT count(*) FROM mail_queue").unwrap().query_row([], |r| r.get(0)).unwrap();
         assert_eq!(left, 1, "the reader's confirmation stays");
-        let waiting: i64 = conn.query_row("SELECT count(*) FROM post_mailings", [], |r| r.get(0)).unwrap();
+        let waiting: i64 =
+            conn.prepare_cached("SELECT count(*) FROM post_mailings").unwrap().query_row([], |r| r.get(0)).unwrap();
         assert_eq!(waiting, 0);
         assert!(!get(&conn, blog_id).unwrap().unwrap().enabled);
     }

@@ -15,27 +15,25 @@ pub fn set(tx: &Transaction, post: &mut Post, page: bool) -> Result<(), Error> {
         post.page_position = None;
         return Ok(());
     }
-    let taken: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM post_pages WHERE blog_id = ?1 AND slug = ?2 AND post_id != ?3)",
-        params![post.blog_id, post.slug, post.id],
-        |r| r.get(0),
-    )?;
+    let taken: bool = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM post_pages WHERE blog_id = ?1 AND slug = ?2 AND post_id != ?3)")?
+        .query_row(params![post.blog_id, post.slug, post.id], |r| r.get(0))?;
     if taken {
         return Err(Error::invalid("page", page_slug_taken(&post.slug)));
     }
-    let position: Option<i64> =
-        tx.query_row("SELECT position FROM post_pages WHERE post_id = ?1", [post.id], |r| r.get(0)).optional()?;
+    let position: Option<i64> = tx
+        .prepare_cached("SELECT position FROM post_pages WHERE post_id = ?1")?
+        .query_row([post.id], |r| r.get(0))
+        .optional()?;
     let position = match position {
         Some(position) => {
             tx.execute("UPDATE post_pages SET slug = ?2 WHERE post_id = ?1", params![post.id, post.slug])?;
             position
         }
         None => {
-            let (count, last): (u64, Option<i64>) = tx.query_row(
-                "SELECT count(*), max(position) FROM post_pages WHERE blog_id = ?1",
-                [post.blog_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
+            let (count, last): (u64, Option<i64>) = tx
+                .prepare_cached("SELECT count(*), max(position) FROM post_pages WHERE blog_id = ?1")?
+                .query_row([post.blog_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
             if count >= MAX_PAGES {
                 return Err(Error::invalid("page", too_many_pages()));
             }
@@ -126,14 +124,11 @@ pub fn nav(conn: &Connection, blog_id: i64) -> Result<Vec<NavLink>, Error> {
 /// The published page at `/{slug}`.
 pub fn published_page(conn: &Connection, blog_id: i64, slug: &str) -> Result<Option<Post>, Error> {
     let post = conn
-        .query_row(
-            &format!(
-                "SELECT {COLUMNS} FROM posts WHERE published_at IS NOT NULL
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM posts WHERE published_at IS NOT NULL
                  AND id = (SELECT post_id FROM post_pages WHERE blog_id = ?1 AND slug = ?2)"
-            ),
-            params![blog_id, slug],
-            from_row,
-        )
+        ))?
+        .query_row(params![blog_id, slug], from_row)
         .optional()?;
     crate::db::tags::attached(conn, post)
 }

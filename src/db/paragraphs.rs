@@ -9,8 +9,8 @@ use crate::domain::content::markdown::escape_plain;
 /// Escapes the text of every paragraph block of every post, leaving the rest of each body as
 /// it was. A body that does not parse (none should) is left alone.
 pub fn escape_old_paragraphs(tx: &Transaction) -> rusqlite::Result<()> {
-    let mut read = tx.prepare("SELECT id, body FROM posts")?;
-    let mut write = tx.prepare("UPDATE posts SET body = ?2 WHERE id = ?1")?;
+    let mut read = tx.prepare_cached("SELECT id, body FROM posts")?;
+    let mut write = tx.prepare_cached("UPDATE posts SET body = ?2 WHERE id = ?1")?;
     let rows = read.query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))?;
     for row in rows {
         let (id, json) = row?;
@@ -67,8 +67,11 @@ mod tests {
 
         migrate::migrate(&mut conn).unwrap();
 
-        let stored: String =
-            conn.query_row("SELECT body FROM posts WHERE short_id = 'abcdefgh'", [], |r| r.get(0)).unwrap();
+        let stored: String = conn
+            .prepare_cached("SELECT body FROM posts WHERE short_id = 'abcdefgh'")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         let stored: serde_json::Value = serde_json::from_str(&stored).unwrap();
         let text = stored["children"][1]["value"]["text"].as_str().unwrap();
         assert_eq!(text, "Prices: \\*only\\* $5 & up\n1\\. not a list\n\\> not a quote \\<b>");
@@ -78,8 +81,11 @@ mod tests {
         );
         assert_eq!(stored["children"][0], body["children"][0], "headings are not Markdown");
         assert_eq!(stored["children"][2], body["children"][2], "other blocks are left as they were");
-        let untouched: String =
-            conn.query_row("SELECT body FROM posts WHERE short_id = 'bcdefghi'", [], |r| r.get(0)).unwrap();
+        let untouched: String = conn
+            .prepare_cached("SELECT body FROM posts WHERE short_id = 'bcdefghi'")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         assert_eq!(untouched, plain.to_string());
     }
 }

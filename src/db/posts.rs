@@ -118,14 +118,14 @@ pub(crate) fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Post> {
 
 /// Bumps and returns the post change counter.
 pub fn bump_seq(tx: &Transaction) -> Result<i64, Error> {
-    Ok(tx.query_row("UPDATE search_state SET posts_seq = posts_seq + 1 WHERE id = 1 RETURNING posts_seq", [], |r| {
-        r.get(0)
-    })?)
+    Ok(tx
+        .prepare_cached("UPDATE search_state SET posts_seq = posts_seq + 1 WHERE id = 1 RETURNING posts_seq")?
+        .query_row([], |r| r.get(0))?)
 }
 
 /// The post change counter.
 pub fn seq(conn: &Connection) -> Result<i64, Error> {
-    Ok(conn.query_row("SELECT posts_seq FROM search_state WHERE id = 1", [], |r| r.get(0))?)
+    Ok(conn.prepare_cached("SELECT posts_seq FROM search_state WHERE id = 1")?.query_row([], |r| r.get(0))?)
 }
 
 /// Creates a post with a fresh short id; returns it and the new change counter.
@@ -149,7 +149,8 @@ pub fn create(
         )
     })?;
     let seq = bump_seq(&tx)?;
-    let mut post = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
+    let mut post =
+        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"))?.query_row([id], from_row)?;
     super::tags::write(&tx, &mut post, &write.tags)?;
     super::pages::set(&tx, &mut post, write.page)?;
     federate(&tx, &post, false)?;
@@ -213,14 +214,14 @@ pub fn update(
     }
     let was_public = is_public(&tx, blog_id, short_id)?;
     let post = tx
-        .query_row(
+        .prepare_cached(
             &format!(
                 "UPDATE posts SET slug = ?3, title = ?4, body = ?5, updated_at = {NOW}, version = version + 1,
                      published_at = CASE WHEN published_at IS NULL AND ?6 AND ?7 IS NULL THEN {NOW} ELSE published_at END,
                      scheduled_at = CASE WHEN published_at IS NULL AND ?6 THEN ?7 END,
                      unlisted = ?8
                  WHERE blog_id = ?1 AND short_id = ?2 RETURNING {COLUMNS}"
-            ),
+            ))?.query_row(
             bound(&blog_id, &short_id, write).as_slice(),
             from_row,
         )
@@ -250,14 +251,12 @@ pub fn unpublish(
         return Ok(Some((before, None)));
     }
     let was_public = is_public(&tx, blog_id, short_id)?;
-    let post = tx.query_row(
-        &format!(
+    let post = tx
+        .prepare_cached(&format!(
             "UPDATE posts SET published_at = NULL, scheduled_at = NULL, updated_at = {NOW}, version = version + 1
              WHERE blog_id = ?1 AND short_id = ?2 RETURNING {COLUMNS}"
-        ),
-        params![blog_id, short_id],
-        from_row,
-    )?;
+        ))?
+        .query_row(params![blog_id, short_id], from_row)?;
     let Some(post) = super::tags::attached(&tx, Some(post))? else { return Ok(None) };
     let seq = bump_seq(&tx)?;
     federate(&tx, &post, was_public)?;
@@ -268,9 +267,9 @@ pub fn unpublish(
 /// Whether the post is public as a post (published, listed, not a page): what federates.
 fn is_public(conn: &Connection, blog_id: i64, short_id: &str) -> Result<bool, Error> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT published_at IS NOT NULL AND NOT unlisted AND NOT EXISTS (SELECT 1 FROM post_pages WHERE post_id = posts.id)
-             FROM posts WHERE blog_id = ?1 AND short_id = ?2",
+             FROM posts WHERE blog_id = ?1 AND short_id = ?2")?.query_row(
             params![blog_id, short_id],
             |r| r.get(0),
         )
@@ -293,11 +292,8 @@ pub fn delete(
     let Some(post) = get(&tx, blog_id, short_id)? else { return Ok(None) };
     before(&tx, &post)?;
     let id: Option<i64> = tx
-        .query_row(
-            "DELETE FROM posts WHERE blog_id = ?1 AND short_id = ?2 RETURNING id",
-            params![blog_id, short_id],
-            |r| r.get(0),
-        )
+        .prepare_cached("DELETE FROM posts WHERE blog_id = ?1 AND short_id = ?2 RETURNING id")?
+        .query_row(params![blog_id, short_id], |r| r.get(0))
         .optional()?;
     let Some(id) = id else { return Ok(None) };
     let seq = bump_seq(&tx)?;
@@ -311,18 +307,15 @@ pub fn delete(
 /// One post of a blog.
 pub fn get(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
     let post = conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2"),
-            params![blog_id, short_id],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2"))?
+        .query_row(params![blog_id, short_id], from_row)
         .optional()?;
     super::tags::attached(conn, post)
 }
 
 /// Number of posts (drafts included) of a blog.
 pub fn count(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM posts WHERE blog_id = ?1", [blog_id], |r| r.get(0))?)
+    Ok(conn.prepare_cached("SELECT count(*) FROM posts WHERE blog_id = ?1")?.query_row([blog_id], |r| r.get(0))?)
 }
 
 /// A page of a blog's posts, newest first (drafts included).
@@ -351,12 +344,12 @@ pub fn by_ids(conn: &Connection, blog_id: i64, ids: &[i64]) -> Result<Vec<Post>,
 
 /// Number of posts in all blogs.
 pub fn count_all(conn: &Connection) -> Result<u64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM posts", [], |r| r.get(0))?)
+    Ok(conn.prepare_cached("SELECT count(*) FROM posts")?.query_row([], |r| r.get(0))?)
 }
 
 /// Calls `each` with every post, in id order.
 pub fn for_each(conn: &Connection, mut each: impl FnMut(Post) -> anyhow::Result<()>) -> anyhow::Result<()> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM posts ORDER BY id"))?;
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM posts ORDER BY id"))?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
         let mut post = [from_row(row)?];

@@ -8,18 +8,21 @@ use crate::error::Error;
 /// Gives the post (row id `post_id`) a link with this token hash, replacing its old one;
 /// returns when it was created.
 pub fn replace(conn: &Connection, post_id: i64, token_hash: &[u8]) -> Result<String, Error> {
-    Ok(conn.query_row(
-        "INSERT INTO preview_links (post_id, token_hash) VALUES (?1, ?2)
+    Ok(conn
+        .prepare_cached(
+            "INSERT INTO preview_links (post_id, token_hash) VALUES (?1, ?2)
          ON CONFLICT (post_id) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at
          RETURNING created_at",
-        params![post_id, token_hash],
-        |r| r.get(0),
-    )?)
+        )?
+        .query_row(params![post_id, token_hash], |r| r.get(0))?)
 }
 
 /// When the post's link was created, if it has one.
 pub fn created_at(conn: &Connection, post_id: i64) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT created_at FROM preview_links WHERE post_id = ?1", [post_id], |r| r.get(0)).optional()?)
+    Ok(conn
+        .prepare_cached("SELECT created_at FROM preview_links WHERE post_id = ?1")?
+        .query_row([post_id], |r| r.get(0))
+        .optional()?)
 }
 
 /// Revokes the post's link; `false` when it had none.
@@ -31,8 +34,7 @@ pub fn revoke(conn: &Connection, post_id: i64) -> Result<bool, Error> {
 pub fn post_by_token(conn: &Connection, blog_id: i64, token_hash: &[u8]) -> Result<Option<Post>, Error> {
     let columns = COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ");
     let post = conn
-        .query_row(
-            &format!("SELECT {columns} FROM preview_links l JOIN posts p ON p.id = l.post_id WHERE l.token_hash = ?1 AND p.blog_id = ?2"),
+        .prepare_cached(&format!("SELECT {columns} FROM preview_links l JOIN posts p ON p.id = l.post_id WHERE l.token_hash = ?1 AND p.blog_id = ?2"))?.query_row(
             params![token_hash, blog_id],
             from_row,
         )

@@ -68,7 +68,7 @@ impl PublicBlog {
 /// The blog on `subdomain`, if there is one.
 pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Error> {
     let found = conn
-        .query_row(
+        .prepare_cached(
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
                     f.code,
@@ -76,30 +76,29 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'
              WHERE b.subdomain = ?1",
-            [subdomain],
-            |row| {
-                Ok(PublicBlog {
-                    id: row.get(0)?,
-                    subdomain: row.get(1)?,
-                    name: row.get(2)?,
-                    description: row.get(14)?,
-                    theme: row.get(3)?,
-                    favicon: row.get(4)?,
-                    favicon_code: row.get(7)?,
-                    time_zone: TimeZone::from_stored(&row.get::<_, String>(8)?),
-                    addons: Vec::new(),
-                    updated_at: row.get(5)?,
-                    posts_updated_at: row.get(6)?,
-                    pages: Vec::new(),
-                    address: BlogAddress { subdomain: row.get(1)?, domain: row.get(9)? },
-                    state: TrustState::from_stored(&row.get::<_, String>(10)?),
-                    email_enabled: row.get(11)?,
-                    comments_mode: super::responses::CommentsMode::parse(&row.get::<_, String>(12)?)
-                        .unwrap_or(super::responses::CommentsMode::Off),
-                    custom_css: row.get(13)?,
-                })
-            },
-        )
+        )?
+        .query_row([subdomain], |row| {
+            Ok(PublicBlog {
+                id: row.get(0)?,
+                subdomain: row.get(1)?,
+                name: row.get(2)?,
+                description: row.get(14)?,
+                theme: row.get(3)?,
+                favicon: row.get(4)?,
+                favicon_code: row.get(7)?,
+                time_zone: TimeZone::from_stored(&row.get::<_, String>(8)?),
+                addons: Vec::new(),
+                updated_at: row.get(5)?,
+                posts_updated_at: row.get(6)?,
+                pages: Vec::new(),
+                address: BlogAddress { subdomain: row.get(1)?, domain: row.get(9)? },
+                state: TrustState::from_stored(&row.get::<_, String>(10)?),
+                email_enabled: row.get(11)?,
+                comments_mode: super::responses::CommentsMode::parse(&row.get::<_, String>(12)?)
+                    .unwrap_or(super::responses::CommentsMode::Off),
+                custom_css: row.get(13)?,
+            })
+        })
         .optional()?;
     let Some(mut blog) = found else { return Ok(None) };
     blog.addons = super::addons::installed_slugs(conn, blog.id)?;
@@ -116,26 +115,22 @@ const LISTED: &str = "published_at IS NOT NULL AND NOT unlisted";
 
 /// Number of published posts (pages and unlisted posts left out).
 pub fn count_published(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
-    Ok(conn.query_row(
-        &format!("SELECT count(*) FROM posts WHERE blog_id = ?1 AND {LISTED} AND {NOT_PAGE}"),
-        [blog_id],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached(&format!("SELECT count(*) FROM posts WHERE blog_id = ?1 AND {LISTED} AND {NOT_PAGE}"))?
+        .query_row([blog_id], |r| r.get(0))?)
 }
 
 /// The instance's approved blogs and their listed published posts (pages left out), for NodeInfo: a
 /// blog waiting for review, silenced or suspended is not counted, as it is in no instance-wide
 /// list and not federated.
 pub fn instance_counts(conn: &Connection) -> Result<(u64, u64), Error> {
-    Ok(conn.query_row(
-        &format!(
+    Ok(conn
+        .prepare_cached(&format!(
             "SELECT (SELECT count(*) FROM blogs WHERE state = 'approved'),
                     (SELECT count(*) FROM posts JOIN blogs b ON b.id = posts.blog_id
                      WHERE b.state = 'approved' AND {LISTED} AND {NOT_PAGE})"
-        ),
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+        ))?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
 
 /// Published posts (pages and unlisted posts left out), newest first.
@@ -181,11 +176,10 @@ pub fn sitemap_entries(conn: &Connection, blog_id: i64, limit: u64) -> Result<Ve
 /// A published post by short id (an unlisted one too: its permalink answers).
 pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<Post>, Error> {
     let post = conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2 AND published_at IS NOT NULL"),
-            params![blog_id, short_id],
-            from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM posts WHERE blog_id = ?1 AND short_id = ?2 AND published_at IS NOT NULL"
+        ))?
+        .query_row(params![blog_id, short_id], from_row)
         .optional()?;
     tags::attached(conn, post)
 }

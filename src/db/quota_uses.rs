@@ -25,12 +25,12 @@ impl QuotaKind {
 
 /// How many of `kind` the blog used in the last 24 hours.
 pub fn used_today(conn: &Connection, blog_id: i64, kind: QuotaKind) -> Result<u64, Error> {
-    let used: i64 = conn.query_row(
-        "SELECT count(*) FROM quota_uses
+    let used: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM quota_uses
          WHERE blog_id = ?1 AND kind = ?2 AND at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')",
-        params![blog_id, kind.as_str()],
-        |r| r.get(0),
-    )?;
+        )?
+        .query_row(params![blog_id, kind.as_str()], |r| r.get(0))?;
     Ok(used as u64)
 }
 
@@ -60,7 +60,8 @@ mod tests {
         conn.execute("UPDATE quota_uses SET at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-25 hours')", []).unwrap();
         assert_eq!(used_today(&conn, 1, QuotaKind::Post).unwrap(), 0);
         record(&conn, 1, QuotaKind::Post).unwrap();
-        let rows: i64 = conn.query_row("SELECT count(*) FROM quota_uses", [], |r| r.get(0)).unwrap();
+        let rows: i64 =
+            conn.prepare_cached("SELECT count(*) FROM quota_uses").unwrap().query_row([], |r| r.get(0)).unwrap();
         assert_eq!(rows, 1, "uses older than a day are forgotten");
     }
 }

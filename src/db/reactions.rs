@@ -37,22 +37,22 @@ pub fn add(conn: &Connection, activity_id: &str, post_id: i64, actor_id: &str, k
 /// Whether [`add`] would change nothing: the activity, or the actor's reaction of that kind to
 /// the post, is stored already.
 pub fn exists(conn: &Connection, activity_id: &str, post_id: i64, actor_id: &str, kind: Kind) -> Result<bool, Error> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM reactions WHERE activity_id = ?1)
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM reactions WHERE activity_id = ?1)
              OR EXISTS (SELECT 1 FROM reactions WHERE post_id = ?2 AND actor_id = ?3 AND kind = ?4)",
-        params![activity_id, post_id, actor_id, kind.stored()],
-        |row| row.get(0),
-    )?)
+        )?
+        .query_row(params![activity_id, post_id, actor_id, kind.stored()], |row| row.get(0))?)
 }
 
 /// The likes and boosts of the blog's posts: from `host`, and from every host.
 pub fn held_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM reactions
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FILTER (WHERE actor_host = ?2), count(*) FROM reactions
          WHERE post_id IN (SELECT id FROM posts WHERE blog_id = ?1)",
-        params![blog_id, host],
-        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
-    )?)
+        )?
+        .query_row(params![blog_id, host], |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }))?)
 }
 
 /// Removes the reaction `activity_id` if `actor_id` made it (an Undo); false when there was none.
@@ -73,12 +73,12 @@ pub struct Counts {
 
 /// The counts of the post (row id).
 pub fn counts(conn: &Connection, post_id: i64) -> Result<Counts, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FILTER (WHERE kind = 'like'), count(*) FILTER (WHERE kind = 'announce')
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FILTER (WHERE kind = 'like'), count(*) FILTER (WHERE kind = 'announce')
          FROM reactions WHERE post_id = ?1",
-        [post_id],
-        |row| Ok(Counts { likes: row.get(0)?, boosts: row.get(1)? }),
-    )?)
+        )?
+        .query_row([post_id], |row| Ok(Counts { likes: row.get(0)?, boosts: row.get(1)? }))?)
 }
 
 /// The counts of each of the posts (row ids) that has any, in one query.

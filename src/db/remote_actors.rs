@@ -50,18 +50,18 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RemoteActor> {
 /// The actor whose key is `key_id` (the latest fetched, should two claim it).
 pub fn by_key(conn: &Connection, key_id: &str) -> Result<Option<RemoteActor>, Error> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM remote_actors WHERE key_id = ?1 ORDER BY fetched_at DESC LIMIT 1"),
-            [key_id],
-            from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM remote_actors WHERE key_id = ?1 ORDER BY fetched_at DESC LIMIT 1"
+        ))?
+        .query_row([key_id], from_row)
         .optional()?)
 }
 
 /// The actor `actor_id`.
 pub fn get(conn: &Connection, actor_id: &str) -> Result<Option<RemoteActor>, Error> {
     Ok(conn
-        .query_row(&format!("SELECT {COLUMNS} FROM remote_actors WHERE actor_id = ?1"), [actor_id], from_row)
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM remote_actors WHERE actor_id = ?1"))?
+        .query_row([actor_id], from_row)
         .optional()?)
 }
 
@@ -85,7 +85,7 @@ pub fn upsert(conn: &Connection, actor: &RemoteActor, per_host: u64) -> Result<R
             params![host, per_host.min(i64::MAX as u64) as i64],
         )?;
     }
-    Ok(conn.query_row(
+    Ok(conn.prepare_cached(
         &format!(
             "INSERT INTO remote_actors (actor_id, key_id, public_pem, inbox, shared_inbox, handle, name, url, fetched_at,
                  actor_host)
@@ -94,7 +94,7 @@ pub fn upsert(conn: &Connection, actor: &RemoteActor, per_host: u64) -> Result<R
                  inbox = excluded.inbox, shared_inbox = excluded.shared_inbox, handle = excluded.handle,
                  name = excluded.name, url = excluded.url, fetched_at = excluded.fetched_at
              RETURNING {COLUMNS}"
-        ),
+        ))?.query_row(
         params![
             actor.actor_id,
             actor.key_id,
@@ -146,7 +146,7 @@ pub struct Forgotten {
 /// Removes everything of `actor_id` (its account was deleted): it as a follower of any blog,
 /// its likes and boosts, its replies, and its cached document.
 pub fn forget(conn: &Connection, actor_id: &str) -> Result<Forgotten, Error> {
-    let mut shown = conn.prepare(
+    let mut shown = conn.prepare_cached(
         "SELECT DISTINCT b.subdomain FROM replies r JOIN posts p ON p.id = r.post_id JOIN blogs b ON b.id = p.blog_id
          WHERE r.actor_id = ?1 AND r.state = 'approved' ORDER BY b.subdomain",
     )?;
@@ -173,21 +173,19 @@ pub struct InboxBlog {
 /// The blog on `subdomain`.
 pub fn inbox_blog(conn: &Connection, subdomain: &str) -> Result<Option<InboxBlog>, Error> {
     Ok(conn
-        .query_row("SELECT id, subdomain FROM blogs WHERE subdomain = ?1", [subdomain], |row| {
-            Ok(InboxBlog { id: row.get(0)?, subdomain: row.get(1)? })
-        })
+        .prepare_cached("SELECT id, subdomain FROM blogs WHERE subdomain = ?1")?
+        .query_row([subdomain], |row| Ok(InboxBlog { id: row.get(0)?, subdomain: row.get(1)? }))
         .optional()?)
 }
 
 /// The row id of the blog's published post `short_id` (not a page).
 pub fn published_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<i64>, Error> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT id FROM posts p WHERE blog_id = ?1 AND short_id = ?2 AND published_at IS NOT NULL
                  AND NOT EXISTS (SELECT 1 FROM post_pages g WHERE g.post_id = p.id)",
-            params![blog_id, short_id],
-            |row| row.get(0),
-        )
+        )?
+        .query_row(params![blog_id, short_id], |row| row.get(0))
         .optional()?)
 }
 
@@ -209,11 +207,8 @@ pub fn refresh_follows(conn: &Connection, actor: &RemoteActor) -> Result<usize, 
 /// The subdomain of the blog of the post (row id).
 pub fn post_subdomain(conn: &Connection, post_id: i64) -> Result<Option<String>, Error> {
     Ok(conn
-        .query_row(
-            "SELECT b.subdomain FROM posts p JOIN blogs b ON b.id = p.blog_id WHERE p.id = ?1",
-            [post_id],
-            |row| row.get(0),
-        )
+        .prepare_cached("SELECT b.subdomain FROM posts p JOIN blogs b ON b.id = p.blog_id WHERE p.id = ?1")?
+        .query_row([post_id], |row| row.get(0))
         .optional()?)
 }
 
@@ -330,7 +325,7 @@ mod tests {
         .unwrap();
         upsert(&conn, &actor(3), 3).unwrap();
         upsert(&conn, &actor(2), 3).unwrap();
-        let mut stmt = conn.prepare("SELECT actor_id FROM remote_actors ORDER BY actor_id").unwrap();
+        let mut stmt = conn.prepare_cached("SELECT actor_id FROM remote_actors ORDER BY actor_id").unwrap();
         let kept: Vec<String> = stmt.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect();
         assert_eq!(
             kept,

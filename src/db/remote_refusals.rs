@@ -32,8 +32,9 @@ pub fn record(conn: &Connection, blog_id: i64, kind: Capped, host: &str) -> Resu
 
 /// The blog's refusals, by kind.
 pub fn list(conn: &Connection, blog_id: i64) -> Result<Vec<Refusals>, Error> {
-    let mut stmt =
-        conn.prepare("SELECT kind, count, last_host, last_at FROM remote_refusals WHERE blog_id = ?1 ORDER BY kind")?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT kind, count, last_host, last_at FROM remote_refusals WHERE blog_id = ?1 ORDER BY kind",
+    )?;
     let rows: Vec<(String, i64, String, String)> = stmt
         .query_map([blog_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))?
         .collect::<rusqlite::Result<_>>()?;
@@ -67,7 +68,7 @@ mod tests {
             .unwrap();
         }
         migrate::migrate(&mut conn).unwrap();
-        let mut stmt = conn.prepare("SELECT actor_id, actor_host FROM replies ORDER BY note_id").unwrap();
+        let mut stmt = conn.prepare_cached("SELECT actor_id, actor_host FROM replies ORDER BY note_id").unwrap();
         let hosts: Vec<(String, String)> =
             stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).unwrap().map(Result::unwrap).collect();
         for (actor, host) in &hosts {

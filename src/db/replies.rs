@@ -105,17 +105,19 @@ pub fn insert_held(conn: &Connection, new: &NewReply<'_>) -> Result<bool, Error>
 
 /// Whether the Note `note_id` is stored already (a retried delivery adds nothing).
 pub fn exists(conn: &Connection, note_id: &str) -> Result<bool, Error> {
-    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM replies WHERE note_id = ?1)", [note_id], |row| row.get(0))?)
+    Ok(conn
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM replies WHERE note_id = ?1)")?
+        .query_row([note_id], |row| row.get(0))?)
 }
 
 /// The replies held for the blog's owner: from `host`, and from every host.
 pub fn held_in(conn: &Connection, blog_id: i64, host: &str) -> Result<Held, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FILTER (WHERE r.actor_host = ?2), count(*) FROM replies r
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FILTER (WHERE r.actor_host = ?2), count(*) FROM replies r
          WHERE r.state = 'held' AND r.post_id IN (SELECT id FROM posts WHERE blog_id = ?1)",
-        params![blog_id, host],
-        |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }),
-    )?)
+        )?
+        .query_row(params![blog_id, host], |row| Ok(Held { from_host: row.get(0)?, in_blog: row.get(1)? }))?)
 }
 
 /// Deletes the replies held longer than `days` (never approved); answers how many went.
@@ -130,23 +132,20 @@ pub fn expire_held(conn: &Connection, days: u32) -> Result<usize, Error> {
 /// The reply `id` of one of the blog's posts.
 pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Reply>, Error> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT {COLUMNS} FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.id = ?2"
-            ),
-            [blog_id, id],
-            from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.id = ?2"
+        ))?
+        .query_row([blog_id, id], from_row)
         .optional()?)
 }
 
 /// How many replies in `state` the blog has.
 pub fn count_in(conn: &Connection, blog_id: i64, state: ResponseState) -> Result<u64, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.state = ?2",
-        params![blog_id, state.as_str()],
-        |row| row.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FROM replies r JOIN posts p ON p.id = r.post_id WHERE p.blog_id = ?1 AND r.state = ?2",
+        )?
+        .query_row(params![blog_id, state.as_str()], |row| row.get(0))?)
 }
 
 /// One page (`limit` after `offset`) of the blog's replies in `state`, newest first, with the
@@ -158,7 +157,7 @@ pub fn list(
     offset: u64,
     limit: u32,
 ) -> Result<Vec<(Reply, String, String)>, Error> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS}, p.short_id, p.title FROM replies r JOIN posts p ON p.id = r.post_id
          WHERE p.blog_id = ?1 AND r.state = ?2 ORDER BY r.received_at DESC, r.id DESC LIMIT ?3 OFFSET ?4"
     ))?;
@@ -172,7 +171,7 @@ pub fn list(
 
 /// The approved replies of a post (row id), oldest first: what its public page shows.
 pub fn approved_for_post(conn: &Connection, post_id: i64) -> Result<Vec<Reply>, Error> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM replies r WHERE r.post_id = ?1 AND r.state = 'approved' ORDER BY r.published_at, r.id"
     ))?;
     let rows = stmt.query_map([post_id], from_row)?.collect::<rusqlite::Result<_>>()?;
@@ -188,11 +187,10 @@ pub fn set_state(
     state: ResponseState,
 ) -> Result<Option<ResponseState>, Error> {
     let before: Option<String> = conn
-        .query_row(
+        .prepare_cached(
             "SELECT state FROM replies WHERE id = ?2 AND post_id IN (SELECT id FROM posts WHERE blog_id = ?1)",
-            [blog_id, id],
-            |row| row.get(0),
-        )
+        )?
+        .query_row([blog_id, id], |row| row.get(0))
         .optional()?;
     let Some(before) = before else { return Ok(None) };
     conn.execute("UPDATE replies SET state = ?2 WHERE id = ?1", params![id, state.as_str()])?;
@@ -203,12 +201,11 @@ pub fn set_state(
 /// was approved (a public page changes), or `None` when there was no such reply.
 pub fn delete(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<bool>, Error> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "DELETE FROM replies WHERE id = ?2 AND post_id IN (SELECT id FROM posts WHERE blog_id = ?1)
              RETURNING state = 'approved'",
-            [blog_id, id],
-            |row| row.get(0),
-        )
+        )?
+        .query_row([blog_id, id], |row| row.get(0))
         .optional()?)
 }
 
@@ -216,19 +213,18 @@ pub fn delete(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<bool>, 
 /// row id and whether the reply was approved, or `None` when there was none.
 pub fn delete_by_note(conn: &Connection, note_id: &str, actor_id: &str) -> Result<Option<(i64, bool)>, Error> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "DELETE FROM replies WHERE note_id = ?1 AND actor_id = ?2 RETURNING post_id, state = 'approved'",
-            params![note_id, actor_id],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
+        )?
+        .query_row(params![note_id, actor_id], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?)
 }
 
 /// How many replies (held and approved, not spam) the post (row id) has.
 pub fn count(conn: &Connection, post_id: i64) -> Result<i64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM replies WHERE post_id = ?1 AND state <> 'spam'", [post_id], |row| {
-        row.get(0)
-    })?)
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM replies WHERE post_id = ?1 AND state <> 'spam'")?
+        .query_row([post_id], |row| row.get(0))?)
 }
 
 /// How many replies (held and approved, not spam) each of the posts (row ids) that has any has, in one query.
@@ -245,14 +241,11 @@ pub fn counts_of(conn: &Connection, post_ids: &[i64]) -> Result<std::collections
 /// The reply `id` of one of the blog's posts, with the short id and title of that post.
 pub fn get_with_post(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<(Reply, String, String)>, Error> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT {COLUMNS}, p.short_id, p.title FROM replies r JOIN posts p ON p.id = r.post_id
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, p.short_id, p.title FROM replies r JOIN posts p ON p.id = r.post_id
                  WHERE p.blog_id = ?1 AND r.id = ?2"
-            ),
-            [blog_id, id],
-            |row| Ok((from_row(row)?, row.get(12)?, row.get(13)?)),
-        )
+        ))?
+        .query_row([blog_id, id], |row| Ok((from_row(row)?, row.get(12)?, row.get(13)?)))
         .optional()?)
 }
 

@@ -50,15 +50,14 @@ pub fn add(conn: &mut Connection, report: &NewReport, limits: ReportLimits) -> R
          WHERE client_key <> '' AND created_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')",
         [],
     )?;
-    let sent: u32 = tx.query_row(
-        "SELECT count(*) FROM reports WHERE client_key = ?1 AND client_key <> ''",
-        [&report.client_key],
-        |r| r.get(0),
-    )?;
+    let sent: u32 = tx
+        .prepare_cached("SELECT count(*) FROM reports WHERE client_key = ?1 AND client_key <> ''")?
+        .query_row([&report.client_key], |r| r.get(0))?;
     if sent >= limits.per_address {
         return Ok(Added::AddressLimit);
     }
-    let open: u32 = tx.query_row("SELECT count(*) FROM reports WHERE state = 'open'", [], |r| r.get(0))?;
+    let open: u32 =
+        tx.prepare_cached("SELECT count(*) FROM reports WHERE state = 'open'")?.query_row([], |r| r.get(0))?;
     if open >= limits.max_open {
         return Ok(Added::QueueFull);
     }
@@ -174,15 +173,17 @@ fn report_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Report> {
 /// Reports in `state` (one of [`STATES`]), newest first, `limit` from `offset`, and how many
 /// there are in all.
 pub fn list(conn: &Connection, state: &str, limit: u64, offset: u64) -> Result<(Vec<Report>, u64), Error> {
-    let total: u64 = conn.query_row("SELECT count(*) FROM reports WHERE state = ?1", [state], |r| r.get(0))?;
-    let mut stmt = conn.prepare(&format!("{COLUMNS} WHERE r.state = ?1 ORDER BY r.id DESC LIMIT ?2 OFFSET ?3"))?;
+    let total: u64 =
+        conn.prepare_cached("SELECT count(*) FROM reports WHERE state = ?1")?.query_row([state], |r| r.get(0))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{COLUMNS} WHERE r.state = ?1 ORDER BY r.id DESC LIMIT ?2 OFFSET ?3"))?;
     let rows = stmt.query_map(params![state, limit, offset], report_row)?;
     Ok((rows.collect::<rusqlite::Result<_>>()?, total))
 }
 
 /// Report `id`, if it exists.
 pub fn one(conn: &Connection, id: i64) -> Result<Option<Report>, Error> {
-    Ok(conn.query_row(&format!("{COLUMNS} WHERE r.id = ?1"), [id], report_row).optional()?)
+    Ok(conn.prepare_cached(&format!("{COLUMNS} WHERE r.id = ?1"))?.query_row([id], report_row).optional()?)
 }
 
 /// The outcome of [`settle`].
@@ -258,13 +259,18 @@ mod tests {
         );
         assert_eq!(settle(&mut conn, 9999, Settled::Resolved, "ops@example.com").unwrap(), Settle::Unknown);
         let recorded: (String, String, String) = conn
-            .query_row("SELECT admin, action, reason FROM admin_actions", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached("SELECT admin, action, reason FROM admin_actions")
+            .unwrap()
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .unwrap();
         assert_eq!(recorded, ("ops@example.com".into(), "dismiss-report".into(), format!("Report #{first} (Spam)")));
         conn.execute("UPDATE reports SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
         assert!(matches!(add(&mut conn, &report("10.0.0.1"), LIMITS).unwrap(), Added::Stored(_)));
-        let keys: i64 =
-            conn.query_row("SELECT count(*) FROM reports WHERE client_key = '10.0.0.1'", [], |r| r.get(0)).unwrap();
+        let keys: i64 = conn
+            .prepare_cached("SELECT count(*) FROM reports WHERE client_key = '10.0.0.1'")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         assert_eq!(keys, 1, "the day-old reports' addresses are erased");
     }
 

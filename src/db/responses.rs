@@ -73,10 +73,9 @@ pub struct CommentSettings {
 
 /// The blog's comment settings.
 pub fn settings(conn: &Connection, blog_id: i64) -> Result<CommentSettings, Error> {
-    let (mode, words): (String, String) =
-        conn.query_row("SELECT comments_mode, blocked_words FROM blogs WHERE id = ?1", [blog_id], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+    let (mode, words): (String, String) = conn
+        .prepare_cached("SELECT comments_mode, blocked_words FROM blogs WHERE id = ?1")?
+        .query_row([blog_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(CommentSettings {
         mode: CommentsMode::parse(&mode).unwrap_or(CommentsMode::Off),
         blocked_words: serde_json::from_str(&words).unwrap_or_default(),
@@ -99,7 +98,8 @@ pub fn set_blocked_words(conn: &Connection, blog_id: i64, words: &[String]) -> R
 /// Whether the post's comments are closed.
 pub fn post_closed(conn: &Connection, post_id: i64) -> Result<bool, Error> {
     Ok(conn
-        .query_row("SELECT comments_closed FROM posts WHERE id = ?1", [post_id], |r| r.get(0))
+        .prepare_cached("SELECT comments_closed FROM posts WHERE id = ?1")?
+        .query_row([post_id], |r| r.get(0))
         .optional()?
         .unwrap_or(true))
 }
@@ -169,16 +169,16 @@ pub struct CommentCounts {
 /// The counts the form's limits read.
 pub fn counts_today(conn: &Connection, blog_id: i64, client_key: &str) -> Result<CommentCounts, Error> {
     let day = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')";
-    let from_client: u32 = conn.query_row(
-        &format!("SELECT count(*) FROM responses WHERE kind = 'comment' AND client_key = ?1 AND created_at > {day}"),
-        [client_key],
-        |r| r.get(0),
-    )?;
-    let on_blog: u32 = conn.query_row(
-        &format!("SELECT count(*) FROM responses WHERE blog_id = ?1 AND kind = 'comment' AND created_at > {day}"),
-        [blog_id],
-        |r| r.get(0),
-    )?;
+    let from_client: u32 = conn
+        .prepare_cached(&format!(
+            "SELECT count(*) FROM responses WHERE kind = 'comment' AND client_key = ?1 AND created_at > {day}"
+        ))?
+        .query_row([client_key], |r| r.get(0))?;
+    let on_blog: u32 = conn
+        .prepare_cached(&format!(
+            "SELECT count(*) FROM responses WHERE blog_id = ?1 AND kind = 'comment' AND created_at > {day}"
+        ))?
+        .query_row([blog_id], |r| r.get(0))?;
     Ok(CommentCounts { from_client, on_blog })
 }
 
@@ -254,11 +254,8 @@ fn response(r: &rusqlite::Row<'_>) -> rusqlite::Result<Response> {
 /// The blog's response `id`.
 pub fn get(conn: &Connection, blog_id: i64, id: i64) -> Result<Option<Response>, Error> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM responses WHERE blog_id = ?1 AND id = ?2"),
-            params![blog_id, id],
-            response,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM responses WHERE blog_id = ?1 AND id = ?2"))?
+        .query_row(params![blog_id, id], response)
         .optional()?)
 }
 
@@ -273,11 +270,9 @@ pub fn approved_for_post(conn: &Connection, post_id: i64) -> Result<Vec<Response
 
 /// How many of the blog's responses are in `state`.
 pub fn count_in(conn: &Connection, blog_id: i64, state: ResponseState) -> Result<u64, Error> {
-    let count: i64 = conn.query_row(
-        "SELECT count(*) FROM responses WHERE blog_id = ?1 AND state = ?2",
-        params![blog_id, state.as_str()],
-        |r| r.get(0),
-    )?;
+    let count: i64 = conn
+        .prepare_cached("SELECT count(*) FROM responses WHERE blog_id = ?1 AND state = ?2")?
+        .query_row(params![blog_id, state.as_str()], |r| r.get(0))?;
     Ok(count.max(0) as u64)
 }
 
@@ -358,14 +353,11 @@ pub const EDIT_MINUTES: u32 = 15;
 /// [`EDIT_MINUTES`] ago.
 pub fn by_edit_hash(conn: &Connection, blog_id: i64, edit_hash: &[u8]) -> Result<Option<Response>, Error> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT {COLUMNS} FROM responses WHERE blog_id = ?1 AND edit_hash = ?2 AND kind = 'comment'
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM responses WHERE blog_id = ?1 AND edit_hash = ?2 AND kind = 'comment'
                    AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{EDIT_MINUTES} minutes')"
-            ),
-            params![blog_id, edit_hash],
-            response,
-        )
+        ))?
+        .query_row(params![blog_id, edit_hash], response)
         .optional()?)
 }
 

@@ -147,13 +147,14 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<AdminBlog> {
 /// One page of the review queue (blogs `new`, and approved ones flagged back), with the
 /// queue's length.
 pub fn queue(conn: &Connection, order: QueueOrder, offset: u64, limit: u32) -> Result<(u64, Vec<AdminBlog>), Error> {
-    let total: u64 = conn.query_row(&format!("SELECT COUNT(*) FROM blogs b WHERE {IN_QUEUE}"), [], |r| r.get(0))?;
+    let total: u64 =
+        conn.prepare_cached(&format!("SELECT COUNT(*) FROM blogs b WHERE {IN_QUEUE}"))?.query_row([], |r| r.get(0))?;
     let newest = "COALESCE(b.flagged_at, b.created_at) DESC, b.id DESC";
     let order = match order {
         QueueOrder::Newest => newest.to_owned(),
         QueueOrder::Risk => format!("b.risk_score DESC, {newest}"),
     };
-    let mut stmt = conn.prepare(&format!("{SELECT} WHERE {IN_QUEUE} ORDER BY {order} LIMIT ?1 OFFSET ?2"))?;
+    let mut stmt = conn.prepare_cached(&format!("{SELECT} WHERE {IN_QUEUE} ORDER BY {order} LIMIT ?1 OFFSET ?2"))?;
     let rows = stmt.query_map(params![limit, offset as i64], from_row)?;
     Ok((total, rows.collect::<Result<_, _>>()?))
 }
@@ -164,26 +165,25 @@ pub fn search(conn: &Connection, filter: &BlogFilter, offset: u64, limit: u32) -
     let state = filter.state.map(TrustState::as_str);
     let filter_sql = "(b.subdomain LIKE ?1 ESCAPE '\\' OR b.name LIKE ?1 ESCAPE '\\' OR u.email LIKE ?1 ESCAPE '\\')
         AND (?2 IS NULL OR b.state = ?2) AND (?3 IS NULL OR b.created_at >= ?3)";
-    let total: u64 = conn.query_row(
-        &format!("SELECT COUNT(*) FROM blogs b JOIN users u ON u.id = b.user_id WHERE {filter_sql}"),
-        params![pattern, state, filter.since],
-        |r| r.get(0),
-    )?;
-    let mut stmt =
-        conn.prepare(&format!("{SELECT} WHERE {filter_sql} ORDER BY b.created_at DESC, b.id DESC LIMIT ?4 OFFSET ?5"))?;
+    let total: u64 = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM blogs b JOIN users u ON u.id = b.user_id WHERE {filter_sql}"))?
+        .query_row(params![pattern, state, filter.since], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "{SELECT} WHERE {filter_sql} ORDER BY b.created_at DESC, b.id DESC LIMIT ?4 OFFSET ?5"
+    ))?;
     let rows = stmt.query_map(params![pattern, state, filter.since, limit, offset as i64], from_row)?;
     Ok((total, rows.collect::<Result<_, _>>()?))
 }
 
 /// The blog on `subdomain` as an admin sees it.
 pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<AdminBlog>, Error> {
-    Ok(conn.query_row(&format!("{SELECT} WHERE b.subdomain = ?1"), [subdomain], from_row).optional()?)
+    Ok(conn.prepare_cached(&format!("{SELECT} WHERE b.subdomain = ?1"))?.query_row([subdomain], from_row).optional()?)
 }
 
 /// One page of the record of admin actions, newest first, with its length.
 pub fn actions(conn: &Connection, offset: u64, limit: u32) -> Result<(u64, Vec<AdminAction>), Error> {
-    let total: u64 = conn.query_row("SELECT COUNT(*) FROM admin_actions", [], |r| r.get(0))?;
-    let mut stmt = conn.prepare(
+    let total: u64 = conn.prepare_cached("SELECT COUNT(*) FROM admin_actions")?.query_row([], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(
         "SELECT id, admin, subdomain, action, reason, at FROM admin_actions ORDER BY id DESC LIMIT ?1 OFFSET ?2",
     )?;
     let rows = stmt.query_map(params![limit, offset as i64], |row| {
@@ -224,28 +224,25 @@ pub struct ScoreFacts {
 /// The blog's [`ScoreFacts`], None when there is no such blog.
 pub fn score_facts(conn: &Connection, blog_id: i64) -> Result<Option<ScoreFacts>, Error> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT state, created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{RECHECK_DAYS} days'),
+        .prepare_cached(&format!(
+            "SELECT state, created_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{RECHECK_DAYS} days'),
                         flagged_at IS NOT NULL, approved_link_hosts
                  FROM blogs WHERE id = ?1"
-            ),
-            [blog_id],
-            |row| {
-                Ok(ScoreFacts {
-                    state: TrustState::from_stored(&row.get::<_, String>(0)?),
-                    recent: row.get(1)?,
-                    flagged: row.get(2)?,
-                    approved_hosts: parse_hosts(&row.get::<_, String>(3)?),
-                })
-            },
-        )
+        ))?
+        .query_row([blog_id], |row| {
+            Ok(ScoreFacts {
+                state: TrustState::from_stored(&row.get::<_, String>(0)?),
+                recent: row.get(1)?,
+                flagged: row.get(2)?,
+                approved_hosts: parse_hosts(&row.get::<_, String>(3)?),
+            })
+        })
         .optional()?)
 }
 
 /// The stored bodies of the blog's newest `limit` published posts and pages.
 pub fn published_bodies(conn: &Connection, blog_id: i64, limit: usize) -> Result<Vec<String>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT body FROM posts WHERE blog_id = ?1 AND published_at IS NOT NULL
          ORDER BY published_at DESC, id DESC LIMIT ?2",
     )?;

@@ -74,15 +74,13 @@ pub fn record(tx: &Connection, before: &Post, after: &Post, user_id: i64, kind: 
         return Ok(false);
     }
     if kind == RevisionKind::Autosave {
-        let merged: bool = tx.query_row(
-            &format!(
+        let merged: bool = tx
+            .prepare_cached(&format!(
                 "SELECT coalesce((SELECT kind = 'autosave' AND user_id = ?2
                      AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{AUTOSAVE_MERGE_MINUTES} minutes')
                  FROM post_revisions WHERE post_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 1), 0)"
-            ),
-            params![before.id, user_id],
-            |r| r.get(0),
-        )?;
+            ))?
+            .query_row(params![before.id, user_id], |r| r.get(0))?;
         if merged {
             return Ok(false);
         }
@@ -148,7 +146,9 @@ pub fn thin(conn: &Connection, post_id: i64) -> Result<(), Error> {
 
 /// Number of revisions of the post.
 pub fn count(conn: &Connection, post_id: i64) -> Result<u64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM post_revisions WHERE post_id = ?1", [post_id], |r| r.get(0))?)
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM post_revisions WHERE post_id = ?1")?
+        .query_row([post_id], |r| r.get(0))?)
 }
 
 /// A page of the post's revisions, newest first.
@@ -163,7 +163,8 @@ pub fn page(conn: &Connection, post_id: i64, offset: u64, limit: u32) -> Result<
 /// The revision `id` of the post, if it is one of its.
 pub fn get(conn: &Connection, post_id: i64, id: i64) -> Result<Option<Revision>, Error> {
     Ok(conn
-        .query_row(&format!("{SELECT} WHERE r.post_id = ?1 AND r.id = ?2"), params![post_id, id], from_row)
+        .prepare_cached(&format!("{SELECT} WHERE r.post_id = ?1 AND r.id = ?2"))?
+        .query_row(params![post_id, id], from_row)
         .optional()?)
 }
 

@@ -52,5 +52,7 @@ pub fn publish_due(
 
 /// The earliest scheduled time of any post, if one is waiting.
 pub fn next_due(conn: &Connection) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT min(scheduled_at) FROM posts WHERE scheduled_at IS NOT NULL", [], |r| r.get(0))?)
+    Ok(conn
+        .prepare_cached("SELECT min(scheduled_at) FROM posts WHERE scheduled_at IS NOT NULL")?
+        .query_row([], |r| r.get(0))?)
 }

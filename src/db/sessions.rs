@@ -35,19 +35,16 @@ pub fn create(conn: &Connection, user_id: i64, token_hash: &[u8]) -> Result<i64,
 /// (last used over an hour ago).
 pub fn find(conn: &Connection, token_hash: &[u8]) -> Result<Option<(Session, bool)>, Error> {
     Ok(conn
-        .query_row(
-            &format!(
-                "SELECT s.id, u.id, u.email, u.name,
+        .prepare_cached(&format!(
+            "SELECT s.id, u.id, u.email, u.name,
                         s.last_seen_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
                  FROM sessions s JOIN users u ON u.id = s.user_id
                  WHERE s.token_hash = ?1 AND s.expires_at > {NOW}"
-            ),
-            [token_hash],
-            |row| {
-                let user = User { id: row.get(1)?, email: row.get(2)?, name: row.get(3)? };
-                Ok((Session { id: row.get(0)?, user }, row.get::<_, bool>(4)?))
-            },
-        )
+        ))?
+        .query_row([token_hash], |row| {
+            let user = User { id: row.get(1)?, email: row.get(2)?, name: row.get(3)? };
+            Ok((Session { id: row.get(0)?, user }, row.get::<_, bool>(4)?))
+        })
         .optional()?)
 }
 

@@ -82,24 +82,27 @@ pub fn create_invite(
         params![code_hash, prefix, max_uses, expires, note],
     )?;
     let id = conn.last_insert_rowid();
-    Ok(conn.query_row(&format!("{INVITE} WHERE i.id = ?1"), [id], invite_from_row)?)
+    Ok(conn.prepare_cached(&format!("{INVITE} WHERE i.id = ?1"))?.query_row([id], invite_from_row)?)
 }
 
 /// Every invite, newest first.
 pub fn list_invites(conn: &Connection) -> Result<Vec<Invite>, Error> {
-    let mut stmt = conn.prepare(&format!("{INVITE} ORDER BY i.id DESC"))?;
+    let mut stmt = conn.prepare_cached(&format!("{INVITE} ORDER BY i.id DESC"))?;
     let rows = stmt.query_map([], invite_from_row)?.collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
 
 /// The invite whose code hashes to `code_hash`.
 pub fn invite_by_hash(conn: &Connection, code_hash: &[u8]) -> Result<Option<Invite>, Error> {
-    Ok(conn.query_row(&format!("{INVITE} WHERE i.code_hash = ?1"), [code_hash], invite_from_row).optional()?)
+    Ok(conn
+        .prepare_cached(&format!("{INVITE} WHERE i.code_hash = ?1"))?
+        .query_row([code_hash], invite_from_row)
+        .optional()?)
 }
 
 /// The invite `id`.
 pub fn invite_by_id(conn: &Connection, id: i64) -> Result<Option<Invite>, Error> {
-    Ok(conn.query_row(&format!("{INVITE} WHERE i.id = ?1"), [id], invite_from_row).optional()?)
+    Ok(conn.prepare_cached(&format!("{INVITE} WHERE i.id = ?1"))?.query_row([id], invite_from_row).optional()?)
 }
 
 /// Revokes the invite `id` (a revoked one stays revoked as it was); false when there is none.
@@ -145,14 +148,12 @@ pub fn recent(conn: &Connection, address: Option<&str>) -> Result<Recent, Error>
     conn.execute(&format!("DELETE FROM signup_log WHERE at <= {A_DAY_AGO}"), [])?;
     // The count, and the seconds (rounded up) until the oldest counted row is a day old.
     let count = |filter: &str, value: &str| -> Result<(u32, u64), Error> {
-        Ok(conn.query_row(
-            &format!(
+        Ok(conn
+            .prepare_cached(&format!(
                 "SELECT count(*), coalesce(CAST((julianday(min(at)) + 1 - julianday('now')) * 86400 AS INTEGER) + 1, 0)
                  FROM signup_log WHERE {filter}"
-            ),
-            [value],
-            |row| Ok((row.get::<_, u32>(0)?, row.get::<_, i64>(1)?.max(0) as u64)),
-        )?)
+            ))?
+            .query_row([value], |row| Ok((row.get::<_, u32>(0)?, row.get::<_, i64>(1)?.max(0) as u64)))?)
     };
     let (instance, instance_wait) = count("created = 1 AND ?1 = ?1", "")?;
     let (address_count, address_wait) = match address {

@@ -94,11 +94,9 @@ fn pattern(query: &str) -> String {
 
 /// How many subscribers `filter` finds.
 pub fn count_listed(conn: &Connection, blog_id: i64, filter: &ListFilter) -> Result<u64, Error> {
-    let count: i64 = conn.query_row(
-        &format!("SELECT count(*) FROM subscribers {FILTERED}"),
-        params![blog_id, pattern(&filter.query), filter.state],
-        |r| r.get(0),
-    )?;
+    let count: i64 = conn
+        .prepare_cached(&format!("SELECT count(*) FROM subscribers {FILTERED}"))?
+        .query_row(params![blog_id, pattern(&filter.query), filter.state], |r| r.get(0))?;
     Ok(count.max(0) as u64)
 }
 
@@ -118,7 +116,7 @@ pub fn list(
 
 /// Every subscriber of the blog, oldest first, for the CSV export.
 pub fn all(conn: &Connection, blog_id: i64) -> Result<Vec<ListedSubscriber>, Error> {
-    let mut stmt = conn.prepare(&format!("{LISTED} WHERE blog_id = ?1 ORDER BY id"))?;
+    let mut stmt = conn.prepare_cached(&format!("{LISTED} WHERE blog_id = ?1 ORDER BY id"))?;
     let rows = stmt.query_map([blog_id], listed)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -131,12 +129,12 @@ pub fn remove(conn: &Connection, blog_id: i64, id: i64) -> Result<bool, Error> {
 
 /// How many subscribers the blog imported from other services in the last 24 hours.
 pub fn imported_today(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
-    let count: i64 = conn.query_row(
-        "SELECT coalesce(sum(added), 0) FROM subscriber_imports
+    let count: i64 = conn
+        .prepare_cached(
+            "SELECT coalesce(sum(added), 0) FROM subscriber_imports
          WHERE blog_id = ?1 AND at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')",
-        [blog_id],
-        |r| r.get(0),
-    )?;
+        )?
+        .query_row([blog_id], |r| r.get(0))?;
     Ok(count.max(0) as u64)
 }
 

@@ -54,8 +54,9 @@ pub fn subscribe(
     limits: SubscribeLimits,
 ) -> Result<Subscribed, Error> {
     prune(conn)?;
-    let count =
-        |sql: &str, key: &dyn rusqlite::ToSql| -> Result<u32, Error> { Ok(conn.query_row(sql, [key], |r| r.get(0))?) };
+    let count = |sql: &str, key: &dyn rusqlite::ToSql| -> Result<u32, Error> {
+        Ok(conn.prepare_cached(sql)?.query_row([key], |r| r.get(0))?)
+    };
     let day = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')";
     if count(&format!("SELECT count(*) FROM subscribe_log WHERE client_key = ?1 AND at > {day}"), &request.client_key)?
         >= limits.per_address
@@ -67,15 +68,11 @@ pub fn subscribe(
         &request.email_hash,
     )? > 0;
     let existing: Option<(i64, String)> = conn
-        .query_row(
-            "SELECT id, state FROM subscribers WHERE blog_id = ?1 AND email = ?2",
-            params![request.blog_id, request.email],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .prepare_cached("SELECT id, state FROM subscribers WHERE blog_id = ?1 AND email = ?2")?
+        .query_row(params![request.blog_id, request.email], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let quiet = mailed_today || existing.as_ref().is_some_and(|(_, state)| state == "confirmed");
-    let hour_mailed: u32 = conn.query_row(
-        "SELECT count(*) FROM subscribe_log WHERE mailed = 1 AND at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')",
+    let hour_mailed: u32 = conn.prepare_cached("SELECT count(*) FROM subscribe_log WHERE mailed = 1 AND at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')")?.query_row(
         [],
         |r| r.get(0),
     )?;
@@ -150,7 +147,8 @@ pub struct Subscriber {
 /// The subscriber `id`.
 pub fn by_id(conn: &Connection, id: i64) -> Result<Option<Subscriber>, Error> {
     Ok(conn
-        .query_row("SELECT id, blog_id, email, state, unsubscribe_token FROM subscribers WHERE id = ?1", [id], |r| {
+        .prepare_cached("SELECT id, blog_id, email, state, unsubscribe_token FROM subscribers WHERE id = ?1")?
+        .query_row([id], |r| {
             Ok(Subscriber {
                 id: r.get(0)?,
                 blog_id: r.get(1)?,
@@ -210,7 +208,7 @@ pub fn due_mailings(conn: &Connection, limit: u32) -> Result<Vec<(i64, i64)>, Er
 
 /// When the next mailing is due, if any.
 pub fn next_mailing(conn: &Connection) -> Result<Option<String>, Error> {
-    Ok(conn.query_row("SELECT min(due_at) FROM post_mailings", [], |r| r.get(0))?)
+    Ok(conn.prepare_cached("SELECT min(due_at) FROM post_mailings")?.query_row([], |r| r.get(0))?)
 }
 
 /// Forgets the mailing of `post_id` (sent, or no longer wanted).
@@ -231,7 +229,7 @@ pub fn confirmed(conn: &Connection, blog_id: i64) -> Result<Vec<(i64, String, St
 /// The blog's confirmed subscribers as an archive carries them: (address, created, confirmed),
 /// in the order they subscribed.
 pub fn confirmed_for_archive(conn: &Connection, blog_id: i64) -> Result<Vec<(String, String, String)>, Error> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT email, created_at, confirmed_at FROM subscribers
          WHERE blog_id = ?1 AND state = 'confirmed' AND confirmed_at IS NOT NULL ORDER BY id",
     )?;
@@ -275,7 +273,13 @@ mod tests {
         };
         // Asked again the same day: quiet, whoever asks; one row per blog and address.
         assert_eq!(ask(&conn, "a@example.org", "10.0.0.2", b"h2"), Subscribed::Quiet);
-        assert_eq!(conn.query_row("SELECT count(*) FROM subscribers", [], |r| r.get::<_, i64>(0)).unwrap(), 1);
+        assert_eq!(
+            conn.prepare_cached("SELECT count(*) FROM subscribers")
+                .unwrap()
+                .query_row([], |r| r.get::<_, i64>(0))
+                .unwrap(),
+            1
+        );
         assert!(!confirm(&conn, 1, b"h2").unwrap(), "the quiet request made no link");
         assert!(!confirm(&conn, 2, b"h1").unwrap(), "another blog's link confirms nothing");
         assert!(confirm(&conn, 1, b"h1").unwrap());
@@ -296,7 +300,13 @@ mod tests {
         conn.execute("UPDATE subscribers SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
         assert!(!confirm(&conn, 1, &[0]).unwrap(), "expired after seven days");
         prune(&conn).unwrap();
-        assert_eq!(conn.query_row("SELECT count(*) FROM subscribers", [], |r| r.get::<_, i64>(0)).unwrap(), 0);
+        assert_eq!(
+            conn.prepare_cached("SELECT count(*) FROM subscribers")
+                .unwrap()
+                .query_row([], |r| r.get::<_, i64>(0))
+                .unwrap(),
+            0
+        );
     }
 
     #[test]

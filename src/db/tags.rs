@@ -65,11 +65,9 @@ pub fn of_blog(conn: &Connection, blog_id: i64) -> Result<Vec<TagCount>, Error> 
 
 /// Number of the blog's posts with `tag`, drafts included.
 pub fn count_with_tag(conn: &Connection, blog_id: i64, tag: &str) -> Result<u64, Error> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM post_tags WHERE blog_id = ?1 AND tag = ?2",
-        params![blog_id, tag],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM post_tags WHERE blog_id = ?1 AND tag = ?2")?
+        .query_row(params![blog_id, tag], |r| r.get(0))?)
 }
 
 /// A page of the blog's posts with `tag`, newest first, drafts included (the owner's list).
@@ -86,8 +84,7 @@ pub fn page_with_tag(conn: &Connection, blog_id: i64, tag: &str, offset: u64, li
 
 /// Number of published posts (not pages) with `tag`.
 pub fn count_published(conn: &Connection, blog_id: i64, tag: &str) -> Result<u64, Error> {
-    Ok(conn.query_row(
-        &format!("SELECT count(*) FROM post_tags t JOIN posts p ON p.id = t.post_id WHERE t.blog_id = ?1 AND t.tag = ?2 AND {PUBLIC_POST}"),
+    Ok(conn.prepare_cached(&format!("SELECT count(*) FROM post_tags t JOIN posts p ON p.id = t.post_id WHERE t.blog_id = ?1 AND t.tag = ?2 AND {PUBLIC_POST}"))?.query_row(
         params![blog_id, tag],
         |r| r.get(0),
     )?)

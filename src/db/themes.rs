@@ -26,5 +26,5 @@ pub fn list(conn: &Connection) -> Result<Vec<Theme>, Error> {
 
 /// The id of the theme with `slug` (`default`, `serif`, ...), if there is one.
 pub fn id_of_slug(conn: &Connection, slug: &str) -> Result<Option<i64>, Error> {
-    Ok(conn.query_row("SELECT id FROM themes WHERE slug = ?1", [slug], |row| row.get(0)).optional()?)
+    Ok(conn.prepare_cached("SELECT id FROM themes WHERE slug = ?1")?.query_row([slug], |row| row.get(0)).optional()?)
 }

@@ -75,7 +75,7 @@ pub fn put(tx: &Connection, blog_id: i64, entry: &Trashed) -> Result<bool, Error
 
 /// Number of entries in the blog's trash.
 pub fn count(conn: &Connection, blog_id: i64) -> Result<u64, Error> {
-    Ok(conn.query_row("SELECT count(*) FROM trash WHERE blog_id = ?1", [blog_id], |r| r.get(0))?)
+    Ok(conn.prepare_cached("SELECT count(*) FROM trash WHERE blog_id = ?1")?.query_row([blog_id], |r| r.get(0))?)
 }
 
 /// A page of the blog's trash, last deleted first.
@@ -115,11 +115,8 @@ pub fn all(conn: &Connection, blog_id: i64) -> Result<Vec<Trashed>, Error> {
 /// Takes the entry `id` out of the blog's trash; `None` when the blog has no such entry.
 pub fn take(tx: &Transaction, blog_id: i64, id: i64) -> Result<Option<Trashed>, Error> {
     let row: Option<(String, String, String)> = tx
-        .query_row(
-            "DELETE FROM trash WHERE blog_id = ?1 AND id = ?2 RETURNING deleted_at, post, revisions",
-            params![blog_id, id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
+        .prepare_cached("DELETE FROM trash WHERE blog_id = ?1 AND id = ?2 RETURNING deleted_at, post, revisions")?
+        .query_row(params![blog_id, id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
     row.map(|(deleted_at, post, revisions)| {
         Ok(Trashed { deleted_at, post: parsed(&post)?, revisions: parsed(&revisions)? })
@@ -158,7 +155,8 @@ pub fn restore_post(tx: &Transaction, blog_id: i64, trashed: &Trashed) -> Result
         }
         Err(err) => return Err(err.into()),
     };
-    let mut restored = tx.query_row(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"), [id], from_row)?;
+    let mut restored =
+        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM posts WHERE id = ?1"))?.query_row([id], from_row)?;
     super::tags::write(tx, &mut restored, &v.tags)?;
     revisions::put_back(tx, id, &trashed.revisions)?;
     Ok(restored)

@@ -37,12 +37,13 @@ pub struct SocialAccount {
 /// The user a provider identity belongs to.
 pub fn find_by_identity(conn: &Connection, identity: &Identity) -> Result<Option<User>, Error> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT u.id, u.email, u.name FROM social_accounts s JOIN users u ON u.id = s.user_id
              WHERE s.issuer = ?1 AND s.subject = ?2",
-            params![identity.issuer, identity.subject],
-            |row| Ok(User { id: row.get(0)?, email: row.get(1)?, name: row.get(2)? }),
-        )
+        )?
+        .query_row(params![identity.issuer, identity.subject], |row| {
+            Ok(User { id: row.get(0)?, email: row.get(1)?, name: row.get(2)? })
+        })
         .optional()?)
 }
 
@@ -68,11 +69,8 @@ pub enum Connect {
 pub fn connect(conn: &mut Connection, user_id: i64, identity: &Identity, provider: &str) -> Result<Connect, Error> {
     let tx = conn.transaction()?;
     let owner: Option<(i64, i64)> = tx
-        .query_row(
-            "SELECT id, user_id FROM social_accounts WHERE issuer = ?1 AND subject = ?2",
-            params![identity.issuer, identity.subject],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
+        .prepare_cached("SELECT id, user_id FROM social_accounts WHERE issuer = ?1 AND subject = ?2")?
+        .query_row(params![identity.issuer, identity.subject], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?;
     let account_id = match owner {
         Some((_, owner)) if owner != user_id => return Ok(Connect::OwnedByAnother),
@@ -93,9 +91,11 @@ fn insert_account(conn: &Connection, user_id: i64, identity: &Identity, provider
 }
 
 fn account_by_id(conn: &Connection, id: i64) -> Result<SocialAccount, Error> {
-    Ok(conn.query_row("SELECT id, provider, email, created_at FROM social_accounts WHERE id = ?1", [id], |row| {
-        Ok(SocialAccount { id: row.get(0)?, provider: row.get(1)?, email: row.get(2)?, created_at: row.get(3)? })
-    })?)
+    Ok(conn
+        .prepare_cached("SELECT id, provider, email, created_at FROM social_accounts WHERE id = ?1")?
+        .query_row([id], |row| {
+            Ok(SocialAccount { id: row.get(0)?, provider: row.get(1)?, email: row.get(2)?, created_at: row.get(3)? })
+        })?)
 }
 
 /// A user's connected accounts, oldest first.

@@ -49,7 +49,9 @@ impl Queue {
     /// When the next row is due, if any.
     fn next(&self, conn: &Connection) -> Result<Option<String>, Error> {
         let Queue { table, ready } = self;
-        Ok(conn.query_row(&format!("SELECT min(next_at) FROM {table} WHERE {ready}"), [], |r| r.get(0))?)
+        Ok(conn
+            .prepare_cached(&format!("SELECT min(next_at) FROM {table} WHERE {ready}"))?
+            .query_row([], |r| r.get(0))?)
     }
 
     /// Tries the row `id` again in `wait_secs`, one more attempt counted.
@@ -112,20 +114,21 @@ pub fn receive(
     limits: WebmentionLimits,
 ) -> Result<Received, Error> {
     conn.execute("DELETE FROM webmention_log WHERE at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')", [])?;
-    let sent: u32 = conn.query_row(
-        "SELECT count(*) FROM webmention_log WHERE client_key = ?1
+    let sent: u32 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM webmention_log WHERE client_key = ?1
            AND at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')",
-        [client_key],
-        |r| r.get(0),
-    )?;
+        )?
+        .query_row([client_key], |r| r.get(0))?;
     if sent >= limits.per_address {
         return Ok(Received::AddressLimit);
     }
     let known = conn
         .prepare_cached("SELECT 1 FROM incoming_webmentions WHERE post_id = ?1 AND source = ?2")?
         .exists(params![post_id, source])?;
-    let waiting: u32 =
-        conn.query_row("SELECT count(*) FROM incoming_webmentions WHERE blog_id = ?1", [blog_id], |r| r.get(0))?;
+    let waiting: u32 = conn
+        .prepare_cached("SELECT count(*) FROM incoming_webmentions WHERE blog_id = ?1")?
+        .query_row([blog_id], |r| r.get(0))?;
     if !known && waiting >= limits.pending_per_blog {
         return Ok(Received::BlogFull);
     }
@@ -174,11 +177,8 @@ pub fn retry(conn: &Connection, id: i64, wait_secs: u64) -> Result<(), Error> {
 /// Whether the post's response from `source` is shown (approved).
 pub fn shown(conn: &Connection, post_id: i64, source: &str) -> Result<bool, Error> {
     Ok(conn
-        .query_row(
-            "SELECT state = 'approved' FROM responses WHERE post_id = ?1 AND source_url = ?2",
-            params![post_id, source],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT state = 'approved' FROM responses WHERE post_id = ?1 AND source_url = ?2")?
+        .query_row(params![post_id, source], |r| r.get(0))
         .optional()?
         .unwrap_or(false))
 }
@@ -353,7 +353,11 @@ mod tests {
             (None, "https://alice.example/a-aaaaaaaa", false)
         );
         outgoing_done(&conn, told.id).unwrap();
-        let left: i64 = conn.query_row("SELECT count(*) FROM outgoing_webmentions", [], |r| r.get(0)).unwrap();
+        let left: i64 = conn
+            .prepare_cached("SELECT count(*) FROM outgoing_webmentions")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         assert_eq!(left, 0, "forgotten once told");
 
         // The blog's deletion takes what is left with it.
@@ -362,7 +366,11 @@ mod tests {
         post_deleted(&conn, other, "https://alice.example/a-bbbbbbbb").unwrap();
         conn.execute("DELETE FROM posts WHERE id = ?1", [other]).unwrap();
         conn.execute("DELETE FROM blogs WHERE id = 1", []).unwrap();
-        let left: i64 = conn.query_row("SELECT count(*) FROM outgoing_webmentions", [], |r| r.get(0)).unwrap();
+        let left: i64 = conn
+            .prepare_cached("SELECT count(*) FROM outgoing_webmentions")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         assert_eq!(left, 0);
     }
 }

@@ -11,6 +11,14 @@ pub fn too_many_posts() -> String {
     format!("A blog can have at most {MAX_POSTS_PER_BLOG} posts")
 }
 
+/// `quire serve --page-cache-mb`'s default: the memory for rendered public pages (bench/README.md,
+/// "The crawler's view", has the hit rates it gets).
+pub const DEFAULT_PAGE_CACHE_MB: u64 = 32;
+
+/// `--uncached-renders-per-minute` and `--uncached-renders-burst`'s defaults: one client's public
+/// pages rendered because they were not cached.
+pub const DEFAULT_UNCACHED_RENDERS: (u32, u32) = (600, 120);
+
 /// `quire serve --import-max-items`'s default.
 pub const DEFAULT_IMPORT_MAX_ITEMS: u64 = 50_000;
 

@@ -243,8 +243,11 @@ mod tests {
         // 1 bounce in 19 settled: too few settled. 2 in 20 (10 %): paused, once.
         assert_eq!(mail_queue::give_up(&conn, rows[18], true).unwrap(), None);
         assert_eq!(mail_queue::give_up(&conn, rows[19], true).unwrap(), Some(1));
-        let paused: Option<String> =
-            conn.query_row("SELECT mail_paused_at FROM blogs WHERE id = 1", [], |r| r.get(0)).unwrap();
+        let paused: Option<String> = conn
+            .prepare_cached("SELECT mail_paused_at FROM blogs WHERE id = 1")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         assert!(paused.is_some());
         let from: Mailbox = "Quire <noreply@example.com>".parse().unwrap();
         queue_pause_notice(&conn, 1, &from, &["admin@example.org".into(), "ANN@example.com".into()]).unwrap();
@@ -259,8 +262,11 @@ mod tests {
             .map(Result::unwrap)
             .collect();
         assert_eq!(notices, [("ann@example.com".to_owned(), Some(1)), ("admin@example.org".to_owned(), Some(1))]);
-        let text: String =
-            conn.query_row("SELECT text_body FROM mail_contents WHERE kind = 'notice'", [], |r| r.get(0)).unwrap();
+        let text: String = conn
+            .prepare_cached("SELECT text_body FROM mail_contents WHERE kind = 'notice'")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
         assert!(text.contains("\"Ann <script>\" (ann)"), "{text}");
         // A paused blog's mail is held; the notices about it are not.
         mail_queue::enqueue(&conn, &post, &recipients[..1]).unwrap();

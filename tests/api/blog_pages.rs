@@ -256,6 +256,8 @@ async fn pages_have_validators_answer_304_and_are_gzipped_when_asked() {
     let etag = first.headers()["etag"].to_str().unwrap().to_owned();
     assert!(first.headers().contains_key("last-modified"));
     assert_eq!(first.headers()["cache-control"], "public, max-age=0, must-revalidate");
+    assert!(first.headers().get("content-encoding").is_none(), "not compressed when not asked");
+    assert_eq!(first.headers()["vary"], "Accept-Encoding", "a cache must know the page varies");
     let plain = first.text().await.unwrap();
     let again = client.get(&url).header("host", &host).header("if-none-match", &etag).send().await.unwrap();
     assert_eq!(again.status(), 304);
@@ -267,6 +269,47 @@ async fn pages_have_validators_answer_304_and_are_gzipped_when_asked() {
     let mut unzipped = String::new();
     flate2::read::GzDecoder::new(&bytes[..]).read_to_string(&mut unzipped).unwrap();
     assert_eq!(unzipped, plain);
+    let plain_again = client.get(&url).header("host", &host).send().await.unwrap();
+    assert!(plain_again.headers().get("content-encoding").is_none(), "the plain page is still plain");
+    assert_eq!(plain_again.text().await.unwrap(), plain);
+    let zipped_again = client.get(&url).header("host", &host).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(zipped_again.headers()["etag"].to_str().unwrap(), etag, "one page, one validator");
+    assert_eq!(zipped_again.bytes().await.unwrap(), bytes, "the gzip form kept is the one sent first");
+}
+
+#[tokio::test]
+async fn one_client_past_its_uncached_renders_gets_a_429_while_cached_pages_still_answer() {
+    let app = TestApp::spawn_with(|config| config.uncached_renders = (6, 3)).await;
+    let alice = app.new_browser();
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let post = alice.create_post(blog, simple_body("Hello", "First words."), false).await;
+    let path = path_of(&post);
+    assert_eq!(page(&app, &path).await.status(), 200, "render 1, cached");
+    for _ in 0..20 {
+        assert_eq!(page(&app, &path).await.status(), 200, "a cached page is never limited");
+    }
+    assert_eq!(page(&app, "/no-such-page-1").await.status(), 404, "render 2 (a 404 is not cached)");
+    assert_eq!(page(&app, "/no-such-page-2").await.status(), 404, "render 3");
+    let refused = page(&app, "/no-such-page-3").await;
+    assert_eq!(refused.status(), 429);
+    let retry: u64 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=10).contains(&retry), "one render every 10 s comes back: {retry}");
+    assert_eq!(refused.headers()["cache-control"], "no-store");
+    assert!(refused.text().await.unwrap().contains(&format!("Try again in {retry} seconds")));
+    assert_eq!(page(&app, &path).await.status(), 200, "the cached post still answers");
+    let other_blog = app.get_with_host(&format!("bob.localhost:{}", app.port), "/").await;
+    assert_eq!(other_blog.status(), 429, "the allowance is the client's, across blogs");
+    // A change drops the blog's pages: the post is now an uncached render, refused too.
+    let short_id = post["shortId"].as_str().unwrap();
+    let changed = alice
+        .send(
+            Method::PUT,
+            &format!("/api/my/blogs/{blog}/posts/{short_id}"),
+            json!({ "body": simple_body("Hello", "Second words.") }),
+        )
+        .await;
+    assert_eq!(changed.status(), 200);
+    assert_eq!(page(&app, &path).await.status(), 429);
 }
 
 #[tokio::test]

@@ -15,8 +15,12 @@ fn a_given_up_delivery_goes_at_once_with_its_activity_and_its_host_is_shown_for_
     for row in claim_due(&conn, 10, &[]).unwrap().into_iter().filter(|row| row.host != "live.example") {
         give_up(&conn, row.id, "the server answered 404").unwrap();
     }
-    let count =
-        |table: &str| conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get::<_, i64>(0)).unwrap();
+    let count = |table: &str| {
+        conn.prepare_cached(&format!("SELECT count(*) FROM {table}"))
+            .unwrap()
+            .query_row([], |r| r.get::<_, i64>(0))
+            .unwrap()
+    };
     assert_eq!(
         (count("deliveries"), count("outgoing_activities")),
         (1, 1),
@@ -60,7 +64,10 @@ fn success_deletes_the_row_and_the_activity_with_its_last_row() {
     let due = claim_due(&conn, 10, &[]).unwrap();
     succeed(&conn, due[0].id).unwrap();
     let activities = |conn: &Connection| {
-        conn.query_row("SELECT count(*) FROM outgoing_activities", [], |r| r.get::<_, i64>(0)).unwrap()
+        conn.prepare_cached("SELECT count(*) FROM outgoing_activities")
+            .unwrap()
+            .query_row([], |r| r.get::<_, i64>(0))
+            .unwrap()
     };
     assert_eq!(activities(&conn), 1);
     succeed(&conn, due[1].id).unwrap();
@@ -162,7 +169,9 @@ fn migration_14_keeps_the_queue_sums_what_was_given_up_and_ids_are_never_reused_
     let follower = crate::db::followers::by_actor(&conn, 1, "https://c.example/users/x").unwrap().unwrap();
     assert_eq!(follower.follow_id, "https://c.example/follows/1", "of a Follow its id stays");
     let columns: i64 = conn
-        .query_row("SELECT count(*) FROM pragma_table_info('followers') WHERE name = 'follow_json'", [], |r| r.get(0))
+        .prepare_cached("SELECT count(*) FROM pragma_table_info('followers') WHERE name = 'follow_json'")
+        .unwrap()
+        .query_row([], |r| r.get(0))
         .unwrap();
     assert_eq!(columns, 0, "the Follows' bodies are dropped");
     let rows: Vec<(i64, i64, String, String)> = {
@@ -180,19 +189,22 @@ fn migration_14_keeps_the_queue_sums_what_was_given_up_and_ids_are_never_reused_
         "the queued rows stay, with their hosts; the given-up ones and their activity go"
     );
     assert_eq!(
-        conn.query_row("SELECT blog_id, host, deliveries, last_error, given_up_at FROM given_up_hosts", [], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, String>(4)?,
-            ))
-        })
-        .unwrap(),
+        conn.prepare_cached("SELECT blog_id, host, deliveries, last_error, given_up_at FROM given_up_hosts")
+            .unwrap()
+            .query_row([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                ))
+            })
+            .unwrap(),
         (1, "c.example".to_owned(), 2, "the server answered 410".to_owned(), "2026-01-03T00:00:00.000Z".to_owned())
     );
-    let temp: i64 = conn.query_row("SELECT count(*) FROM temp.sqlite_master", [], |r| r.get(0)).unwrap();
+    let temp: i64 =
+        conn.prepare_cached("SELECT count(*) FROM temp.sqlite_master").unwrap().query_row([], |r| r.get(0)).unwrap();
     assert_eq!(temp, 0, "the temporary copies are dropped");
     cancel_for_blog(&conn, 1).unwrap();
     let activity = enqueue(&conn, 1, "p3", "create", &inboxes(&["https://a.example/inbox"])).unwrap();

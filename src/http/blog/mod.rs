@@ -13,6 +13,7 @@
 //! - `css_preview`: unsaved custom CSS on the blog's home page, for the theme panel's frame.
 //! - `post_preview`: the editor's unsaved post as its page, for the editor's Preview frame.
 //! - `held`: what those two previews hold in memory, bounded, for ten minutes.
+//! - `render_limit`: the per-client limit on pages rendered because they were not cached.
 //! - `subscribe`: email subscriptions: subscribe, confirm, unsubscribe (never cached).
 
 mod cache;
@@ -22,6 +23,7 @@ mod feeds;
 mod held;
 pub mod post_preview;
 mod preview_links;
+mod render_limit;
 mod responses;
 mod routes;
 pub mod static_site;
@@ -43,6 +45,8 @@ use view_counter::ViewCounter;
 /// What the public blogs share: the page cache, the theme styles and pending view counts.
 pub struct BlogSite {
     cache: PageCache,
+    /// Per-client limit on uncached renders.
+    render_limit: render_limit::RenderLimiter,
     /// Page views not yet written.
     pub page_views: ViewCounter,
     themes: Themes,
@@ -53,10 +57,13 @@ pub struct BlogSite {
 }
 
 impl BlogSite {
-    /// The site over the write path's blog generations (which decide what is cached).
-    pub fn new(generations: Arc<PageGenerations>) -> BlogSite {
+    /// The site over the write path's blog generations (which decide what is cached), with a
+    /// page cache of `cache_bytes`.
+    /// `renders`: the uncached renders one client may have (per minute, in a burst).
+    pub fn new(generations: Arc<PageGenerations>, cache_bytes: u64, renders: (u32, u32)) -> BlogSite {
         BlogSite {
-            cache: PageCache::new(generations),
+            cache: PageCache::new(generations, cache_bytes),
+            render_limit: render_limit::RenderLimiter::new(renders.0, renders.1),
             page_views: ViewCounter::default(),
             themes: Themes::default(),
             css_previews: Default::default(),
@@ -64,8 +71,10 @@ impl BlogSite {
         }
     }
 
-    /// Frees the cached pages no request can be served again (see [`PageCache::sweep`]).
+    /// Frees the cached pages no request can be served again (see [`PageCache::sweep`]), and
+    /// reports the cache's hits and misses (see [`PageCache::report`]).
     pub fn sweep_stale_pages(&self) {
         self.cache.sweep();
+        self.cache.report();
     }
 }

@@ -32,8 +32,9 @@ pub fn redirect(location: &str) -> Response {
     Response::builder().status(StatusCode::MOVED_PERMANENTLY).header(header::LOCATION, location).finish()
 }
 
-/// Answers with a page: 304 when the client's copy is current, gzip when accepted. Counts a
-/// view of the post it shows (with the Page views addon).
+/// Answers with a page: 304 when the client's copy is current, gzip when accepted and the page
+/// has its gzip form (see `routes::with_gzip_if_asked`). Counts a view of the post it shows (with
+/// the Page views addon).
 pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     if let Some(post_id) = page.counts_view_of {
         site.page_views.add(post_id);
@@ -54,7 +55,7 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     if let Some(link) = &page.link {
         builder = builder.header(header::LINK, link.as_str());
     }
-    if page.gzip.is_some() {
+    if page.compressible() {
         builder = builder.header(header::VARY, "Accept-Encoding");
     }
     if page.noindex {

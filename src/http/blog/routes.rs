@@ -29,6 +29,7 @@ use crate::db::redirects;
 use crate::domain::blog::old_paths;
 use crate::domain::content::tags::is_tag;
 use crate::error::Error;
+use crate::http::client::client_ip;
 use crate::http::state::AppState;
 
 /// The blog's subdomain, put on the request by the host router.
@@ -78,12 +79,16 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     if let Some(key) = key.as_ref().filter(|_| !names_an_item)
         && let Some(page) = site.cache.get(&subdomain, key)
     {
+        let page = with_gzip_if_asked(req, site, &subdomain, Some(key), page).await?;
         return Ok(responses::respond(req, site, &page));
+    }
+    // Past the cache: each render counts against the client's allowance.
+    if let Some(too_many) = site.render_limit.refusal(client_ip(req, &state.config.trusted_proxies)) {
+        return Ok(too_many);
     }
     // Read before the database, so a render racing a write is stored under the old generation.
     let generation = site.cache.generation(&subdomain);
-    let lookup = subdomain.clone();
-    let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else {
+    let Some(blog) = current_blog(&state, &subdomain, generation).await? else {
         return Ok(crate::http::plain_pages::no_blog(
             &state.config,
             Some(&format!("{subdomain}.{}", state.config.host)),
@@ -103,7 +108,38 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     if let Some(key) = &key {
         site.cache.put(&subdomain, key, page.clone()); // 200s only: see PageCache::put
     }
+    let page = with_gzip_if_asked(req, site, &subdomain, key.as_deref(), page).await?;
     Ok(responses::respond(req, site, &page))
+}
+
+/// `page` with its gzip form when the client accepts gzip and it is worth compressing: compressed
+/// now (off the runtime) if it was not yet, and kept in the cache under `key` so it is compressed
+/// once. A client that does not ask for gzip costs no compression at all.
+async fn with_gzip_if_asked(
+    req: &Request,
+    site: &Arc<super::BlogSite>,
+    subdomain: &str,
+    key: Option<&str>,
+    page: Arc<Page>,
+) -> Result<Arc<Page>, Error> {
+    if page.gzip.is_some() || !page.compressible() || !crate::http::client::accepts_gzip(req) {
+        return Ok(page);
+    }
+    let (site, subdomain, key) = (site.clone(), subdomain.to_owned(), key.map(str::to_owned));
+    views::off_runtime(move || Ok(site.cache.put_gzip(&subdomain, key.as_deref(), page))).await
+}
+
+/// The blog at `subdomain` as its pages show it, read once per generation (`generation` read
+/// before the database, as for a page, so a read racing a write is kept under the old one).
+async fn current_blog(state: &AppState, subdomain: &str, generation: u64) -> Result<Option<Arc<PublicBlog>>, Error> {
+    if let Some(blog) = state.site.cache.blog(subdomain, generation) {
+        return Ok(Some(blog));
+    }
+    let lookup = subdomain.to_owned();
+    let Some(blog) = state.db.read(move |conn| public::blog(conn, &lookup)).await? else { return Ok(None) };
+    let blog = Arc::new(blog);
+    state.site.cache.put_blog(generation, blog.clone());
+    Ok(Some(blog))
 }
 
 /// A preview link's answer, never cached (see `preview_links`).

@@ -265,22 +265,20 @@ pub async fn render_post(
     generation: u64,
 ) -> Result<Page, Error> {
     let (config, site, blog, path) = (state.config.clone(), state.site.clone(), blog.clone(), path.to_owned());
-    let (post, body) = off_runtime(move || {
-        let body = parse_body(&post)?;
-        Ok((post, body))
-    })
-    .await?;
-    let sizes = image_sizes(state, &body).await?;
-    let id = post.id;
-    let (shown, comments) = match preview {
-        true => (Vec::new(), Vec::new()),
-        false => {
-            state
-                .db
-                .read(move |conn| Ok((replies::approved_for_post(conn, id)?, responses::approved_for_post(conn, id)?)))
-                .await?
-        }
-    };
+    // One trip to the blocking pool for the body, its images' sizes and what answers the post.
+    let reading = config.clone();
+    let (post, body, sizes, shown, comments) = state
+        .db
+        .read(move |conn| {
+            let body = parse_body(&post)?;
+            let sizes = image_sizes_in(conn, &reading, &body)?;
+            let (shown, comments) = match preview {
+                true => (Vec::new(), Vec::new()),
+                false => (replies::approved_for_post(conn, post.id)?, responses::approved_for_post(conn, post.id)?),
+            };
+            Ok((post, body, sizes, shown, comments))
+        })
+        .await?;
     let token = if preview { None } else { subscribe_token(state, &blog) };
     let comment_token = (!preview && comments::shows_form(&blog, &post)).then(|| comments::form_token(state, post.id));
     off_runtime(move || {
