@@ -208,3 +208,28 @@ fn the_custom_css_limit_defaults_to_16_kb_and_refuses_what_a_save_could_not_carr
         assert!(err.starts_with("--max-custom-css-bytes"), "{bad}: {err}");
     }
 }
+
+#[test]
+fn the_page_cache_and_the_uncached_render_limit_have_defaults_and_refuse_nonsense() {
+    let defaults = Config::from_serve_args(&serve_args(&[])).unwrap();
+    assert_eq!(defaults.page_cache_bytes, 64 * 1024 * 1024);
+    assert_eq!(defaults.uncached_renders, (600, 120));
+    let chosen = Config::from_serve_args(&serve_args(&[
+        "--page-cache-mb",
+        "256",
+        "--uncached-renders-per-minute",
+        "60",
+        "--uncached-renders-burst",
+        "10",
+    ]))
+    .unwrap();
+    assert_eq!((chosen.page_cache_bytes, chosen.uncached_renders), (256 * 1024 * 1024, (60, 10)));
+    for bad in ["0", "4097"] {
+        let err = Config::from_serve_args(&serve_args(&["--page-cache-mb", bad])).unwrap_err().to_string();
+        assert!(err.starts_with("--page-cache-mb must be from 1 to 4096"), "{bad}: {err}");
+    }
+    for flag in ["--uncached-renders-per-minute", "--uncached-renders-burst"] {
+        let err = Config::from_serve_args(&serve_args(&[flag, "0"])).unwrap_err().to_string();
+        assert!(err.contains("must be at least 1"), "{flag}: {err}");
+    }
+}

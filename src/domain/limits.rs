@@ -13,7 +13,7 @@ pub fn too_many_posts() -> String {
 
 /// `quire serve --page-cache-mb`'s default: the memory for rendered public pages (bench/README.md,
 /// "The crawler's view", has the hit rates it gets).
-pub const DEFAULT_PAGE_CACHE_MB: u64 = 32;
+pub const DEFAULT_PAGE_CACHE_MB: u64 = 64;
 
 /// `--uncached-renders-per-minute` and `--uncached-renders-burst`'s defaults: one client's public
 /// pages rendered because they were not cached.

@@ -7,7 +7,7 @@
 //! never served. Renders read the generation *before* reading the database, so a render
 //! racing a write stores its page under the old generation and the next request renders again.
 //!
-//! The cache holds at most `--page-cache-mb` (32 MB by default), and only `200` pages of at most
+//! The cache holds at most `--page-cache-mb` (64 MB by default), and only `200` pages of at most
 //! 7 MiB each. Every 10 s the server drops the pages of old generations (`PageCache::sweep`, from
 //! `App::run`), so the cache holds only pages it can serve, not dead ones, and logs its hits and
 //! misses at the debug level (`RUST_LOG=quire::http::blog::cache=debug`).
