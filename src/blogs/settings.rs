@@ -8,6 +8,7 @@ use crate::db::blogs::{self, Blog, Created};
 use crate::db::jobs;
 use crate::db::review;
 use crate::db::signups as db_signups;
+use crate::domain::blog::ai_crawlers::AiCrawlers;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::domain::blog::trust_state::TrustState;
@@ -40,7 +41,9 @@ impl Blogs {
                 invite_refused = admitted.is_err();
                 admitted
             };
-            let created = blogs::create_admitted(conn, user_id, &subdomain, time_zone, state, admit);
+            let ai_crawlers = if public.new_blogs_disallow_ai { AiCrawlers::Disallow } else { AiCrawlers::Allow };
+            let settings = (time_zone, ai_crawlers);
+            let created = blogs::create_admitted(conn, user_id, &subdomain, settings, state, admit);
             if invite_refused {
                 // Counted against the address, after the creation was undone: guessing is limited too.
                 db_signups::log(conn, admission.address.as_deref(), false)?;
@@ -91,6 +94,17 @@ impl Blogs {
     pub async fn set_listed(&self, blog: &Blog, listed: bool) -> Result<()> {
         let id = blog.id;
         self.commit(move |conn, _| blogs::set_listed(conn, id, listed)).await
+    }
+
+    /// Sets whether the blog asks AI crawlers not to use it: its robots.txt and every page change.
+    pub async fn set_ai_crawlers(&self, blog: &Blog, ai_crawlers: AiCrawlers) -> Result<()> {
+        let (id, subdomain) = (blog.id, blog.subdomain.clone());
+        self.commit(move |conn, effects| {
+            blogs::set_ai_crawlers(conn, id, ai_crawlers)?;
+            effects.invalidate(&subdomain);
+            Ok(())
+        })
+        .await
     }
 
     /// Chooses the blog's theme.

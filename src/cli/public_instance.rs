@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use clap::Args;
 
+use crate::domain::blog::ai_crawlers::AiCrawlers;
 use crate::domain::public_instance::{
     CommentLimits, DEFAULT_COMMENT_LINKS, DEFAULT_COMMENTS_PER_ADDRESS, DEFAULT_COMMENTS_PER_BLOG,
     DEFAULT_CONFIRMATIONS_PER_HOUR, DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY, DEFAULT_IMPORTS_PER_DAY,
@@ -33,6 +34,12 @@ pub struct PublicInstanceArgs {
     /// New blogs wait for an admin's review whatever --signups says (under approval they always do).
     #[arg(long, env = "QUIRE_REVIEW_NEW_BLOGS")]
     pub review_new_blogs: bool,
+
+    /// Whether new blogs ask AI crawlers not to use them (robots.txt rules for the AI companies'
+    /// published crawlers, and the noai directives on every page): allow (the default) or
+    /// disallow. Each owner changes it in Settings; existing blogs keep theirs.
+    #[arg(long, env = "QUIRE_AI_CRAWLERS", default_value = "allow", value_name = "allow|disallow")]
+    pub ai_crawlers: String,
 
     /// Blogs created in 24 hours across the instance, at most.
     #[arg(long, env = "QUIRE_MAX_NEW_BLOGS_PER_DAY", default_value_t = DEFAULT_NEW_BLOGS_PER_DAY, value_name = "N")]
@@ -152,6 +159,9 @@ impl PublicInstanceArgs {
         let Some(signups) = SignupMode::parse(self.signups.trim()) else {
             bail!("--signups must be open, approval, invite or closed, got {:?}", self.signups);
         };
+        let Some(new_blogs_ai_crawlers) = AiCrawlers::parse(self.ai_crawlers.trim()) else {
+            bail!("--ai-crawlers must be allow or disallow, got {:?}", self.ai_crawlers);
+        };
         if self.max_new_blogs_per_day == 0 || self.max_new_blogs_per_address == 0 {
             bail!("--max-new-blogs-per-day and --max-new-blogs-per-address must be at least 1 (use --signups closed)");
         }
@@ -214,6 +224,7 @@ impl PublicInstanceArgs {
         Ok(PublicInstance {
             signups,
             review_new_blogs: self.review_new_blogs,
+            new_blogs_disallow_ai: new_blogs_ai_crawlers.disallowed(),
             new_blogs_per_day: self.max_new_blogs_per_day,
             new_blogs_per_address: self.max_new_blogs_per_address,
             email_domains,

@@ -233,3 +233,13 @@ fn the_page_cache_and_the_uncached_render_limit_have_defaults_and_refuse_nonsens
         assert!(err.contains("must be at least 1"), "{flag}: {err}");
     }
 }
+
+#[test]
+fn new_blogs_allow_ai_crawlers_unless_the_operator_says_disallow() {
+    let ai = |flags: &[&str]| Config::from_serve_args(&serve_args(flags)).map(|c| c.public.new_blogs_disallow_ai);
+    assert!(!ai(&[]).unwrap());
+    assert!(ai(&["--ai-crawlers", "disallow"]).unwrap());
+    assert!(!ai(&["--ai-crawlers", "allow"]).unwrap());
+    let err = ai(&["--ai-crawlers", "deny"]).unwrap_err().to_string();
+    assert_eq!(err, r#"--ai-crawlers must be allow or disallow, got "deny""#);
+}

@@ -5,6 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::db::favicons::Favicon;
 use crate::db::themes::Theme;
 use crate::domain::blog::address::BlogAddress;
+use crate::domain::blog::ai_crawlers::AiCrawlers;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::domain::blog::trust_state::TrustState;
@@ -40,6 +41,8 @@ pub struct Blog {
     pub description: String,
     /// Whether its owner lists it on the instance's landing page (issue 33).
     pub listed: bool,
+    /// Whether it asks AI crawlers not to use it (issue 35).
+    pub ai_crawlers: AiCrawlers,
 }
 
 impl Blog {
@@ -50,7 +53,7 @@ impl Blog {
 }
 
 const SELECT: &str = "SELECT b.id, b.user_id, b.subdomain, b.name, t.id, t.name, f.id, f.code, b.time_zone, d.name,
-           b.state, b.state_reason, b.description, b.listed
+           b.state, b.state_reason, b.description, b.listed, b.ai_crawlers
     FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
     LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'";
 
@@ -68,6 +71,7 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Blog> {
         state_reason: row.get(11)?,
         description: row.get(12)?,
         listed: row.get(13)?,
+        ai_crawlers: AiCrawlers::from_stored(&row.get::<_, String>(14)?),
     })
 }
 
@@ -123,17 +127,17 @@ pub fn create(
     time_zone: TimeZone,
     state: TrustState,
 ) -> Result<Created, Error> {
-    create_admitted(conn, user_id, subdomain, time_zone, state, |_, _| Ok(()))
+    create_admitted(conn, user_id, subdomain, (time_zone, AiCrawlers::Allow), state, |_, _| Ok(()))
 }
 
-/// [`create`], with `admit` run in the same transaction on the new blog before it commits:
+/// [`create`] (with its answer to AI crawlers), with `admit` run in the same transaction on the new blog before it commits:
 /// its error undoes the creation and everything `admit` wrote (the signup rules: invites,
 /// limits).
 pub fn create_admitted(
     conn: &mut Connection,
     user_id: i64,
     subdomain: &Subdomain,
-    time_zone: TimeZone,
+    (time_zone, ai_crawlers): (TimeZone, AiCrawlers),
     state: TrustState,
     admit: impl FnOnce(&Connection, &Blog) -> Result<(), Error>,
 ) -> Result<Created, Error> {
@@ -153,15 +157,22 @@ pub fn create_admitted(
     // The id is past every id a deleted account's federation still uses (its retired key, its
     // actor's queued Delete), so a new blog never signs with, or is taken for, a deleted one.
     tx.execute(
-        "INSERT INTO blogs (id, user_id, subdomain, name, theme_id, favicon_id, time_zone, state)
+        "INSERT INTO blogs (id, user_id, subdomain, name, theme_id, favicon_id, time_zone, state, ai_crawlers)
          VALUES (1 + max(coalesce((SELECT max(id) FROM blogs), 0),
                          coalesce((SELECT max(blog_id) FROM blog_keys), 0),
                          coalesce((SELECT max(blog_id) FROM outgoing_activities), 0)),
                  ?1, ?2, ?2,
                  (SELECT id FROM themes ORDER BY position, id LIMIT 1),
                  COALESCE((SELECT id FROM favicons WHERE code = ?3), (SELECT min(id) FROM favicons)),
-                 ?4, ?5)",
-        params![user_id, subdomain.as_str(), DEFAULT_FAVICON_CODE, time_zone.name(), state.as_str()],
+                 ?4, ?5, ?6)",
+        params![
+            user_id,
+            subdomain.as_str(),
+            DEFAULT_FAVICON_CODE,
+            time_zone.name(),
+            state.as_str(),
+            ai_crawlers.as_str()
+        ],
     )?;
     let blog =
         tx.prepare_cached(&format!("{SELECT} WHERE b.id = ?1"))?.query_row([tx.last_insert_rowid()], from_row)?;
@@ -192,6 +203,12 @@ pub fn rename(conn: &Connection, blog_id: i64, name: &str) -> Result<(), Error> 
 /// Sets the blog's description ('' for none).
 pub fn set_description(conn: &Connection, blog_id: i64, description: &str) -> Result<(), Error> {
     conn.execute("UPDATE blogs SET description = ?2 WHERE id = ?1", params![blog_id, description])?;
+    touch(conn, blog_id)
+}
+
+/// Sets whether the blog asks AI crawlers not to use it.
+pub fn set_ai_crawlers(conn: &Connection, blog_id: i64, ai_crawlers: AiCrawlers) -> Result<(), Error> {
+    conn.execute("UPDATE blogs SET ai_crawlers = ?2 WHERE id = ?1", params![blog_id, ai_crawlers.as_str()])?;
     touch(conn, blog_id)
 }
 

@@ -26,7 +26,7 @@ pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSe
     let found = conn
         .prepare_cached(
             "SELECT b.id, b.user_id, b.subdomain, b.name, t.slug, f.code, b.time_zone, b.created_at,
-                    b.comments_mode, b.blocked_words, b.custom_css, b.description, b.listed
+                    b.comments_mode, b.blocked_words, b.custom_css, b.description, b.listed, b.ai_crawlers
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id WHERE b.subdomain = ?1")?.query_row(
             [subdomain],
             |r| {
@@ -43,6 +43,7 @@ pub fn blog_settings(conn: &Connection, subdomain: &str) -> Result<Option<BlogSe
                     custom_css: Some(r.get::<_, String>(10)?).filter(|css| !css.is_empty()),
                     description: Some(r.get::<_, String>(11)?).filter(|text| !text.is_empty()),
                     listed: Some(r.get(12)?),
+                    ai_crawlers: Some(r.get(13)?),
                 };
                 Ok(BlogSettings { id: r.get(0)?, user_id: r.get(1)?, settings })
             },

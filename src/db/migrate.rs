@@ -223,6 +223,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0035_blog_description_listing.sql"),
         seed: None,
     },
+    Migration {
+        version: 36,
+        name: "whether a blog asks AI crawlers not to use it",
+        sql: include_str!("migrations/0036_ai_crawlers.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -6,6 +6,7 @@ use crate::db::pages::{self, NavLink};
 use crate::db::posts::{COLUMNS, Post, from_row};
 use crate::db::tags;
 use crate::domain::blog::address::BlogAddress;
+use crate::domain::blog::ai_crawlers::AiCrawlers;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::domain::blog::trust_state::TrustState;
 use crate::error::Error;
@@ -47,6 +48,8 @@ pub struct PublicBlog {
     pub comments_mode: super::responses::CommentsMode,
     /// Its custom stylesheet, '' for none (issue 32).
     pub custom_css: String,
+    /// Whether it asks AI crawlers not to use it (issue 35).
+    pub ai_crawlers: AiCrawlers,
 }
 
 impl PublicBlog {
@@ -72,7 +75,8 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
             "SELECT b.id, b.subdomain, b.name, t.slug, f.emoji, b.updated_at,
                     (SELECT max(updated_at) FROM posts p WHERE p.blog_id = b.id AND p.published_at IS NOT NULL),
                     f.code,
-                    b.time_zone, d.name, b.state, b.email_enabled, b.comments_mode, b.custom_css, b.description
+                    b.time_zone, d.name, b.state, b.email_enabled, b.comments_mode, b.custom_css, b.description,
+                    b.ai_crawlers
              FROM blogs b JOIN themes t ON t.id = b.theme_id JOIN favicons f ON f.id = b.favicon_id
              LEFT JOIN custom_domains d ON d.blog_id = b.id AND d.state = 'verified'
              WHERE b.subdomain = ?1",
@@ -97,6 +101,7 @@ pub fn blog(conn: &Connection, subdomain: &str) -> Result<Option<PublicBlog>, Er
                 comments_mode: super::responses::CommentsMode::parse(&row.get::<_, String>(12)?)
                     .unwrap_or(super::responses::CommentsMode::Off),
                 custom_css: row.get(13)?,
+                ai_crawlers: AiCrawlers::from_stored(&row.get::<_, String>(15)?),
             })
         })
         .optional()?;

@@ -231,6 +231,8 @@ pub struct PublicInstance {
     pub signups: SignupMode,
     /// New blogs start `new` (waiting for review) whatever the mode (`--review-new-blogs`).
     pub review_new_blogs: bool,
+    /// New blogs ask AI crawlers not to use them (`--ai-crawlers disallow`).
+    pub new_blogs_disallow_ai: bool,
     /// Blogs created in 24 hours across the instance, at most.
     pub new_blogs_per_day: u32,
     /// Blogs created in 24 hours from one client address, at most.
@@ -273,6 +275,7 @@ impl Default for PublicInstance {
         PublicInstance {
             signups: SignupMode::Open,
             review_new_blogs: false,
+            new_blogs_disallow_ai: false,
             new_blogs_per_day: DEFAULT_NEW_BLOGS_PER_DAY,
             new_blogs_per_address: DEFAULT_NEW_BLOGS_PER_ADDRESS,
             email_domains: Vec::new(),

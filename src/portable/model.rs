@@ -140,6 +140,9 @@ pub struct Settings {
     pub description: Option<String>,
     /// Whether it is listed on the instance's landing page (a Quire archive's `listed`).
     pub listed: Option<bool>,
+    /// Its answer to AI crawlers, `allow` or `disallow` (a Quire archive's `aiCrawlers`), checked
+    /// when applied.
+    pub ai_crawlers: Option<String>,
     /// Its trash's deleted posts (a Quire archive's `trash.json`: docs/revisions.md).
     pub trash: Option<Vec<crate::domain::content::revisions::Trashed>>,
 }

@@ -308,8 +308,9 @@ async fn the_archive_carries_every_post_page_setting_and_image_field_by_field() 
             "subdomain": "alice", "name": "Alice's notes", "theme": "serif", "icon": icon,
             "addons": ["reading-time", "search-box"], "timeZone": "Asia/Tokyo", "createdAt": blog_created,
             "commentsMode": "held", "blockedWords": ["casino"],
-            // No description: left out; the landing page listing is always said (issue 33).
-            "listed": false,
+            // No description: left out; the landing page listing is always said (issue 33), and
+            // the answer to AI crawlers (issue 35).
+            "listed": false, "aiCrawlers": "allow",
         })
     );
     assert_eq!(manifest["counts"], json!({ "posts": 3, "pages": 1, "images": 2 }));

@@ -564,6 +564,7 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             custom_css: Some("a {}\n@import url(https://tracker.example/x.css);".into()),
             description: Some("Boats & <tides>".into()),
             listed: Some(true),
+            ai_crawlers: Some("disallow".into()),
             trash: None,
         },
         expected_items: Some(1),
@@ -579,6 +580,7 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
             "the blog's name is now \"Harbour Notes\"",
             "the blog's description was applied",
             "the blog is listed on this instance's landing page",
+            "AI crawlers are asked not to use the blog, as the archive's blog asked",
             "the theme is now serif",
             "the tab icon is now 2693",
             "dates are now shown in Europe/Paris",
@@ -597,6 +599,7 @@ async fn a_quire_archive_keeps_its_settings_and_free_short_ids() {
         (shown["blog"]["description"].as_str(), shown["blog"]["listed"].as_bool()),
         (Some("Boats & <tides>"), Some(true))
     );
+    assert_eq!(shown["blog"]["aiCrawlers"], "disallow");
     assert!(blog.html("/kept-id-abcd2345").await.contains("Text of Kept id."));
     let again = blog.run(archive(), vec![post.clone()], Arc::new(NoFiles), ImportOptions::default(), u64::MAX).await;
     assert_eq!(

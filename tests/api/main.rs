@@ -15,6 +15,7 @@ mod access_log;
 mod acme_pebble;
 mod admin;
 mod admin_cli;
+mod ai_crawlers;
 mod backup;
 mod blog_description;
 mod blog_pages;

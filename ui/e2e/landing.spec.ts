@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { signedOutContext, watchForErrors } from './support/browser';
-import { createBlog, signInWithLocalIssuer } from './support/flows';
+import { signUpWithBlog } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { startQuire } from './support/quire';
 
@@ -25,9 +25,7 @@ test('an owner lists their blog, publishes, and a visitor sees the post on the l
   const problems = watchForErrors(page);
   const { baseUrl, port } = app();
   const blogUrl = `http://lena.localhost:${port}`;
-  await page.goto(`${baseUrl}/signup`);
-  await signInWithLocalIssuer(page, 'Signup with Local', 'lena@example.com');
-  await createBlog(page, 'lena');
+  await signUpWithBlog(page, baseUrl, 'lena@example.com', 'lena');
 
   await test.step('Settings: the switch, off by default, and a description', async () => {
     await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Settings' }).click();

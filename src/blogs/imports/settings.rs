@@ -8,6 +8,7 @@ use crate::blogs::Blogs;
 use crate::db::blogs::{self, Blog};
 use crate::db::responses::CommentsMode;
 use crate::db::{addons, favicons, themes};
+use crate::domain::blog::ai_crawlers::AiCrawlers;
 use crate::domain::content::custom_css::rebase_media;
 use crate::domain::content::revisions::Trashed;
 use crate::error::{Error, Result};
@@ -107,6 +108,25 @@ impl Blogs {
                 false => "the blog is not listed on this instance's landing page",
             };
             settled(done, report, applied.to_owned(), "the landing page listing was not applied".to_owned())?;
+        }
+        if let Some(wanted) = settings.ai_crawlers.as_deref() {
+            match AiCrawlers::parse(wanted) {
+                Some(ai_crawlers) if ai_crawlers == blog.ai_crawlers => {}
+                Some(ai_crawlers) => {
+                    let applied = match ai_crawlers {
+                        AiCrawlers::Allow => "AI crawlers are allowed, as the archive's blog allowed them",
+                        AiCrawlers::Disallow => {
+                            "AI crawlers are asked not to use the blog, as the archive's blog asked"
+                        }
+                    };
+                    let refused = "the answer to AI crawlers was not applied".to_owned();
+                    settled(self.set_ai_crawlers(blog, ai_crawlers).await, report, applied.to_owned(), refused)?;
+                }
+                None => report.line(
+                    SETTINGS_ITEM,
+                    format!("the answer to AI crawlers \"{wanted}\" is not allow or disallow: not applied"),
+                ),
+            }
         }
         if let Some(slug) = settings.theme.as_deref() {
             let wanted = slug.to_owned();

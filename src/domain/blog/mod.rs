@@ -2,6 +2,7 @@
 
 pub mod abuse_report;
 pub mod address;
+pub mod ai_crawlers;
 pub mod blog_description;
 pub mod blog_name;
 pub mod custom_domain;

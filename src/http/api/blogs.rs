@@ -15,6 +15,7 @@ use crate::db::favicons::Favicon;
 use crate::db::images;
 use crate::db::themes::Theme;
 use crate::db::users::{self, SocialAccount};
+use crate::domain::blog::ai_crawlers::AiCrawlers;
 use crate::domain::blog::subdomain::Subdomain;
 use crate::domain::blog::time_zone::TimeZone;
 use crate::domain::public_instance::human_bytes;
@@ -41,6 +42,10 @@ pub struct BlogJson<'a> {
     description: &'a str,
     /// Whether it is listed on the instance's landing page (shown there only while approved).
     listed: bool,
+    /// Whether it lets AI crawlers use it, or asks them not to (its robots.txt and the `noai`
+    /// directives on its pages).
+    #[ts(type = "\"allow\" | \"disallow\"")]
+    ai_crawlers: &'static str,
     theme: &'a Theme,
     favicon: &'a Favicon,
     /// The IANA zone its public pages show dates in, e.g. `Europe/Paris`.
@@ -157,6 +162,25 @@ pub async fn set_listed(
     changed_blog_answer(&state, &signed_in, &blog).await
 }
 
+/// `PUT .../ai-crawlers` body.
+#[derive(Debug, Deserialize)]
+pub struct SetAiCrawlers {
+    ai_crawlers: String,
+}
+
+/// Lets AI crawlers use the blog, or asks them not to.
+#[handler]
+pub async fn set_ai_crawlers(
+    OwnedBlog { blog, signed_in, input: JsonBody(body) }: OwnedBlog<JsonBody<SetAiCrawlers>>,
+    state: Data<&AppState>,
+) -> Result<Response> {
+    let Some(ai_crawlers) = AiCrawlers::parse(&body.ai_crawlers) else {
+        return Err(Error::invalid("aiCrawlers", "Choose allow or disallow"));
+    };
+    state.blogs.set_ai_crawlers(&blog, ai_crawlers).await?;
+    changed_blog_answer(&state, &signed_in, &blog).await
+}
+
 /// `PUT .../theme` body.
 #[derive(Debug, Deserialize)]
 pub struct ChooseTheme {
@@ -242,6 +266,7 @@ fn blog_json<'a>(config: &Config, blog: &'a Blog, accounts: &'a [SocialAccount],
             name: &blog.name,
             description: &blog.description,
             listed: blog.listed,
+            ai_crawlers: blog.ai_crawlers.as_str(),
             theme: &blog.theme,
             favicon: &blog.favicon,
             time_zone: blog.time_zone.name(),

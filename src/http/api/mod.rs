@@ -56,6 +56,7 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/time_zone", put(blogs::set_time_zone))
         .at("/my/blogs/:blog_id/description", put(blogs::set_description))
         .at("/my/blogs/:blog_id/listed", put(blogs::set_listed))
+        .at("/my/blogs/:blog_id/ai-crawlers", put(blogs::set_ai_crawlers))
         .at("/my/blogs/:blog_id/domain", get(domains::show).put(domains::set).delete(domains::remove))
         .at("/my/blogs/:blog_id/domain/check", post(domains::check))
         .at("/my/blogs/:blog_id/fediverse", get(fediverse::show).put(fediverse::update))

@@ -71,6 +71,9 @@ pub struct Page {
     pub immutable: bool,
     /// Answered with `X-Robots-Tag: noindex` (an unlisted post's page).
     pub noindex: bool,
+    /// Answered with `X-Robots-Tag: noai, noimageai` (a page of a blog that asks AI crawlers
+    /// not to use it).
+    pub noai: bool,
     /// The blog generation it was rendered for.
     pub generation: u64,
 }
@@ -92,6 +95,7 @@ impl Page {
             counts_view_of: None,
             immutable: false,
             noindex: false,
+            noai: false,
             generation,
         }
     }

@@ -235,10 +235,12 @@ fn xml_safe(xml: String) -> String {
 /// Everything may be crawled; the sitemap says where (a blog that is not listed has none).
 pub fn robots(state: &AppState, blog: &PublicBlog, generation: u64) -> Page {
     let blog_url = state.config.blog_origin(&blog.address);
+    // A blog asking AI crawlers to stay away names them first (`domain::blog::ai_crawlers`).
+    let ai_group = blog.ai_crawlers.robots_group();
     let body = match blog.state.is_listed() {
-        true => format!("User-agent: *\nAllow: /\n\nSitemap: {blog_url}/sitemap.xml\n"),
+        true => format!("{ai_group}User-agent: *\nAllow: /\n\nSitemap: {blog_url}/sitemap.xml\n"),
         // Its pages say `noindex`; a crawler must be allowed in to read it. No sitemap.
-        false => "User-agent: *\nAllow: /\n".to_owned(),
+        false => format!("{ai_group}User-agent: *\nAllow: /\n"),
     };
     Page::new(StatusCode::OK, "text/plain; charset=utf-8", body, generation)
 }

@@ -58,8 +58,8 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     if page.compressible() {
         builder = builder.header(header::VARY, "Accept-Encoding");
     }
-    if page.noindex {
-        builder = builder.header("x-robots-tag", "noindex");
+    if let Some(directives) = super::templates::robots_directives(page.noindex, page.noai) {
+        builder = builder.header("x-robots-tag", directives);
     }
     let fresh = match req.header(header::IF_NONE_MATCH) {
         Some(tags) => tags.split(',').any(|tag| tag.trim() == page.etag || tag.trim() == "*"),

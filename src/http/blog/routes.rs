@@ -97,7 +97,9 @@ async fn serve(req: &Request, state: Data<&AppState>) -> Result<Response, Error>
     if names_an_item && let Some(location) = old_address(&state, &blog, path, query).await? {
         return Ok(responses::redirect(&location));
     }
-    let page = Arc::new(render(&state, &blog, path, query, generation).await?);
+    let mut page = render(&state, &blog, path, query, generation).await?;
+    page.noai = blog.ai_crawlers.disallowed();
+    let page = Arc::new(page);
     // A path the blog has no page at may be an old address of an imported post. The redirect
     // is worked out on each request, never cached: its path is whatever a visitor typed.
     if page.status == StatusCode::NOT_FOUND

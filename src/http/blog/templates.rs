@@ -63,6 +63,8 @@ pub struct Layout {
     pub subscribe: bool,
     pub query: String,
     pub noindex: bool,
+    /// The blog asks AI crawlers not to use it: `noai, noimageai` (issue 35).
+    pub noai: bool,
     pub app_url: String,
     /// The blog's pages, in the navigation of every page.
     pub nav: Vec<NavView>,
@@ -96,6 +98,11 @@ pub struct FeedLink {
 }
 
 impl Layout {
+    /// What its `<meta name="robots">` says: `noindex`, the `noai` directives, or both.
+    pub fn robots_content(&self) -> String {
+        robots_directives(self.noindex, self.noai).unwrap_or_default().to_owned()
+    }
+
     /// The layout of one of `blog`'s pages.
     pub fn new(blog: &PublicBlog, stylesheet: String, app_url: &str, blog_url: &str, path: &str) -> Layout {
         Layout {
@@ -114,6 +121,7 @@ impl Layout {
             // A blog waiting for review or silenced asks search engines to stay away from all
             // of its pages (issue 29); cached pages follow, as a state change invalidates them.
             noindex: !blog.state.is_listed(),
+            noai: blog.ai_crawlers.disallowed(),
             app_url: app_url.to_owned(),
             nav: blog
                 .pages
@@ -444,6 +452,18 @@ pub fn share_links(url: &str, title: &str) -> ShareLinks {
         facebook: format!("https://www.facebook.com/sharer/sharer.php?u={}", enc(url)),
         linkedin: format!("https://www.linkedin.com/sharing/share-offsite/?url={}", enc(url)),
         email: format!("mailto:?subject={}&body={}", enc(title).replace('+', "%20"), enc(url)),
+    }
+}
+
+/// The robots directives of a page (its `<meta name="robots">` and `X-Robots-Tag`): `noindex`
+/// (a blog not listed, an unlisted post), `noai, noimageai` (a blog that asks AI crawlers not to
+/// use it), both, or none.
+pub fn robots_directives(noindex: bool, noai: bool) -> Option<&'static str> {
+    match (noindex, noai) {
+        (true, true) => Some("noindex, noai, noimageai"),
+        (true, false) => Some("noindex"),
+        (false, true) => Some(crate::domain::blog::ai_crawlers::NOAI),
+        (false, false) => None,
     }
 }
 

@@ -97,6 +97,7 @@ pub fn read<R: Read + Seek + Send + 'static>(input: R) -> Result<Export, Unreada
             custom_css: blog.custom_css,
             description: blog.description,
             listed: blog.listed,
+            ai_crawlers: blog.ai_crawlers,
             trash,
         },
         expected_items: Some(posts.len() as u64),

@@ -99,6 +99,10 @@ pub struct ArchiveBlog {
     /// older archive: the importing blog's setting stays).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub listed: Option<bool>,
+    /// Whether it asks AI crawlers not to use it, `allow` or `disallow` (issue 35; absent from
+    /// an older archive: the importing blog's setting stays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai_crawlers: Option<String>,
 }
 
 /// How many posts, pages and images an archive holds.
@@ -247,6 +251,7 @@ mod tests {
                 custom_css: None,
                 description: None,
                 listed: None,
+                ai_crawlers: None,
             },
             counts: Counts { posts: 0, pages: 0, images: 0 },
         };

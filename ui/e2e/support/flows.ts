@@ -23,6 +23,13 @@ export async function createBlog(page: Page, subdomain: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Welcome' })).toHaveCount(0);
 }
 
+/** Signs up at `baseUrl` as `email` through the local issuer and creates the blog `subdomain`. */
+export async function signUpWithBlog(page: Page, baseUrl: string, email: string, subdomain: string): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await signInWithLocalIssuer(page, 'Signup with Local', email);
+  await createBlog(page, subdomain);
+}
+
 /** A subdomain the server refused. */
 export const SUBDOMAIN_REFUSED = { status: 422, path: '/api/my/blogs' } as const;
 

@@ -19,7 +19,12 @@ description: string,
 /**
  * Whether it is listed on the instance's landing page (shown there only while approved).
  */
-listed: boolean, theme: Theme, favicon: Favicon, 
+listed: boolean, 
+/**
+ * Whether it lets AI crawlers use it, or asks them not to (its robots.txt and the `noai`
+ * directives on its pages).
+ */
+aiCrawlers: "allow" | "disallow", theme: Theme, favicon: Favicon, 
 /**
  * The IANA zone its public pages show dates in, e.g. `Europe/Paris`.
  */

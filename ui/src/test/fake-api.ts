@@ -81,6 +81,7 @@ export const alice = {
     name: 'Alice writes',
     description: '',
     listed: false,
+    aiCrawlers: 'allow' as const,
     theme: { id: 1, name: 'Default' },
     favicon: { id: 3, code: '1f4dd' },
     timeZone: 'UTC',

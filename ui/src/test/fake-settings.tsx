@@ -96,6 +96,13 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
       state.blog = { ...state.blog, listed: (request.body as { listed: boolean }).listed };
       return json({ blog: state.blog });
     },
+    [`PUT ${path}/ai-crawlers`]: (request) => {
+      const aiCrawlers = (request.body as { ai_crawlers: string }).ai_crawlers;
+      if (aiCrawlers !== 'allow' && aiCrawlers !== 'disallow')
+        return errors(422, { aiCrawlers: 'Choose allow or disallow' });
+      state.blog = { ...state.blog, aiCrawlers };
+      return json({ blog: state.blog });
+    },
     'GET /api/themes': () => json({ themes }),
     [`PUT ${path}/theme`]: (request) => {
       const id = (request.body as { theme_id: number }).theme_id;

@@ -37,6 +37,12 @@ export async function setListed(blogId: number, listed: boolean): Promise<Blog> 
   return data.blog;
 }
 
+/** Lets AI crawlers use the blog (`allow`), or asks them not to (`disallow`). */
+export async function setAiCrawlers(blogId: number, aiCrawlers: Blog['aiCrawlers']): Promise<Blog> {
+  const { data } = await api.put<BlogAnswer>(`${blogPath(blogId)}/ai-crawlers`, { aiCrawlers });
+  return data.blog;
+}
+
 /** Every theme a blog can use. */
 export async function fetchThemes(signal?: AbortSignal): Promise<Theme[]> {
   const { data } = await api.get<Themes>('/api/themes', signal ? { signal } : {});

@@ -6,7 +6,7 @@ import { refreshBlogInBackground, type Blog, type Favicon, type Theme } from '..
 import { fetchThemes, renameBlog, setFavicon, setTheme } from './api';
 import './blog-settings.css';
 import { CustomCssForm } from './custom-css-form';
-import { DescriptionForm, ListedSwitch } from './description-form';
+import { AiCrawlersSwitch, DescriptionForm, ListedSwitch } from './description-form';
 import { FaviconImage } from './favicon-image';
 import { IconPicker } from './icon-picker';
 import { TimeZoneForm } from './time-zone-form';
@@ -19,8 +19,8 @@ export interface BlogPanelProps {
 }
 
 /**
- * The 'Blog' panel: name, description, the landing page listing, theme (with its custom CSS), time
- * zone and tab icon, each saved on its own, and the uploads' use of the quota.
+ * The 'Blog' panel: name, description, the landing page listing, the answer to AI crawlers, theme
+ * (with its custom CSS), time zone and tab icon, each saved on its own, and the uploads' use of the quota.
  */
 export function BlogPanel({ blog }: BlogPanelProps) {
   return (
@@ -29,6 +29,7 @@ export function BlogPanel({ blog }: BlogPanelProps) {
         <NameForm blog={blog} />
         <DescriptionForm blog={blog} />
         <ListedSwitch blog={blog} />
+        <AiCrawlersSwitch blog={blog} />
         <ThemeForm blog={blog} />
         <CustomCssForm blog={blog} />
         <TimeZoneForm blog={blog} />

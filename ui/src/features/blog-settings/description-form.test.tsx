@@ -73,3 +73,35 @@ describe('settings: listing on the landing page', () => {
     expect(box).not.toBeChecked();
   });
 });
+
+describe('settings: AI crawlers', () => {
+  it('allows them by default and asks them away as soon as it is ticked', async () => {
+    const server = settingsServer();
+    const { user } = renderSettings();
+    const box = within(blogPanel()).getByRole('checkbox', { name: 'Ask AI crawlers not to use this blog' });
+    expect(box).not.toBeChecked();
+    expect(box).toHaveAccessibleDescription(/Search engines still list it/);
+
+    await user.click(box);
+    expect(await within(blogPanel()).findByText('Saved')).toBeInTheDocument();
+    expect(box).toBeChecked();
+    expect(server.state.blog.aiCrawlers).toBe('disallow');
+
+    await user.click(box);
+    expect(server.sent('PUT', `/api/my/blogs/${alice.blog.id}/ai-crawlers`).map((r) => r.body)).toEqual([
+      { ai_crawlers: 'disallow' },
+      { ai_crawlers: 'allow' },
+    ]);
+  });
+
+  it('goes back to what it was when the save fails, with the message', async () => {
+    settingsServer({
+      [`PUT /api/my/blogs/${alice.blog.id}/ai-crawlers`]: () => errors(500, { server: 'Something went wrong' }),
+    });
+    const { user } = renderSettings();
+    const box = within(blogPanel()).getByRole('checkbox', { name: 'Ask AI crawlers not to use this blog' });
+    await user.click(box);
+    expect(await within(blogPanel()).findByRole('alert')).toHaveTextContent('Something went wrong');
+    expect(box).not.toBeChecked();
+  });
+});

@@ -1,9 +1,10 @@
-// The blog's description and its listing on the instance's landing page (issue 33).
+// The blog's description, its listing on the instance's landing page (issue 33) and its answer
+// to AI crawlers (issue 35).
 import { useEffect, useState } from 'react';
 import { Checkbox, SaveButton, TextArea } from '../../components';
 import { failureText, useSaveAction } from '../../lib/use-save-action';
 import { refreshBlogInBackground, type Blog } from '../blogs';
-import { setDescription, setListed } from './api';
+import { setAiCrawlers, setDescription, setListed } from './api';
 import { useSavedValue } from './use-saved-value';
 
 /** Longest description the server takes, in characters (`domain/blog/blog_description.rs`). */
@@ -34,14 +35,51 @@ export function DescriptionForm({ blog }: { blog: Blog }) {
 
 /** The switch that lists the blog's newest posts on the instance's landing page; saved when ticked. */
 export function ListedSwitch({ blog }: { blog: Blog }) {
-  const [listed, setShown] = useState(blog.listed);
+  return (
+    <SavedSwitch
+      value={blog.listed}
+      save={async (next) => (await setListed(blog.id, next)).listed}
+      label="List this blog on the front page of this instance"
+      hint="Its newest posts are shown on the instance's landing page once it is approved."
+      field="listed"
+    />
+  );
+}
+
+/** The switch that asks AI crawlers not to use the blog (issue 35); saved when ticked. */
+export function AiCrawlersSwitch({ blog }: { blog: Blog }) {
+  return (
+    <SavedSwitch
+      value={blog.aiCrawlers === 'disallow'}
+      save={async (next) => (await setAiCrawlers(blog.id, next ? 'disallow' : 'allow')).aiCrawlers === 'disallow'}
+      label="Ask AI crawlers not to use this blog"
+      hint="Its robots.txt asks the crawlers AI companies name (GPTBot, ClaudeBot, Google-Extended and others) to stay away, and its pages say noai. Search engines still list it. Crawlers that ignore robots.txt are not stopped."
+      field="aiCrawlers"
+    />
+  );
+}
+
+interface SavedSwitchProps {
+  /** What the blog says now. */
+  value: boolean;
+  /** Saves `next` and answers what the server stored. */
+  save: (next: boolean) => Promise<boolean>;
+  label: string;
+  hint: string;
+  /** The field of the server's error message. */
+  field: string;
+}
+
+/** A checkbox saved as soon as it is ticked or unticked; back to what it was when the save fails. */
+function SavedSwitch({ value, save: store, label, hint, field }: SavedSwitchProps) {
+  const [checked, setShown] = useState(value);
   const save = useSaveAction();
-  useEffect(() => setShown(blog.listed), [blog.listed]);
+  useEffect(() => setShown(value), [value]);
   const change = (next: boolean) => {
     setShown(next);
     void save
       .run(async () => {
-        setShown((await setListed(blog.id, next)).listed);
+        setShown(await store(next));
         refreshBlogInBackground();
       })
       .then((ok) => {
@@ -50,12 +88,12 @@ export function ListedSwitch({ blog }: { blog: Blog }) {
   };
   return (
     <Checkbox
-      label="List this blog on the front page of this instance"
-      checked={listed}
+      label={label}
+      checked={checked}
       onChange={change}
       disabled={save.loading}
-      hint={save.saved ? 'Saved' : "Its newest posts are shown on the instance's landing page once it is approved."}
-      error={failureText(save.failure, 'listed')}
+      hint={save.saved ? 'Saved' : hint}
+      error={failureText(save.failure, field)}
     />
   );
 }
