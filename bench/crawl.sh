@@ -133,6 +133,9 @@ fi
 sleep 11
 loaded_rss=$(awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER/status")
 peak_rss=$(awk '/^VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER/status")
+# Pages of files mapped (the binary, and the database where its readers map it) count in the
+# resident size but are the kernel's page cache, given back under memory pressure.
+loaded_anon=$(awk '/^RssAnon/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER/status")
 # The cache's hits and misses of the run: the server's "page cache" lines (debug, every 10 s).
 stop_quire
 hits=$(tail -n +"$((log_mark + 1))" "$OUT/serve.log" | sed -n 's/.*page cache.* hits=\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
@@ -152,7 +155,7 @@ nginx (files)  $(printf '%8s %8s %8s %11s %8s' "$n_rps" "$n_p50" "$n_p99" "$n_cp
 quire          $(printf '%8s %8s %8s %11s %8s' "$q_rps" "$q_p50" "$q_p99" "$q_cpu" "$q_bad")
 quire / nginx: $(ratio "$q_rps" "$n_rps")x the requests per second at $(ratio "$q_cpu" "$n_cpu")x the CPU per request
 page cache: $hit_rate hits ($hits hits, $misses renders)
-quire's memory: $idle_rss MB idle, $loaded_rss MB after the run, $peak_rss MB at its peak
+quire's memory: $idle_rss MB idle, $loaded_rss MB after the run ($loaded_anon MB its own, the rest mapped files), $peak_rss MB at its peak
 REPORT
 cat "$REPORT"
 if [ "$PROFILE" = 1 ]; then

@@ -94,6 +94,7 @@ impl App {
         let lock = config.data_dir.lock()?;
         let data_dir = config.data_dir.clone();
         let (db, search) = tokio::task::spawn_blocking(move || open_storage(&data_dir)).await??;
+        db.map_reads(config.db_mmap_bytes);
         let search = Arc::new(search);
 
         let listen = config.tls.as_ref().map_or(config.listen, |tls| tls.https_listen);

@@ -92,6 +92,12 @@ pub struct ServeArgs {
     #[arg(long, env = "QUIRE_PAGE_CACHE_MB", default_value_t = crate::domain::limits::DEFAULT_PAGE_CACHE_MB, value_name = "MB")]
     pub page_cache_mb: u64,
 
+    /// How much of the database file, in MB, reads map into memory (SQLite's `mmap_size`) rather
+    /// than copy: the kernel's page cache, shared by every reader, not memory of Quire's own.
+    /// 0 turns it off; at most 2048 (SQLite's own ceiling).
+    #[arg(long, env = "QUIRE_DB_MMAP_MB", default_value_t = crate::domain::limits::DEFAULT_DB_MMAP_MB, value_name = "MB")]
+    pub db_mmap_mb: u64,
+
     /// Public pages one client (an IPv4 address, an IPv6 /64) may have rendered per minute
     /// when they are not in the page cache; past it and its burst, a 429 with Retry-After.
     /// Cached pages are never limited.

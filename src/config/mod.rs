@@ -42,6 +42,8 @@ pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
 
 /// `--page-cache-mb`'s largest value.
 const MAX_PAGE_CACHE_MB: u64 = 4096;
+/// `--db-mmap-mb`'s largest value: SQLite maps no more than about 2 GB (`SQLITE_MAX_MMAP_SIZE`).
+const MAX_DB_MMAP_MB: u64 = 2048;
 
 /// How long a request to another server (an imported image, a federation call) may take in all.
 pub const FETCH_DEADLINE: Duration = Duration::from_secs(20);
@@ -105,6 +107,8 @@ pub struct Config {
     pub page_cache_bytes: u64,
     /// Uncached public pages one client may have rendered: per minute, and in a burst.
     pub uncached_renders: (u32, u32),
+    /// How much of the database file reads map into memory, in bytes (`--db-mmap-mb`; 0: none).
+    pub db_mmap_bytes: u64,
     /// Signups, review, quotas, reports and the operator's pages (docs/public-instance.md).
     pub public: PublicInstance,
     /// The SMTP relay and the sending limits (docs/email.md); None without `--smtp-url`, and
@@ -200,6 +204,7 @@ impl Config {
             max_custom_css_bytes: max_custom_css_bytes(args)?,
             page_cache_bytes: page_cache_bytes(args)?,
             uncached_renders: uncached_renders(args)?,
+            db_mmap_bytes: db_mmap_bytes(args)?,
             public: args.public_instance.public_instance()?,
             mail: MailConfig::from_args(&args.mail)?,
         })
@@ -233,6 +238,7 @@ impl Config {
             max_custom_css_bytes: crate::domain::content::custom_css::DEFAULT_MAX_BYTES,
             page_cache_bytes: crate::domain::limits::DEFAULT_PAGE_CACHE_MB * 1024 * 1024,
             uncached_renders: crate::domain::limits::DEFAULT_UNCACHED_RENDERS,
+            db_mmap_bytes: crate::domain::limits::DEFAULT_DB_MMAP_MB * 1024 * 1024,
             // Tests create many blogs from 127.0.0.1: no daily caps on new blogs.
             public: PublicInstance {
                 new_blogs_per_day: u32::MAX,
@@ -284,6 +290,15 @@ fn page_cache_bytes(args: &ServeArgs) -> anyhow::Result<u64> {
     let mb = args.page_cache_mb;
     if mb == 0 || mb > MAX_PAGE_CACHE_MB {
         bail!("--page-cache-mb must be from 1 to {MAX_PAGE_CACHE_MB}, got {mb}");
+    }
+    Ok(mb * 1024 * 1024)
+}
+
+/// `--db-mmap-mb` in bytes: from 0 (off) to 2048 MB.
+fn db_mmap_bytes(args: &ServeArgs) -> anyhow::Result<u64> {
+    let mb = args.db_mmap_mb;
+    if mb > MAX_DB_MMAP_MB {
+        bail!("--db-mmap-mb must be from 0 to {MAX_DB_MMAP_MB}, got {mb}");
     }
     Ok(mb * 1024 * 1024)
 }

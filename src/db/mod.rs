@@ -60,6 +60,7 @@ pub mod users;
 pub mod webmentions;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -97,6 +98,8 @@ struct Inner {
     readers: Mutex<Vec<Connection>>,
     /// One permit per reader connection: a read holds one while it runs.
     reader_permits: Arc<tokio::sync::Semaphore>,
+    /// How much of the file each reader connection opened from now on maps (`mmap_size`).
+    reader_mmap: AtomicU64,
 }
 
 impl Db {
@@ -118,8 +121,21 @@ impl Db {
         migrate::migrate(&mut conn).with_context(|| format!("migrating {}", path.display()))?;
         let reader_permits = Arc::new(tokio::sync::Semaphore::new(reader_pool_size()));
         Ok(Db {
-            inner: Arc::new(Inner { path, writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), reader_permits }),
+            inner: Arc::new(Inner {
+                path,
+                writer: Mutex::new(conn),
+                readers: Mutex::new(Vec::new()),
+                reader_permits,
+                reader_mmap: AtomicU64::new(0),
+            }),
         })
+    }
+
+    /// Maps up to `bytes` of the file into memory on each reader connection (SQLite's
+    /// `mmap_size`; 0: none), instead of copying each page read from the kernel's page cache
+    /// (`serve --db-mmap-mb`). Set before the first read: the connections already open keep theirs.
+    pub fn map_reads(&self, bytes: u64) {
+        self.inner.reader_mmap.store(bytes, Ordering::Relaxed);
     }
 
     /// Path of the database file.
@@ -133,6 +149,19 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T, Error> + Send + 'static,
     {
+        self.read_then(f, Ok).await
+    }
+
+    /// Runs `read` on a reader connection, then `then` on what it read, on the same blocking
+    /// thread with the connection already given back: a page's reads and its render in one trip
+    /// off the async runtime (each trip is two thread wake-ups; bench/README.md, "The crawler's
+    /// view").
+    pub async fn read_then<R, T, F, G>(&self, read: F, then: G) -> Result<T, Error>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<R, Error> + Send + 'static,
+        G: FnOnce(R) -> Result<T, Error> + Send + 'static,
+    {
         let inner = self.inner.clone();
         let permit = inner.reader_permits.clone().acquire_owned().await.map_err(|err| Error::Internal(err.into()))?;
         spawn_blocking(move || {
@@ -140,12 +169,12 @@ impl Db {
             let idle = inner.readers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop();
             let conn = match idle {
                 Some(conn) => conn,
-                None => open_connection(&inner.path, false).map_err(Error::Internal)?,
+                None => open_reader(&inner.path, inner.reader_mmap.load(Ordering::Relaxed)).map_err(Error::Internal)?,
             };
-            let result = f(&conn);
+            let result = read(&conn);
             inner.readers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(conn);
             drop(permit);
-            result
+            then(result?)
         })
         .await
     }
@@ -200,6 +229,15 @@ pub fn open_connection(path: &Path, create: bool) -> anyhow::Result<Connection> 
     Ok(conn)
 }
 
+/// A reader connection of the pool, mapping up to `mmap_bytes` of the file.
+fn open_reader(path: &Path, mmap_bytes: u64) -> anyhow::Result<Connection> {
+    let conn = open_connection(path, false)?;
+    if mmap_bytes > 0 {
+        conn.pragma_update(None, "mmap_size", i64::try_from(mmap_bytes).unwrap_or(i64::MAX))?;
+    }
+    Ok(conn)
+}
+
 /// A command's connection to the data directory's database, which must exist and be up to date
 /// (a command never migrates it: `quire serve` or `quire migrate` does); one clear line otherwise.
 /// Safe while `quire serve` runs (WAL).
@@ -231,4 +269,35 @@ pub fn check_is_quire(conn: &Connection, path: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn readers_map_as_much_of_the_file_as_they_are_told_and_a_render_sees_what_was_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let data_dir = DataDir::new(dir.path());
+        let db = Db::open_and_migrate(&data_dir).unwrap();
+        db.map_reads(8 << 20);
+        let mapped = |conn: &Connection| Ok(conn.pragma_query_value(None, "mmap_size", |row| row.get::<_, i64>(0))?);
+        assert_eq!(db.read(mapped).await.unwrap(), 8 << 20);
+        let (version, then_thread) = db
+            .read_then(
+                |conn| {
+                    Ok((
+                        conn.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0))?,
+                        std::thread::current().id(),
+                    ))
+                },
+                |(version, read_thread)| Ok((version, read_thread == std::thread::current().id())),
+            )
+            .await
+            .unwrap();
+        assert_eq!((version, then_thread), (migrate::latest_version(), true));
+        let failed = db
+            .read_then(|_| Err::<(), _>(Error::not_found("post", "gone")), |()| -> Result<(), Error> { panic!("run") });
+        assert!(matches!(failed.await, Err(Error::NotFound(_))), "a failed read is answered without its render");
+    }
 }

@@ -15,6 +15,10 @@ pub fn too_many_posts() -> String {
 /// "The crawler's view", has the hit rates it gets).
 pub const DEFAULT_PAGE_CACHE_MB: u64 = 64;
 
+/// `quire serve --db-mmap-mb`'s default: how much of the database file the readers map into
+/// memory (bench/README.md, "The crawler's view": an uncached page costs 16% less CPU mapped).
+pub const DEFAULT_DB_MMAP_MB: u64 = 1024;
+
 /// `--uncached-renders-per-minute` and `--uncached-renders-burst`'s defaults: one client's public
 /// pages rendered because they were not cached.
 pub const DEFAULT_UNCACHED_RENDERS: (u32, u32) = (600, 120);

@@ -45,6 +45,18 @@ pub const AGENTS: &[&str] = &[
 /// The directives that ask not to use a page for AI: in `<meta name="robots">` and `X-Robots-Tag`.
 pub const NOAI: &str = "noai, noimageai";
 
+/// The robots directives of a page (its `<meta name="robots">` and `X-Robots-Tag`): `noindex`
+/// (a blog not listed, an unlisted post), `noai, noimageai` (a blog that asks AI crawlers not to
+/// use it), both, or none.
+pub fn robots_directives(noindex: bool, noai: bool) -> Option<&'static str> {
+    match (noindex, noai) {
+        (true, true) => Some("noindex, noai, noimageai"),
+        (true, false) => Some("noindex"),
+        (false, true) => Some(NOAI),
+        (false, false) => None,
+    }
+}
+
 /// Whether AI crawlers are allowed or asked to stay away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AiCrawlers {
@@ -108,6 +120,14 @@ mod tests {
             assert_eq!(AiCrawlers::parse(bad), None, "{bad:?}");
         }
         assert_eq!(AiCrawlers::from_stored("garbage"), AiCrawlers::Allow);
+    }
+
+    #[test]
+    fn a_page_says_each_directive_it_needs_and_nothing_when_it_needs_none() {
+        assert_eq!(robots_directives(false, false), None);
+        assert_eq!(robots_directives(true, false), Some("noindex"));
+        assert_eq!(robots_directives(false, true), Some("noai, noimageai"));
+        assert_eq!(robots_directives(true, true), Some("noindex, noai, noimageai"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use poem::http::StatusCode;
 
 use super::cache::Page;
 use super::templates::{self, AtomFeed, BlockView, FeedEntry, RssFeed, Sitemap, SitemapEntry};
-use super::views::{newest_of, off_runtime, parse_body};
+use super::views::{newest_of, parse_body};
 use crate::config::Config;
 use crate::db::posts::Post;
 use crate::db::public::{self, PublicBlog};
@@ -38,35 +38,24 @@ const MAX_SITEMAP_TAGS: u64 = 5_000;
 /// it fits (see the module's comment). Built off the async workers.
 pub async fn feed(state: &AppState, blog: &PublicBlog, rss: bool, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
-    let posts = state.db.read(move |conn| public::published(conn, id, 0, FEED_SIZE)).await?;
-    render_feed(
-        blog,
-        state.config.blog_origin(&blog.address),
-        posts,
-        rss,
-        AtomLinks::blog(&state.config, blog),
-        generation,
-    )
-    .await
+    let atom = AtomLinks::blog(&state.config, blog);
+    let read = move |conn: &rusqlite::Connection| public::published(conn, id, 0, FEED_SIZE);
+    let page = render_feed(state, blog, read, rss, atom, generation).await?;
+    Ok(page.unwrap_or_else(|| super::views::not_found(state, blog, generation)))
 }
 
 /// The Atom feed of the newest published posts tagged `tag` (a 404 when none is), with the
 /// limits of the blog's feed.
 pub async fn tag_feed(state: &AppState, blog: &PublicBlog, tag: &str, generation: u64) -> Result<Page, Error> {
     let (id, wanted) = (blog.id, tag.to_owned());
-    let posts = state.db.read(move |conn| tags::published(conn, id, &wanted, 0, FEED_SIZE)).await?;
-    if posts.is_empty() {
-        return Ok(super::views::not_found(state, blog, generation));
-    }
-    render_feed(
-        blog,
-        state.config.blog_origin(&blog.address),
-        posts,
-        false,
-        AtomLinks::tag(&state.config, blog, tag),
-        generation,
-    )
-    .await
+    let atom = AtomLinks::tag(&state.config, blog, tag);
+    let read = move |conn: &rusqlite::Connection| {
+        let posts = tags::published(conn, id, &wanted, 0, FEED_SIZE)?;
+        // No post with the tag: no feed (a 404), where the blog's own feed may be empty.
+        Ok(if posts.is_empty() { None } else { Some(posts) })
+    };
+    let page = render_feed(state, blog, read, false, atom, generation).await?;
+    Ok(page.unwrap_or_else(|| super::views::not_found(state, blog, generation)))
 }
 
 /// What names an Atom feed: its title, the page it follows and its own address.
@@ -98,22 +87,30 @@ impl AtomLinks {
     }
 }
 
-async fn render_feed(
+/// The feed of the posts `read` finds (None: no feed), read and built in one trip off the async
+/// runtime.
+async fn render_feed<P>(
+    state: &AppState,
     blog: &PublicBlog,
-    blog_url: String,
-    posts: Vec<Post>,
+    read: impl FnOnce(&rusqlite::Connection) -> Result<P, Error> + Send + 'static,
     rss: bool,
     atom: AtomLinks,
     generation: u64,
-) -> Result<Page, Error> {
-    let blog = blog.clone();
-    off_runtime(move || {
-        let (body, content_type, newest) = feed_xml(&blog, &blog_url, &posts, rss, atom)?;
-        let mut page = Page::new(StatusCode::OK, content_type, body, generation);
-        page.last_modified = dates::http(&newest);
-        Ok(page)
-    })
-    .await
+) -> Result<Option<Page>, Error>
+where
+    P: Into<Option<Vec<Post>>> + Send + 'static,
+{
+    let (blog, blog_url) = (blog.clone(), state.config.blog_origin(&blog.address));
+    state
+        .db
+        .read_then(read, move |posts| {
+            let Some(posts) = posts.into() else { return Ok(None) };
+            let (body, content_type, newest) = feed_xml(&blog, &blog_url, &posts, rss, atom)?;
+            let mut page = Page::new(StatusCode::OK, content_type, body, generation);
+            page.last_modified = dates::http(&newest);
+            Ok(Some(page))
+        })
+        .await
 }
 
 /// A feed of `posts` (RSS, or Atom named by `atom`) with its content type and the time of its
@@ -193,34 +190,30 @@ pub async fn sitemap(state: &AppState, blog: &PublicBlog, generation: u64) -> Re
         return Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml.to_owned(), generation));
     }
     let id = blog.id;
-    let (posts, tags) = state
-        .db
-        .read(move |conn| {
-            Ok((
-                public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)?,
-                tags::published_tags(conn, id, MAX_SITEMAP_TAGS)?,
-            ))
-        })
-        .await?;
+    let read = move |conn: &rusqlite::Connection| {
+        Ok((public::sitemap_entries(conn, id, MAX_POSTS_PER_BLOG)?, tags::published_tags(conn, id, MAX_SITEMAP_TAGS)?))
+    };
     let blog_url = state.config.blog_origin(&blog.address);
     let lastmod = blog.posts_updated_at.as_deref().map(dates::day);
-    off_runtime(move || {
-        let post_url = |post: &public::SitemapPost| match post.page {
-            true => format!("{blog_url}/{}", post.slug),
-            false => format!("{blog_url}/{}-{}", post.slug, post.short_id),
-        };
-        let entries = posts
-            .iter()
-            .map(|post| SitemapEntry { url: post_url(post), updated: dates::day(&post.updated_at) })
-            .chain(tags.iter().map(|tag| SitemapEntry {
-                url: format!("{blog_url}/tags/{}", tag.tag),
-                updated: dates::day(&tag.updated_at),
-            }))
-            .collect();
-        let xml = Sitemap { blog_url, lastmod, entries }.render().map_err(|err| Error::Internal(err.into()))?;
-        Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml_safe(xml), generation))
-    })
-    .await
+    state
+        .db
+        .read_then(read, move |(posts, tags)| {
+            let post_url = |post: &public::SitemapPost| match post.page {
+                true => format!("{blog_url}/{}", post.slug),
+                false => format!("{blog_url}/{}-{}", post.slug, post.short_id),
+            };
+            let entries = posts
+                .iter()
+                .map(|post| SitemapEntry { url: post_url(post), updated: dates::day(&post.updated_at) })
+                .chain(tags.iter().map(|tag| SitemapEntry {
+                    url: format!("{blog_url}/tags/{}", tag.tag),
+                    updated: dates::day(&tag.updated_at),
+                }))
+                .collect();
+            let xml = Sitemap { blog_url, lastmod, entries }.render().map_err(|err| Error::Internal(err.into()))?;
+            Ok(Page::new(StatusCode::OK, "application/xml; charset=utf-8", xml_safe(xml), generation))
+        })
+        .await
 }
 
 /// `xml` without the characters XML 1.0 forbids (control characters other than tab, line feed

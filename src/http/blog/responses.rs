@@ -58,7 +58,7 @@ pub fn respond(req: &Request, site: &BlogSite, page: &Page) -> Response {
     if page.compressible() {
         builder = builder.header(header::VARY, "Accept-Encoding");
     }
-    if let Some(directives) = super::templates::robots_directives(page.noindex, page.noai) {
+    if let Some(directives) = crate::domain::blog::ai_crawlers::robots_directives(page.noindex, page.noai) {
         builder = builder.header("x-robots-tag", directives);
     }
     let fresh = match req.header(header::IF_NONE_MATCH) {

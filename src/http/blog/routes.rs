@@ -6,8 +6,9 @@
 //! the blog and the post (`db/public.rs`, published posts only); the page is rendered (`views.rs`,
 //! `feeds.rs`, the templates of `templates.rs`; paragraphs through
 //! `domain::content::markdown::to_html`, which escapes its own output; a post's blocks through
-//! `assets/templates/blocks.html`, which the editor's preview renders too), compressed once and cached under that
-//! generation. Parsing bodies, rendering, hashing and gzip run on the blocking pool
+//! `assets/templates/blocks.html`, which the editor's preview renders too) and cached under that
+//! generation. A page's reads and its render (parsing bodies, templates, hashing) run in one
+//! trip to the blocking pool (`Db::read_then`), gzip in another when asked
 //! (`views::off_runtime`), never on an async worker.
 //!
 //! A path the blog has no page at (its `404`), and `/` with `?p=` or `?page_id=`, is looked up among

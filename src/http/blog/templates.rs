@@ -100,7 +100,7 @@ pub struct FeedLink {
 impl Layout {
     /// What its `<meta name="robots">` says: `noindex`, the `noai` directives, or both.
     pub fn robots_content(&self) -> String {
-        robots_directives(self.noindex, self.noai).unwrap_or_default().to_owned()
+        crate::domain::blog::ai_crawlers::robots_directives(self.noindex, self.noai).unwrap_or_default().to_owned()
     }
 
     /// The layout of one of `blog`'s pages.
@@ -452,18 +452,6 @@ pub fn share_links(url: &str, title: &str) -> ShareLinks {
         facebook: format!("https://www.facebook.com/sharer/sharer.php?u={}", enc(url)),
         linkedin: format!("https://www.linkedin.com/sharing/share-offsite/?url={}", enc(url)),
         email: format!("mailto:?subject={}&body={}", enc(title).replace('+', "%20"), enc(url)),
-    }
-}
-
-/// The robots directives of a page (its `<meta name="robots">` and `X-Robots-Tag`): `noindex`
-/// (a blog not listed, an unlisted post), `noai, noimageai` (a blog that asks AI crawlers not to
-/// use it), both, or none.
-pub fn robots_directives(noindex: bool, noai: bool) -> Option<&'static str> {
-    match (noindex, noai) {
-        (true, true) => Some("noindex, noai, noimageai"),
-        (true, false) => Some("noindex"),
-        (false, true) => Some(crate::domain::blog::ai_crawlers::NOAI),
-        (false, false) => None,
     }
 }
 

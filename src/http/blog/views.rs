@@ -165,28 +165,30 @@ pub fn newest_of<'a>(a: &'a str, b: Option<&'a str>) -> &'a str {
 /// Page `number` of the newest published posts (a 404 past the last page).
 pub async fn index(state: &AppState, blog: &PublicBlog, number: u64, generation: u64) -> Result<Page, Error> {
     let id = blog.id;
-    let (total, posts) = state
+    let (config, site, shown) = (state.config.clone(), state.site.clone(), blog.clone());
+    let token = subscribe_token(state, blog);
+    let rendered = state
         .db
-        .read(move |conn| {
-            let total = public::count_published(conn, id)?;
-            let posts = public::published(conn, id, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
-            Ok((total, posts))
-        })
+        .read_then(
+            move |conn| {
+                let total = public::count_published(conn, id)?;
+                let posts = public::published(conn, id, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
+                Ok((total, posts))
+            },
+            move |(total, posts)| {
+                let pages = total.div_ceil(u64::from(PAGE_SIZE)).max(1);
+                if number > pages {
+                    return Ok(None);
+                }
+                let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
+                let html = index_html(look, &shown, &posts, number, pages)?;
+                let mut rendered = html_page(&config, &shown, StatusCode::OK, html, generation);
+                rendered.last_modified = dates::http(newest_of(&shown.updated_at, shown.posts_updated_at.as_deref()));
+                Ok(Some(rendered))
+            },
+        )
         .await?;
-    let pages = total.div_ceil(u64::from(PAGE_SIZE)).max(1);
-    if number > pages {
-        return Ok(not_found(state, blog, generation));
-    }
-    let (config, site, blog) = (state.config.clone(), state.site.clone(), blog.clone());
-    let token = subscribe_token(state, &blog);
-    off_runtime(move || {
-        let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
-        let html = index_html(look, &blog, &posts, number, pages)?;
-        let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
-        rendered.last_modified = dates::http(newest_of(&blog.updated_at, blog.posts_updated_at.as_deref()));
-        Ok(rendered)
-    })
-    .await
+    Ok(rendered.unwrap_or_else(|| not_found(state, blog, generation)))
 }
 
 /// The HTML of index page `number` of `pages`, listing `posts`.
@@ -211,29 +213,99 @@ pub fn index_html(look: Look<'_>, blog: &PublicBlog, posts: &[Post], number: u64
 
 /// The published post or page at `/{segment}`: a post's `{slug}-{shortId}` (an old slug with
 /// the right short id redirects to the current address, as does a page's), else a page's
-/// `{slug}`.
+/// `{slug}`. Read and rendered in one trip off the async runtime.
 pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation: u64) -> Result<Page, Error> {
     let (id, wanted) = (blog.id, segment.to_owned());
-    let found = state
+    let (reading, rendering, shown) = (state.clone(), state.clone(), blog.clone());
+    let token = subscribe_token(state, blog);
+    let rendered = state
         .db
-        .read(move |conn| {
-            let post = split_permalink(&wanted).map(|(_, short_id)| public::published_post(conn, id, short_id));
-            if let Some(post) = post.transpose()?.flatten() {
-                return Ok(Some(post));
-            }
-            pages::published_page(conn, id, &wanted)
-        })
+        .read_then(
+            move |conn| {
+                let post = split_permalink(&wanted).map(|(_, short_id)| public::published_post(conn, id, short_id));
+                let found = match post.transpose()?.flatten() {
+                    Some(post) => Some(post),
+                    None => pages::published_page(conn, id, &wanted)?,
+                };
+                let Some(post) = found else { return Ok(Found::Nothing) };
+                let path = post.path();
+                if path[1..] != *wanted {
+                    return Ok(Found::Moved(path));
+                }
+                let parts = read_post_parts(conn, &reading.config, &post, false)?;
+                Ok(Found::Post(Box::new((post, parts)), path))
+            },
+            move |found| match found {
+                Found::Nothing => Ok(None),
+                Found::Moved(path) => {
+                    let mut page = Page::new(
+                        StatusCode::MOVED_PERMANENTLY,
+                        "text/plain; charset=utf-8",
+                        String::new(),
+                        generation,
+                    );
+                    page.location = Some(path);
+                    Ok(Some(page))
+                }
+                Found::Post(found, path) => {
+                    let (post, parts) = *found;
+                    let comment_token =
+                        comments::shows_form(&shown, &post).then(|| comments::form_token(&rendering, post.id));
+                    let rendered =
+                        Rendering { blog: &shown, path: &path, preview: false, generation, token, comment_token };
+                    post_page(&rendering, rendered, &post, parts).map(Some)
+                }
+            },
+        )
         .await?;
-    let Some(post) = found else {
-        return Ok(not_found(state, blog, generation));
+    Ok(rendered.unwrap_or_else(|| not_found(state, blog, generation)))
+}
+
+/// What a post's address found.
+enum Found {
+    /// No published post or page.
+    Nothing,
+    /// A post or page now at another path.
+    Moved(String),
+    /// The post or page at its path, with what its page shows.
+    Post(Box<(Post, PostParts)>, String),
+}
+
+/// What a post's page shows besides the post: its body parsed, its images' sizes, and its
+/// approved replies, comments and webmentions (none in a preview).
+struct PostParts {
+    body: Body,
+    sizes: ImageSizes,
+    replies: Vec<Reply>,
+    responses: Vec<Response>,
+}
+
+/// [`PostParts`] of `post`, read with `conn`.
+fn read_post_parts(
+    conn: &rusqlite::Connection,
+    config: &Config,
+    post: &Post,
+    preview: bool,
+) -> Result<PostParts, Error> {
+    let body = parse_body(post)?;
+    let sizes = image_sizes_in(conn, config, &body)?;
+    let (replies, responses) = match preview {
+        true => (Vec::new(), Vec::new()),
+        false => (replies::approved_for_post(conn, post.id)?, responses::approved_for_post(conn, post.id)?),
     };
-    let path = post.path();
-    if path[1..] != *segment {
-        let mut page = Page::new(StatusCode::MOVED_PERMANENTLY, "text/plain; charset=utf-8", String::new(), generation);
-        page.location = Some(path);
-        return Ok(page);
-    }
-    render_post(state, blog, post, &path, false, generation).await
+    Ok(PostParts { body, sizes, replies, responses })
+}
+
+/// Where and how a post's page is rendered.
+struct Rendering<'a> {
+    blog: &'a PublicBlog,
+    path: &'a str,
+    preview: bool,
+    generation: u64,
+    /// The subscribe form's token.
+    token: Option<String>,
+    /// The comment form's token.
+    comment_token: Option<String>,
 }
 
 /// Whether `post` of `blog` takes webmentions: a published post (not a page) of an approved blog.
@@ -264,38 +336,37 @@ pub async fn render_post(
     preview: bool,
     generation: u64,
 ) -> Result<Page, Error> {
-    let (config, site, blog, path) = (state.config.clone(), state.site.clone(), blog.clone(), path.to_owned());
-    // One trip to the blocking pool for the body, its images' sizes and what answers the post.
-    let reading = config.clone();
-    let (post, body, sizes, shown, comments) = state
-        .db
-        .read(move |conn| {
-            let body = parse_body(&post)?;
-            let sizes = image_sizes_in(conn, &reading, &body)?;
-            let (shown, comments) = match preview {
-                true => (Vec::new(), Vec::new()),
-                false => (replies::approved_for_post(conn, post.id)?, responses::approved_for_post(conn, post.id)?),
-            };
-            Ok((post, body, sizes, shown, comments))
-        })
-        .await?;
+    let (reading, rendering, blog, path) = (state.config.clone(), state.clone(), blog.clone(), path.to_owned());
     let token = if preview { None } else { subscribe_token(state, &blog) };
     let comment_token = (!preview && comments::shows_form(&blog, &post)).then(|| comments::form_token(state, post.id));
-    off_runtime(move || {
-        let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
-        let webmention = (!preview && takes_webmentions(&blog, &post))
-            .then(|| format!("{}{}", config.blog_origin(&blog.address), paths::WEBMENTION));
-        let link = webmention.as_ref().map(|endpoint| format!("<{endpoint}>; rel=\"webmention\""));
-        let answers = Answers { replies: &shown, responses: &comments, comment_token, webmention };
-        let html = post_html(look, &blog, &post, &body, &sizes, &path, preview, &answers)?;
-        let mut page = html_page(&config, &blog, StatusCode::OK, html, generation);
-        page.link = link;
-        page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
-        page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
-        page.noindex = post.unlisted;
-        Ok(page)
-    })
-    .await
+    state
+        .db
+        .read_then(
+            move |conn| Ok((read_post_parts(conn, &reading, &post, preview)?, post)),
+            move |(parts, post)| {
+                let rendered = Rendering { blog: &blog, path: &path, preview, generation, token, comment_token };
+                post_page(&rendering, rendered, &post, parts)
+            },
+        )
+        .await
+}
+
+/// The page of `post` with its `parts`, rendered as `rendering` says.
+fn post_page(state: &AppState, rendering: Rendering<'_>, post: &Post, parts: PostParts) -> Result<Page, Error> {
+    let Rendering { blog, path, preview, generation, token, comment_token } = rendering;
+    let config = &state.config;
+    let look = Look { config, themes: &state.site.themes, subscribe_token: token.as_deref() };
+    let webmention = (!preview && takes_webmentions(blog, post))
+        .then(|| format!("{}{}", config.blog_origin(&blog.address), paths::WEBMENTION));
+    let link = webmention.as_ref().map(|endpoint| format!("<{endpoint}>; rel=\"webmention\""));
+    let answers = Answers { replies: &parts.replies, responses: &parts.responses, comment_token, webmention };
+    let html = post_html(look, blog, post, &parts.body, &parts.sizes, path, preview, &answers)?;
+    let mut page = html_page(config, blog, StatusCode::OK, html, generation);
+    page.link = link;
+    page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
+    page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
+    page.noindex = post.unlisted;
+    Ok(page)
 }
 
 /// The HTML of `post` (its `body` parsed, its images' `sizes`) at `path`; a `preview` is not
@@ -358,29 +429,31 @@ pub fn post_html(
 /// last page).
 pub async fn tag(state: &AppState, blog: &PublicBlog, tag: &str, number: u64, generation: u64) -> Result<Page, Error> {
     let (id, wanted) = (blog.id, tag.to_owned());
-    let (total, posts) = state
+    let (config, site, shown, tag) = (state.config.clone(), state.site.clone(), blog.clone(), tag.to_owned());
+    let token = subscribe_token(state, blog);
+    let rendered = state
         .db
-        .read(move |conn| {
-            let total = tags::count_published(conn, id, &wanted)?;
-            let posts = tags::published(conn, id, &wanted, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
-            Ok((total, posts))
-        })
+        .read_then(
+            move |conn| {
+                let total = tags::count_published(conn, id, &wanted)?;
+                let posts = tags::published(conn, id, &wanted, (number - 1) * u64::from(PAGE_SIZE), PAGE_SIZE)?;
+                Ok((total, posts))
+            },
+            move |(total, posts)| {
+                let pages = total.div_ceil(u64::from(PAGE_SIZE));
+                if number > pages {
+                    return Ok(None);
+                }
+                let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
+                let html = tag_html(look, &shown, &tag, &posts, number, pages)?;
+                let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
+                let mut rendered = html_page(&config, &shown, StatusCode::OK, html, generation);
+                rendered.last_modified = dates::http(newest_of(&shown.updated_at, newest));
+                Ok(Some(rendered))
+            },
+        )
         .await?;
-    let pages = total.div_ceil(u64::from(PAGE_SIZE));
-    if number > pages {
-        return Ok(not_found(state, blog, generation));
-    }
-    let (config, site, blog, tag) = (state.config.clone(), state.site.clone(), blog.clone(), tag.to_owned());
-    let token = subscribe_token(state, &blog);
-    off_runtime(move || {
-        let look = Look { config: &config, themes: &site.themes, subscribe_token: token.as_deref() };
-        let html = tag_html(look, &blog, &tag, &posts, number, pages)?;
-        let newest = posts.iter().map(|p| p.updated_at.as_str()).max();
-        let mut rendered = html_page(&config, &blog, StatusCode::OK, html, generation);
-        rendered.last_modified = dates::http(newest_of(&blog.updated_at, newest));
-        Ok(rendered)
-    })
-    .await
+    Ok(rendered.unwrap_or_else(|| not_found(state, blog, generation)))
 }
 
 /// The HTML of page `number` of `pages` of the posts tagged `tag`, listing `posts`.
