@@ -3,7 +3,7 @@
 //! ```text
 //! main, lib
 //!   admin, app, backup, export,   commands and the server's assembly
-//!   import, invites, reindex, blogs_command, doctor
+//!   import, invites, reindex, blogs_command, doctor, replication
 //!     http                        routes, handlers, sessions, CSRF, public pages
 //!       blogs                     the one write path
 //!         auth, db, search,       sign-in, storage, the search index,
@@ -50,6 +50,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("import", 5),
     ("invites", 5),
     ("reindex", 5),
+    ("replication", 5),
     ("lib", 6),
     ("layering", 6),
 ];

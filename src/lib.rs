@@ -25,6 +25,7 @@ pub mod mail;
 pub mod portable;
 pub mod progress;
 pub mod reindex;
+pub mod replication;
 pub mod search;
 pub mod tls;
 

@@ -70,6 +70,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Blogs(args) => quire::blogs_command::run_command(&args.action),
         Command::Invites(args) => quire::invites::run_command(&args.action.data_dir(), &args.action),
         Command::Doctor(args) => quire::doctor::run_command(&args),
+        Command::Replication(args) => match &args.action {
+            quire::cli::ReplicationAction::Config(config) => quire::replication::run_config_command(config),
+        },
         Command::Generate(args) => quire::cli::run_generate(&args),
         Command::Mail(args) => match &args.action {
             quire::cli::MailAction::Test(test) => quire::mail::run_test_command(test),

@@ -12,6 +12,7 @@ mod generate;
 mod invites;
 mod mail;
 mod public_instance;
+mod replication;
 mod serve;
 
 pub use blogs::{ActionArgs, BlogArgs, BlogsAction, BlogsArgs, DeleteArgs, ListArgs};
@@ -28,6 +29,7 @@ pub use mail::{
     MailTestOnlyArgs,
 };
 pub use public_instance::PublicInstanceArgs;
+pub use replication::{ReplicationAction, ReplicationArgs, ReplicationConfigArgs};
 pub use serve::{DeliveryRetryArg, DnsServerArg, FetchLoopbackArg, LETS_ENCRYPT, ServeArgs, TlsArgs};
 
 use std::path::PathBuf;
@@ -114,6 +116,9 @@ pub enum Command {
     /// Prints one line a check, with what to do when it fails; exits 0 only when every check
     /// passes. It changes nothing (safe while `quire serve` runs).
     Doctor(DoctorArgs),
+    /// Continuous replication of the database off the machine with Litestream: `quire
+    /// replication config` prints its configuration (docs/replication.md).
+    Replication(ReplicationArgs),
     /// Write the man pages or the commented environment file the release packages carry.
     #[command(hide = true)]
     Generate(GenerateArgs),

@@ -228,8 +228,8 @@ fn the_page_cache_and_the_uncached_render_limit_have_defaults_and_refuse_nonsens
         let err = Config::from_serve_args(&serve_args(&["--page-cache-mb", bad])).unwrap_err().to_string();
         assert!(err.starts_with("--page-cache-mb must be from 1 to 4096"), "{bad}: {err}");
     }
-    assert_eq!(defaults.db_mmap_bytes, 1024 * 1024 * 1024);
-    assert_eq!(Config::from_serve_args(&serve_args(&["--db-mmap-mb", "0"])).unwrap().db_mmap_bytes, 0);
+    assert_eq!(defaults.db_mmap_bytes, 0);
+    assert_eq!(Config::from_serve_args(&serve_args(&["--db-mmap-mb", "2048"])).unwrap().db_mmap_bytes, 2048 << 20);
     let err = Config::from_serve_args(&serve_args(&["--db-mmap-mb", "2049"])).unwrap_err().to_string();
     assert!(err.starts_with("--db-mmap-mb must be from 0 to 2048"), "{err}");
     for flag in ["--uncached-renders-per-minute", "--uncached-renders-burst"] {

@@ -15,9 +15,11 @@ pub fn too_many_posts() -> String {
 /// "The crawler's view", has the hit rates it gets).
 pub const DEFAULT_PAGE_CACHE_MB: u64 = 64;
 
-/// `quire serve --db-mmap-mb`'s default: how much of the database file the readers map into
-/// memory (bench/README.md, "The crawler's view": an uncached page costs 16% less CPU mapped).
-pub const DEFAULT_DB_MMAP_MB: u64 = 1024;
+/// `quire serve --db-mmap-mb`'s default: none of the database file mapped. Mapped, an uncached
+/// page costs 15 to 20% less CPU (bench/README.md, "The crawler's view"), but the resident size
+/// counts the mapped pages once per reader connection (842 MB for a 200 MB database in
+/// bench/run.sh, against its 60 MB target): the operator chooses it.
+pub const DEFAULT_DB_MMAP_MB: u64 = 0;
 
 /// `--uncached-renders-per-minute` and `--uncached-renders-burst`'s defaults: one client's public
 /// pages rendered because they were not cached.

@@ -56,6 +56,7 @@ mod quire_import;
 mod quotas;
 mod remote_issuer;
 mod remote_limits;
+mod replication;
 mod reports;
 mod response_abuse;
 mod response_queue;

