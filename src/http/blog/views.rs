@@ -216,8 +216,7 @@ pub fn index_html(look: Look<'_>, blog: &PublicBlog, posts: &[Post], number: u64
 /// `{slug}`. Read and rendered in one trip off the async runtime.
 pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation: u64) -> Result<Page, Error> {
     let (id, wanted) = (blog.id, segment.to_owned());
-    let (reading, rendering, shown) = (state.clone(), state.clone(), blog.clone());
-    let token = subscribe_token(state, blog);
+    let (reading, rendering, shown) = (state.config.clone(), state.clone(), blog.clone());
     let rendered = state
         .db
         .read_then(
@@ -232,7 +231,7 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
                 if path[1..] != *wanted {
                     return Ok(Found::Moved(path));
                 }
-                let parts = read_post_parts(conn, &reading.config, &post, false)?;
+                let parts = read_post_parts(conn, &reading, &post, false)?;
                 Ok(Found::Post(Box::new((post, parts)), path))
             },
             move |found| match found {
@@ -249,6 +248,8 @@ pub async fn post(state: &AppState, blog: &PublicBlog, segment: &str, generation
                 }
                 Found::Post(found, path) => {
                     let (post, parts) = *found;
+                    // Issued only for a page that shows the form: not for a redirect or a 404.
+                    let token = subscribe_token(&rendering, &shown);
                     let comment_token =
                         comments::shows_form(&shown, &post).then(|| comments::form_token(&rendering, post.id));
                     let rendered =
