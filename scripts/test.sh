@@ -140,6 +140,9 @@ step "Litestream replicating a running Quire, the machine lost and restored (tes
 export LITESTREAM="$PWD/tests/replication/.venv/bin/litestream" MOTO_SERVER="$PWD/tests/replication/.venv/bin/moto_server"
 ignored_tests replication Litestream
 
+step "uploads on S3-compatible object storage, moto's server on loopback (tests/api/uploads_store.rs)"
+ignored_tests uploads_store "object storage"
+
 step "federation with a real ActivityPub server, the Fedify peer of tests/fedify-peer (tests/api/fedify.rs)"
 ignored_tests fedify "Fedify peer"
 

@@ -39,6 +39,7 @@ use crate::http::blog::BlogSite;
 use crate::http::blog::static_site::StaticSite;
 use crate::http::state::AppState;
 use crate::http::ui::UiIndex;
+use crate::media_store::MediaStore;
 use crate::search::SearchIndex;
 use crate::tls::{CertificateStates, NotManaged};
 use crate::tls::{NamePolicy, Tls, TlsAcceptor};
@@ -145,6 +146,7 @@ impl App {
             search.clone(),
             generations.clone(),
             config.data_dir.clone(),
+            MediaStore::open(&config.data_dir, &config.uploads)?,
             rules,
             served,
             config.clone(),

@@ -152,7 +152,8 @@ fn perform_here(
     let served = Arc::new(ServedNames::new(&config.host, Vec::new()));
     let rules = Rules { image_prefix: config.image_prefix() };
     let pages = Arc::new(PageGenerations::default());
-    let blogs = Blogs::new(db, search.clone(), pages, data_dir.clone(), rules, served, Arc::new(config));
+    let media = crate::media_store::MediaStore::open(data_dir, &config.uploads)?;
+    let blogs = Blogs::new(db, search.clone(), pages, data_dir.clone(), media, rules, served, Arc::new(config));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().max_blocking_threads(4).build()?;
     let done = runtime.block_on(blogs.act_as_admin(what, subdomain, reason, COMMAND_LINE));
     search.close_idle_writer(Duration::ZERO);

@@ -3,7 +3,7 @@
 //! ```text
 //! quire.db           SQLite (WAL): the only source of truth
 //! index/             the search index, derived from quire.db
-//! uploads/           uploaded images, named by content hash
+//! uploads/           uploaded images, named by content hash (unless --uploads-url keeps them in a bucket)
 //! exports/           exports being written or waiting to be downloaded (a day at most)
 //! dev-idp-key.pem    the local issuer's signing key (only when it is used)
 //! acme/account.json  the ACME account's key and URL (with --acme-email; 0600)

@@ -6,7 +6,8 @@
 //! The checks, in order: the flags, the data directory (exists, writable, free space, the
 //! database's schema version), the ports, DNS (the host and a random name under it, and to this
 //! machine when Quire gets its own certificates), the sign-in provider (discovery document and
-//! keys), the ACME CA's directory, the SMTP relay, and the clock (against the `Date` of the
+//! keys), the ACME CA's directory, the SMTP relay, the uploads' bucket (a file written, read
+//! back and deleted: the one thing it writes outside the data directory), and the clock (against the `Date` of the
 //! provider's or the CA's answer: an ID token's `iat` check fails on a skewed clock).
 
 use std::ffi::OsString;
@@ -104,6 +105,7 @@ async fn check_all(args: &ServeArgs) -> Report {
     report.add("sign-in", sign_in(&config, &mut dates).await);
     report.add("ACME", acme(&config, &mut dates).await);
     report.add("mail", mail(&config).await);
+    report.add("uploads", uploads(&config).await);
     report.add("clock", clock(&dates));
     report
 }
@@ -503,6 +505,31 @@ async fn mail(config: &Config) -> Outcome {
         }
         Ok(Err(err)) => Outcome::Fail(format!("the relay {}: {err}", connector.name()), fix),
         Err(_) => Outcome::Fail(format!("the relay {} did not answer within 30 s", connector.name()), fix),
+    }
+}
+
+/// With `--uploads-url`: a small file written to the bucket, read back and deleted.
+async fn uploads(config: &Config) -> Outcome {
+    let Some(bucket) = &config.uploads.bucket else {
+        return Outcome::Skip("no --uploads-url: images are kept in the data directory's uploads/".to_owned());
+    };
+    let fix = "check --uploads-url, AWS_ENDPOINT_URL, AWS_DEFAULT_REGION and the credentials: their key must be \
+               allowed to put, get, list and delete objects in the bucket"
+        .to_owned();
+    let store = match crate::media_store::MediaStore::open(&config.data_dir, &config.uploads) {
+        Ok(store) => store,
+        Err(err) => return Outcome::Fail(format!("{err:#}"), fix),
+    };
+    match tokio::time::timeout(bucket.timeout * 2, store.probe()).await {
+        Ok(Ok(took)) => Outcome::Pass(format!(
+            "{} took a file, gave it back and deleted it ({} ms)",
+            bucket.url(),
+            took.as_millis()
+        )),
+        Ok(Err(err)) => Outcome::Fail(err.to_string(), fix),
+        Err(_) => {
+            Outcome::Fail(format!("{} did not answer within {} s", bucket.url(), (bucket.timeout * 2).as_secs()), fix)
+        }
     }
 }
 

@@ -46,13 +46,14 @@ pub fn run_command(
         .suffix(".zip")
         .tempfile_in(parent)
         .with_context(|| format!("cannot write in {}", parent.display()))?;
+    let media = crate::media_store::MediaStore::open(data_dir, &config.uploads)?;
     let site = StaticSite::new(config);
     let mut progress: Option<Progress> = None;
     let mut on_progress = |done: u64, total: u64| -> anyhow::Result<()> {
         progress.get_or_insert_with(|| Progress::items("export", total, "items")).reach(done);
         Ok(())
     };
-    let size = exports::write(&conn, data_dir, subdomain, format, &site, file.reopen()?, &mut on_progress)
+    let size = exports::write(&conn, &media, subdomain, format, &site, file.reopen()?, &mut on_progress)
         .with_context(|| format!("writing {}", out.display()))?;
     if let Some(progress) = progress {
         progress.finish();

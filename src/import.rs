@@ -94,6 +94,7 @@ pub fn run_command(
         search.clone(),
         Arc::new(PageGenerations::default()),
         data_dir.clone(),
+        crate::media_store::MediaStore::open(data_dir, &config.uploads)?,
         rules,
         served,
         Arc::new(config),

@@ -39,6 +39,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("fetch", 2),
     ("tls", 2),
     ("mail", 2),
+    ("media_store", 2),
     ("blogs", 3),
     ("http", 4),
     ("admin", 5),

@@ -22,6 +22,7 @@ pub mod invites;
 #[cfg(test)]
 mod layering;
 pub mod mail;
+pub mod media_store;
 pub mod portable;
 pub mod progress;
 pub mod reindex;

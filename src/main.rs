@@ -51,7 +51,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let dir = args.data_dir.dir();
             db::migrate::run_command(&dir, args.status, |from, to| backup::before_migration(&dir, from, to).map(drop))
         }
-        Command::Backup(args) => backup::backup(&args.data_dir.dir(), &args.out),
+        Command::Backup(args) => backup::backup(&args.data_dir.dir(), &args.out, &args.uploads),
         Command::Restore(args) => backup::restore(&args.data_dir.dir(), &args.backup, args.force),
         Command::Reindex(args) => quire::reindex::run_command(&args.dir()),
         Command::Export(args) => {
@@ -72,6 +72,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Doctor(args) => quire::doctor::run_command(&args),
         Command::Replication(args) => match &args.action {
             quire::cli::ReplicationAction::Config(config) => quire::replication::run_config_command(config),
+        },
+        Command::Uploads(args) => match &args.action {
+            quire::cli::UploadsAction::Migrate(migrate) => quire::media_store::run_migrate_command(migrate),
         },
         Command::Generate(args) => quire::cli::run_generate(&args),
         Command::Mail(args) => match &args.action {

@@ -26,13 +26,17 @@ use serde_json::json;
 
 use crate::data_dir::{ACME_DIR, CERTS_DIR, DB_FILE, DataDir, UPLOADS_DIR};
 use crate::db::{self, migrate};
+use crate::media_store::MediaStore;
 use crate::progress::{Progress, human};
 
 const MANIFEST: &str = "quire-backup.json";
 
-/// Writes a backup of `data_dir` to `out`, which must not exist. Nothing is left behind on failure.
-pub fn backup(data_dir: &DataDir, out: &Path) -> anyhow::Result<()> {
-    let written = write_backup(data_dir, out, Contents::Everything)?;
+/// Writes a backup of `data_dir` to `out`, which must not exist, with the uploads read from where
+/// `uploads` says they are (`--uploads-url`'s bucket, or the data directory). Nothing is left
+/// behind on failure.
+pub fn backup(data_dir: &DataDir, out: &Path, uploads: &crate::cli::UploadsArgs) -> anyhow::Result<()> {
+    let media = MediaStore::open(data_dir, &crate::config::UploadsConfig::from_args(uploads)?)?;
+    let written = write_backup(data_dir, out, Contents::Everything(&media))?;
     println!(
         "Backed up {} (schema version {}, {} uploads) to {} ({}).",
         data_dir.root().display(),
@@ -101,10 +105,10 @@ fn remove_old_before_migration(folder: &Path) -> anyhow::Result<()> {
 }
 
 /// What a backup holds besides the database.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Contents {
-    /// The uploads and the ACME account and certificates too (`quire backup`).
-    Everything,
+#[derive(Clone, Copy)]
+enum Contents<'a> {
+    /// The uploads (from this store) and the ACME account and certificates too (`quire backup`).
+    Everything(&'a MediaStore),
     /// The database only (before a migration): a restore keeps the live uploads and certificates.
     DatabaseOnly,
 }
@@ -116,7 +120,7 @@ struct Written {
 }
 
 /// Writes a backup of `data_dir` to `out`, which must not exist. Nothing is left behind on failure.
-fn write_backup(data_dir: &DataDir, out: &Path, contents: Contents) -> anyhow::Result<Written> {
+fn write_backup(data_dir: &DataDir, out: &Path, contents: Contents<'_>) -> anyhow::Result<Written> {
     if out.exists() {
         bail!("{} already exists; give a new file name (nothing was written)", out.display());
     }
@@ -139,11 +143,13 @@ fn write_backup(data_dir: &DataDir, out: &Path, contents: Contents) -> anyhow::R
     let snapshot = staging.path().join(DB_FILE);
     let schema_version = snapshot_database(&db_path, &snapshot)?;
     let (uploads, private) = match contents {
-        Contents::Everything => (list_uploads(&data_dir.uploads())?, list_private(data_dir.root())?),
+        Contents::Everything(media) => (media.list_blocking()?, list_private(data_dir.root())?),
         Contents::DatabaseOnly => (Vec::new(), Vec::new()),
     };
 
-    let total = file_len(&snapshot)? + uploads.iter().chain(&private).map(|(_, _, len)| len).sum::<u64>();
+    let total = file_len(&snapshot)?
+        + uploads.iter().map(|(_, len)| len).sum::<u64>()
+        + private.iter().map(|(_, _, len)| len).sum::<u64>();
     let mut progress = Progress::bytes("backup", total);
     let archive = tempfile::Builder::new()
         .prefix(".quire-backup-")
@@ -159,14 +165,26 @@ fn write_backup(data_dir: &DataDir, out: &Path, contents: Contents) -> anyhow::R
         "schemaVersion": schema_version,
         "createdAt": created,
     });
-    if contents == Contents::DatabaseOnly {
+    if matches!(contents, Contents::DatabaseOnly) {
         manifest[UPLOADS_INCLUDED] = json!(false);
     }
     append_bytes(&mut tar, MANIFEST, manifest.to_string().as_bytes()).with_context(write_context)?;
     append_file(&mut tar, &snapshot, DB_FILE, 0o644, &mut progress).with_context(write_context)?;
-    for (name, path, _) in &uploads {
-        append_file(&mut tar, path, &format!("{UPLOADS_DIR}/{name}"), 0o644, &mut progress)
+    if let Contents::Everything(media) = contents {
+        for (name, _) in &uploads {
+            let entry = format!("{UPLOADS_DIR}/{name}");
+            match media.local_path(name) {
+                Some(path) => append_file(&mut tar, &path, &entry, 0o644, &mut progress),
+                None => {
+                    let bytes = media.get_blocking(name)?.ok_or_else(|| {
+                        anyhow!("{name} went missing from {} while it was backed up", media.describe())
+                    })?;
+                    progress.add(bytes.len() as u64);
+                    append_bytes(&mut tar, &entry, &bytes).map_err(anyhow::Error::from)
+                }
+            }
             .with_context(write_context)?;
+        }
     }
     for (name, path, _) in &private {
         append_file(&mut tar, path, name, 0o600, &mut progress).with_context(write_context)?;
@@ -217,11 +235,6 @@ fn check_integrity(conn: &Connection) -> anyhow::Result<()> {
         bail!("integrity_check says: {result}");
     }
     Ok(())
-}
-
-/// The regular files of the uploads folder: (name, path, length).
-fn list_uploads(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf, u64)>> {
-    list_entries(dir, true)
 }
 
 /// The regular files (or the folders) of `dir`, sorted: (name, path, length).

@@ -40,7 +40,7 @@ fn fixture() -> Fixture {
     drop(Db::open_and_migrate(&source).expect("source database"));
     std::fs::write(source.upload("abc.png"), b"\x89PNG not really").unwrap();
     let archive = root.path().join("base.tar");
-    backup(&source, &archive).expect("a backup of the source");
+    backup(&source, &archive, &Default::default()).expect("a backup of the source");
     let backup = std::fs::read(&archive).unwrap();
 
     let entry = |name: &str| -> Vec<u8> {

@@ -36,11 +36,11 @@ use rusqlite::Connection;
 
 use super::federation::Outbound;
 use super::{Blogs, index};
-use crate::data_dir::DataDir;
 use crate::db::posts::Post;
 use crate::domain::blog::trust_state::TrustState;
 use crate::domain::content::blocks::Body;
 use crate::error::Result;
+use crate::media_store::MediaStore;
 use crate::search::{PostDoc, SearchIndex};
 
 /// What a write changed beyond its transaction, stated by the write inside the writer's
@@ -240,8 +240,10 @@ impl Effects {
     }
 
     /// The effects that must follow database order, applied while the writer connection is
-    /// still held: the index commits, then the removal of unreferenced upload files.
-    fn apply_in_writer(&mut self, search: &SearchIndex, data_dir: &DataDir) {
+    /// still held: the index commits, then the removal of unreferenced upload files from the
+    /// uploads folder (a bucket's are removed after the writer is released, each under its
+    /// lock: [`Blogs::remove_unreferenced`]).
+    fn apply_in_writer(&mut self, search: &SearchIndex, media: &MediaStore) {
         for (seq, change) in self.index.drain(..) {
             let done = match change {
                 IndexChange::Post(doc) => search.upsert(&doc, seq),
@@ -254,8 +256,12 @@ impl Effects {
                 index::log_failure(&err);
             }
         }
+        if media.is_bucket() {
+            return;
+        }
         for file in self.orphaned_uploads.drain(..) {
-            if let Err(err) = std::fs::remove_file(data_dir.upload(&file)) {
+            let Some(path) = media.local_path(&file) else { continue };
+            if let Err(err) = std::fs::remove_file(path) {
                 tracing::warn!(%file, error = %err, "could not remove an upload no one references");
             }
         }
@@ -271,8 +277,8 @@ impl Blogs {
         T: Send + 'static,
         F: FnOnce(&mut Connection, &mut Effects) -> Result<T> + Send + 'static,
     {
-        let (search, outbound, data_dir) = (self.search.clone(), self.outbound.clone(), self.data_dir.clone());
-        let (value, effects) = self
+        let (search, outbound, media) = (self.search.clone(), self.outbound.clone(), self.media.clone());
+        let (value, mut effects) = self
             .db
             .write(move |conn| {
                 let mut effects = Effects::new(outbound);
@@ -280,10 +286,13 @@ impl Blogs {
                 // Inside the writer's closure, so index commits happen in database order: each
                 // records the sequence it reached, and a later write never lands under an
                 // earlier one.
-                effects.apply_in_writer(&search, &data_dir);
+                effects.apply_in_writer(&search, &media);
                 Ok((value, effects))
             })
             .await?;
+        if !effects.orphaned_uploads.is_empty() {
+            self.remove_unreferenced(std::mem::take(&mut effects.orphaned_uploads)).await;
+        }
         self.performed(effects);
         Ok(value)
     }

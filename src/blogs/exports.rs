@@ -14,7 +14,6 @@ use std::io::{BufWriter, Seek, Write};
 use anyhow::{Context, anyhow};
 use rusqlite::Connection;
 
-use crate::data_dir::DataDir;
 use crate::db::exports::{self, After, BlogSettings};
 use crate::db::posts::Post;
 use crate::db::revisions::{self, Kept};
@@ -23,6 +22,7 @@ use crate::domain::content::blocks::{Block, Body};
 use crate::domain::content::custom_css::rebase_media;
 use crate::domain::content::image::ImageType;
 use crate::domain::content::schedule;
+use crate::media_store::MediaStore;
 use crate::portable::model::MovedSubscriber;
 use crate::portable::write::markdown_site::{self, Item};
 use crate::portable::write::quire_archive::{self, ArchivePage, ArchivePost, Counts, Manifest};
@@ -100,7 +100,7 @@ pub type OnProgress<'a> = &'a mut dyn FnMut(u64, u64) -> anyhow::Result<()>;
 /// Writes the export of the blog `subdomain` as `format` into `out`; returns the file's size.
 pub fn write(
     conn: &Connection,
-    data_dir: &DataDir,
+    media: &MediaStore,
     subdomain: &str,
     format: ExportFormat,
     site: &dyn SiteRenderer,
@@ -112,10 +112,10 @@ pub fn write(
     let blog = exports::blog_settings(&tx, subdomain)?.ok_or_else(|| anyhow!("there is no blog {subdomain}"))?;
     let mut zip = ZipOut::new(BufWriter::with_capacity(64 * 1024, out));
     match format {
-        ExportFormat::Archive => write_archive(&tx, data_dir, &blog, &mut zip, on_progress)?,
-        ExportFormat::Markdown => write_markdown(&tx, data_dir, &blog, &mut zip, on_progress)?,
+        ExportFormat::Archive => write_archive(&tx, media, &blog, &mut zip, on_progress)?,
+        ExportFormat::Markdown => write_markdown(&tx, media, &blog, &mut zip, on_progress)?,
         ExportFormat::Site => {
-            let mut out = SiteZip { zip: &mut zip, data_dir, images: HashSet::new(), on_progress };
+            let mut out = SiteZip { zip: &mut zip, media, images: HashSet::new(), on_progress };
             site.render(&tx, subdomain, &mut out)?;
         }
     }
@@ -149,26 +149,31 @@ fn for_each_post(
 }
 
 /// The owner's uploaded images whose files are there, by stored name.
-fn uploads(conn: &Connection, data_dir: &DataDir, user_id: i64) -> anyhow::Result<Vec<String>> {
-    let names = exports::image_names(conn, user_id)?;
-    Ok(names.into_iter().filter(|name| data_dir.upload(name).is_file()).collect())
+fn uploads(conn: &Connection, media: &MediaStore, user_id: i64) -> anyhow::Result<Vec<String>> {
+    let mut present = Vec::new();
+    for name in exports::image_names(conn, user_id)? {
+        if media.exists_blocking(&name)? {
+            present.push(name);
+        }
+    }
+    Ok(present)
 }
 
-fn add_upload<W: Write + Seek>(zip: &mut ZipOut<W>, data_dir: &DataDir, entry: &str, name: &str) -> anyhow::Result<()> {
-    let path = data_dir.upload(name);
-    let mut file = File::open(&path).with_context(|| format!("reading {}", path.display()))?;
-    zip.stored(entry, &mut file)
+fn add_upload<W: Write + Seek>(zip: &mut ZipOut<W>, media: &MediaStore, entry: &str, name: &str) -> anyhow::Result<()> {
+    let bytes =
+        media.get_blocking(name)?.ok_or_else(|| anyhow!("the upload {name} is gone from {}", media.describe()))?;
+    zip.stored(entry, &mut bytes.as_ref())
 }
 
 fn write_archive<W: Write + Seek>(
     conn: &Connection,
-    data_dir: &DataDir,
+    media: &MediaStore,
     blog: &BlogSettings,
     zip: &mut ZipOut<W>,
     on_progress: OnProgress<'_>,
 ) -> anyhow::Result<()> {
     let (posts, pages) = exports::counts(conn, blog.id)?;
-    let images = uploads(conn, data_dir, blog.user_id)?;
+    let images = uploads(conn, media, blog.user_id)?;
     let owned: HashSet<&str> = images.iter().map(String::as_str).collect();
     let mut settings = blog.settings.clone();
     // The stylesheet's uploads are named by their archive path, as an image block's are.
@@ -211,7 +216,7 @@ fn write_archive<W: Write + Seek>(
         on_progress(done, total)
     })?;
     for name in &images {
-        add_upload(zip, data_dir, &quire_archive::image_entry(name), name)?;
+        add_upload(zip, media, &quire_archive::image_entry(name), name)?;
         done += 1;
         on_progress(done, total)?;
     }
@@ -237,13 +242,13 @@ fn write_archive<W: Write + Seek>(
 
 fn write_markdown<W: Write + Seek>(
     conn: &Connection,
-    data_dir: &DataDir,
+    media: &MediaStore,
     blog: &BlogSettings,
     zip: &mut ZipOut<W>,
     on_progress: OnProgress<'_>,
 ) -> anyhow::Result<()> {
     let (posts, pages) = exports::counts(conn, blog.id)?;
-    let owned: HashSet<String> = uploads(conn, data_dir, blog.user_id)?.into_iter().collect();
+    let owned: HashSet<String> = uploads(conn, media, blog.user_id)?.into_iter().collect();
     zip.text("README.md", markdown_site::readme(&blog.settings.name).as_bytes())?;
     zip.text("posts/_index.md", markdown_site::section_index("Posts").as_bytes())?;
     zip.text("pages/_index.md", markdown_site::section_index("Pages").as_bytes())?;
@@ -271,7 +276,7 @@ fn write_markdown<W: Write + Seek>(
         for block in &body.children {
             let Block::Image { url, .. } = block else { continue };
             if let Some(name) = upload(url).filter(|name| added.insert(name.clone())) {
-                add_upload(zip, data_dir, &format!("{folder}{name}"), &name)?;
+                add_upload(zip, media, &format!("{folder}{name}"), &name)?;
             }
         }
         done += 1;
@@ -283,7 +288,7 @@ fn write_markdown<W: Write + Seek>(
 /// The static site's files going into the zip, each image once.
 struct SiteZip<'a, W: Write + Seek> {
     zip: &'a mut ZipOut<W>,
-    data_dir: &'a DataDir,
+    media: &'a MediaStore,
     images: HashSet<String>,
     on_progress: OnProgress<'a>,
 }
@@ -294,10 +299,12 @@ impl<W: Write + Seek> SiteOut for SiteZip<'_, W> {
     }
 
     fn image(&mut self, name: &str) -> anyhow::Result<()> {
-        if !self.images.insert(name.to_owned()) || !self.data_dir.upload(name).is_file() {
+        if !self.images.insert(name.to_owned()) {
             return Ok(());
         }
-        add_upload(self.zip, self.data_dir, &format!("media/{name}"), name)
+        // A page may show an image whose file is gone: the site keeps its link.
+        let Some(bytes) = self.media.get_blocking(name)? else { return Ok(()) };
+        self.zip.stored(&format!("media/{name}"), &mut bytes.as_ref())
     }
 
     fn progress(&mut self, done: u64, total: u64) -> anyhow::Result<()> {

@@ -211,8 +211,7 @@ impl Blogs {
                     runtime.block_on(self.db.write(move |conn| jobs::set_progress(conn, id, attempt, done, total)))?;
                 if current { Ok(()) } else { Err(Stopped.into()) }
             };
-            let size =
-                exports::write(&conn, &self.data_dir, &subdomain, format, site.as_ref(), file, &mut on_progress)?;
+            let size = exports::write(&conn, &self.media, &subdomain, format, site.as_ref(), file, &mut on_progress)?;
             std::fs::rename(&partial, self.data_dir.export(&name))?;
             Ok(size)
         })

@@ -54,6 +54,7 @@ use crate::db::Db;
 use crate::db::blogs::{self, Blog};
 use crate::domain::content::blocks::Rules;
 use crate::error::{Error, Result};
+use crate::media_store::MediaStore;
 use crate::search::SearchIndex;
 pub use federation::{FediverseState, Received, ReplyOfPost, article_of, follower_not_found, reply_not_found};
 pub use generations::PageGenerations;
@@ -74,6 +75,8 @@ pub struct Blogs {
     search: Arc<SearchIndex>,
     pages: Arc<PageGenerations>,
     data_dir: DataDir,
+    /// Where uploaded images are kept (the data directory's uploads/, or `--uploads-url`'s bucket).
+    media: MediaStore,
     rules: Rules,
     /// Woken by every post write, so the scheduler sees a new or moved schedule at once.
     schedule_changed: Notify,
@@ -118,6 +121,7 @@ impl Blogs {
         search: Arc<SearchIndex>,
         pages: Arc<PageGenerations>,
         data_dir: DataDir,
+        media: MediaStore,
         rules: Rules,
         served: Arc<ServedNames>,
         config: Arc<Config>,
@@ -135,6 +139,7 @@ impl Blogs {
             search,
             pages,
             data_dir,
+            media,
             rules,
             schedule_changed: Notify::new(),
             jobs_changed: Notify::new(),
@@ -152,6 +157,11 @@ impl Blogs {
             mail_on,
             urls,
         }
+    }
+
+    /// Where uploaded images are kept.
+    pub fn media(&self) -> &MediaStore {
+        &self.media
     }
 
     /// The mail sender's wake-up, notified when a write queued mail.

@@ -6,7 +6,7 @@
 //! height, read from its header at upload (files from before migration 4 are read once at start:
 //! [`backfill_image_sizes`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
@@ -29,9 +29,9 @@ impl Blogs {
             .ok_or_else(|| Error::invalid("image", "Only JPEG, PNG and GIF images can be uploaded"))?;
         let hash = hex::encode(Sha256::digest(&bytes));
         let name = format!("{hash}.{}", kind.extension());
-        let (path, size) = (self.data_dir.upload(&name), bytes.len());
+        let size = bytes.len();
         let pixels = pixels(&bytes);
-        // Checked before the file is written (a refused upload leaves nothing on disk), and
+        // Checked before the file is written (a refused upload leaves nothing stored), and
         // again by the writer connection as it records it (no two uploads pass on one place).
         let within = {
             let (hash, quotas) = (hash.clone(), self.public.quotas);
@@ -46,29 +46,98 @@ impl Blogs {
             }
         };
         self.db.read(within.clone()).await?;
-        // Written beside its place, outside the writer; it takes its name only once its
-        // reference is recorded, and is deleted when it is not (a refused or failed upload, an
-        // account gone meanwhile), so nothing is ever left on disk that no row names.
+        let record = move |conn: &mut rusqlite::Connection| -> Result<()> {
+            within(conn)?;
+            if !images::record(conn, user_id, &hash, kind.mime(), size, pixels)? {
+                return Err(Error::invalid("image", ACCOUNT_GONE));
+            }
+            Ok(())
+        };
+        match self.media.local_path(&name) {
+            Some(path) => self.store_in_folder(path, bytes, record).await?,
+            None => self.store_in_bucket(&name, bytes, record).await?,
+        }
+        Ok(name)
+    }
+
+    /// The uploads folder: the file is written beside its place, outside the writer; it takes
+    /// its name only once its reference is recorded, and is deleted when it is not (a refused
+    /// or failed upload, an account gone meanwhile), so nothing is ever left on disk that no
+    /// row names.
+    async fn store_in_folder(
+        &self,
+        path: PathBuf,
+        bytes: bytes::Bytes,
+        record: impl FnOnce(&mut rusqlite::Connection) -> Result<()> + Send + 'static,
+    ) -> Result<()> {
         let staging = (path.clone(), bytes.clone());
         let staged = tokio::task::spawn_blocking(move || stage(&staging.0, &staging.1))
             .await
             .map_err(|err| Error::Internal(err.into()))??;
         // No effect: an image shows only once a post that uses it is written.
         self.commit(move |conn, _| {
-            within(conn)?;
-            if !images::record(conn, user_id, &hash, kind.mime(), size, pixels)? {
-                return Err(Error::invalid("image", ACCOUNT_GONE));
-            }
+            record(conn)?;
             // The file may have been removed since it was staged or found already there: the
             // deletion of its last other owner's account removes it from the writer, after its
             // transaction. Here, from the writer too, after this upload's reference is recorded,
             // the file is put in place (or written again), so the two cannot interleave.
             place(&path, staged, &bytes).map_err(Error::Internal)
         })
-        .await?;
-        Ok(name)
+        .await
+    }
+
+    /// A bucket (`--uploads-url`): the file is written first, then its reference recorded, both
+    /// under the file's lock, which the removal of an unreferenced file takes too
+    /// ([`Blogs::remove_unreferenced`]): a reference is never recorded to a file not stored,
+    /// nor a file removed under a reference. When the bucket fails, nothing is recorded; when
+    /// the record fails, the file is removed again unless another row names it.
+    async fn store_in_bucket(
+        &self,
+        name: &str,
+        bytes: bytes::Bytes,
+        record: impl FnOnce(&mut rusqlite::Connection) -> Result<()> + Send + 'static,
+    ) -> Result<()> {
+        let _lock = self.media.lock(name).await;
+        if let Err(err) = self.media.put(name, bytes).await {
+            tracing::warn!(error = %err, "an upload could not be stored");
+            return Err(Error::Upstream(Messages::one("image", STORE_DOWN)));
+        }
+        let recorded = self.commit(move |conn, _| record(conn)).await;
+        if recorded.is_err() {
+            let hash = name[..64].to_owned();
+            if let Ok(false) = self.db.read(move |conn| images::is_referenced(conn, &hash)).await
+                && let Err(err) = self.media.delete(name).await
+            {
+                tracing::warn!(error = %err, "an upload that was not recorded could not be removed");
+            }
+        }
+        recorded
+    }
+
+    /// Removes files no row references any more (an account's, after its deletion), each under
+    /// its lock and after checking again that no upload recorded it meanwhile. A failure is
+    /// logged: the file stays, unreferenced.
+    pub(super) async fn remove_unreferenced(&self, files: Vec<String>) {
+        for name in files {
+            let _lock = self.media.lock(&name).await;
+            let hash = name.get(..64).unwrap_or_default().to_owned();
+            match self.db.read(move |conn| images::is_referenced(conn, &hash)).await {
+                Ok(false) => {
+                    if let Err(err) = self.media.delete(&name).await {
+                        tracing::warn!(error = %err, "could not remove an upload no one references");
+                    }
+                }
+                Ok(true) => {}
+                Err(err) => tracing::warn!(error = %err, file = %name, "could not check an upload's references"),
+            }
+        }
     }
 }
+
+/// The message of an upload the image store did not take (`--uploads-url`'s bucket down, slow,
+/// or refusing); the cause goes to the log.
+pub(super) const STORE_DOWN: &str =
+    "The image store is not answering, so the image was not saved. Try again in a moment.";
 
 /// An image's width and height, read from its header; `None` when it can't be read.
 fn pixels(bytes: &[u8]) -> Option<(u32, u32)> {

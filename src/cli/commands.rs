@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::{DataDirArg, FetchLoopbackArg};
+use super::{DataDirArg, FetchLoopbackArg, UploadsArgs};
 use crate::data_dir::DataDir;
 
 /// `quire federation`'s subcommands.
@@ -67,6 +67,10 @@ pub struct BackupArgs {
     /// Backup file to write (must not exist), e.g. quire-2026-11-22.tar.
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
+
+    // With the server's --uploads-url, the uploads are read from its bucket.
+    #[command(flatten)]
+    pub uploads: UploadsArgs,
 }
 
 /// Flags of `quire export`.
@@ -92,7 +96,8 @@ pub struct ExportArgs {
     pub out: PathBuf,
 }
 
-/// The server's public address, for commands that make addresses without running it.
+/// The server's public address and where its uploads live, for commands that make addresses or
+/// read and write images without running it.
 #[derive(Debug, Clone, Args)]
 pub struct AddressArgs {
     /// The server's public host name, as `quire serve --host` has it.
@@ -102,6 +107,10 @@ pub struct AddressArgs {
     /// The server's public URLs use https (as `quire serve --https`).
     #[arg(long, env = "QUIRE_HTTPS")]
     pub https: bool,
+
+    // The server's --uploads-url (and its credentials): images are read from and written to its bucket.
+    #[command(flatten)]
+    pub uploads: UploadsArgs,
 }
 
 /// Flags of `quire import`.

@@ -14,6 +14,7 @@ mod mail;
 mod public_instance;
 mod replication;
 mod serve;
+mod uploads;
 
 pub use blogs::{ActionArgs, BlogArgs, BlogsAction, BlogsArgs, DeleteArgs, ListArgs};
 pub use commands::{
@@ -31,6 +32,7 @@ pub use mail::{
 pub use public_instance::PublicInstanceArgs;
 pub use replication::{ReplicationAction, ReplicationArgs, ReplicationConfigArgs};
 pub use serve::{DeliveryRetryArg, DnsServerArg, FetchLoopbackArg, LETS_ENCRYPT, ServeArgs, TlsArgs};
+pub use uploads::{UploadsAction, UploadsArgs, UploadsCommandArgs, UploadsMigrateArgs};
 
 use std::path::PathBuf;
 
@@ -119,6 +121,9 @@ pub enum Command {
     /// Continuous replication of the database off the machine with Litestream: `quire
     /// replication config` prints its configuration (docs/replication.md).
     Replication(ReplicationArgs),
+    /// Work on the uploaded images: `quire uploads migrate --uploads-url s3://BUCKET[/PREFIX]`
+    /// copies the data directory's uploads/ to a bucket and checks every file there.
+    Uploads(UploadsCommandArgs),
     /// Write the man pages or the commented environment file the release packages carry.
     #[command(hide = true)]
     Generate(GenerateArgs),

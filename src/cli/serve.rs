@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{DataDirArg, FederationLimitsArgs, MailArgs, PublicInstanceArgs};
+use super::{DataDirArg, FederationLimitsArgs, MailArgs, PublicInstanceArgs, UploadsArgs};
 use crate::domain::limits::{DEFAULT_IMPORT_MAX_IMAGE_DOWNLOADS, DEFAULT_IMPORT_MAX_ITEM_MB, DEFAULT_IMPORT_MAX_ITEMS};
 
 /// Flags of `quire serve`.
@@ -145,6 +145,9 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub mail: MailArgs,
+
+    #[command(flatten)]
+    pub uploads: UploadsArgs,
 }
 
 /// What one import may take in, of `serve` (docs/import.md, "Limits").

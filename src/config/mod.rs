@@ -14,6 +14,7 @@ mod dkim;
 mod host;
 mod mail;
 mod tls;
+mod uploads;
 mod urls;
 
 use std::net::{Ipv4Addr, SocketAddr};
@@ -36,6 +37,7 @@ pub use host::{is_local_host, parse_host, without_default_port};
 pub use mail::{MailConfig, Relay, Security};
 use tls::tls_config;
 pub use tls::{AcmeConfig, HandshakeLimits, TlsConfig};
+pub use uploads::{BucketConfig, UploadsConfig, require_bucket};
 
 /// Google's issuer, the default sign-in provider.
 pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
@@ -114,6 +116,8 @@ pub struct Config {
     /// The SMTP relay and the sending limits (docs/email.md); None without `--smtp-url`, and
     /// then every mail feature is off.
     pub mail: Option<MailConfig>,
+    /// Where uploaded images live (`--uploads-url`...): the data directory, or a bucket.
+    pub uploads: UploadsConfig,
 }
 
 /// The inbox's allowance, per registrable domain for verified activities and per client address
@@ -207,6 +211,7 @@ impl Config {
             db_mmap_bytes: db_mmap_bytes(args)?,
             public: args.public_instance.public_instance()?,
             mail: MailConfig::from_args(&args.mail)?,
+            uploads: UploadsConfig::from_args(&args.uploads)?,
         })
     }
 
@@ -246,6 +251,7 @@ impl Config {
                 ..PublicInstance::default()
             },
             mail: None,
+            uploads: UploadsConfig::default(),
         }
     }
 
@@ -261,6 +267,7 @@ impl Config {
         let host = without_default_port(host, address.https);
         let mut config = Config::local(data_dir, SocketAddr::from(([127, 0, 0, 1], 0)), &host);
         config.https = address.https;
+        config.uploads = UploadsConfig::from_args(&address.uploads)?;
         Ok(config)
     }
 }

@@ -82,6 +82,11 @@ pub fn only_suspended_owners(conn: &Connection, hash: &str) -> Result<bool, Erro
         .query_row([hash], |r| r.get(0))?)
 }
 
+/// Whether any user's upload is the file with this hash.
+pub fn is_referenced(conn: &Connection, hash: &str) -> Result<bool, Error> {
+    Ok(conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM images WHERE hash = ?1)")?.query_row([hash], |r| r.get(0))?)
+}
+
 /// Bytes of images the user stores in all (what their upload quota counts).
 pub fn bytes_of_user(conn: &Connection, user_id: i64) -> Result<u64, Error> {
     let stored: i64 = conn

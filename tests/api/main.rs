@@ -81,5 +81,6 @@ mod trust_states_federation;
 mod unlisted;
 mod unpublish;
 mod upload_props;
+mod uploads_store;
 mod webmention_rocks;
 mod webmentions;

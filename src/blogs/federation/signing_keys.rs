@@ -208,7 +208,8 @@ mod tests {
         let served = Arc::new(ServedNames::new("example.com", Vec::new()));
         let config =
             Arc::new(crate::config::Config::local(data_dir.root(), "127.0.0.1:0".parse().unwrap(), "example.com"));
-        Blogs::new(db, search, Arc::new(PageGenerations::default()), data_dir.clone(), rules, served, config)
+        let media = crate::media_store::MediaStore::folder(data_dir.uploads());
+        Blogs::new(db, search, Arc::new(PageGenerations::default()), data_dir.clone(), media, rules, served, config)
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

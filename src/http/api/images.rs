@@ -70,14 +70,38 @@ pub async fn serve(req: &Request, state: Data<&AppState>, Path(name): Path<Strin
     if req.header(header::IF_NONE_MATCH).is_some_and(|tag| tag == etag) {
         return Ok(StatusCode::NOT_MODIFIED.with_header(header::ETAG, etag).into_response());
     }
-    let path = state.config.data_dir.upload(&name);
-    let file = tokio::fs::File::open(&path).await.map_err(|_| not_found())?;
-    let length = file.metadata().await.with_context(|| format!("reading {}", path.display()))?.len();
-    Ok(Response::builder()
+    let media = state.blogs.media();
+    let answer = Response::builder()
         .content_type(kind.mime())
-        .header(header::CONTENT_LENGTH, length)
         .header(header::ETAG, etag)
         .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
-        .header("content-security-policy", "default-src 'none'; sandbox")
-        .body(Body::from_async_read(BufReader::with_capacity(READ_CHUNK, file))))
+        .header("content-security-policy", "default-src 'none'; sandbox");
+    if let Some(path) = media.local_path(&name) {
+        let file = tokio::fs::File::open(&path).await.map_err(|_| not_found())?;
+        let length = file.metadata().await.with_context(|| format!("reading {}", path.display()))?.len();
+        return Ok(answer
+            .header(header::CONTENT_LENGTH, length)
+            .body(Body::from_async_read(BufReader::with_capacity(READ_CHUNK, file))));
+    }
+    // In a bucket: readers are sent to its public address when there is one (a day at a time,
+    // so a new --uploads-public-url takes over), else the bytes are passed on as they come.
+    if let Some(public) = media.public_url(&name) {
+        return Ok(StatusCode::FOUND
+            .with_header(header::LOCATION, public)
+            .with_header(header::CACHE_CONTROL, "public, max-age=86400")
+            .into_response());
+    }
+    match media.stream(&name).await {
+        Ok(Some((length, bytes))) => {
+            Ok(answer.header(header::CONTENT_LENGTH, length).body(Body::from_bytes_stream(bytes)))
+        }
+        Ok(None) => Err(not_found()),
+        Err(err) => {
+            tracing::warn!(error = %err, "an upload could not be read from the image store");
+            Err(Error::Upstream(crate::error::Messages::one("image", STORE_UNREACHABLE)))
+        }
+    }
 }
+
+/// What a reader is told when the image store (`--uploads-url`) does not give an image.
+const STORE_UNREACHABLE: &str = "The image store is not answering; try again in a moment";
