@@ -116,15 +116,18 @@ impl Blogs {
 
     /// Removes files no row references any more (an account's, after its deletion), each under
     /// its lock and after checking again that no upload recorded it meanwhile. A failure is
-    /// logged: the file stays, unreferenced.
+    /// logged and ends the removal (a bucket that is down would make each file wait its
+    /// timeout): the files left stay, unreferenced, named in the log.
     pub(super) async fn remove_unreferenced(&self, files: Vec<String>) {
-        for name in files {
-            let _lock = self.media.lock(&name).await;
+        for (done, name) in files.iter().enumerate() {
+            let _lock = self.media.lock(name).await;
             let hash = name.get(..64).unwrap_or_default().to_owned();
             match self.db.read(move |conn| images::is_referenced(conn, &hash)).await {
                 Ok(false) => {
-                    if let Err(err) = self.media.delete(&name).await {
-                        tracing::warn!(error = %err, "could not remove an upload no one references");
+                    if let Err(err) = self.media.delete(name).await {
+                        let left = files[done..].join(" ");
+                        tracing::warn!(error = %err, %left, "could not remove uploads no one references");
+                        return;
                     }
                 }
                 Ok(true) => {}
