@@ -147,7 +147,9 @@ test('name, theme, tab icon and addons change the shell and the public blog', as
     await tabIcon.getByRole('button', { name: 'Change' }).click();
     const dialog = page.getByRole('dialog', { name: 'Choose a tab icon' });
     const icons = dialog.getByRole('listitem');
-    await expect.poll(() => icons.count()).toBeGreaterThanOrEqual(100);
+    // The first page of icons comes from the server; a loaded machine (the full test command
+    // runs beside builds) can take longer than the default 5 s to answer and draw it.
+    await expect.poll(() => icons.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(100);
 
     // Scroll the grid down with the mouse wheel until the third page is in.
     await dialog.getByRole('button').nth(20).hover();
