@@ -11,7 +11,9 @@ export default defineConfig({
   retries: 0,
   reporter: 'list',
   timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // An answer the server gives in milliseconds can take seconds when the machine is also building:
+  // a step that never happens still fails, 10 s later.
+  expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   use: {
     // Set by global-setup once the server answers; the workers inherit it.

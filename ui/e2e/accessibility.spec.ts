@@ -6,7 +6,7 @@
 // fails the test, named with its rule and where it is.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { createBlog, publishPost, signInWithLocalIssuer } from './support/flows';
+import { createBlog, publishPost, savedBy, signInWithLocalIssuer } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { startQuire } from './support/quire';
 
@@ -125,8 +125,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
     await page.goto(`${baseUrl}/d/settings`);
     const comments = page.getByRole('region', { name: 'Comments', exact: true });
     await comments.getByRole('combobox', { name: 'Who may comment' }).selectOption('held');
-    await comments.getByRole('button', { name: 'Save' }).click();
-    await expect(comments.getByRole('button', { name: 'Saved' })).toBeVisible();
+    await savedBy(page, () => comments.getByRole('button', { name: 'Save' }).click());
     await check('settings');
     await page.getByRole('button', { name: 'Change' }).click();
     await expect(page.getByRole('dialog').getByRole('listitem').first()).toBeVisible();

@@ -4,7 +4,7 @@
 // both are as before.
 import { expect, test } from '@playwright/test';
 import { signedOutContext, watchForErrors } from './support/browser';
-import { signUpWithBlog } from './support/flows';
+import { savedBy, signUpWithBlog } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { startQuire } from './support/quire';
 
@@ -28,8 +28,7 @@ test('an owner asks AI crawlers not to use the blog, and its robots.txt and page
   const blog = page.getByRole('region', { name: 'Blog', exact: true });
   const ask = blog.getByRole('checkbox', { name: 'Ask AI crawlers not to use this blog' });
   await expect(ask).not.toBeChecked();
-  await ask.check();
-  await expect(blog.getByText('Saved', { exact: true })).toBeVisible();
+  await savedBy(page, () => ask.check());
 
   const asked = await robots();
   expect(asked).toMatch(/^User-agent: GPTBot\n/);
@@ -42,8 +41,7 @@ test('an owner asks AI crawlers not to use the blog, and its robots.txt and page
 
   await page.reload();
   await expect(ask).toBeChecked();
-  await ask.uncheck();
-  await expect(blog.getByText('Saved', { exact: true })).toBeVisible();
+  await savedBy(page, () => ask.uncheck());
   expect(await robots()).not.toContain('GPTBot');
   await visitor.goto(`${blogUrl}/`);
   await expect(visitor.locator('meta[name="robots"]')).toHaveCount(0);

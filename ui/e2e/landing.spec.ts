@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { signedOutContext, watchForErrors } from './support/browser';
-import { signUpWithBlog } from './support/flows';
+import { savedBy, signUpWithBlog } from './support/flows';
 import { ownQuire } from './support/own-quire';
 import { startQuire } from './support/quire';
 
@@ -32,11 +32,9 @@ test('an owner lists their blog, publishes, and a visitor sees the post on the l
     const blog = page.getByRole('region', { name: 'Blog', exact: true });
     const listed = blog.getByRole('checkbox', { name: 'List this blog on the front page of this instance' });
     await expect(listed).not.toBeChecked();
-    await listed.check();
-    await expect(blog.getByText('Saved', { exact: true })).toBeVisible();
+    await savedBy(page, () => listed.check());
     await blog.getByRole('textbox', { name: 'Description' }).fill('Tides & <b>boats</b>');
-    await blog.getByRole('button', { name: 'Save' }).nth(1).click();
-    await expect(blog.getByRole('button', { name: 'Saved' })).toBeVisible();
+    await savedBy(page, () => blog.getByRole('button', { name: 'Save' }).nth(1).click());
   });
 
   await test.step('a post written and published in the editor', async () => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { watchForErrors } from './support/browser';
-import { createBlog, publishPost, signInWithLocalIssuer } from './support/flows';
+import { createBlog, publishPost, savedBy, signInWithLocalIssuer } from './support/flows';
 import { startQuire, type QuireServer } from './support/quire';
 import { shotsDir, sqlite } from './support/server-db';
 
@@ -68,8 +68,7 @@ test('a comment sent without JavaScript is approved on the Responses screen and 
   await expect(panel.getByRole('combobox', { name: 'Who may comment' })).toHaveValue('off');
   await panel.getByRole('combobox', { name: 'Who may comment' }).selectOption('held');
   await panel.getByRole('textbox', { name: 'Blocked words' }).fill('casino');
-  await panel.getByRole('button', { name: 'Save' }).click();
-  await expect(panel.getByRole('button', { name: 'Saved' })).toBeVisible();
+  await savedBy(page, () => panel.getByRole('button', { name: 'Save' }).click());
 
   // A reader without JavaScript comments under the post.
   const reader = await browser.newContext({ javaScriptEnabled: false });

@@ -61,3 +61,23 @@ export async function publishPost(page: Page, baseUrl: string, title: string, te
   expect(response.status()).toBe(201);
   return ((await response.json()) as { post: PublishedPost }).post;
 }
+
+/**
+ * Runs `act` (the click or key that saves a setting) and waits for the server's answer to the write
+ * it sends, which must be a success. Settings' buttons say 'Saved' for only 3 s after that answer
+ * (the unit tests check the label); a machine loaded by builds can let the label come and go
+ * between two looks, but it cannot lose the answer. Checks of what the form calls while typing
+ * (`.../check`) are not the save.
+ */
+export async function savedBy(page: Page, act: () => Promise<unknown>): Promise<void> {
+  const answer = page.waitForResponse(
+    (response) => {
+      const { pathname } = new URL(response.url());
+      return response.request().method() !== 'GET' && pathname.startsWith('/api/my/') && !pathname.endsWith('/check');
+    },
+    { timeout: 30_000 },
+  );
+  await act();
+  const response = await answer;
+  expect(response.status(), `${response.request().method()} ${response.url()}`).toBeLessThan(300);
+}
