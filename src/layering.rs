@@ -74,6 +74,7 @@ const ROOMS: &[(&str, &[(&str, u8)])] = &[
             ("blog", 1),
             ("content", 2),
             ("federation", 3),
+            ("access", 3),
         ],
     ),
     ("portable", &[("model", 0), ("report", 0), ("normalize", 1), ("convert", 1), ("write", 1), ("read", 2)]),

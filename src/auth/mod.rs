@@ -24,6 +24,8 @@ pub struct Auth {
     pub nonces: nonces::Nonces,
     /// The signed tokens of the public forms (the abuse report).
     pub forms: form_token::FormTokens,
+    /// Limits each API token's reads and writes a minute (Micropub).
+    pub tokens: rate_limit::TokenLimiter,
 }
 
 impl Auth {
@@ -43,6 +45,7 @@ impl Auth {
             limiter: rate_limit::Limiter::new(),
             nonces: nonces::Nonces::new(),
             forms: form_token::FormTokens::new(),
+            tokens: rate_limit::TokenLimiter::new(config.public.token_limits),
         })
     }
 }

@@ -4,8 +4,10 @@
 use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 
+use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use crate::domain::public_instance::TokenLimits;
 use crate::error::{Error, Messages};
 
 /// Sustained sign-in attempts per address and minute.
@@ -47,6 +49,54 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V4(v4) => IpAddr::V4(v4),
         IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !(u128::MAX >> 64))),
+    }
+}
+
+/// What an API token asks to do, counted apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenUse {
+    /// A query.
+    Read,
+    /// A create, update, delete, undelete or upload.
+    Write,
+}
+
+/// Per-token limits (`--max-token-writes-per-minute`, `--max-token-reads-per-minute`): each
+/// token (by its row id) has its own allowance, refilled evenly over the minute, the whole
+/// minute's worth usable at once.
+pub struct TokenLimiter {
+    reads: DefaultKeyedRateLimiter<i64>,
+    writes: DefaultKeyedRateLimiter<i64>,
+    limits: TokenLimits,
+}
+
+impl TokenLimiter {
+    /// A limiter with these limits.
+    pub fn new(limits: TokenLimits) -> TokenLimiter {
+        let quota = |per_minute: u32| {
+            let per_minute = NonZeroU32::new(per_minute.max(1)).expect("at least 1");
+            Quota::per_minute(per_minute).allow_burst(per_minute)
+        };
+        TokenLimiter {
+            reads: RateLimiter::keyed(quota(limits.reads_per_minute)),
+            writes: RateLimiter::keyed(quota(limits.writes_per_minute)),
+            limits,
+        }
+    }
+
+    /// Counts one use of the token `token_id`; past its allowance, the seconds to wait.
+    pub fn check(&self, token_id: i64, kind: TokenUse) -> Result<(), (u64, String)> {
+        let (limiter, per_minute, what) = match kind {
+            TokenUse::Read => (&self.reads, self.limits.reads_per_minute, "reads"),
+            TokenUse::Write => (&self.writes, self.limits.writes_per_minute, "writes"),
+        };
+        if limiter.len() > MAX_TRACKED {
+            limiter.retain_recent();
+        }
+        limiter.check_key(&token_id).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1;
+            (wait, format!("Too many {what} with this token: at most {per_minute} a minute. Try again in {wait} s"))
+        })
     }
 }
 

@@ -15,6 +15,7 @@
 //! webmentions, ...) is added in one place, `effects.rs`: a field and a method on `Effects`
 //! that writes call to state it, and its line where the helper performs effects.
 
+pub mod api_tokens;
 pub mod comments;
 mod custom_css;
 mod digests;
@@ -27,6 +28,7 @@ mod import_jobs;
 mod imports;
 pub mod index;
 pub mod jobs;
+pub mod micropub;
 mod moderation;
 mod pages;
 pub mod paste;

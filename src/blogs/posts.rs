@@ -56,6 +56,10 @@ pub struct PostInput {
     /// Set by a restore, never by a client: the revision it records is of kind `restore`.
     #[serde(skip)]
     restore: bool,
+    /// Set by Micropub's `mp-slug`, never by the editor: the slug made of it instead of the
+    /// title's.
+    #[serde(skip)]
+    slug: Option<String>,
 }
 
 impl PostInput {
@@ -75,6 +79,25 @@ impl PostInput {
             version: None,
             autosave: false,
             restore: true,
+            slug: None,
+        }
+    }
+
+    /// A post made by an app through Micropub (`blogs/micropub.rs`): its blocks, state, tags
+    /// and, from `mp-slug`, its own slug.
+    pub(super) fn from_app(body: Value, state: AppPostState, tags: Vec<String>) -> PostInput {
+        PostInput {
+            body,
+            draft: state.draft,
+            tags,
+            page: state.page,
+            publish_at: state.publish_at,
+            visibility: state.visibility,
+            announce: false,
+            version: None,
+            autosave: false,
+            restore: false,
+            slug: state.slug,
         }
     }
 
@@ -86,6 +109,20 @@ impl PostInput {
             (false, false) => RevisionKind::Save,
         }
     }
+}
+
+/// What an app's post is besides its blocks and tags.
+pub(super) struct AppPostState {
+    /// Not published.
+    pub draft: bool,
+    /// Published at this future time (RFC 3339) instead of now.
+    pub publish_at: Option<String>,
+    /// `public` or `unlisted`.
+    pub visibility: Option<String>,
+    /// What its slug is made of, instead of its title.
+    pub slug: Option<String>,
+    /// A page (kept as it is on an update).
+    pub page: bool,
 }
 
 /// A checked post, ready to store: the parsed body travels with what is written, so it is
@@ -246,7 +283,7 @@ impl Blogs {
             return Err(Error::Invalid(errors));
         };
         let title = body.title();
-        let slug = slug(&title);
+        let slug = slug(input.slug.as_deref().unwrap_or(&title));
         if let Some(problem) = input.page.then(|| tags::page_slug_problem(&slug)).flatten() {
             return Err(Error::invalid("page", problem));
         }

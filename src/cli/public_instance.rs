@@ -12,8 +12,9 @@ use crate::domain::public_instance::{
     DEFAULT_CONFIRMATIONS_PER_HOUR, DEFAULT_IMPORTED_SUBSCRIBERS_PER_DAY, DEFAULT_IMPORTS_PER_DAY,
     DEFAULT_MAX_OPEN_REPORTS, DEFAULT_NEW_BLOGS_PER_ADDRESS, DEFAULT_NEW_BLOGS_PER_DAY, DEFAULT_PENDING_WEBMENTIONS,
     DEFAULT_POSTS_PER_DAY, DEFAULT_REPORTS_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_ADDRESS, DEFAULT_SUBSCRIBES_PER_BLOG,
-    DEFAULT_UPLOAD_QUOTA_MB, DEFAULT_WEBMENTIONS_PER_ADDRESS, OperatorPage, PublicInstance, Quotas, SignupMode,
-    SubscribeLimits, WebmentionLimits,
+    DEFAULT_TOKEN_READS_PER_MINUTE, DEFAULT_TOKEN_WRITES_PER_MINUTE, DEFAULT_UPLOAD_QUOTA_MB,
+    DEFAULT_WEBMENTIONS_PER_ADDRESS, OperatorPage, PublicInstance, Quotas, SignupMode, SubscribeLimits, TokenLimits,
+    WebmentionLimits,
 };
 
 /// Largest `--terms`, `--privacy` or `--review-terms` file Quire reads.
@@ -76,6 +77,16 @@ pub struct PublicInstanceArgs {
     /// Posts one blog may create in 24 hours.
     #[arg(long, env = "QUIRE_MAX_POSTS_PER_DAY", default_value_t = DEFAULT_POSTS_PER_DAY, value_name = "N")]
     pub max_posts_per_day: u32,
+
+    /// Writes (Micropub creates, updates, deletes and uploads) one API token may make in a
+    /// minute; past it they are refused with a 429.
+    #[arg(long, env = "QUIRE_MAX_TOKEN_WRITES_PER_MINUTE", default_value_t = DEFAULT_TOKEN_WRITES_PER_MINUTE, value_name = "N")]
+    pub max_token_writes_per_minute: u32,
+
+    /// Reads (Micropub's queries) one API token may make in a minute; past it they are refused
+    /// with a 429.
+    #[arg(long, env = "QUIRE_MAX_TOKEN_READS_PER_MINUTE", default_value_t = DEFAULT_TOKEN_READS_PER_MINUTE, value_name = "N")]
+    pub max_token_reads_per_minute: u32,
 
     /// Imports one blog may start in 24 hours.
     #[arg(long, env = "QUIRE_MAX_IMPORTS_PER_DAY", default_value_t = DEFAULT_IMPORTS_PER_DAY, value_name = "N")]
@@ -174,6 +185,11 @@ impl PublicInstanceArgs {
                 "--max-posts-per-day, --max-imports-per-day, --max-reports-per-address and --max-open-reports must be at least 1"
             );
         }
+        if self.max_token_writes_per_minute == 0 || self.max_token_reads_per_minute == 0 {
+            bail!(
+                "--max-token-writes-per-minute and --max-token-reads-per-minute must be at least 1 (revoke tokens to stop apps)"
+            );
+        }
         if self.max_comments_per_address == 0 || self.max_comments_per_blog == 0 {
             bail!(
                 "--max-comments-per-address and --max-comments-per-blog must be at least 1 (comments are off until an owner turns them on)"
@@ -247,6 +263,10 @@ impl PublicInstanceArgs {
                 per_address: self.max_comments_per_address,
                 per_blog: self.max_comments_per_blog,
                 max_links: self.max_comment_links,
+            },
+            token_limits: TokenLimits {
+                writes_per_minute: self.max_token_writes_per_minute,
+                reads_per_minute: self.max_token_reads_per_minute,
             },
             webmention_limits: WebmentionLimits {
                 per_address: self.max_webmentions_per_address,

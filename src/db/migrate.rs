@@ -229,6 +229,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0036_ai_crawlers.sql"),
         seed: None,
     },
+    Migration {
+        version: 37,
+        name: "API tokens for Micropub and IndieAuth",
+        sql: include_str!("migrations/0037_api_tokens.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

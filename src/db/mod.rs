@@ -13,6 +13,7 @@
 pub mod acme_backoffs;
 pub mod addons;
 pub mod admin_requests;
+pub mod api_tokens;
 pub mod blocked_domains;
 pub mod blogs;
 pub mod custom_css;

@@ -54,6 +54,18 @@ pub fn keep(tx: &Connection, post: &Post) -> Result<(), Error> {
     Ok(())
 }
 
+/// The newest trash entry of the blog's post `short_id` (Micropub's undelete names a post by
+/// its address), if it is in the trash.
+pub fn id_of_post(conn: &Connection, blog_id: i64, short_id: &str) -> Result<Option<i64>, Error> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id FROM trash WHERE blog_id = ?1 AND json_extract(post, '$.shortId') = ?2
+             ORDER BY deleted_at DESC, id DESC LIMIT 1",
+        )?
+        .query_row(params![blog_id, short_id], |r| r.get(0))
+        .optional()?)
+}
+
 /// Puts an archive's trash entry in the blog's trash, with its own deletion time, unless the
 /// blog's trash holds the same post deleted at the same time; answers whether it was added.
 pub fn put(tx: &Connection, blog_id: i64, entry: &Trashed) -> Result<bool, Error> {

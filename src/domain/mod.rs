@@ -1,6 +1,7 @@
 //! The bottom layer: Quire's rules and value types, with no SQL, no HTTP and no I/O.
 //! Everything else may use it; it uses nothing else of Quire's.
 
+pub mod access;
 pub mod blog;
 pub mod content;
 pub mod duration;

@@ -67,6 +67,10 @@ pub const SUBSCRIBE: &str = "/subscribe";
 pub const COMMENTS: &str = "/comments";
 /// A blog's webmention endpoint (issue 31).
 pub const WEBMENTION: &str = "/webmention";
+/// The Micropub endpoint (issue 37), on the app host: the token says which blog.
+pub const MICROPUB: &str = "/micropub";
+/// Micropub's media endpoint, on the app host.
+pub const MICROPUB_MEDIA: &str = "/micropub/media";
 /// Where the report page sends a reader once their report is stored.
 pub const REPORT_SENT: &str = "/report/sent";
 

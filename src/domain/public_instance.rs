@@ -59,6 +59,29 @@ pub struct Quotas {
     pub imported_subscribers_per_day: u32,
 }
 
+/// What one API token may do in a minute (issue 37): past it Micropub answers 429.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenLimits {
+    /// Writes (creates, updates, deletes, uploads) a minute (`--max-token-writes-per-minute`).
+    pub writes_per_minute: u32,
+    /// Reads (`q=config`, `q=source`, ...) a minute (`--max-token-reads-per-minute`).
+    pub reads_per_minute: u32,
+}
+
+/// `--max-token-writes-per-minute`'s default.
+pub const DEFAULT_TOKEN_WRITES_PER_MINUTE: u32 = 60;
+/// `--max-token-reads-per-minute`'s default.
+pub const DEFAULT_TOKEN_READS_PER_MINUTE: u32 = 600;
+
+impl Default for TokenLimits {
+    fn default() -> TokenLimits {
+        TokenLimits {
+            writes_per_minute: DEFAULT_TOKEN_WRITES_PER_MINUTE,
+            reads_per_minute: DEFAULT_TOKEN_READS_PER_MINUTE,
+        }
+    }
+}
+
 /// `--upload-quota-mb`'s default.
 pub const DEFAULT_UPLOAD_QUOTA_MB: u64 = 1024;
 /// `--max-posts-per-day`'s default.
@@ -257,6 +280,8 @@ pub struct PublicInstance {
     pub comment_limits: CommentLimits,
     /// What `POST /webmention` takes.
     pub webmention_limits: WebmentionLimits,
+    /// What one API token may do in a minute (Micropub).
+    pub token_limits: TokenLimits,
     /// How long after a post is published its email goes out (`--mail-grace`): a post
     /// unpublished or fixed meanwhile sends nothing, or its final form.
     pub mail_grace: std::time::Duration,
@@ -287,6 +312,7 @@ impl Default for PublicInstance {
             subscribe_limits: SubscribeLimits::default(),
             comment_limits: CommentLimits::default(),
             webmention_limits: WebmentionLimits::default(),
+            token_limits: TokenLimits::default(),
             mail_grace: DEFAULT_MAIL_GRACE,
             contact_email: None,
             terms: None,

@@ -67,6 +67,7 @@ pub async fn observe<E: Endpoint>(ep: Arc<E>, mut req: Request, observe: Arc<Obs
     let id = new_request_id();
     let started = Instant::now();
     let is_api = req.uri().path().starts_with("/api/") || req.uri().path() == "/api";
+    let is_micropub = crate::http::micropub::is_micropub_path(req.uri().path());
     let asked = observe.access_log.is_on().then(|| Asked {
         method: req.method().clone(),
         uri: req.uri().clone(),
@@ -86,6 +87,11 @@ pub async fn observe<E: Endpoint>(ep: Arc<E>, mut req: Request, observe: Arc<Obs
     let outcome = REQUEST_ID.scope(id.clone(), outcome).instrument(span.clone()).await;
     let mut resp = match outcome {
         Ok(resp) => resp,
+        // Micropub's clients read its own error shape (a body over the cap, refused here).
+        Err(err) if is_micropub => match err.downcast::<Error>() {
+            Ok(err) => crate::http::micropub::error_answer(err),
+            Err(err) => span.in_scope(|| render_error(err, &id, true)),
+        },
         Err(err) => span.in_scope(|| render_error(err, &id, is_api)),
     };
     add_security_headers(&mut resp, observe.https);
@@ -142,8 +148,10 @@ async fn limit_body(req: &mut Request, path: &str) -> Result<(), Error> {
         SUBSCRIBER_LIST_BODY_LIMIT as u64
     } else if is_custom_css(path) {
         CUSTOM_CSS_BODY_LIMIT as u64
-    } else if path == "/api/images" {
+    } else if path == "/api/images" || path == crate::domain::paths::MICROPUB_MEDIA {
         UPLOAD_BODY_LIMIT as u64
+    } else if path == crate::domain::paths::MICROPUB {
+        crate::http::micropub::BODY_LIMIT as u64
     } else if path == crate::domain::paths::AP_INBOX {
         crate::http::inbox::BODY_LIMIT as u64
     } else {

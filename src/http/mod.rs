@@ -17,6 +17,7 @@ pub mod emoji;
 pub mod federation;
 pub mod hosts;
 pub mod inbox;
+pub mod micropub;
 pub mod middleware;
 pub mod owned_blog;
 pub mod plain_pages;
@@ -76,6 +77,8 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
         .at(paths::MEDIA, get(api::images::serve))
         .at(paths::REPORT, get(report_page::form).post(report_page::send))
         .at(paths::REPORT_SENT, get(report_page::thanks))
+        .at(paths::MICROPUB, get(micropub::query).post(micropub::write))
+        .at(paths::MICROPUB_MEDIA, post(micropub::upload))
         .at("/healthz", get(healthz));
     if state.auth.local.is_some() {
         routes = routes.nest("/dev-idp", dev_idp::routes());

@@ -425,6 +425,16 @@ pub fn body(blocks: &[(&str, Value)]) -> Value {
     json!({ "type": "root", "children": children })
 }
 
+/// A list of blocks (a post body's `children`, a paste's `blocks`) as `(type, value)` pairs.
+pub fn block_pairs(blocks: &Value) -> Vec<(String, Value)> {
+    blocks
+        .as_array()
+        .expect("a list of blocks")
+        .iter()
+        .map(|b| (b["type"].as_str().unwrap().to_owned(), b["value"].clone()))
+        .collect()
+}
+
 /// A one-heading, one-paragraph body.
 pub fn simple_body(title: &str, text: &str) -> Value {
     body(&[("heading", json!({ "text": title })), ("paragraph", json!({ "text": text }))])

@@ -48,6 +48,7 @@ mod instance_actor;
 mod mail;
 mod mail_tls;
 mod markdown;
+mod micropub;
 mod paste;
 mod post_preview;
 mod posts;

@@ -11,12 +11,7 @@ const MARKDOWN: &str =
 
 /// The blocks of an answer as `(type, value)` pairs.
 fn blocks(answer: &Value) -> Vec<(String, Value)> {
-    answer["blocks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| (b["type"].as_str().unwrap().to_owned(), b["value"].clone()))
-        .collect()
+    crate::helpers::block_pairs(&answer["blocks"])
 }
 
 #[tokio::test]

@@ -157,7 +157,9 @@ test('the owner imports a WordPress export from Settings, and its posts, images 
   expect(states.at(-1)).toBe('done');
   await expect(panel.getByRole('button', { name: 'Export Quire archive' })).toBeEnabled();
   // The export named the blog: the Blog panel and the menu's blog show the new name.
-  await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(expected.site_title);
+  await expect(
+    page.getByRole('region', { name: 'Blog', exact: true }).getByRole('textbox', { name: 'Name', exact: true }),
+  ).toHaveValue(expected.site_title);
 
   const tags = new Set(expected.items.flatMap((item) => [...item.tags, ...item.categories]));
   const { counts } = expected;

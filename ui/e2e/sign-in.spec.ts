@@ -87,7 +87,9 @@ test('signing up with the local issuer, creating a blog, signing out and logging
     await menu(page).getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL('/d/settings');
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-    await expect(page.getByRole('main').getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('alice');
+    await expect(
+      page.getByRole('region', { name: 'Blog', exact: true }).getByRole('textbox', { name: 'Name', exact: true }),
+    ).toHaveValue('alice');
     await expect(menu(page).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
     await expect(menu(page).getByRole('link', { name: 'Posts' })).not.toHaveAttribute('aria-current');
 

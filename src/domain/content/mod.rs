@@ -9,6 +9,7 @@ pub mod emoji;
 pub mod html;
 pub mod image;
 pub mod markdown;
+pub mod micropub;
 pub mod post_version;
 pub mod reader_view;
 pub mod revisions;

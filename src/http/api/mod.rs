@@ -28,6 +28,7 @@ pub mod subscribers;
 pub mod tags;
 pub mod themes;
 pub mod time_zones;
+pub mod tokens;
 pub mod trash;
 #[cfg(test)]
 mod typescript;
@@ -100,6 +101,8 @@ pub fn routes() -> Route {
         .at("/my/blogs/:blog_id/posts/:post_id/revisions", get(revisions::list))
         .at("/my/blogs/:blog_id/posts/:post_id/unpublish", post(posts::unpublish))
         .at("/my/blogs/:blog_id/posts/:post_id/revisions/:revision_id/restore", post(revisions::restore))
+        .at("/my/blogs/:blog_id/tokens", get(tokens::list).post(tokens::create))
+        .at("/my/blogs/:blog_id/tokens/:token_id", delete(tokens::revoke))
         .at("/my/blogs/:blog_id/trash", get(trash::list))
         .at("/my/blogs/:blog_id/trash/:trash_id", delete(trash::purge))
         .at("/my/blogs/:blog_id/trash/:trash_id/restore", post(trash::restore))

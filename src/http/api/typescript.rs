@@ -18,7 +18,7 @@ use ts_rs::{Config, TS};
 use crate::http::api::{
     addons, admin, answers, blogs, convert, custom_css, domains, exports, favicons, fediverse, images, imports,
     instance, pages, post_versions, posts, preview, preview_links, replies, responses, revisions, sessions,
-    social_accounts, subscribers, tags, themes, time_zones, trash,
+    social_accounts, subscribers, tags, themes, time_zones, tokens, trash,
 };
 use crate::http::ui::AppSettings;
 
@@ -43,6 +43,8 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     convert::ConvertJson::export_all(&cfg)?;
     preview_links::CreatedPreviewLink::export_all(&cfg)?;
     preview_links::PreviewLinkState::export_all(&cfg)?;
+    tokens::TokenList::export_all(&cfg)?;
+    tokens::CreatedToken::export_all(&cfg)?;
     images::Uploaded::export_all(&cfg)?;
     tags::Tags::export_all(&cfg)?;
     pages::Pages::export_all(&cfg)?;

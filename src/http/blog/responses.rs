@@ -18,6 +18,7 @@ pub fn html_page(config: &Config, blog: &PublicBlog, status: StatusCode, html: S
     let frames = reader_view::frame_origins(rich_tweets).join(" ");
     let scripts = if rich_tweets { reader_view::TWITTER_WIDGETS_ORIGIN } else { "'none'" };
     let mut page = Page::new(status, "text/html; charset=utf-8", html, generation);
+    page.link = Some(discovery_link(config));
     page.csp = Some(format!(
         "default-src 'none'; style-src 'self'; connect-src 'self'; img-src 'self' data: https: {app}; \
          frame-src {frames}; \
@@ -25,6 +26,12 @@ pub fn html_page(config: &Config, blog: &PublicBlog, status: StatusCode, html: S
         app = config.app_url()
     ));
     page
+}
+
+/// The `Link` header of every HTML page of a blog: where apps publish to it (Micropub, on the
+/// app host; the token says which blog). The pages' `<link rel="micropub">` says the same.
+pub fn discovery_link(config: &Config) -> String {
+    format!("<{}{}>; rel=\"micropub\"", config.app_url(), crate::domain::paths::MICROPUB)
 }
 
 /// A permanent redirect.

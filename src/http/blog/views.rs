@@ -363,7 +363,9 @@ fn post_page(state: &AppState, rendering: Rendering<'_>, post: &Post, parts: Pos
     let answers = Answers { replies: &parts.replies, responses: &parts.responses, comment_token, webmention };
     let html = post_html(look, blog, post, &parts.body, &parts.sizes, path, preview, &answers)?;
     let mut page = html_page(config, blog, StatusCode::OK, html, generation);
-    page.link = link;
+    if let Some(link) = link {
+        page.link = Some(page.link.map_or(link.clone(), |discovery| format!("{discovery}, {link}")));
+    }
     page.last_modified = dates::http(newest_of(&post.updated_at, Some(&blog.updated_at)));
     page.counts_view_of = (blog.has("page-views") && !preview).then_some(post.id);
     page.noindex = post.unlisted;

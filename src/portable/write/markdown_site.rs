@@ -64,31 +64,36 @@ impl Item<'_> {
         out.push_str("---\n");
         let mut skipped_title = false;
         for block in self.blocks {
-            let text = match block {
-                Block::Heading { .. } if !skipped_title => {
-                    skipped_title = true;
-                    continue;
-                }
-                Block::Heading { text } => format!("## {}", one_line(text)),
-                Block::Paragraph { text } => text.trim_end().to_owned(),
-                Block::Link { url, title } if title.trim().is_empty() => format!("<{url}>"),
-                Block::Link { url, title } => link(title, url),
-                Block::Image { url, alt, caption } => {
-                    let target = image(url).unwrap_or_else(|| url.clone());
-                    let mut text = format!("![{}]({})", inline(alt), destination(&target));
-                    if !caption.trim().is_empty() {
-                        text.push_str(&format!("\n*{}*", inline(caption)));
-                    }
-                    text
-                }
-                Block::Spotify { url } => link("Listen on Spotify", url),
-                Block::Tweet { url } => link("A post on X", url),
-            };
+            if matches!(block, Block::Heading { .. }) && !skipped_title {
+                skipped_title = true;
+                continue;
+            }
             out.push('\n');
-            out.push_str(&text);
+            out.push_str(&block_markdown(block, &image));
             out.push('\n');
         }
         out
+    }
+}
+
+/// One block as Markdown (a heading as `## `); `image` names what to link an image by instead
+/// of its URL.
+pub fn block_markdown(block: &Block, image: impl Fn(&str) -> Option<String>) -> String {
+    match block {
+        Block::Heading { text } => format!("## {}", one_line(text)),
+        Block::Paragraph { text } => text.trim_end().to_owned(),
+        Block::Link { url, title } if title.trim().is_empty() => format!("<{url}>"),
+        Block::Link { url, title } => link(title, url),
+        Block::Image { url, alt, caption } => {
+            let target = image(url).unwrap_or_else(|| url.clone());
+            let mut text = format!("![{}]({})", inline(alt), destination(&target));
+            if !caption.trim().is_empty() {
+                text.push_str(&format!("\n*{}*", inline(caption)));
+            }
+            text
+        }
+        Block::Spotify { url } => link("Listen on Spotify", url),
+        Block::Tweet { url } => link("A post on X", url),
     }
 }
 

@@ -145,6 +145,7 @@ export function settingsServer(overrides: Record<string, Handler> = {}, start: B
     [`GET ${path}/addons/uninstalled`]: () => json({ addons: [] }),
     [`GET ${path}/exports`]: () => json({ exports: [] }),
     [`GET ${path}/imports`]: () => json({ imports: [] }),
+    [`GET ${path}/tokens`]: () => json({ tokens: [] }),
     [`GET ${path}/domain`]: () => json({ domain: null }),
     [`GET ${path}/fediverse`]: () => json({ fediverse: aFediverse() }),
     [`GET ${path}/fediverse/followers`]: () => paged({ followers: [] }, 1, 50, 0),

@@ -142,7 +142,8 @@ describe('settings: import', () => {
     expect(within(section()).getByText('Imported 9 posts, 2 pages and 3 images; 1 skipped.')).toBeInTheDocument();
     expect(within(section()).getByRole('button', { name: 'Hide report' })).toHaveAttribute('aria-expanded', 'true');
     await waitFor(() => expect(exportButton).toBeEnabled());
-    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Harbour Notes'));
+    const blogPanel = screen.getByRole('region', { name: 'Blog' });
+    await waitFor(() => expect(within(blogPanel).getByRole('textbox', { name: 'Name' })).toHaveValue('Harbour Notes'));
     expect(screen.getByTestId('shell-name')).toHaveTextContent('Harbour Notes');
 
     const [sent] = server.sent(

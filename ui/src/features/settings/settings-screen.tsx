@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { AccountPanel } from '../account';
 import { AddonsPanel } from '../addons';
+import { ApiTokensPanel } from '../api-tokens';
 import { BlogPanel } from '../blog-settings';
 import type { Blog } from '../blogs';
 import { DomainPanel } from '../custom-domain';
@@ -23,8 +24,8 @@ export interface SettingsScreenProps {
 
 /**
  * The settings screen: the panels of the features it composes, in order: Blog, Custom domain,
- * Comments, Fediverse, Subscribers (only on an instance that sends email), Social Accounts, Addons, Import
- * and export, and Account. A panel that changes the blog refreshes it (`refreshBlog()`,
+ * Comments, Fediverse, Subscribers (only on an instance that sends email), Social Accounts, Addons, API
+ * tokens, Import and export, and Account. A panel that changes the blog refreshes it (`refreshBlog()`,
  * features/blogs), and those showing it follow the new `blog`.
  */
 export function SettingsScreen({ blog, providerName, email }: SettingsScreenProps) {
@@ -38,6 +39,7 @@ export function SettingsScreen({ blog, providerName, email }: SettingsScreenProp
       {email && <SubscribersPanel blogId={blog.id} />}
       <SocialAccountsPanel blog={blog} providerName={providerName} />
       <AddonsPanel blogId={blog.id} />
+      <ApiTokensPanel blogId={blog.id} />
       <ImportExportPanel blogId={blog.id} />
       <AccountPanel blogId={blog.id} onDeleted={() => navigate(paths.landing, { replace: true })} />
     </div>

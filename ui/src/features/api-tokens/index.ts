@@ -1,0 +1,1 @@
+export { ApiTokensPanel } from './api-tokens-panel';
