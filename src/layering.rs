@@ -75,6 +75,7 @@ const ROOMS: &[(&str, &[(&str, u8)])] = &[
             ("content", 2),
             ("federation", 3),
             ("access", 3),
+            ("indieauth", 3),
         ],
     ),
     ("portable", &[("model", 0), ("report", 0), ("normalize", 1), ("convert", 1), ("write", 1), ("read", 2)]),

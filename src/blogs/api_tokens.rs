@@ -6,6 +6,7 @@
 use time::OffsetDateTime;
 
 use super::Blogs;
+
 use crate::auth::token_hash;
 use crate::db::api_tokens::{self, ApiToken, NewToken};
 use crate::db::blogs::{self, Blog};
@@ -13,6 +14,9 @@ use crate::domain::access::{self, MAX_TOKENS_PER_BLOG, Scopes};
 use crate::domain::blog::trust_state::TrustState;
 use crate::domain::messages::Messages;
 use crate::error::{Error, Result};
+
+/// How often a token's last use is written: once a minute at most.
+const TOUCH_EVERY: time::Duration = time::Duration::minutes(1);
 
 /// What a new token is to be.
 pub struct TokenRequest {
@@ -24,6 +28,8 @@ pub struct TokenRequest {
     pub expires_at: Option<String>,
     /// The IndieAuth app it is issued to.
     pub client_id: Option<String>,
+    /// The IndieAuth code it is issued for.
+    pub code_id: Option<i64>,
 }
 
 /// Why a bearer token is refused.
@@ -54,7 +60,7 @@ impl Blogs {
         };
         let token = access::new_token();
         let (hash, last4) = (token_hash(&token), access::last4(&token));
-        let (blog_id, client_id) = (blog.id, request.client_id);
+        let (blog_id, client_id, code_id) = (blog.id, request.client_id, request.code_id);
         let stored = self
             .db
             .write(move |conn| {
@@ -73,6 +79,7 @@ impl Blogs {
                     last4: &last4,
                     client_id: client_id.as_deref(),
                     expires_at: expires_at.as_deref(),
+                    code_id,
                 };
                 api_tokens::insert(conn, &new)
             })
@@ -106,15 +113,17 @@ impl Blogs {
         Ok(())
     }
 
-    /// The live token `token` and its blog, recording the use; refused when it is not a live
-    /// token of this instance or its blog is suspended.
+    /// The live token `token` and its blog, recording the use (to the minute: a token used again
+    /// within [`TOUCH_EVERY`] is not written again, so an app's reads stay reads); refused when it
+    /// is not a live token of this instance or its blog is suspended.
     pub async fn authenticate(&self, token: &str) -> Result<std::result::Result<(ApiToken, Blog), TokenRefusal>> {
         if !access::is_token(token) {
             return Ok(Err(TokenRefusal::Unknown));
         }
         let hash = token_hash(token);
-        self.db
-            .write(move |conn| {
+        let found = self
+            .db
+            .read(move |conn| {
                 let Some(token) = api_tokens::live_by_hash(conn, &hash)? else {
                     return Ok(Err(TokenRefusal::Unknown));
                 };
@@ -124,10 +133,21 @@ impl Blogs {
                 if blog.state == TrustState::Suspended {
                     return Ok(Err(TokenRefusal::Suspended));
                 }
-                api_tokens::touch(conn, token.id)?;
                 Ok(Ok((token, blog)))
             })
-            .await
+            .await?;
+        if let Ok((token, _)) = &found {
+            let recent = token
+                .last_used_at
+                .as_deref()
+                .and_then(crate::domain::content::schedule::parse_stored)
+                .is_some_and(|at| OffsetDateTime::now_utc() - at < TOUCH_EVERY);
+            if !recent {
+                let id = token.id;
+                self.db.write(move |conn| api_tokens::touch(conn, id)).await?;
+            }
+        }
+        Ok(found)
     }
 
     /// The live token `token` and its blog without recording a use (IndieAuth's introspection).

@@ -27,6 +27,7 @@ pub mod generations;
 mod import_jobs;
 mod imports;
 pub mod index;
+pub mod indieauth;
 pub mod jobs;
 pub mod micropub;
 mod moderation;

@@ -48,6 +48,8 @@ pub struct NewToken<'a> {
     pub client_id: Option<&'a str>,
     /// When it stops working (stored time).
     pub expires_at: Option<&'a str>,
+    /// The IndieAuth code it was issued for.
+    pub code_id: Option<i64>,
 }
 
 const COLUMNS: &str = "id, blog_id, name, scopes, last4, client_id, created_at, expires_at, last_used_at";
@@ -70,8 +72,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ApiToken> {
 pub fn insert(conn: &Connection, token: &NewToken<'_>) -> Result<ApiToken, Error> {
     Ok(conn
         .prepare_cached(&format!(
-            "INSERT INTO api_tokens (blog_id, name, scopes, token_hash, last4, client_id, expires_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING {COLUMNS}"
+            "INSERT INTO api_tokens (blog_id, name, scopes, token_hash, last4, client_id, expires_at, code_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING {COLUMNS}"
         ))?
         .query_row(
             params![
@@ -81,7 +83,8 @@ pub fn insert(conn: &Connection, token: &NewToken<'_>) -> Result<ApiToken, Error
                 token.hash,
                 token.last4,
                 token.client_id,
-                token.expires_at
+                token.expires_at,
+                token.code_id
             ],
             from_row,
         )?)
@@ -144,6 +147,7 @@ mod tests {
             last4: "abcd",
             client_id: None,
             expires_at,
+            code_id: None,
         };
         let live = insert(&conn, &new(b"live", None)).unwrap();
         insert(&conn, &new(b"expired", Some("2020-01-01T00:00:00.000Z"))).unwrap();

@@ -235,6 +235,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0037_api_tokens.sql"),
         seed: None,
     },
+    Migration {
+        version: 38,
+        name: "IndieAuth authorization codes",
+        sql: include_str!("migrations/0038_indieauth.sql"),
+        seed: None,
+    },
 ];
 
 /// The schema version this binary writes.

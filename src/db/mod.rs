@@ -27,6 +27,7 @@ pub mod followers;
 pub mod front_page;
 pub mod images;
 pub mod imports;
+pub mod indieauth;
 pub mod jobs;
 pub mod mail_queue;
 pub mod mail_settings;

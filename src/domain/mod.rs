@@ -7,6 +7,7 @@ pub mod content;
 pub mod duration;
 pub mod federation;
 pub mod identity;
+pub mod indieauth;
 pub mod invite_code;
 pub mod limits;
 pub mod messages;

@@ -71,6 +71,18 @@ pub const WEBMENTION: &str = "/webmention";
 pub const MICROPUB: &str = "/micropub";
 /// Micropub's media endpoint, on the app host.
 pub const MICROPUB_MEDIA: &str = "/micropub/media";
+/// IndieAuth's server metadata (RFC 8414), on the app host.
+pub const INDIEAUTH_METADATA: &str = "/.well-known/oauth-authorization-server";
+/// IndieAuth's authorization endpoint, on the app host.
+pub const INDIEAUTH_AUTH: &str = "/indieauth/auth";
+/// IndieAuth's token endpoint, on the app host.
+pub const INDIEAUTH_TOKEN: &str = "/indieauth/token";
+/// IndieAuth's token revocation endpoint (RFC 7009), on the app host.
+pub const INDIEAUTH_REVOKE: &str = "/indieauth/revoke";
+/// IndieAuth's token introspection endpoint (RFC 7662), on the app host.
+pub const INDIEAUTH_INTROSPECT: &str = "/indieauth/introspect";
+/// The owner app's consent screen for an app's sign-in (the request in its query).
+pub const INDIEAUTH_CONSENT: &str = "/d/indieauth";
 /// Where the report page sends a reader once their report is stored.
 pub const REPORT_SENT: &str = "/report/sent";
 

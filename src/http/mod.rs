@@ -17,6 +17,7 @@ pub mod emoji;
 pub mod federation;
 pub mod hosts;
 pub mod inbox;
+pub mod indieauth;
 pub mod micropub;
 pub mod middleware;
 pub mod owned_blog;
@@ -79,6 +80,11 @@ fn app_routes(state: &AppState) -> impl Endpoint<Output = Response> + use<> {
         .at(paths::REPORT_SENT, get(report_page::thanks))
         .at(paths::MICROPUB, get(micropub::query).post(micropub::write))
         .at(paths::MICROPUB_MEDIA, post(micropub::upload))
+        .at(paths::INDIEAUTH_METADATA, get(indieauth::metadata))
+        .at(paths::INDIEAUTH_AUTH, get(indieauth::authorize).post(indieauth::redeem_profile))
+        .at(paths::INDIEAUTH_TOKEN, post(indieauth::token_endpoint))
+        .at(paths::INDIEAUTH_REVOKE, post(indieauth::revoke))
+        .at(paths::INDIEAUTH_INTROSPECT, post(indieauth::introspect))
         .at("/healthz", get(healthz));
     if state.auth.local.is_some() {
         routes = routes.nest("/dev-idp", dev_idp::routes());

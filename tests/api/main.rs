@@ -44,6 +44,7 @@ mod import_uploads;
 mod imports;
 mod inbox;
 mod inbox_limits;
+mod indieauth;
 mod instance_actor;
 mod mail;
 mod mail_tls;

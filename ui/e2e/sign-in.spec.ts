@@ -157,11 +157,13 @@ test('another site sending the browser to /signout does not sign the owner out; 
   expect(problems).toEqual([]);
 });
 
-test('a signed-out visit to the owner area goes to the landing page', async ({ page }) => {
+test('a signed-out visit to the owner area goes to the landing page, and signing in comes back', async ({ page }) => {
   const problems = watchForErrors(page);
   await page.goto('/d/settings');
-  await expect(page).toHaveURL('/');
+  await expect(page).toHaveURL('/?next=%2Fd%2Fsettings');
   await expect(page.getByRole('button', { name: 'Login with Local' })).toBeVisible();
+  await signInWithLocalIssuer(page, 'Login with Local', 'returning@example.com');
+  await expect(page).toHaveURL('/d/settings');
   expect(problems).toEqual([]);
 });
 

@@ -115,31 +115,47 @@ fn split_outside(text: &str, separator: char) -> Vec<&str> {
 
 /// The target of one `Link` header value when its `rel` (the first, its name in any case,
 /// quoted or not) has the token `webmention`.
-fn webmention_link(link: &str) -> Option<&str> {
+fn rel_link<'a>(link: &'a str, wanted: &str) -> Option<&'a str> {
     let mut parts = split_outside(link, ';').into_iter();
     let target = parts.next()?.trim().strip_prefix('<')?.strip_suffix('>')?;
     let (_, rel) = parts.filter_map(|p| p.split_once('=')).find(|(k, _)| k.trim().eq_ignore_ascii_case("rel"))?;
-    rel.trim()
-        .trim_matches('"')
-        .split_ascii_whitespace()
-        .any(|t| t.eq_ignore_ascii_case("webmention"))
-        .then_some(target)
+    rel.trim().trim_matches('"').split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case(wanted)).then_some(target)
 }
 
 /// The webmention endpoint of the page at `base` (after redirects), from its `Link` headers'
 /// values and its HTML; None when it names none.
 pub fn endpoint(base: &Url, link_headers: &[&str], html: &str) -> Option<Url> {
-    let from_header = link_headers.iter().flat_map(|header| split_outside(header, ',')).find_map(webmention_link);
-    if let Some(target) = from_header {
-        return resolve(base, target);
-    }
+    rel_links(base, link_headers, html, "webmention").into_iter().next()
+}
+
+/// Every address the page at `base` links to with `rel` (a token of its `rel`), the `Link`
+/// headers' first, then its `<link>` and `<a>` elements', in order, each resolved against the
+/// page; only http(s) addresses. IndieAuth reads a client's `rel="redirect_uri"` with it.
+pub fn rel_links(base: &Url, link_headers: &[&str], html: &str, rel: &str) -> Vec<Url> {
+    let mut found: Vec<Url> = link_headers
+        .iter()
+        .flat_map(|header| split_outside(header, ','))
+        .filter_map(|link| rel_link(link, rel))
+        .filter_map(|target| resolve(base, target))
+        .collect();
     let dom = parse(html);
-    let found = elements(&dom.document).into_iter().find(|node| {
-        matches!(tag(node).as_str(), "link" | "a")
-            && has_token(node, "rel", "webmention")
-            && attr(node, "href").is_some()
-    })?;
-    resolve(base, &attr(&found, "href")?)
+    found.extend(
+        elements(&dom.document)
+            .into_iter()
+            .filter(|node| matches!(tag(node).as_str(), "link" | "a") && has_token(node, "rel", rel))
+            .filter_map(|node| resolve(base, &attr(&node, "href")?)),
+    );
+    found
+}
+
+/// The page's `<title>`, white space collapsed (empty when it has none).
+pub fn page_title(html: &str) -> String {
+    let dom = parse(html);
+    elements(&dom.document)
+        .into_iter()
+        .find(|node| tag(node) == "title")
+        .map(|node| title_text(&node))
+        .unwrap_or_default()
 }
 
 /// A URL as two links to it compare: no fragment, and the scheme and host lowercase (the

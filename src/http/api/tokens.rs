@@ -88,8 +88,13 @@ pub async fn create(
     OwnedBlog { blog, input: JsonBody(input), .. }: OwnedBlog<JsonBody<CreateToken>>,
     state: Data<&AppState>,
 ) -> Result<Response> {
-    let request =
-        TokenRequest { name: input.name, scopes: input.scopes, expires_at: input.expires_at, client_id: None };
+    let request = TokenRequest {
+        name: input.name,
+        scopes: input.scopes,
+        expires_at: input.expires_at,
+        client_id: None,
+        code_id: None,
+    };
     let (token, stored) = state.blogs.create_token(&blog, request).await?;
     let body = CreatedToken { token, api_token: stored.into() };
     Ok(Json(body).with_status(StatusCode::CREATED).into_response())

@@ -85,6 +85,8 @@ fn generate(dir: &Path) -> Result<(), ts_rs::ExportError> {
     admin::AdminDone::export_all(&cfg)?;
     admin::AdminReports::export_all(&cfg)?;
     admin::OneReport::export_all(&cfg)?;
+    crate::http::indieauth::ConsentJson::export_all(&cfg)?;
+    crate::http::indieauth::Answered::export_all(&cfg)?;
     AppSettings::export_all(&cfg)?;
     Ok(())
 }

@@ -9,6 +9,7 @@ use super::cache::Page;
 use crate::config::Config;
 use crate::db::public::PublicBlog;
 use crate::domain::content::reader_view;
+use crate::domain::paths;
 use crate::http::client::accepts_gzip;
 
 /// An HTML page of `blog` with the policy its addons need: no script at all, unless rich
@@ -29,9 +30,18 @@ pub fn html_page(config: &Config, blog: &PublicBlog, status: StatusCode, html: S
 }
 
 /// The `Link` header of every HTML page of a blog: where apps publish to it (Micropub, on the
-/// app host; the token says which blog). The pages' `<link rel="micropub">` says the same.
+/// app host; the token says which blog) and where they sign in to it (IndieAuth: a blog's
+/// address is its owner's profile URL). The pages' `<link>` elements say the same.
 pub fn discovery_link(config: &Config) -> String {
-    format!("<{}{}>; rel=\"micropub\"", config.app_url(), crate::domain::paths::MICROPUB)
+    let app = config.app_url();
+    format!(
+        "<{app}{micropub}>; rel=\"micropub\", <{app}{metadata}>; rel=\"indieauth-metadata\", \
+         <{app}{auth}>; rel=\"authorization_endpoint\", <{app}{token}>; rel=\"token_endpoint\"",
+        micropub = paths::MICROPUB,
+        metadata = paths::INDIEAUTH_METADATA,
+        auth = paths::INDIEAUTH_AUTH,
+        token = paths::INDIEAUTH_TOKEN,
+    )
 }
 
 /// A permanent redirect.

@@ -35,6 +35,8 @@ export const paths = {
   settings: '/d/settings',
   /** The instance admins' screen (`quire serve --admin`). */
   admin: '/d/admin',
+  /** IndieAuth's consent screen: an app asks to sign in to the blog (the request in the query). */
+  indieAuth: '/d/indieauth',
   signout: '/signout',
   authCallback: '/auth/callback',
   catalog: '/catalog',
@@ -51,4 +53,27 @@ export const paths = {
 /** `/d/posts?p={n}`; page 1 omits the parameter, so the first page has one address, `/d/posts`. */
 export function postsPage(page: number): string {
   return page > 1 ? `${paths.posts}?p=${page}` : paths.posts;
+}
+
+/**
+ * The landing page, set to come back to `path` (an owner-area path with its query, such as an
+ * app's sign-in request on the consent screen) once the visitor has signed in. The posts list
+ * needs no return path: sign-in goes there anyway.
+ */
+export function landingReturningTo(path: string): string {
+  return path === paths.posts || path === '/d' || path === '/d/'
+    ? paths.landing
+    : `${paths.landing}?next=${encodeURIComponent(path)}`;
+}
+
+/**
+ * Where sign-in goes from a landing page with `search`: its `next` when that is an owner-area path
+ * on this site (anything else, another site included, is ignored), else the posts list.
+ */
+export function returnPathFrom(search: string): string {
+  const next = new URLSearchParams(search).get('next');
+  if (!next || !next.startsWith('/d/')) return paths.posts;
+  const base = 'http://quire.invalid';
+  const url = new URL(next, base);
+  return url.origin === base && url.pathname.startsWith('/d/') ? `${url.pathname}${url.search}` : paths.posts;
 }

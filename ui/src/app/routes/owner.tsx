@@ -17,6 +17,7 @@ const OldRepliesRoute = lazyScreen(() => import('./responses').then((m) => m.Old
 const TrashRoute = lazyScreen(() => import('./trash').then((m) => m.TrashRoute));
 const SettingsRoute = lazyScreen(() => import('./settings').then((m) => m.SettingsRoute));
 const AdminRoute = lazyScreen(() => import('./admin').then((m) => m.AdminRoute));
+const IndieAuthRoute = lazyScreen(() => import('./indieauth').then((m) => m.IndieAuthRoute));
 
 /** `/d/*`: the owner area, one layout route around every owner screen (the session gate, the shell). */
 export const ownerRoute: RouteObject = {
@@ -33,6 +34,7 @@ export const ownerRoute: RouteObject = {
     { path: paths.oldReplies, element: <OldRepliesRoute /> },
     { path: paths.settings, element: <SettingsRoute /> },
     { path: paths.admin, element: <AdminRoute /> },
+    { path: paths.indieAuth, element: <IndieAuthRoute /> },
     { path: '*', element: <OwnerNotFoundRoute /> },
   ],
 };

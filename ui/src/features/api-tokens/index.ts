@@ -1,1 +1,2 @@
-export { ApiTokensPanel } from './api-tokens-panel';
+export { ApiTokensPanel, SCOPE_LABELS } from './api-tokens-panel';
+export type { Scope } from './api';

@@ -1,5 +1,5 @@
-import { useNavigate } from 'react-router';
-import { paths } from '../../config/paths';
+import { useLocation, useNavigate } from 'react-router';
+import { returnPathFrom } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { failureText } from '../../lib/use-save-action';
 import { createSession } from './api';
@@ -28,10 +28,11 @@ export interface PopupSignIn {
  */
 export function usePopupSignIn(): PopupSignIn {
   const navigate = useNavigate();
+  const { search } = useLocation();
   const { start, pending, blocked, failure } = useProviderPopup<SignInMode>({
     onToken: async (idToken, mode, signal) => {
       await createSession(idToken, mode === 'signup');
-      if (!signal.aborted) navigate(paths.posts);
+      if (!signal.aborted) navigate(returnPathFrom(search));
     },
     onFailure: (error) => {
       if (error instanceof ProviderRefused) {

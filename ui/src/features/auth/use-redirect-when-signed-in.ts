@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
-import { paths } from '../../config/paths';
+import { useLocation, useNavigate } from 'react-router';
+import { returnPathFrom } from '../../config/paths';
 import { useLoad } from '../../lib/use-load';
 import { fetchSession } from './api';
 
@@ -10,9 +10,10 @@ import { fetchSession } from './api';
  */
 export function useRedirectWhenSignedIn(): void {
   const navigate = useNavigate();
+  const { search } = useLocation();
   const session = useLoad(fetchSession, []);
   const signedIn = session.status === 'ready' && session.data !== null;
   useEffect(() => {
-    if (signedIn) navigate(paths.posts, { replace: true });
-  }, [signedIn, navigate]);
+    if (signedIn) navigate(returnPathFrom(search), { replace: true });
+  }, [signedIn, navigate, search]);
 }

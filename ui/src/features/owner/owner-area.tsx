@@ -1,8 +1,8 @@
 import { useEffect, useMemo } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Button, Spinner } from '../../components';
 import { appConfig } from '../../config/app-config';
-import { paths } from '../../config/paths';
+import { landingReturningTo } from '../../config/paths';
 import { ApiError } from '../../lib/api';
 import { errorMessage } from '../../lib/error-message';
 import { reloadPage } from '../../lib/reload-page';
@@ -44,14 +44,16 @@ async function loadGate(signal: AbortSignal, previous: Gate | undefined): Promis
  */
 export function OwnerArea() {
   const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   const load = useLoad(loadGate, [], { refreshKey: BLOG_REFRESH_KEY });
   // While the blog loads again, and after that failed, the screens keep showing the one they have.
   const gate = load.lastData;
 
   const signedOut = gate?.status === 'signed-out';
   useEffect(() => {
-    if (signedOut) navigate(paths.landing, { replace: true });
-  }, [signedOut, navigate]);
+    // Sign-in comes back here (e.g. to an app's sign-in request on the consent screen).
+    if (signedOut) navigate(landingReturningTo(`${pathname}${search}`), { replace: true });
+  }, [signedOut, navigate, pathname, search]);
 
   const owner = useMemo<Owner | null>(
     () => (gate?.status === 'ready' ? { user: gate.user, blog: gate.blog, isAdmin: gate.isAdmin } : null),
