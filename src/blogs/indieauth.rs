@@ -143,8 +143,13 @@ impl Blogs {
         let code = rules::new_secret();
         let hash = token_hash(&code);
         let (blog_id, request_copy) = (blog.id, request.clone());
+        let gives_token = !granted.is_empty();
         self.db
             .write(move |conn| {
+                // Said here, where the owner can act on it, rather than to the app at redemption.
+                if gives_token && api_tokens::count(conn, blog_id)? >= access::MAX_TOKENS_PER_BLOG {
+                    return Err(Error::invalid("scopes", too_many_tokens()));
+                }
                 let new = NewCode {
                     hash: &hash,
                     blog_id,
@@ -247,6 +252,11 @@ impl Blogs {
                 };
                 let scopes = Scopes::from_stored(&code.scopes);
                 let issued = if issue_token && !scopes.names().is_empty() {
+                    // Counted again by the one writer: tokens may have been made since the approval.
+                    if api_tokens::count(&tx, blog.id)? >= access::MAX_TOKENS_PER_BLOG {
+                        tx.commit()?;
+                        return Ok(Err(grant_refusal("invalid_grant", too_many_tokens())));
+                    }
                     let new = NewToken {
                         blog_id: blog.id,
                         name: &code.client_name,
@@ -274,6 +284,11 @@ impl Blogs {
             }
         }))
     }
+}
+
+/// Why a blog holding as many tokens as it may gets no other.
+fn too_many_tokens() -> String {
+    format!("A blog can have at most {} tokens: revoke one in Settings → API tokens first", access::MAX_TOKENS_PER_BLOG)
 }
 
 /// What a client's URL says of it.

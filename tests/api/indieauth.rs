@@ -1,7 +1,7 @@
 //! IndieAuth (issue 37) with a real OAuth client library: Authlib (PyPI, in
 //! tests/indieauth/.venv, which scripts/test.sh installs) plays the app in tests/indieauth/client.py;
-//! the owner approves through the owner API, as the consent screen does. `--ignored`: they need
-//! `INDIEAUTH_PYTHON`, the venv's python.
+//! the owner approves through the owner API, as the consent screen does. Those are `--ignored`:
+//! they need `INDIEAUTH_PYTHON`, the venv's python (scripts/test.sh runs them in their own step).
 
 use std::process::Command;
 
@@ -205,4 +205,66 @@ async fn a_reused_code_a_wrong_verifier_and_a_foreign_redirect_are_refused() {
 
 fn urlencode(s: &str) -> String {
     url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+/// PKCE's S256 challenge of `verifier`.
+fn s256(verifier: &str) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(verifier.as_bytes()))
+}
+
+#[tokio::test]
+async fn a_blog_holding_its_50_tokens_gets_no_other_by_signing_in() {
+    let flow = Flow::new().await;
+    let tokens = format!("/api/my/blogs/{}/tokens", flow.blog_id);
+    for n in 0..49 {
+        let resp = flow.owner.post(&tokens, json!({ "name": format!("Script {n}"), "scopes": ["create"] })).await;
+        assert_eq!(resp.status(), 201);
+    }
+    let verifier = "v".repeat(64);
+    let query = format!(
+        "response_type=code&client_id={}&redirect_uri={}&state=s&code_challenge={}&code_challenge_method=S256&scope=create",
+        urlencode(&flow.client_id),
+        urlencode(&flow.redirect_uri),
+        s256(&verifier)
+    );
+    let approve = || flow.owner.post("/api/my/indieauth/approve", json!({ "query": query, "scopes": ["create"] }));
+
+    // The 50th place is free: the owner approves; a token made in Settings then takes it, so the
+    // app's redemption is refused and nothing is issued.
+    let approved = approve().await;
+    assert_eq!(approved.status(), 200);
+    let redirect = approved.json::<Value>().await.unwrap()["redirectTo"].as_str().unwrap().to_owned();
+    let code = url::Url::parse(&redirect).unwrap().query_pairs().find(|(k, _)| k == "code").unwrap().1.into_owned();
+    assert_eq!(flow.owner.post(&tokens, json!({ "name": "The 50th", "scopes": ["create"] })).await.status(), 201);
+    let resp = flow
+        .app
+        .client
+        .post(format!("{}/indieauth/token", flow.app.url))
+        .form(&[
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("client_id", flow.client_id.as_str()),
+            ("redirect_uri", flow.redirect_uri.as_str()),
+            ("code_verifier", verifier.as_str()),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    let refusal: Value = resp.json().await.unwrap();
+    assert_eq!(refusal["error"], "invalid_grant");
+    assert!(refusal["error_description"].as_str().unwrap().contains("at most 50 tokens"), "{refusal}");
+    assert_eq!(flow.app.count("api_tokens"), 50);
+
+    // Full: the consent screen says so when the owner approves, and no code is sent.
+    let resp = approve().await;
+    assert_eq!(resp.status(), 422);
+    let body: Value = resp.json().await.unwrap();
+    assert!(body["errors"][0]["scopes"].as_str().unwrap().contains("revoke one in Settings"), "{body}");
+    // An app that only asks who signs in still can.
+    let profile_only = query.replace("&scope=create", "");
+    let resp = flow.owner.post("/api/my/indieauth/approve", json!({ "query": profile_only, "scopes": [] })).await;
+    assert_eq!(resp.status(), 200);
 }
