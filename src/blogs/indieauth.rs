@@ -46,8 +46,9 @@ pub struct AuthParams {
 pub enum AuthRefusal {
     /// Shown to the person, never redirected.
     Unsafe(String),
-    /// Sent to the app's redirect URI as `error=invalid_request`.
-    Invalid { redirect: Url, state: String, description: String },
+    /// Sent back to the app: its redirect URI with `error=invalid_request`, the description, its
+    /// state and the issuer.
+    Invalid(Url),
 }
 
 /// A request that passed every check: what the consent screen shows and the approval stores.
@@ -112,10 +113,10 @@ impl Blogs {
             )));
         }
         let state = params.state.clone().unwrap_or_default();
-        let invalid = |description: &str| AuthRefusal::Invalid {
-            redirect: redirect_uri.clone(),
-            state: state.chars().take(MAX_STATE_CHARS).collect(),
-            description: description.to_owned(),
+        let invalid = |description: &str| {
+            let state: String = state.chars().take(MAX_STATE_CHARS).collect();
+            let pairs = [("error", "invalid_request"), ("error_description", description)];
+            AuthRefusal::Invalid(self.answer(&redirect_uri, &state, &pairs))
         };
         if state.chars().count() > MAX_STATE_CHARS {
             return Err(invalid("state is too long"));
@@ -172,15 +173,20 @@ impl Blogs {
 
     /// `request`'s redirect URI with `pairs`, the state and the issuer added to its query.
     fn answer_url(&self, request: &AppRequest, pairs: &[(&str, &str)]) -> Url {
-        let mut url = request.redirect_uri.clone();
+        self.answer(&request.redirect_uri, &request.state, pairs)
+    }
+
+    /// `redirect` with `pairs`, `state` (unless empty) and the issuer added to its query.
+    fn answer(&self, redirect: &Url, state: &str, pairs: &[(&str, &str)]) -> Url {
+        let mut url = redirect.clone();
         let issuer = self.indieauth_issuer();
         {
             let mut query = url.query_pairs_mut();
             for (key, value) in pairs {
                 query.append_pair(key, value);
             }
-            if !request.state.is_empty() {
-                query.append_pair("state", &request.state);
+            if !state.is_empty() {
+                query.append_pair("state", state);
             }
             query.append_pair("iss", &issuer);
         }

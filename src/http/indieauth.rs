@@ -87,7 +87,7 @@ async fn redeem(req: &Request, body: Body, state: &AppState, issue_token: bool) 
     let fields = form_fields(&bytes);
     let field = |name: &str| fields.get(name).map(String::as_str).unwrap_or_default();
     if issue_token && field("action") == "revoke" {
-        return revoke_token(state, field("token")).await;
+        return revoke_token(req, state, field("token")).await;
     }
     if field("grant_type") != "authorization_code" {
         return oauth_error(StatusCode::BAD_REQUEST, "unsupported_grant_type", "grant_type must be authorization_code");
@@ -134,8 +134,12 @@ pub async fn token_endpoint(req: &Request, body: Body, state: Data<&AppState>) -
     redeem(req, body, &state, true).await
 }
 
-/// Revokes the token; an unknown one is no error (RFC 7009).
-async fn revoke_token(state: &AppState, token: &str) -> Response {
+/// Revokes the token; an unknown one is no error (RFC 7009). Anyone may ask and each asking is
+/// a write, so revocations count on the sign-in limit per address, as refused redemptions do.
+async fn revoke_token(req: &Request, state: &AppState, token: &str) -> Response {
+    if let Err(limited) = state.auth.limiter.check(client_ip(req, &state.config.trusted_proxies)) {
+        return oauth_error(StatusCode::TOO_MANY_REQUESTS, "slow_down", &limited.to_string());
+    }
     match state.blogs.revoke_bearer(token).await {
         Ok(()) => oauth_json(StatusCode::OK, &json!({})),
         Err(err) => crate::http::micropub::error_answer(err),
@@ -144,12 +148,12 @@ async fn revoke_token(state: &AppState, token: &str) -> Response {
 
 /// `POST /indieauth/revoke` with `token`.
 #[handler]
-pub async fn revoke(body: Body, state: Data<&AppState>) -> Response {
+pub async fn revoke(req: &Request, body: Body, state: Data<&AppState>) -> Response {
     let Ok(bytes) = body.into_bytes().await else {
         return oauth_error(StatusCode::BAD_REQUEST, "invalid_request", "The body could not be read");
     };
     let fields = form_fields(&bytes);
-    revoke_token(&state, fields.get("token").map(String::as_str).unwrap_or_default()).await
+    revoke_token(req, &state, fields.get("token").map(String::as_str).unwrap_or_default()).await
 }
 
 /// `POST /indieauth/introspect` with `token`, authorized by a live token of this instance in
@@ -247,17 +251,7 @@ async fn checked(state: &AppState, query: &str) -> Result<std::result::Result<Ap
     match state.blogs.check_app_request(&params, &state.fetcher).await {
         Ok(request) => Ok(Ok(request)),
         Err(AuthRefusal::Unsafe(message)) => Err(Error::invalid("request", message)),
-        Err(AuthRefusal::Invalid { mut redirect, state: app_state, description }) => {
-            {
-                let mut pairs = redirect.query_pairs_mut();
-                pairs.append_pair("error", "invalid_request").append_pair("error_description", &description);
-                if !app_state.is_empty() {
-                    pairs.append_pair("state", &app_state);
-                }
-                pairs.append_pair("iss", &state.blogs.indieauth_issuer());
-            }
-            Ok(Err(redirect.to_string()))
-        }
+        Err(AuthRefusal::Invalid(redirect)) => Ok(Err(redirect.to_string())),
     }
 }
 
